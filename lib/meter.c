@@ -1,0 +1,401 @@
+/* meter.c: the meter table, meter sets, service demand, JSON and print. */
+#include "config.h"
+#include "meter.h"
+#include "result.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const struct meter_ops *const meter_table[] = {
+	&meter_soak_ops, &meter_procstat_ops, &meter_rusage_ops,
+	&meter_perf_ops, NULL
+};
+
+const struct meter_ops *meter_find(const char *name)
+{
+	int i;
+
+	for (i = 0; meter_table[i]; i++)
+		if (!strcmp(meter_table[i]->name, name))
+			return meter_table[i];
+	return NULL;
+}
+
+struct meter *meter_open(const char *name, const struct meter_opts *o,
+			 char *err, size_t len)
+{
+	const struct meter_ops *ops = meter_find(name);
+	struct meter *m;
+	int r;
+
+	if (!ops) {
+		snprintf(err, len,
+			 "unknown CPU meter \"%s\" (soak, procstat, rusage, perf)",
+			 name);
+		return NULL;
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		abort();
+	m->ops = ops;
+	m->priv = ops->priv_size ? calloc(1, ops->priv_size) : NULL;
+	if (ops->priv_size && !m->priv)
+		abort();
+	if (ops->open) {
+		r = ops->open(m, o, err, len);
+		if (r) {
+			free(m->priv);
+			free(m);
+			return NULL;
+		}
+	}
+	return m;
+}
+
+int meter_start(struct meter *m)
+{
+	return m->ops->start ? m->ops->start(m) : 0;
+}
+
+int meter_stop(struct meter *m, struct cpu_sample *out)
+{
+	memset(out, 0, sizeof(*out));
+	snprintf(out->meter, sizeof(out->meter), "%s", m->ops->name);
+	return m->ops->stop(m, out);
+}
+
+void meter_close(struct meter *m)
+{
+	if (!m)
+		return;
+	if (m->ops->close)
+		m->ops->close(m);
+	free(m->priv);
+	free(m);
+}
+
+int meterset_open(struct meterset *s, const char *list,
+		  const struct meter_opts *o, char *err, size_t len)
+{
+	char buf[256], *tok, *save = NULL;
+	int usable = 0;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(buf, sizeof(buf), "%s", list ? list : meter_default_list(o));
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (s->n == METER_MAX) {
+			snprintf(err, len, "too many CPU meters (at most %d)",
+				 METER_MAX);
+			meterset_close(s);
+			return -EINVAL;
+		}
+		if (!meter_find(tok)) {
+			snprintf(err, len,
+				 "unknown CPU meter \"%s\" (soak, procstat, rusage, perf)",
+				 tok);
+			meterset_close(s);
+			return -EINVAL;
+		}
+		snprintf(s->name[s->n], sizeof(s->name[0]), "%s", tok);
+		s->m[s->n] = meter_open(tok, o, s->why[s->n],
+					sizeof(s->why[0]));
+		if (s->m[s->n])
+			usable++;
+		s->n++;
+	}
+	if (!s->n) {
+		snprintf(err, len, "no CPU meter named");
+		return -EINVAL;
+	}
+	if (!usable) {
+		snprintf(err, len, "CPU meter %s unavailable: %s", s->name[0],
+			 s->why[0]);
+		meterset_close(s);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+int meterset_start(struct meterset *s)
+{
+	int i, r = 0;
+
+	/* process meters last, so their window is the tightest */
+	for (i = 0; i < s->n; i++)
+		if (s->m[i] && meter_start(s->m[i]))
+			r = -EIO;
+	return r;
+}
+
+int meterset_stop(struct meterset *s, struct cpu_sample *out)
+{
+	int i;
+
+	for (i = s->n - 1; i >= 0; i--) {
+		if (s->m[i]) {
+			if (meter_stop(s->m[i], &out[i]) && !out[i].why[0])
+				snprintf(out[i].why, sizeof(out[i].why),
+					 "meter failed to stop");
+		} else {
+			memset(&out[i], 0, sizeof(out[i]));
+			snprintf(out[i].meter, sizeof(out[i].meter), "%s",
+				 s->name[i]);
+			snprintf(out[i].why, sizeof(out[i].why), "%s",
+				 s->why[i]);
+		}
+	}
+	return s->n;
+}
+
+void meterset_close(struct meterset *s)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		meter_close(s->m[i]);
+	memset(s, 0, sizeof(*s));
+}
+
+double meter_service_demand(const struct cpu_sample *s, double bytes)
+{
+	if (!s->ok || bytes <= 0)
+		return NAN;
+	return s->busy_pct / 100.0 * s->ncpu * s->elapsed_s * 1e6 /
+	       (bytes / 1024.0);
+}
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *cpu_sample_to_json(const struct cpu_sample *s)
+{
+	json_t *j = json_pack("{s:s, s:b, s:s, s:o, s:i, s:o}", "meter",
+			      s->meter, "ok", s->ok, "scope", s->scope,
+			      "elapsed_s", num(s->elapsed_s), "ncpu", s->ncpu,
+			      "busy_pct", num(s->busy_pct));
+	int i;
+
+	if (!s->ok)
+		json_object_set_new(j, "why", json_string(s->why));
+	if (s->note[0])
+		json_object_set_new(j, "note", json_string(s->note));
+	if (!strcmp(s->meter, "procstat")) {
+		json_object_set_new(j, "user_pct", num(s->user_pct));
+		json_object_set_new(j, "nice_pct", num(s->nice_pct));
+		json_object_set_new(j, "sys_pct", num(s->sys_pct));
+		json_object_set_new(j, "irq_pct", num(s->irq_pct));
+		json_object_set_new(j, "softirq_pct", num(s->softirq_pct));
+		json_object_set_new(j, "steal_pct", num(s->steal_pct));
+		json_object_set_new(j, "iowait_pct", num(s->iowait_pct));
+		json_object_set_new(j, "idle_pct", num(s->idle_pct));
+	}
+	if (s->utime_s > 0 || s->stime_s > 0 || !strcmp(s->meter, "rusage")) {
+		json_object_set_new(j, "utime_s", num(s->utime_s));
+		json_object_set_new(j, "stime_s", num(s->stime_s));
+		json_object_set_new(j, "nvcsw", json_integer(s->nvcsw));
+		json_object_set_new(j, "nivcsw", json_integer(s->nivcsw));
+	}
+	if (s->have_percpu) {
+		json_t *a = json_array();
+
+		for (i = 0; i < s->ncpu && i < METER_MAX_CPUS; i++)
+			json_array_append_new(a, num(s->percpu_busy[i]));
+		json_object_set_new(j, "percpu_busy_pct", a);
+	}
+	if (s->ncounters) {
+		json_t *c = json_object();
+
+		for (i = 0; i < s->ncounters; i++) {
+			const struct meter_counter *k = &s->ctr[i];
+
+			json_object_set_new(
+				c, k->name,
+				k->ok ? json_pack("{s:b, s:o, s:o}", "ok", 1,
+						  "value", num(k->value),
+						  "per_sec", num(k->per_sec)) :
+					json_pack("{s:b, s:s}", "ok", 0, "why",
+						  k->why));
+		}
+		json_object_set_new(j, "counters", c);
+	}
+	return j;
+}
+
+static double getnum(json_t *j, const char *k)
+{
+	json_t *v = json_object_get(j, k);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void getstr(json_t *j, const char *k, char *buf, size_t len)
+{
+	const char *v = json_string_value(json_object_get(j, k));
+
+	snprintf(buf, len, "%s", v ? v : "");
+}
+
+int cpu_sample_from_json(json_t *j, struct cpu_sample *s, char *err,
+			 size_t len)
+{
+	json_t *a, *c, *v;
+	const char *name;
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	if (!json_is_object(j) || !json_is_string(json_object_get(j, "meter")) ||
+	    !json_is_boolean(json_object_get(j, "ok"))) {
+		snprintf(err, len, "CPU report entry lacks meter or ok");
+		return -EINVAL;
+	}
+	getstr(j, "meter", s->meter, sizeof(s->meter));
+	getstr(j, "why", s->why, sizeof(s->why));
+	getstr(j, "scope", s->scope, sizeof(s->scope));
+	getstr(j, "note", s->note, sizeof(s->note));
+	s->ok = json_is_true(json_object_get(j, "ok"));
+	s->elapsed_s = getnum(j, "elapsed_s");
+	s->busy_pct = getnum(j, "busy_pct");
+	v = json_object_get(j, "ncpu");
+	s->ncpu = json_is_integer(v) ? (int)json_integer_value(v) : 0;
+	if (s->ok && (!isfinite(s->busy_pct) || s->busy_pct < 0 ||
+		      s->busy_pct > 100.5 || s->ncpu < 1 || s->ncpu > 65536 ||
+		      !(s->elapsed_s >= 0))) {
+		snprintf(err, len, "CPU report for %s has values out of range",
+			 s->meter);
+		return -EINVAL;
+	}
+	s->user_pct = getnum(j, "user_pct");
+	s->nice_pct = getnum(j, "nice_pct");
+	s->sys_pct = getnum(j, "sys_pct");
+	s->irq_pct = getnum(j, "irq_pct");
+	s->softirq_pct = getnum(j, "softirq_pct");
+	s->steal_pct = getnum(j, "steal_pct");
+	s->iowait_pct = getnum(j, "iowait_pct");
+	s->idle_pct = getnum(j, "idle_pct");
+	s->utime_s = getnum(j, "utime_s");
+	s->stime_s = getnum(j, "stime_s");
+	a = json_object_get(j, "percpu_busy_pct");
+	if (json_is_array(a)) {
+		s->have_percpu = 1;
+		json_array_foreach(a, i, v)
+		{
+			if (i >= METER_MAX_CPUS)
+				break;
+			s->percpu_busy[i] = json_is_number(v) ?
+						    json_number_value(v) :
+						    NAN;
+		}
+	}
+	c = json_object_get(j, "counters");
+	json_object_foreach(c, name, v)
+	{
+		struct meter_counter *k;
+
+		if (s->ncounters >= METER_MAX_COUNTERS)
+			break;
+		k = &s->ctr[s->ncounters++];
+		snprintf(k->name, sizeof(k->name), "%s", name);
+		k->ok = json_is_true(json_object_get(v, "ok"));
+		k->value = getnum(v, "value");
+		k->per_sec = getnum(v, "per_sec");
+		getstr(v, "why", k->why, sizeof(k->why));
+	}
+	return 0;
+}
+
+void meter_add_metrics(struct res_doc *d, json_t *sample, const char *side,
+		       const struct cpu_sample *s, int n, double bytes)
+{
+	char name[96];
+	int i, first = 1;
+
+	for (i = 0; i < n; i++) {
+		if (!s[i].ok)
+			continue;
+		snprintf(name, sizeof(name), "cpu_%s_%s_pct", side,
+			 s[i].meter);
+		res_metric(d, name, "%", RES_LOWER, 0);
+		res_sample_set(sample, name, s[i].busy_pct);
+		if (first) {
+			snprintf(name, sizeof(name), "cpu_%s_pct", side);
+			res_metric(d, name, "%", RES_LOWER, 0);
+			res_sample_set(sample, name, s[i].busy_pct);
+			if (bytes > 0) {
+				snprintf(name, sizeof(name),
+					 "sd_%s_us_per_kb", side);
+				res_metric(d, name, "us/KB", RES_LOWER, 0);
+				res_sample_set(sample, name,
+					       meter_service_demand(&s[i],
+								    bytes));
+			}
+			first = 0;
+		}
+		if (!strcmp(s[i].meter, "procstat")) {
+			snprintf(name, sizeof(name), "cpu_%s_softirq_pct",
+				 side);
+			res_metric(d, name, "%", RES_LOWER, 0);
+			res_sample_set(sample, name, s[i].softirq_pct);
+		}
+	}
+}
+
+void meter_add_raw(json_t *sample, const char *side,
+		   const struct cpu_sample *s, int n)
+{
+	json_t *cpu = json_object_get(sample, "cpu"), *a = json_array();
+	int i;
+
+	if (!cpu) {
+		cpu = json_object();
+		json_object_set_new(sample, "cpu", cpu);
+	}
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, cpu_sample_to_json(&s[i]));
+	json_object_set_new(cpu, side, a);
+}
+
+void meter_print(FILE *f, const char *side, const struct cpu_sample *s,
+		 int n, double bytes)
+{
+	int i, k;
+
+	for (i = 0; i < n; i++) {
+		if (!s[i].ok) {
+			fprintf(f, "  cpu %-6s %-8s unavailable: %s\n", side,
+				s[i].meter, s[i].why);
+			continue;
+		}
+		fprintf(f, "  cpu %-6s %-8s %5.1f%% of %d CPU%s", side,
+			s[i].meter, s[i].busy_pct, s[i].ncpu,
+			s[i].ncpu == 1 ? "" : "s");
+		if (bytes > 0)
+			fprintf(f, "  sd %.3f us/KB",
+				meter_service_demand(&s[i], bytes));
+		if (!strcmp(s[i].meter, "procstat"))
+			fprintf(f, "  (usr %.1f sys %.1f irq %.1f sirq %.1f steal %.1f)",
+				s[i].user_pct + s[i].nice_pct, s[i].sys_pct,
+				s[i].irq_pct, s[i].softirq_pct,
+				s[i].steal_pct);
+		else if (!strcmp(s[i].meter, "rusage"))
+			fprintf(f, "  (usr %.3fs sys %.3fs, %s only)",
+				s[i].utime_s, s[i].stime_s, "this process");
+		fputc('\n', f);
+		for (k = 0; k < s[i].ncounters; k++) {
+			const struct meter_counter *c = &s[i].ctr[k];
+
+			if (c->ok)
+				fprintf(f, "      %-24s %16.0f  (%.0f/s)\n",
+					c->name, c->value, c->per_sec);
+			else
+				fprintf(f, "      %-24s %16s  %s\n", c->name,
+					"unavailable", c->why);
+		}
+		if (s[i].note[0])
+			fprintf(f, "      note: %s\n", s[i].note);
+	}
+}

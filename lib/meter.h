@@ -1,0 +1,149 @@
+/*
+ * meter.h: CPU meters behind one interface.
+ *
+ *   soak      cyclesoak: what soakers on every CPU could not get, against
+ *             an idle-box calibration (catches softirq, irq, cache damage)
+ *   procstat  /proc/stat deltas: user, nice, system, irq, softirq, steal
+ *   rusage    getrusage of this process and its reaped children (what
+ *             ttcp and iperf3 report; kept to show how far off it is)
+ *   perf      perf_event_open counters named as libpfm4 strings
+ *
+ * A meter is opened once, then start/stop brackets a window; stop fills a
+ * struct cpu_sample. Library code never prints; errors land in err.
+ */
+#ifndef ZCB_METER_H
+#define ZCB_METER_H
+
+#include <jansson.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#define METER_MAX_CPUS 256	/* per-CPU figures kept for this many */
+#define METER_MAX_COUNTERS 16	/* perf counters per meter */
+#define METER_MAX 4		/* meters in a set */
+
+struct meter_counter {
+	char name[64];		/* libpfm4 event string as asked */
+	int ok;			/* 0: unavailable, see why */
+	char why[128];
+	double value;		/* scaled for multiplexing */
+	double per_sec;
+};
+
+struct cpu_sample {
+	char meter[16];		/* "soak", "procstat", "rusage", "perf" */
+	int ok;			/* 0: unavailable or failed, see why */
+	char why[256];
+	char scope[16];		/* "box" (whole machine) or "process" */
+	double elapsed_s;	/* the window */
+	int ncpu;		/* CPUs the figures cover */
+	double busy_pct;	/* box load, percent of all CPUs; for a
+				 * process meter: its CPU time over
+				 * elapsed * ncpu */
+	int have_percpu;
+	double percpu_busy[METER_MAX_CPUS]; /* percent of each CPU */
+	/* procstat breakdown, percent of the box */
+	double user_pct, nice_pct, sys_pct, irq_pct, softirq_pct;
+	double steal_pct, iowait_pct, idle_pct;
+	/* rusage (also filled by perf task-clock when present) */
+	double utime_s, stime_s;
+	long nvcsw, nivcsw;
+	/* perf */
+	int ncounters;
+	struct meter_counter ctr[METER_MAX_COUNTERS];
+	char note[256];		/* e.g. "soakers in cgroup cpu.idle=1" */
+};
+
+struct meter_opts {
+	const char *proc_root;	/* NULL = live system (or ZCB_PROC_ROOT) */
+	const char *calib_file;	/* soak: NULL = default state file */
+	const char *perf_events; /* perf: comma list; NULL = defaults */
+	int perf_system_wide;	/* perf: per CPU instead of per process */
+	pid_t pid;		/* perf: process to count (0 = self) */
+	const char *cpus;	/* soak: CPU list to soak (NULL = online) */
+};
+
+struct meter;
+
+struct meter_ops {
+	const char *name;
+	const char *help;
+	/* 0, or -errno with err saying why the meter cannot run here */
+	int (*open)(struct meter *m, const struct meter_opts *o, char *err,
+		    size_t len);
+	int (*start)(struct meter *m);
+	int (*stop)(struct meter *m, struct cpu_sample *out);
+	void (*close)(struct meter *m);
+	size_t priv_size;	/* bytes of private state */
+};
+
+struct meter {
+	const struct meter_ops *ops;
+	void *priv;
+};
+
+extern const struct meter_ops meter_soak_ops, meter_procstat_ops,
+	meter_rusage_ops, meter_perf_ops;
+
+/* NULL-terminated table of all meters, in preference order. */
+extern const struct meter_ops *const meter_table[];
+
+const struct meter_ops *meter_find(const char *name);
+struct meter *meter_open(const char *name, const struct meter_opts *o,
+			 char *err, size_t len);
+int meter_start(struct meter *m);
+int meter_stop(struct meter *m, struct cpu_sample *out);
+void meter_close(struct meter *m);
+
+/*
+ * A set of meters read together. list is "soak,procstat" or NULL for the
+ * default: soak when a calibration exists, else procstat (the caller's
+ * output should name it). A meter that cannot open stays in the set as
+ * unavailable (its sample says why) unless it is the only one.
+ */
+struct meterset {
+	int n;
+	struct meter *m[METER_MAX];
+	char name[METER_MAX][16];
+	char why[METER_MAX][256]; /* open failure, "" when open */
+};
+
+int meterset_open(struct meterset *s, const char *list,
+		  const struct meter_opts *o, char *err, size_t len);
+int meterset_start(struct meterset *s);
+/* Fills out[0..n-1]; returns n. */
+int meterset_stop(struct meterset *s, struct cpu_sample *out);
+void meterset_close(struct meterset *s);
+/* "soak" if a usable calibration exists for this box, else "procstat". */
+const char *meter_default_list(const struct meter_opts *o);
+
+/* Service demand, netperf's: CPU microseconds per KB (1024 bytes) moved. */
+double meter_service_demand(const struct cpu_sample *s, double bytes);
+
+/* JSON of one sample and back (the peer report uses both). */
+json_t *cpu_sample_to_json(const struct cpu_sample *s);
+int cpu_sample_from_json(json_t *j, struct cpu_sample *s, char *err,
+			 size_t len);
+
+/*
+ * Put a window's figures into a result sample's metrics:
+ * cpu_<side>_pct (the first usable meter), cpu_<side>_<meter>_pct for each,
+ * sd_<side>_us_per_kb when bytes > 0, and cpu_<side>_softirq_pct from
+ * procstat. Declares the metrics in the document too. side: "local",
+ * "remote", "box", "server"...
+ */
+struct res_doc;
+void meter_add_metrics(struct res_doc *d, json_t *sample, const char *side,
+		       const struct cpu_sample *s, int n, double bytes);
+/* A "cpu": {side: [...]} entry with the full samples. */
+void meter_add_raw(json_t *sample, const char *side,
+		   const struct cpu_sample *s, int n);
+
+/*
+ * Print a CPU block, one line per meter:
+ *   "  cpu local  soak      12.3%  (sd 1.234 us/KB)  ..."
+ */
+void meter_print(FILE *f, const char *side, const struct cpu_sample *s,
+		 int n, double bytes);
+
+#endif

@@ -1,0 +1,172 @@
+/* procstat.c: the procstat meter, /proc/stat deltas per CPU and in total. */
+#include "config.h"
+#include "procstat.h"
+#include "clock.h"
+#include "hostinfo.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int parse_fields(const char *p, uint64_t *f)
+{
+	int i;
+
+	for (i = 0; i < PS_NFIELDS; i++) {
+		char *end;
+
+		while (*p == ' ')
+			p++;
+		if (*p == '\n' || *p == '\0')
+			break;
+		f[i] = strtoull(p, &end, 10);
+		if (end == p)
+			return -EINVAL;
+		p = end;
+	}
+	return i >= 4 ? 0 : -EINVAL; /* user nice system idle at least */
+}
+
+int procstat_parse(const char *text, struct procstat_snap *s)
+{
+	const char *line = text;
+	int have_total = 0;
+
+	memset(s, 0, sizeof(*s));
+	while (line && *line) {
+		if (!strncmp(line, "cpu ", 4)) {
+			if (parse_fields(line + 4, s->total))
+				return -EINVAL;
+			have_total = 1;
+		} else if (!strncmp(line, "cpu", 3) && line[3] >= '0' &&
+			   line[3] <= '9') {
+			char *end;
+			long id = strtol(line + 3, &end, 10);
+
+			if (s->ncpu < METER_MAX_CPUS) {
+				if (parse_fields(end, s->cpu[s->ncpu]))
+					return -EINVAL;
+				s->cpu_id[s->ncpu++] = (int)id;
+			}
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return have_total ? 0 : -EINVAL;
+}
+
+int procstat_read(const char *root, struct procstat_snap *s)
+{
+	char buf[1 << 16];
+	long n;
+
+	n = host_read_file(root ? root : host_root(), "/proc/stat", buf,
+			   sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	return procstat_parse(buf, s);
+}
+
+static uint64_t sum(const uint64_t *f)
+{
+	/* guest time is already counted in user; don't count it twice */
+	return f[PS_USER] + f[PS_NICE] + f[PS_SYSTEM] + f[PS_IDLE] +
+	       f[PS_IOWAIT] + f[PS_IRQ] + f[PS_SOFTIRQ] + f[PS_STEAL];
+}
+
+static double d(const uint64_t *a, const uint64_t *b, int i)
+{
+	return b[i] >= a[i] ? (double)(b[i] - a[i]) : 0.0;
+}
+
+void procstat_delta(const struct procstat_snap *a,
+		    const struct procstat_snap *b, struct cpu_sample *out)
+{
+	double tot = (double)(sum(b->total) - sum(a->total));
+	int j;
+
+	if (tot <= 0)
+		tot = 1;
+	out->user_pct = 100 * d(a->total, b->total, PS_USER) / tot;
+	out->nice_pct = 100 * d(a->total, b->total, PS_NICE) / tot;
+	out->sys_pct = 100 * d(a->total, b->total, PS_SYSTEM) / tot;
+	out->irq_pct = 100 * d(a->total, b->total, PS_IRQ) / tot;
+	out->softirq_pct = 100 * d(a->total, b->total, PS_SOFTIRQ) / tot;
+	out->steal_pct = 100 * d(a->total, b->total, PS_STEAL) / tot;
+	out->iowait_pct = 100 * d(a->total, b->total, PS_IOWAIT) / tot;
+	out->idle_pct = 100 * d(a->total, b->total, PS_IDLE) / tot;
+	/* busy: everything but idle and iowait (steal is lost to us too) */
+	out->busy_pct = 100.0 - out->idle_pct - out->iowait_pct;
+	if (out->busy_pct < 0)
+		out->busy_pct = 0;
+	out->ncpu = b->ncpu;
+	out->have_percpu = a->ncpu == b->ncpu;
+	for (j = 0; out->have_percpu && j < b->ncpu; j++) {
+		double t = (double)(sum(b->cpu[j]) - sum(a->cpu[j]));
+		double idle = d(a->cpu[j], b->cpu[j], PS_IDLE) +
+			      d(a->cpu[j], b->cpu[j], PS_IOWAIT);
+
+		out->percpu_busy[j] = t > 0 ? 100.0 * (t - idle) / t : 0;
+	}
+}
+
+/* The meter. */
+
+struct ps_priv {
+	char root[512];
+	struct procstat_snap a;
+	double t0;
+};
+
+static int ps_open(struct meter *m, const struct meter_opts *o, char *err,
+		   size_t len)
+{
+	struct ps_priv *p = m->priv;
+	struct procstat_snap s;
+	int r;
+
+	snprintf(p->root, sizeof(p->root), "%s",
+		 o && o->proc_root ? o->proc_root : host_root());
+	r = procstat_read(p->root, &s);
+	if (r)
+		snprintf(err, len, "cannot read %s/proc/stat: %s", p->root,
+			 strerror(-r));
+	return r;
+}
+
+static int ps_start(struct meter *m)
+{
+	struct ps_priv *p = m->priv;
+
+	p->t0 = clock_now();
+	return procstat_read(p->root, &p->a);
+}
+
+static int ps_stop(struct meter *m, struct cpu_sample *out)
+{
+	struct ps_priv *p = m->priv;
+	struct procstat_snap b;
+	int r = procstat_read(p->root, &b);
+
+	out->elapsed_s = clock_now() - p->t0;
+	if (r) {
+		snprintf(out->why, sizeof(out->why), "cannot read /proc/stat");
+		return r;
+	}
+	procstat_delta(&p->a, &b, out);
+	snprintf(out->scope, sizeof(out->scope), "box");
+	out->ok = 1;
+	return 0;
+}
+
+const struct meter_ops meter_procstat_ops = {
+	.name = "procstat",
+	.help = "/proc/stat deltas: user, system, irq, softirq, steal (box)",
+	.open = ps_open,
+	.start = ps_start,
+	.stop = ps_stop,
+	.priv_size = sizeof(struct ps_priv),
+};

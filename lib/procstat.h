@@ -1,0 +1,29 @@
+/* procstat.h: /proc/stat CPU lines, parsed through a root prefix. */
+#ifndef ZCB_PROCSTAT_H
+#define ZCB_PROCSTAT_H
+
+#include <stdint.h>
+
+#include "meter.h"
+
+enum {
+	PS_USER, PS_NICE, PS_SYSTEM, PS_IDLE, PS_IOWAIT, PS_IRQ, PS_SOFTIRQ,
+	PS_STEAL, PS_GUEST, PS_GUEST_NICE, PS_NFIELDS
+};
+
+struct procstat_snap {
+	uint64_t total[PS_NFIELDS];		/* the "cpu" line */
+	int ncpu;				/* "cpuN" lines seen */
+	int cpu_id[METER_MAX_CPUS];		/* N of each */
+	uint64_t cpu[METER_MAX_CPUS][PS_NFIELDS];
+};
+
+/* Parse text of /proc/stat. 0 or -EINVAL. */
+int procstat_parse(const char *text, struct procstat_snap *s);
+/* Read root/proc/stat. 0 or -errno. */
+int procstat_read(const char *root, struct procstat_snap *s);
+/* Fill the procstat part of out from two snapshots (percent of box). */
+void procstat_delta(const struct procstat_snap *a,
+		    const struct procstat_snap *b, struct cpu_sample *out);
+
+#endif

@@ -1,0 +1,37 @@
+/* stats.h: summaries of repeated measurements (GSL for distributions). */
+#ifndef ZCB_STATS_H
+#define ZCB_STATS_H
+
+#include <stddef.h>
+
+struct stats_summary {
+	size_t n;		/* samples */
+	double mean;		/* arithmetic mean */
+	double hmean;		/* harmonic mean (NAN if any x <= 0) */
+	double stddev;		/* sample standard deviation (n - 1) */
+	double cov;		/* stddev / mean (NAN if mean == 0) */
+	double min, median, max;
+	double ci95_lo, ci95_hi; /* Student-t 95% interval of the mean */
+};
+
+double stats_mean(const double *x, size_t n);
+double stats_hmean(const double *x, size_t n);
+double stats_stddev(const double *x, size_t n);
+/* p in [0, 100], linear interpolation between order statistics (R type 7). */
+double stats_percentile(const double *x, size_t n, double p);
+double stats_median(const double *x, size_t n);
+/* Two-sided Student-t quantile t_{1-alpha/2, df}, e.g. (0.95, 4) = 2.776. */
+double stats_t_quantile(double level, double df);
+/* Half width of the level-confidence interval of the mean. */
+double stats_ci_halfwidth(const double *x, size_t n, double level);
+void stats_summarize(const double *x, size_t n, struct stats_summary *s);
+
+/*
+ * netperf -I semantics: with `level` (e.g. 95) and `width` (e.g. 5, in
+ * percent), the interval is tight enough when its whole width is within
+ * width% of the mean (i.e. +- width/2 %). Returns 1 when reached.
+ */
+int stats_confidence_reached(const double *x, size_t n, double level,
+			     double width_pct);
+
+#endif

@@ -1,0 +1,40 @@
+/* units.h: sizes, rates and durations as people type and read them. */
+#ifndef ZCB_UNITS_H
+#define ZCB_UNITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Parse a size: a decimal number with an optional suffix.
+ *   k K Ki KiB   1024        kB KB   1000   (and likewise m/M, g/G, t/T)
+ *   b B (or none) bytes
+ * Binary suffixes are the default (what `-l 32k` means to ttcp users); an
+ * explicit "B" after a plain k/m/g/t letter (kB, MB) asks for 1000s.
+ * Returns 0, or -EINVAL (not a size) or -ERANGE (overflows 64 bits).
+ */
+int units_parse_size(const char *s, uint64_t *out);
+
+/* A duration: "10" or "10s", "250ms", "100us", "5ns", "2m", "1h". */
+int units_parse_duration(const char *s, double *seconds);
+
+/* A non-negative integer in [min, max]; 0 or -EINVAL / -ERANGE. */
+int units_parse_long(const char *s, long min, long max, long *out);
+
+/*
+ * ttcp's -f format letters: k m g = kilo/mega/giga bits, K M G = bytes,
+ * in the 1024 forms ttcp used; 'a' (auto, bytes) picks K, M or G.
+ * Lower-case "d" prefixed forms ("dk" ...) would be 1000s: not in ttcp,
+ * so we offer them as K1000 via units_rate_decimal below.
+ */
+int units_rate_valid(char fmt);
+/* Convert bytes over seconds to a value in the unit; *label gets e.g. "KB". */
+double units_rate(double bytes, double seconds, char fmt, const char **label);
+
+/* Format bytes as "1.5 GiB" style into buf (binary); returns buf. */
+const char *units_fmt_bytes(double bytes, char *buf, size_t len);
+/* Decimal form "1.5 GB", "32MB" without space when compact. */
+const char *units_fmt_bytes_si(double bytes, char *buf, size_t len,
+			       int compact);
+
+#endif

@@ -1,0 +1,94 @@
+# lib.sh: helpers for integration tests (sourced). Tests start real
+# processes on loopback or in namespaces they make, record every PID they
+# start, and stop only those on exit. Exit 0 pass, 1 fail, 77 skip.
+set -u
+
+: "${ZCB_SRCDIR:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+: "${ZCB_BUILDDIR:=$ZCB_SRCDIR}"
+export ZCB_SRCDIR ZCB_BUILDDIR
+# Tests never touch the user's calibration or state.
+ZCB_TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/zcb-test.XXXXXX")
+export XDG_STATE_HOME="$ZCB_TEST_TMP/state"
+ZCB_PIDS=()
+ZCB_CLEANUPS=()
+
+zcb_bin() { # zcb_bin NAME: path of a built tool
+	local d
+	for d in "$ZCB_BUILDDIR/$1" "$ZCB_BUILDDIR"/*/"$1"; do
+		[ -x "$d" ] && [ -f "$d" ] && { echo "$d"; return 0; }
+	done
+	echo "no built binary named $1 under $ZCB_BUILDDIR" >&2
+	return 1
+}
+
+zcb_cleanup() {
+	local pid c
+	for c in "${ZCB_CLEANUPS[@]}"; do eval "$c" >/dev/null 2>&1 || true; done
+	for pid in "${ZCB_PIDS[@]}"; do
+		kill -TERM "$pid" 2>/dev/null || true
+	done
+	for pid in "${ZCB_PIDS[@]}"; do
+		for _ in $(seq 1 50); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -KILL "$pid" 2>/dev/null || true
+	done
+	rm -rf "$ZCB_TEST_TMP"
+}
+trap zcb_cleanup EXIT
+trap 'exit 130' INT TERM
+
+zcb_on_exit() { ZCB_CLEANUPS+=("$1"); } # run a command at exit
+zcb_track() { ZCB_PIDS+=("$1"); }	 # stop this PID at exit
+
+zcb_skip() { echo "SKIP: $*"; exit 77; }
+zcb_fail() { echo "FAIL: $*" >&2; exit 1; }
+zcb_ok() { echo "ok - $*"; }
+zcb_need_root() { [ "$(id -u)" = 0 ] || zcb_skip "needs root"; }
+zcb_need_cmd() { command -v "$1" >/dev/null 2>&1 || zcb_skip "needs $1 (${2:-not installed})"; }
+
+# A free TCP port on 127.0.0.1 (racy by nature; tests retry on EADDRINUSE).
+zcb_free_port() {
+	local p
+	for _ in $(seq 1 100); do
+		p=$((20000 + RANDOM % 40000))
+		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+			echo "$p"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# zcb_wait_port HOST PORT [TIMEOUT_S]: until something listens.
+zcb_wait_port() {
+	local deadline=$((SECONDS + ${3:-10}))
+	while [ $SECONDS -lt $deadline ]; do
+		(exec 3<>"/dev/tcp/$1/$2") 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# zcb_wait_gone PID [TIMEOUT_S]: until the process is gone.
+zcb_wait_gone() {
+	local deadline=$((SECONDS + ${2:-10}))
+	while [ $SECONDS -lt $deadline ]; do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# zcb_expect_fail "what" CMD...: the command must fail (exit != 0).
+zcb_expect_fail() {
+	local what=$1
+	shift
+	if "$@" >"$ZCB_TEST_TMP/out" 2>"$ZCB_TEST_TMP/err"; then
+		zcb_fail "$what: succeeded but should have failed"
+	fi
+}
+
+# zcb_json FILE FILTER: a jq filter on a JSON document, raw output.
+zcb_json() { jq -r "$2" "$1"; }

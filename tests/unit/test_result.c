@@ -1,0 +1,112 @@
+/* test_result.c: result documents: build, summarize, validate, write. */
+#include "config.h"
+#include "result.h"
+#include "t.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <unistd.h>
+
+static int count_tmp(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		if (strstr(e->d_name, ".tmp."))
+			n++;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+int main(void)
+{
+	char *argv[] = { "tool", "-x", NULL };
+	char dir[] = "/tmp/zcb-test-result-XXXXXX", path[256], err[256];
+	struct res_doc *d = res_new("testtool", 2, argv);
+	json_t *c, *s, *doc, *sum;
+	json_error_t je;
+	int i;
+
+	T_ASSERT(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/r.json", dir);
+	res_set_label(d, "kernel-A");
+	res_metric(d, "throughput_MBps", "MB/s", RES_HIGHER, 1);
+	c = res_case(d, json_pack("{s:s, s:i}", "method", "sendfile", "size",
+				  32768));
+	for (i = 1; i <= 4; i++) {
+		s = json_object();
+		res_sample_set(s, "throughput_MBps", 100.0 * i);
+		res_sample(c, s);
+	}
+	/* the same params find the same case */
+	T_CHECK(res_case(d, json_pack("{s:i, s:s}", "size", 32768, "method",
+				      "sendfile")) == c);
+	T_CHECK(json_array_size(json_object_get(res_json(d), "cases")) == 1);
+	res_warn(d, "calibration is %d days old", 3);
+	T_CHECK(!res_failed(d));
+	T_ASSERT(res_write(d, path, err, sizeof(err)) == 0);
+	T_CHECK(count_tmp(dir) == 0);
+
+	doc = json_load_file(path, 0, &je);
+	T_ASSERT(doc);
+	T_CHECK(res_validate(doc, err, sizeof(err)) == 0);
+	T_STREQ(json_string_value(json_object_get(doc, "schema")), RES_SCHEMA);
+	T_STREQ(json_string_value(json_object_get(doc, "label")), "kernel-A");
+	T_STREQ(json_string_value(json_object_get(doc, "tool")), "testtool");
+	sum = json_object_get(json_object_get(
+		json_array_get(json_object_get(doc, "cases"), 0), "summary"),
+		"throughput_MBps");
+	T_CHECK(json_integer_value(json_object_get(sum, "n")) == 4);
+	T_NEAR(json_real_value(json_object_get(sum, "mean")), 250, 1e-9);
+	T_NEAR(json_real_value(json_object_get(sum, "median")), 250, 1e-9);
+	T_NEAR(json_real_value(json_object_get(sum, "hmean")),
+	       4.0 / (1 / 100.0 + 1 / 200.0 + 1 / 300.0 + 1 / 400.0), 1e-9);
+	T_CHECK(json_array_size(json_object_get(sum, "ci95")) == 2);
+	json_decref(doc);
+
+	/* sorted keys: "cases" comes before "tool" in the text */
+	{
+		FILE *f = fopen(path, "r");
+		char text[65536];
+		size_t n = fread(text, 1, sizeof(text) - 1, f);
+
+		fclose(f);
+		text[n] = 0;
+		T_CHECK(strstr(text, "\"cases\"") < strstr(text, "\"tool\""));
+		T_CHECK(strstr(text, "\"error\"") < strstr(text, "\"host\""));
+	}
+
+	/* failing keeps the first error */
+	res_fail(d, "peer %s died", "B");
+	res_fail(d, "second error");
+	T_CHECK(res_failed(d));
+	T_STREQ(json_string_value(json_object_get(res_json(d), "error")),
+		"peer B died");
+	/* write into a directory that does not exist: error, nothing left */
+	T_CHECK(res_write(d, "/nonexistent/dir/r.json", err, sizeof(err)) < 0);
+	T_CHECK(strstr(err, "/nonexistent/dir") != NULL);
+	res_free(d);
+
+	/* validation names what is wrong */
+	doc = json_loads("{\"schema\":\"zcbench-result/9\"}", 0, &je);
+	T_CHECK(res_validate(doc, err, sizeof(err)) == -EINVAL);
+	T_CHECK(strstr(err, "zcbench-result/9") != NULL);
+	json_decref(doc);
+	doc = json_loads("[1,2]", 0, &je);
+	T_CHECK(res_validate(doc, err, sizeof(err)) == -EINVAL);
+	json_decref(doc);
+	d = res_new("t", 0, NULL);
+	c = res_case(d, json_object());
+	s = json_pack("{s:{s:s}}", "metrics", "x", "fast");
+	res_sample(c, s);
+	T_CHECK(res_validate(res_json(d), err, sizeof(err)) == -EINVAL);
+	T_CHECK(strstr(err, "metric x") != NULL);
+	res_free(d);
+
+	unlink(path);
+	rmdir(dir);
+	return t_done();
+}
