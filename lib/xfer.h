@@ -1,0 +1,132 @@
+/*
+ * xfer.h: the transfer-method table (fio's io engines, for sockets).
+ *
+ * Each method is one file lib/xfer_NAME.c that fills a const struct
+ * xfer_ops with designated initializers, and is listed in xfer_table[]
+ * (lib/xfer.c). ttcp-sf, zcc and zcs use only this interface; none has a
+ * method of its own.
+ *
+ * Send methods move bytes of a struct xfer_source (a file every method
+ * sends from, so they all have the same working set) to a connected
+ * socket; receive methods consume bytes from a socket. Library code never
+ * prints: errors are -errno with x->err filled.
+ */
+#ifndef ZCB_XFER_H
+#define ZCB_XFER_H
+
+#include <jansson.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+enum xfer_dir { XFER_SEND, XFER_RECV };
+
+/* What every send method sends from. */
+struct xfer_source {
+	int fd;			/* the source file, open O_RDONLY */
+	uint64_t size;		/* its length in bytes (> 0) */
+	char path[4096];	/* for messages */
+	int temp;		/* 1: made by xfer_source_open, unlinked */
+	void *map;		/* mmap of the whole file, or NULL */
+	int hot;		/* 1: copy methods send from buf, never
+				 * reading the file (a cache-hot buffer) */
+	char *buf;		/* user buffer of buflen bytes (aligned as
+				 * asked): copy methods read into it */
+	size_t buflen;
+	size_t align, offset;	/* ttcp -A / -O applied to buf */
+	int touch;		/* ttcp -T: touch every byte sent/received */
+};
+
+/* One method instance on one socket. */
+struct xfer {
+	const struct xfer_ops *ops;
+	int sock;		/* connected socket (not owned) */
+	struct xfer_source *src; /* send side: the source; recv: NULL */
+	size_t unit;		/* bytes per call (ttcp -l, zcc -b) */
+	char *rbuf;		/* recv side: buffer of unit bytes */
+	int verify;		/* recv side: check the pattern (below) */
+	uint64_t stream_off;	/* recv side: bytes seen so far (pattern) */
+	uint64_t bad_bytes;	/* recv side: pattern mismatches */
+	void *priv;		/* the method's state */
+	/* counters every method keeps */
+	uint64_t calls;		/* system calls or submissions */
+	uint64_t bytes;		/* payload moved */
+	/* zero-copy accounting (msg-zerocopy, uring-zc) */
+	uint64_t zc_sends;	/* sends asked to be zero-copy */
+	uint64_t zc_completions; /* completions (or notifications) reaped */
+	uint64_t zc_copied;	/* of those, flagged "kernel copied" */
+	char err[256];
+};
+
+struct xfer_ops {
+	const char *name;	/* "sendfile", "msg-zerocopy", "read" ... */
+	const char *help;	/* one line */
+	enum xfer_dir dir;
+	int copies;		/* 1: copies through user space */
+	/* 0 when usable here, else -errno with why (kernel, build...) */
+	int (*probe)(char *why, size_t len);
+	int (*setup)(struct xfer *x);
+	/* send: up to len bytes of the source from offset off (off + len <=
+	 * src->size); returns bytes taken (>0), or -errno (-EAGAIN on a
+	 * non-blocking socket) */
+	ssize_t (*send)(struct xfer *x, uint64_t off, size_t len);
+	/* recv: up to len bytes; returns bytes consumed, 0 at EOF, -errno */
+	ssize_t (*recv)(struct xfer *x, size_t len);
+	/* completions: flush=0 reaps what is ready, 1 waits for all
+	 * (bounded by timeout_ms); returns 0 or -errno */
+	int (*reap)(struct xfer *x, int flush, int timeout_ms);
+	void (*teardown)(struct xfer *x);
+	size_t priv_size;
+};
+
+/* NULL-terminated, sends first then receives. */
+extern const struct xfer_ops *const xfer_table[];
+
+const struct xfer_ops *xfer_find(const char *name, enum xfer_dir dir);
+/* Probe; 0 or -errno with why. */
+int xfer_probe(const struct xfer_ops *ops, char *why, size_t len);
+/* `--method=help`: the table with every probe's answer. */
+void xfer_print_table(FILE *f);
+/* Names of one direction, comma-separated, for usage messages. */
+const char *xfer_names(enum xfer_dir dir);
+
+/*
+ * The source. path NULL: make an unlinked temp file of size bytes in
+ * $TMPDIR filled with the pattern. path given: open it (size 0 = its
+ * length). buflen: the copy buffer; hot: see above. 0 or -errno.
+ */
+int xfer_source_open(struct xfer_source *s, const char *path, uint64_t size,
+		     size_t buflen, size_t align, size_t offset, int hot,
+		     char *err, size_t len);
+void xfer_source_close(struct xfer_source *s);
+
+/* The byte at stream offset off of a pattern stream (what temp sources
+ * hold and -V verifies): depends only on off. */
+static inline unsigned char xfer_pattern(uint64_t off)
+{
+	return (unsigned char)((off * 2654435761u) >> 13 ^ (off >> 9));
+}
+void xfer_fill_pattern(unsigned char *buf, size_t len, uint64_t off);
+
+struct xfer *xfer_open(const struct xfer_ops *ops, int sock,
+		       struct xfer_source *src, size_t unit, char *err,
+		       size_t len);
+void xfer_close(struct xfer *x);	/* reaps outstanding, tears down */
+
+/*
+ * Send total bytes starting at source offset off, wrapping around the
+ * source, unit bytes per call; stops early when *stop becomes nonzero or
+ * the deadline (monotonic seconds, 0 = none) passes. Reaps as it goes and
+ * flushes at the end. Returns bytes sent or -errno (x->err says what).
+ */
+int64_t xfer_send_stream(struct xfer *x, uint64_t off, uint64_t total,
+			 double deadline, volatile sig_atomic_t *stop);
+/* Receive until EOF, total bytes (0 = until EOF), stop or deadline. */
+int64_t xfer_recv_stream(struct xfer *x, uint64_t total, double deadline,
+			 volatile sig_atomic_t *stop);
+
+/* Counters as JSON: calls, bytes, zc_* (when used), bad_bytes. */
+json_t *xfer_counters_json(const struct xfer *x);
+
+#endif
