@@ -1,0 +1,503 @@
+/*
+ * nfsio.c: nfsbench's I/O engines behind one interface, the data pattern
+ * and its check, URL and mountinfo helpers, and the posix engine (files
+ * under a mounted path). The libnfs engine is in nfsio_libnfs.c.
+ */
+#include "config.h"
+#include "nfsio_int.h"
+#include "clock.h"
+#include "hostinfo.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int nfsio_is_url(const char *s)
+{
+	return s && !strncmp(s, "nfs://", 6);
+}
+
+#ifndef HAVE_LIBNFS
+int nfsio_have_libnfs(void)
+{
+	return 0;
+}
+
+const char *nfsio_libnfs_api(void)
+{
+	return "";
+}
+#endif
+
+/* ---- the pattern ---- */
+
+static uint64_t mix64(uint64_t x) /* splitmix64's finalizer */
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/* Byte i of the little-endian word for 8-byte block w. */
+static unsigned char pat_byte(uint64_t w, unsigned i, uint64_t seed)
+{
+	return (unsigned char)(mix64(w ^ seed) >> (8 * i));
+}
+
+void nfsio_pattern_fill(void *buf, uint64_t off, size_t len, uint64_t seed)
+{
+	unsigned char *p = buf;
+	uint64_t w, v;
+	size_t i = 0;
+	unsigned k;
+
+	if (!seed)
+		seed = NFSIO_SEED;
+	while (i < len && ((off + i) & 7)) { /* head up to a word */
+		p[i] = pat_byte((off + i) >> 3, (off + i) & 7, seed);
+		i++;
+	}
+	for (; i + 8 <= len; i += 8) {
+		w = (off + i) >> 3;
+		v = mix64(w ^ seed);
+		for (k = 0; k < 8; k++)
+			p[i + k] = (unsigned char)(v >> (8 * k));
+	}
+	for (; i < len; i++)
+		p[i] = pat_byte((off + i) >> 3, (off + i) & 7, seed);
+}
+
+long nfsio_pattern_check(const void *buf, uint64_t off, size_t len,
+			 uint64_t seed)
+{
+	unsigned char want[4096];
+	const unsigned char *p = buf;
+	size_t done = 0, n, i;
+
+	while (done < len) {
+		n = len - done < sizeof(want) ? len - done : sizeof(want);
+		nfsio_pattern_fill(want, off + done, n, seed);
+		if (memcmp(want, p + done, n))
+			for (i = 0; i < n; i++)
+				if (want[i] != p[done + i])
+					return (long)(done + i);
+		done += n;
+	}
+	return -1;
+}
+
+void nfsio_fill(struct nfsio *io, void *buf, uint64_t off, size_t len)
+{
+	nfsio_pattern_fill(buf, off, len, io->o.seed);
+}
+
+int nfsio_verify(struct nfsio *io, const void *buf, uint64_t off, size_t len,
+		 char *err, size_t elen)
+{
+	const unsigned char *p = buf;
+	ssize_t r;
+	size_t i;
+	long bad;
+
+	switch (io->o.verify) {
+	case NFSIO_VERIFY_NONE:
+		return 0;
+	case NFSIO_VERIFY_PATTERN:
+		bad = nfsio_pattern_check(buf, off, len, io->o.seed);
+		if (bad >= 0) {
+			snprintf(
+				err, elen,
+				"verify: data differs from the pattern at offset %llu (reply of %zu bytes at %llu)",
+				(unsigned long long)(off + (uint64_t)bad), len,
+				(unsigned long long)off);
+			return -EILSEQ;
+		}
+		break;
+	case NFSIO_VERIFY_FILE:
+		r = pread(io->vfd, io->vbuf, len, (off_t)off);
+		if (r != (ssize_t)len) {
+			snprintf(
+				err, elen,
+				"verify: local copy %s has no %zu bytes at offset %llu",
+				io->verify_file, len, (unsigned long long)off);
+			return -EILSEQ;
+		}
+		if (memcmp(io->vbuf, buf, len)) {
+			for (i = 0; i < len && io->vbuf[i] == p[i]; i++)
+				;
+			snprintf(err, elen,
+				 "verify: data differs from %s at offset %llu",
+				 io->verify_file,
+				 (unsigned long long)(off + i));
+			return -EILSEQ;
+		}
+		break;
+	}
+	io->st.verified += len;
+	return 0;
+}
+
+/* ---- URLs ---- */
+
+int nfsio_url_version(const char *url)
+{
+	const char *q = strchr(url, '?'), *p;
+
+	if (!q)
+		return 3;
+	for (p = q + 1; p && *p; p = strchr(p, '&') ? strchr(p, '&') + 1 : NULL)
+		if (!strncmp(p, "version=", 8)) {
+			if (p[8] == '3' && (!p[9] || p[9] == '&'))
+				return 3;
+			if (p[8] == '4' && (!p[9] || p[9] == '&'))
+				return 4;
+			return -EINVAL;
+		}
+	return 3;
+}
+
+int nfsio_url_suffix(const char *url, const char *suffix, char *out, size_t len)
+{
+	const char *q = strchr(url, '?');
+	size_t head = q ? (size_t)(q - url) : strlen(url);
+	int n;
+
+	n = snprintf(out, len, "%.*s%s%s", (int)head, url, suffix, q ? q : "");
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* ---- mountinfo ---- */
+
+/* mountinfo escapes space, tab, newline and backslash as \ooo. */
+static void unescape(char *s)
+{
+	char *d = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
+		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
+				      (s[3] - '0'));
+			s += 4;
+		} else {
+			*d++ = *s++;
+		}
+	}
+	*d = 0;
+}
+
+static int under(const char *path, const char *mnt)
+{
+	size_t n = strlen(mnt);
+
+	if (!strcmp(mnt, "/"))
+		return 1;
+	return !strncmp(path, mnt, n) && (path[n] == '/' || !path[n]);
+}
+
+static void mount_opts(const char *opts, struct nfsio_mount *m)
+{
+	char buf[2048], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", opts);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strncmp(tok, "rsize=", 6))
+			m->rsize = strtol(tok + 6, NULL, 10);
+		else if (!strncmp(tok, "wsize=", 6))
+			m->wsize = strtol(tok + 6, NULL, 10);
+		else if (!strncmp(tok, "vers=", 5))
+			snprintf(m->vers, sizeof(m->vers), "%s", tok + 5);
+		else if (!strncmp(tok, "proto=", 6))
+			snprintf(m->proto, sizeof(m->proto), "%s", tok + 6);
+	}
+}
+
+int nfsio_mount_parse(const char *text, const char *path, struct nfsio_mount *m)
+{
+	const char *line = text, *nl;
+	char buf[4096], *f[16], *save, *tok, *sep;
+	size_t best = 0, n;
+	int nf, i, found = 0;
+
+	memset(m, 0, sizeof(*m));
+	for (; line && *line; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		n = nl ? (size_t)(nl - line) : strlen(line);
+		if (n >= sizeof(buf))
+			continue;
+		memcpy(buf, line, n);
+		buf[n] = 0;
+		/* id parent maj:min root mnt opts [optional...] - type src
+		 * sopts */
+		nf = 0;
+		save = NULL;
+		for (tok = strtok_r(buf, " ", &save); tok && nf < 16;
+		     tok = strtok_r(NULL, " ", &save))
+			f[nf++] = tok;
+		if (nf < 7)
+			continue;
+		for (i = 6; i < nf && strcmp(f[i], "-"); i++)
+			;
+		if (i + 2 >= nf)
+			continue;
+		unescape(f[4]);
+		if (!under(path, f[4]) || strlen(f[4]) < best)
+			continue;
+		best = strlen(f[4]);
+		found = 1;
+		memset(m, 0, sizeof(*m));
+		snprintf(m->mnt, sizeof(m->mnt), "%s", f[4]);
+		snprintf(m->fstype, sizeof(m->fstype), "%s", f[i + 1]);
+		unescape(f[i + 2]);
+		snprintf(m->source, sizeof(m->source), "%s", f[i + 2]);
+		if (i + 3 < nf)
+			mount_opts(f[i + 3], m);
+		sep = strchr(m->fstype, '4');
+		if (!m->vers[0] && sep && !strncmp(m->fstype, "nfs", 3))
+			snprintf(m->vers, sizeof(m->vers), "4");
+	}
+	return found ? 0 : -ENOENT;
+}
+
+int nfsio_mount_of(const char *root, const char *path, struct nfsio_mount *m)
+{
+	static char text[1 << 18];
+	char real[4096];
+	long r;
+
+	if (!realpath(path, real))
+		return -errno;
+	r = host_read_file(root, "/proc/self/mountinfo", text, sizeof(text));
+	if (r < 0)
+		return (int)r;
+	return nfsio_mount_parse(text, real, m);
+}
+
+/* ---- the engine switch ---- */
+
+int nfsio_open(const struct nfsio_opts *o, struct nfsio **out, char *err,
+	       size_t len)
+{
+	struct nfsio *io;
+	int r;
+
+	*out = NULL;
+	if (!o->target || !o->reqsize || o->qd < 1 || o->qd > NFSIO_MAX_QD) {
+		snprintf(err, len, "nfsio: bad options (target, size or qd)");
+		return -EINVAL;
+	}
+	io = calloc(1, sizeof(*io));
+	if (!io)
+		return -ENOMEM;
+	io->o = *o;
+	io->vfd = -1;
+	io->target = strdup(o->target);
+	io->o.target = io->target;
+	if (!io->o.seed)
+		io->o.seed = NFSIO_SEED;
+	if (nfsio_is_url(o->target)) {
+#ifdef HAVE_LIBNFS
+		io->eng = &nfsio_libnfs_engine;
+#else
+		snprintf(
+			err, len,
+			"%s: nfs:// URLs need libnfs, which this build lacks (configure --with-libnfs)",
+			o->target);
+		nfsio_close(io);
+		return -ENOTSUP;
+#endif
+	} else {
+		io->eng = &nfsio_posix_engine;
+	}
+	if (o->op == NFSIO_READ && o->verify == NFSIO_VERIFY_FILE) {
+		io->verify_file = strdup(o->verify_file ? o->verify_file : "");
+		io->vfd = open(io->verify_file, O_RDONLY | O_CLOEXEC);
+		if (io->vfd < 0) {
+			r = -errno;
+			snprintf(err, len,
+				 "verify: cannot open local copy %s: %s",
+				 io->verify_file, strerror(-r));
+			nfsio_close(io);
+			return r;
+		}
+		io->vbuf = malloc(o->reqsize);
+		if (!io->vbuf) {
+			nfsio_close(io);
+			return -ENOMEM;
+		}
+	}
+	r = io->eng->open(io, err, len);
+	if (r) {
+		nfsio_close(io);
+		return r;
+	}
+	*out = io;
+	return 0;
+}
+
+int nfsio_run(struct nfsio *io, struct nfsio_stats *st, char *err, size_t len)
+{
+	double t0 = clock_now();
+	int r;
+
+	r = io->eng->run(io, err, len);
+	io->st.elapsed_s = clock_now() - t0;
+	*st = io->st;
+	return r;
+}
+
+void nfsio_close(struct nfsio *io)
+{
+	if (!io)
+		return;
+	if (io->eng && io->priv)
+		io->eng->close(io);
+	if (io->vfd >= 0)
+		close(io->vfd);
+	free(io->vbuf);
+	free(io->verify_file);
+	free(io->target);
+	free(io);
+}
+
+/* ---- posix: a file under a mounted path ---- */
+
+struct posix_priv {
+	int fd;		    /* the file */
+	unsigned char *buf; /* one request, 4 KiB aligned */
+};
+
+static int posix_open(struct nfsio *io, char *err, size_t len)
+{
+	struct posix_priv *p = calloc(1, sizeof(*p));
+	int flags = O_CLOEXEC, r;
+	struct stat sb;
+
+	if (!p)
+		return -ENOMEM;
+	io->priv = p;
+	p->fd = -1;
+	if (io->o.direct && (io->o.reqsize % 512)) {
+		snprintf(
+			err, len,
+			"O_DIRECT needs an IO size that is a multiple of 512 (not %zu)",
+			io->o.reqsize);
+		return -EINVAL;
+	}
+	if (io->o.direct && io->o.op == NFSIO_WRITE && (io->o.size % 512)) {
+		snprintf(
+			err, len,
+			"O_DIRECT writes need a byte count that is a multiple of 512 (not %llu)",
+			(unsigned long long)io->o.size);
+		return -EINVAL;
+	}
+	if (posix_memalign((void **)&p->buf, 4096, io->o.reqsize))
+		return -ENOMEM;
+	if (io->o.direct)
+		flags |= O_DIRECT;
+	if (io->o.op == NFSIO_WRITE)
+		flags |= O_WRONLY | O_CREAT | O_TRUNC;
+	p->fd = open(io->o.target, flags, 0644);
+	if (p->fd < 0) {
+		r = -errno;
+		snprintf(err, len, "open %s%s: %s", io->o.target,
+			 io->o.direct ? " (O_DIRECT)" : "", strerror(-r));
+		return r;
+	}
+	if (fstat(p->fd, &sb)) {
+		r = -errno;
+		snprintf(err, len, "stat %s: %s", io->o.target, strerror(-r));
+		return r;
+	}
+	io->st.file_size = (uint64_t)sb.st_size;
+	if (io->o.op == NFSIO_WRITE)
+		io->end = io->o.size;
+	else
+		io->end = io->o.size && io->o.size < io->st.file_size
+				  ? io->o.size
+				  : io->st.file_size;
+	return 0;
+}
+
+static int posix_run(struct nfsio *io, char *err, size_t len)
+{
+	struct posix_priv *p = io->priv;
+	uint64_t off = 0;
+	size_t n;
+	ssize_t r;
+	int e;
+
+	while (off < io->end) {
+		n = io->end - off < io->o.reqsize ? (size_t)(io->end - off)
+						  : io->o.reqsize;
+		if (io->o.op == NFSIO_WRITE) {
+			nfsio_fill(io, p->buf, off, n);
+			r = pwrite(p->fd, p->buf, n, (off_t)off);
+		} else {
+			/* O_DIRECT wants whole sectors: ask for a full
+			 * request at the tail too, EOF makes it short */
+			r = pread(p->fd, p->buf,
+				  io->o.direct ? io->o.reqsize : n, (off_t)off);
+			if (r > (ssize_t)n)
+				r = (ssize_t)n;
+		}
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			e = errno;
+			snprintf(err, len, "%s %s at offset %llu%s: %s",
+				 io->o.op == NFSIO_WRITE ? "write" : "read",
+				 io->o.target, (unsigned long long)off,
+				 io->o.direct ? " (O_DIRECT)" : "",
+				 strerror(e));
+			return -e;
+		}
+		if (r == 0) {
+			if (io->o.op == NFSIO_WRITE) {
+				snprintf(err, len,
+					 "write %s at offset %llu: no progress",
+					 io->o.target, (unsigned long long)off);
+				return -EIO;
+			}
+			break; /* the file got shorter: stop at EOF */
+		}
+		if (io->o.op == NFSIO_READ &&
+		    nfsio_verify(io, p->buf, off, (size_t)r, err, len))
+			return -EILSEQ;
+		io->st.ops++;
+		if ((size_t)r < n)
+			io->st.short_ops++;
+		io->st.bytes += (uint64_t)r;
+		off += (uint64_t)r;
+	}
+	if (io->o.op == NFSIO_WRITE && fsync(p->fd)) {
+		e = errno;
+		snprintf(err, len, "fsync %s: %s", io->o.target, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+static void posix_close(struct nfsio *io)
+{
+	struct posix_priv *p = io->priv;
+
+	if (p->fd >= 0)
+		close(p->fd);
+	free(p->buf);
+	free(p);
+	io->priv = NULL;
+}
+
+const struct nfsio_engine nfsio_posix_engine = {
+	.name = "posix",
+	.open = posix_open,
+	.run = posix_run,
+	.close = posix_close,
+};

@@ -1,0 +1,37 @@
+/* nfsio_int.h: what nfsio.c and its engines share (not for tools). */
+#ifndef ZCB_NFSIO_INT_H
+#define ZCB_NFSIO_INT_H
+
+#include "nfsio.h"
+
+struct nfsio_engine {
+	const char *name;
+	int (*open)(struct nfsio *io, char *err, size_t len);
+	int (*run)(struct nfsio *io, char *err, size_t len);
+	void (*close)(struct nfsio *io);
+};
+
+struct nfsio {
+	const struct nfsio_engine *eng;
+	struct nfsio_opts o;   /* copy of the caller's options */
+	char *target;	       /* owned copy of o.target */
+	char *verify_file;     /* owned copy of o.verify_file */
+	int vfd;	       /* the local copy for NFSIO_VERIFY_FILE */
+	unsigned char *vbuf;   /* its bytes, one request */
+	uint64_t end;	       /* offset where the transfer stops */
+	struct nfsio_stats st; /* filled as we go */
+	void *priv;	       /* the engine's state */
+};
+
+extern const struct nfsio_engine nfsio_posix_engine;
+#ifdef HAVE_LIBNFS
+extern const struct nfsio_engine nfsio_libnfs_engine;
+#endif
+
+/* Compare len bytes read at off with what they should be. 0 or -EILSEQ. */
+int nfsio_verify(struct nfsio *io, const void *buf, uint64_t off, size_t len,
+		 char *err, size_t elen);
+/* The bytes to write at off (the pattern). */
+void nfsio_fill(struct nfsio *io, void *buf, uint64_t off, size_t len);
+
+#endif

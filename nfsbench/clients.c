@@ -1,0 +1,423 @@
+/*
+ * clients.c: nfsbench's clients and CPU windows. Each client is a process
+ * with its own libnfs context and connection (or its own open file under
+ * a mount). They set up, report "ready" on a shared pipe, and block on a
+ * barrier pipe; closing its write end releases all of them at once. Each
+ * reports its figures (or its error) as one fixed-size message: writes of
+ * at most PIPE_BUF bytes to a pipe are atomic, so one pipe serves all.
+ */
+#include "config.h"
+#include "nfsbench.h"
+#include "clock.h"
+#include "log.h"
+#include "pidcpu.h"
+#include "remotecpu.h"
+#include "sig.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum { MSG_READY = 1, MSG_DONE, MSG_FAIL };
+
+struct nb_msg {
+	int kind;	       /* MSG_* */
+	int client;	       /* index */
+	struct nfsio_stats st; /* MSG_DONE */
+	char err[512];	       /* MSG_FAIL */
+};
+
+_Static_assert(sizeof(struct nb_msg) <= PIPE_BUF, "atomic pipe message");
+
+static pid_t kids[NB_MAX_CLIENTS]; /* running clients (0 = reaped) */
+static int nkids;
+
+/* ---- CPU of both sides ---- */
+
+struct nb_cpu {
+	int have_local; /* local meterset open */
+	struct meterset local;
+	int have_pid; /* --server-pid */
+	struct pidcpu pid;
+	struct remotecpu *rc; /* --remote-cpu */
+};
+
+struct nb_cpu *nb_cpu_open(const struct cfg *c, char *err, size_t len)
+{
+	struct nb_cpu *k = calloc(1, sizeof(*k));
+	struct meter_opts mo = {0};
+
+	if (!k)
+		abort();
+	if (c->cpu) {
+		if (meterset_open(&k->local, *c->cpu ? c->cpu : NULL, &mo, err,
+				  len)) {
+			free(k);
+			return NULL;
+		}
+		k->have_local = 1;
+	}
+	if (c->server_pid) {
+		if (pidcpu_open(&k->pid, NULL, c->server_pid, 1, err, len)) {
+			nb_cpu_close(k);
+			return NULL;
+		}
+		k->have_pid = 1;
+	}
+	if (c->remote_cpu) {
+		k->rc = remotecpu_open(c->remote_cpu, c->timeout_ms, err, len);
+		if (!k->rc) {
+			nb_cpu_close(k);
+			return NULL;
+		}
+	}
+	return k;
+}
+
+int nb_cpu_start(struct nb_cpu *k, char *err, size_t len)
+{
+	if (k->rc && remotecpu_start(k->rc, NULL, err, len))
+		return -1;
+	if (k->have_pid && pidcpu_start(&k->pid)) {
+		snprintf(err, len, "server process %d (%s) is gone",
+			 (int)k->pid.pid, k->pid.comm);
+		return -1;
+	}
+	if (k->have_local)
+		meterset_start(&k->local);
+	return 0;
+}
+
+int nb_cpu_stop(struct nb_cpu *k, struct nb_sample *s, char *err, size_t len)
+{
+	int n;
+
+	s->nlocal = k->have_local ? meterset_stop(&k->local, s->local) : 0;
+	s->nremote = 0;
+	if (k->have_pid) {
+		pidcpu_stop(&k->pid, &s->remote[0]);
+		s->nremote = 1;
+	}
+	if (k->rc) {
+		n = remotecpu_stop(k->rc, s->remote + s->nremote,
+				   METER_MAX - s->nremote, err, len);
+		if (n < 0)
+			return -1;
+		s->nremote += n;
+	}
+	return 0;
+}
+
+json_t *nb_cpu_peer(struct nb_cpu *k)
+{
+	return k && k->rc ? remotecpu_host(k->rc) : NULL;
+}
+
+void nb_cpu_close(struct nb_cpu *k)
+{
+	if (!k)
+		return;
+	if (k->have_local)
+		meterset_close(&k->local);
+	if (k->rc)
+		remotecpu_close(k->rc);
+	free(k);
+}
+
+/* ---- one client (a child process) ---- */
+
+static void client_target(const struct cfg *c, int i, char *buf, size_t len)
+{
+	char suffix[32];
+
+	if (!c->own_files) {
+		snprintf(buf, len, "%s", c->path);
+		return;
+	}
+	snprintf(suffix, sizeof(suffix), ".%d", i);
+	if (nfsio_url_suffix(c->path, suffix, buf, len))
+		snprintf(buf, len, "%s", c->path);
+}
+
+static void send_msg(int fd, struct nb_msg *m)
+{
+	ssize_t r;
+
+	do
+		r = write(fd, m, sizeof(*m));
+	while (r < 0 && errno == EINTR);
+}
+
+static void client_main(const struct cfg *c, size_t reqsize, int i, int go,
+			int res)
+{
+	struct nfsio_opts o = {0};
+	struct nb_msg m = {0};
+	char target[4200], verify[4200];
+	struct nfsio *io;
+	char b;
+
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	client_target(c, i, target, sizeof(target));
+	o.target = target;
+	o.op = c->op;
+	o.reqsize = reqsize;
+	o.qd = c->qd;
+	o.async = c->async;
+	o.direct = c->direct;
+	o.timeout_ms = c->timeout_ms;
+	o.size = c->bytes;
+	o.vers = c->vers;
+	o.verify = c->verify;
+	o.seed = c->seed;
+	if (c->verify == NFSIO_VERIFY_FILE) {
+		snprintf(verify, sizeof(verify), "%s%s", c->verify_file,
+			 c->own_files ? strrchr(target, '.') : "");
+		o.verify_file = verify;
+	}
+	m.client = i;
+	if (nfsio_open(&o, &io, m.err, sizeof(m.err))) {
+		m.kind = MSG_FAIL;
+		send_msg(res, &m);
+		_exit(1);
+	}
+	m.kind = MSG_READY;
+	send_msg(res, &m);
+	while (read(go, &b, 1) < 0 && errno == EINTR) /* EOF = go */
+		;
+	if (nfsio_run(io, &m.st, m.err, sizeof(m.err))) {
+		m.kind = MSG_FAIL;
+		send_msg(res, &m);
+		nfsio_close(io);
+		_exit(1);
+	}
+	m.kind = MSG_DONE;
+	send_msg(res, &m);
+	nfsio_close(io);
+	_exit(0);
+}
+
+/* ---- the parent ---- */
+
+void nb_kill_clients(void)
+{
+	int i;
+
+	for (i = 0; i < nkids; i++)
+		if (kids[i] > 0)
+			kill(kids[i], SIGKILL);
+	for (i = 0; i < nkids; i++)
+		if (kids[i] > 0)
+			waitpid(kids[i], NULL, 0);
+	nkids = 0;
+}
+
+/* A client that exited without a message (crashed). -1 with err. */
+static int check_kids(int *running, char *err, size_t len)
+{
+	int i, st;
+	pid_t r;
+
+	for (i = 0; i < nkids; i++) {
+		if (kids[i] <= 0)
+			continue;
+		r = waitpid(kids[i], &st, WNOHANG);
+		if (r != kids[i])
+			continue;
+		kids[i] = 0;
+		if (running[i]) {
+			if (WIFSIGNALED(st))
+				snprintf(err, len,
+					 "client %d died of signal %d", i,
+					 WTERMSIG(st));
+			else
+				snprintf(
+					err, len,
+					"client %d exited (%d) without a report",
+					i, WEXITSTATUS(st));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Wait for `want` messages of kind `kind` (a FAIL ends it). */
+static int collect(const struct cfg *c, int res, int kind, int want,
+		   double deadline, int *running, struct nb_msg *out,
+		   double *last, char *err, size_t len, const char *phase)
+{
+	struct pollfd pfd = {.fd = res, .events = POLLIN};
+	struct nb_msg m;
+	int got = 0, r;
+	ssize_t n;
+
+	while (got < want) {
+		if (sig_stop) {
+			snprintf(err, len, "interrupted by signal %d while %s",
+				 (int)sig_stop, phase);
+			return -1;
+		}
+		if (clock_now() > deadline) {
+			snprintf(err, len,
+				 "timeout while %s: %d of %d clients reported",
+				 phase, got, want);
+			return -1;
+		}
+		r = poll(&pfd, 1, 100);
+		if (r <= 0) {
+			if (check_kids(running, err, len))
+				return -1;
+			continue;
+		}
+		n = read(res, &m, sizeof(m));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n != (ssize_t)sizeof(m) || m.client < 0 ||
+		    m.client >= want) {
+			snprintf(err, len,
+				 "clients' report pipe broke while %s", phase);
+			return -1;
+		}
+		m.err[sizeof(m.err) - 1] = 0;
+		if (m.kind == MSG_FAIL) {
+			snprintf(err, len, "client %d, %s: %s", m.client, phase,
+				 m.err);
+			running[m.client] = 0;
+			return -1;
+		}
+		if (m.kind != kind)
+			continue;
+		if (kind == MSG_DONE) {
+			out[m.client] = m;
+			running[m.client] = 0;
+			*last = clock_now();
+		}
+		got++;
+	}
+	(void)c;
+	return 0;
+}
+
+static void sum_up(struct nb_sample *s, const struct nb_msg *m, int n)
+{
+	int i;
+
+	s->min_client_s = 1e30;
+	for (i = 0; i < n; i++) {
+		const struct nfsio_stats *t = &m[i].st;
+
+		s->bytes += t->bytes;
+		s->ops += t->ops;
+		s->short_ops += t->short_ops;
+		s->verified += t->verified;
+		if (t->elapsed_s < s->min_client_s)
+			s->min_client_s = t->elapsed_s;
+		if (t->elapsed_s > s->max_client_s)
+			s->max_client_s = t->elapsed_s;
+		s->readmax = t->readmax;
+		s->writemax = t->writemax;
+		s->vers = t->vers;
+	}
+}
+
+static int drop_caches(char *err, size_t len)
+{
+	FILE *f;
+
+	sync();
+	f = fopen("/proc/sys/vm/drop_caches", "w");
+	if (!f || fputs("3\n", f) < 0 || fclose(f)) {
+		snprintf(
+			err, len,
+			"--drop-caches: cannot write /proc/sys/vm/drop_caches: %s",
+			strerror(errno));
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	return 0;
+}
+
+int nb_run_sample(const struct cfg *c, size_t reqsize, int nclients,
+		  struct nb_cpu *k, struct nb_sample *s, char *err, size_t len)
+{
+	int go[2], res[2], i, rc = -1, running[NB_MAX_CLIENTS];
+	struct nb_msg *msgs;
+	double t0, last = 0, setup_limit;
+
+	memset(s, 0, sizeof(*s));
+	s->clients = nclients;
+	s->reqsize = reqsize;
+	if (c->drop_caches && drop_caches(err, len))
+		return -1;
+	msgs = calloc((size_t)nclients, sizeof(*msgs));
+	if (!msgs || pipe2(go, O_CLOEXEC) || pipe2(res, O_CLOEXEC)) {
+		snprintf(err, len, "cannot make pipes: %s", strerror(errno));
+		free(msgs);
+		return -1;
+	}
+	fflush(NULL);
+	for (i = 0; i < nclients; i++) {
+		pid_t p = fork();
+
+		if (p < 0) {
+			snprintf(err, len, "fork of client %d: %s", i,
+				 strerror(errno));
+			goto out;
+		}
+		if (p == 0) {
+			close(go[1]);
+			close(res[0]);
+			client_main(c, reqsize, i, go[0], res[1]);
+		}
+		kids[nkids++] = p;
+		running[i] = 1;
+	}
+	close(res[1]);
+	res[1] = -1;
+	/* setup: connect + mount + open, a few RPCs each */
+	setup_limit = 4.0 * c->timeout_ms / 1000.0 + 5 + 0.05 * nclients;
+	if (collect(c, res[0], MSG_READY, nclients, clock_now() + setup_limit,
+		    running, msgs, &last, err, len, "connecting"))
+		goto out;
+	if (k && nb_cpu_start(k, err, len))
+		goto out;
+	t0 = clock_now();
+	close(go[1]); /* the barrier falls */
+	go[1] = -1;
+	if (collect(c, res[0], MSG_DONE, nclients, t0 + c->max_time, running,
+		    msgs, &last, err, len,
+		    c->op == NFSIO_WRITE ? "writing" : "reading"))
+		goto out;
+	/* reap before the rusage meter stops: it counts reaped children */
+	for (i = 0; i < nkids; i++)
+		if (kids[i] > 0)
+			waitpid(kids[i], NULL, 0);
+	nkids = 0;
+	if (k && nb_cpu_stop(k, s, err, len))
+		goto out;
+	s->elapsed_s = last - t0;
+	sum_up(s, msgs, nclients);
+	rc = 0;
+out:
+	if (rc)
+		nb_kill_clients();
+	nkids = 0;
+	if (go[1] >= 0)
+		close(go[1]);
+	close(go[0]);
+	close(res[0]);
+	if (res[1] >= 0)
+		close(res[1]);
+	free(msgs);
+	return rc;
+}

@@ -1,0 +1,89 @@
+/* nfsbench.h: what nfsbench's files share: its settings and one sample. */
+#ifndef NFSBENCH_H
+#define NFSBENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <jansson.h>
+
+#include "meter.h"
+#include "nfsio.h"
+
+#define NB_MAX_LIST    32 /* sizes or client counts in one run */
+#define NB_MAX_CLIENTS 1024
+
+struct cfg {
+	const char *target;	   /* nfs:// URL, a file, or a directory */
+	char path[4096];	   /* resolved target (directory + file name) */
+	int mode_libnfs;	   /* 1: libnfs engine; 0: mounted path */
+	enum nfsio_op op;	   /* read (default) or write */
+	size_t sizes[NB_MAX_LIST]; /* request sizes (-s) */
+	int nsizes;
+	int clients[NB_MAX_LIST]; /* client counts (-n) */
+	int nclients;
+	int qd;			  /* requests in flight per client */
+	int async;		  /* async API even at qd 1 */
+	int own_files;		  /* each client its own file (TARGET.N) */
+	uint64_t bytes;		  /* write: per client; read: at most */
+	int vers;		  /* libnfs: 0 = URL's, 3 or 4 */
+	int direct;		  /* mounted: O_DIRECT */
+	int drop_caches;	  /* mounted: drop the page cache per sample */
+	enum nfsio_verify verify; /* check data read */
+	const char *verify_file;  /* local copy for --verify-file */
+	uint64_t seed;		  /* data pattern seed */
+	int timeout_ms;		  /* each RPC and each setup phase */
+	double max_time;	  /* one sample's limit, seconds */
+	int repeat;		  /* samples per case */
+	const char *cpu;	  /* local meters, NULL = none */
+	pid_t server_pid;	  /* --server-pid (0 = none) */
+	const char *remote_cpu;	  /* --remote-cpu HOST[:PORT] */
+	long rsize, wsize;	  /* mounted: labels (0 = from mountinfo) */
+	char vers_label[16];	  /* "3", "4", "4.2" for params */
+	char proto[16];		  /* "tcp", "udp" */
+	char fstype[32];	  /* mounted: the file system's type */
+	const char *label;	  /* --label */
+	const char *json_out;	  /* -J ("-") or -o FILE */
+	int quiet;		  /* -q */
+};
+
+/* One sample's figures: aggregate and per client. */
+struct nb_sample {
+	int clients;				  /* processes run */
+	size_t reqsize;				  /* request size */
+	uint64_t bytes, ops, short_ops, verified; /* summed over clients */
+	double elapsed_s; /* barrier release to the last client's end */
+	double min_client_s, max_client_s; /* spread of client times */
+	uint64_t readmax, writemax;	   /* server's limits (libnfs) */
+	int vers;			   /* NFS version used */
+	int nlocal, nremote;		   /* CPU samples */
+	struct cpu_sample local[METER_MAX];
+	struct cpu_sample remote[METER_MAX];
+};
+
+/* CPU meters of both sides, opened once for the run. */
+struct nb_cpu;
+struct nb_cpu *nb_cpu_open(const struct cfg *c, char *err, size_t len);
+int nb_cpu_start(struct nb_cpu *k, char *err, size_t len);
+int nb_cpu_stop(struct nb_cpu *k, struct nb_sample *s, char *err, size_t len);
+void nb_cpu_close(struct nb_cpu *k);
+/* The server's host facts from --remote-cpu (new reference) or NULL. */
+json_t *nb_cpu_peer(struct nb_cpu *k);
+
+/*
+ * Run one sample: fork s->clients clients, each opens its target, all
+ * wait on one barrier, then move their bytes. CPU windows bracket the
+ * transfer. 0, or -1 with err naming the client and the phase.
+ */
+int nb_run_sample(const struct cfg *c, size_t reqsize, int nclients,
+		  struct nb_cpu *k, struct nb_sample *s, char *err, size_t len);
+/* Stop any clients still running (SIGKILL) and reap them. */
+void nb_kill_clients(void);
+
+/* Printers (print.c). */
+struct res_doc;
+void nb_print_sample(const struct cfg *c, const struct nb_sample *s, int rep);
+void nb_print_tables(const struct cfg *c, struct res_doc *d);
+
+#endif
