@@ -1,0 +1,399 @@
+/*
+ * zcc: the zero-copy file client of Andrew Morton's zcs/zcc (2001). It
+ * squirts a set of files at a zcs -n times, by sendfile or any send method
+ * of lib/xfer, over -P connections at once, and prints MB/s with this
+ * box's CPU (-c) and, from a zcbench zcs, the server's (-C). Without -C
+ * the bytes on the wire are exactly the original's. See man/zcc.1.
+ */
+#include "config.h"
+#include "zcc.h"
+
+#include "hostinfo.h"
+#include "log.h"
+#include "result.h"
+#include "sig.h"
+#include "stats.h"
+#include "units.h"
+#include "zcwire.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static struct cfg cfg = {
+	.port = ZCW_PORT,
+	.loops = 1,
+	.bufsize = 65536, /* the original's 64 kbyte chunks */
+	.cpu = -1,
+	.conns = 1,
+	.repeat = 1,
+	.timeout_ms = 30000,
+};
+
+static int opt_S, opt_w; /* -S, -w before they pick a method */
+static FILE *out;	 /* human text: stdout, stderr with -J */
+
+static void usage(void)
+{
+	printf("usage: zcc [options] -s SERVER FILE...\n"
+	       "Send the files to a zcs, -n times, and print MB/s and CPU.\n"
+	       "  -s, --server HOST      server to send to (required)\n"
+	       "  -p, --port PORT        its port (%d)\n"
+	       "  -n, --loops N          send the file set N times (1)\n"
+	       "  -b, --bufsize SIZE     bytes per send call (64k)\n"
+	       "  -S                     read + send instead of sendfile\n"
+	       "  -w                     with -S: write instead of send\n"
+	       "      --method NAME      send method: %s (sendfile); help lists them\n"
+	       "  -k                     TCP_CORK on the connection (checked)\n"
+	       "  -i SIZE                TCP receive buffer (SO_RCVBUF)\n"
+	       "  -o SIZE                TCP send buffer (SO_SNDBUF)\n"
+	       "  -B, --bind-cpu CPU     run on this CPU only\n"
+	       "  -P, --parallel N       N connections at once from this process (1)\n"
+	       "  -c                     measure this box's CPU (default meters)\n"
+	       "      --cpu=LIST         the same with meters soak,procstat,rusage,perf\n"
+	       "  -C, --remote-cpu       ask the server for its CPU: zcbench zcs only\n"
+	       "                         (sends a hello an original zcs cannot read)\n"
+	       "      --repeat N         N runs, one sample each (1)\n"
+	       "      --timeout SECS     longest wait for progress (30)\n"
+	       "  -J                     result document to stdout (text to stderr)\n"
+	       "      --output FILE      result document to FILE (-o is the send buffer)\n"
+	       "      --label L          label of the result document\n"
+	       "  -v, -d                 more output; -q less\n"
+	       "  -h, --help             this text\n",
+	       ZCW_PORT, xfer_names(XFER_SEND));
+}
+
+enum { O_METHOD = 256, O_CPU, O_REPEAT, O_TIMEOUT, O_OUTPUT, O_LABEL };
+
+static const struct option longopts[] = {
+	{"server", required_argument, NULL, 's'},
+	{"port", required_argument, NULL, 'p'},
+	{"loops", required_argument, NULL, 'n'},
+	{"bufsize", required_argument, NULL, 'b'},
+	{"method", required_argument, NULL, O_METHOD},
+	{"bind-cpu", required_argument, NULL, 'B'},
+	{"parallel", required_argument, NULL, 'P'},
+	{"cpu", optional_argument, NULL, O_CPU},
+	{"remote-cpu", no_argument, NULL, 'C'},
+	{"repeat", required_argument, NULL, O_REPEAT},
+	{"timeout", required_argument, NULL, O_TIMEOUT},
+	{"output", required_argument, NULL, O_OUTPUT},
+	{"label", required_argument, NULL, O_LABEL},
+	{"verbose", no_argument, NULL, 'v'},
+	{"quiet", no_argument, NULL, 'q'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static long num(const char *opt, const char *s, long min, long max)
+{
+	long v;
+
+	if (units_parse_long(s, min, max, &v))
+		die_usage("%s: \"%s\" is not a number in %ld..%ld", opt, s, min,
+			  max);
+	return v;
+}
+
+static uint64_t size(const char *opt, const char *s, uint64_t min, uint64_t max)
+{
+	uint64_t v;
+
+	if (units_parse_size(s, &v) || v < min || v > max)
+		die_usage("%s: \"%s\" is not a size in %llu..%llu", opt, s,
+			  (unsigned long long)min, (unsigned long long)max);
+	return v;
+}
+
+static void pick_method(void)
+{
+	if (cfg.method && !strcmp(cfg.method, "help")) {
+		xfer_print_table(stdout);
+		exit(0);
+	}
+	if (cfg.method && opt_S)
+		die_usage(
+			"-S and --method: pick one (-S is --method=send, -S -w is --method=write)");
+	if (opt_w && !opt_S && !cfg.method)
+		die_usage("-w: only with -S (write instead of send)");
+	if (!cfg.method)
+		cfg.method = opt_S ? (opt_w ? "write" : "send") : "sendfile";
+	if (!xfer_find(cfg.method, XFER_SEND))
+		die_usage("--method: no send method \"%s\" (%s)", cfg.method,
+			  xfer_names(XFER_SEND));
+}
+
+static void parse_opts(int argc, char **argv)
+{
+	double t;
+	int o;
+
+	while ((o = getopt_long(argc, argv, "s:p:n:b:SwkN:i:o:B:P:cCJvdqh",
+				longopts, NULL)) != -1) {
+		switch (o) {
+		case 's':
+			cfg.server = optarg;
+			break;
+		case 'p':
+			cfg.port = (int)num("-p", optarg, 1, 65535);
+			break;
+		case 'n':
+			cfg.loops = (uint32_t)num("-n", optarg, 0, UINT32_MAX);
+			break;
+		case 'b':
+			cfg.bufsize = size("-b", optarg, 1, 64 << 20);
+			break;
+		case 'S':
+			opt_S = 1;
+			break;
+		case 'w':
+			opt_w = 1;
+			break;
+		case 'k':
+			cfg.cork = 1;
+			break;
+		case 'N':
+			log_info("-N: ignored, CPUs are counted from /sys");
+			break;
+		case 'i':
+			cfg.rcvbuf = (int)size("-i", optarg, 1, INT_MAX / 2);
+			break;
+		case 'o':
+			cfg.sndbuf = (int)size("-o", optarg, 1, INT_MAX / 2);
+			break;
+		case 'B':
+			cfg.cpu = (int)num("-B", optarg, 0, CPU_SETSIZE - 1);
+			break;
+		case 'P':
+			cfg.conns = (int)num("-P", optarg, 1, 4096);
+			break;
+		case 'c':
+			cfg.measure = 1;
+			break;
+		case O_CPU:
+			cfg.measure = 1;
+			cfg.meters = optarg;
+			break;
+		case 'C':
+			cfg.remote = 1;
+			break;
+		case O_METHOD:
+			cfg.method = optarg;
+			break;
+		case O_REPEAT:
+			cfg.repeat = (int)num("--repeat", optarg, 1, 100000);
+			break;
+		case O_TIMEOUT:
+			if (units_parse_duration(optarg, &t) || t <= 0 ||
+			    t > 86400)
+				die_usage(
+					"--timeout: \"%s\" is not a duration in (0, 1d]",
+					optarg);
+			cfg.timeout_ms = (int)(t * 1000 + 0.5);
+			break;
+		case 'J':
+			cfg.json_path = "-";
+			break;
+		case O_OUTPUT:
+			cfg.json_path = optarg;
+			break;
+		case O_LABEL:
+			cfg.label = optarg;
+			break;
+		case 'v':
+		case 'd':
+			log_level++;
+			break;
+		case 'q':
+			log_level = LOG_QUIET;
+			break;
+		case 'h':
+			usage();
+			exit(0);
+		default:
+			die_usage("bad option (zcc --help lists them)");
+		}
+	}
+	pick_method();
+	if (!cfg.server)
+		die_usage("-s SERVER: which zcs to send to");
+	if (optind >= argc)
+		die_usage("no files to send (zcc -s SERVER FILE...)");
+}
+
+static void bind_cpu(void)
+{
+	cpu_set_t set;
+
+	if (cfg.cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cfg.cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die_errno("-B %d: cannot run on CPU %d", cfg.cpu, cfg.cpu);
+}
+
+static int same_box(json_t *peer_host)
+{
+	char me[256] = "";
+	const char *them =
+		json_string_value(json_object_get(peer_host, "hostname"));
+
+	gethostname(me, sizeof(me) - 1);
+	return them && !strcmp(them, me);
+}
+
+static void print_run(int k, const struct fileset *fs,
+		      const struct run_result *r, const struct cpu_sample *loc,
+		      int nloc)
+{
+	fprintf(out,
+		"run %d/%d: %.1f MB/s  %llu bytes in %.3f s (%llu header bytes, %d connection%s)\n",
+		k + 1, cfg.repeat,
+		r->elapsed_s > 0 ? (double)r->payload / r->elapsed_s / 1e6 : 0,
+		(unsigned long long)r->payload, r->elapsed_s,
+		(unsigned long long)r->header, cfg.conns,
+		cfg.conns == 1 ? "" : "s");
+	if (cfg.measure)
+		meter_print(out, "local", loc, nloc, (double)r->payload);
+	if (r->rem.n) {
+		meter_print(out, "remote", r->rem.cpu, r->rem.n,
+			    (double)r->payload);
+		if (same_box(r->rem.host))
+			fprintf(out,
+				"  (same box: local and remote are the same CPUs)\n");
+	} else if (cfg.remote && !r->rem.cpu_granted) {
+		fprintf(out,
+			"  cpu remote unavailable: the server does not measure CPU (start zcs with -c)\n");
+	}
+	(void)fs;
+}
+
+static json_t *sample_of(struct res_doc *doc, const struct run_result *r,
+			 const struct cpu_sample *loc, int nloc)
+{
+	json_t *s = json_pack("{s:I, s:I, s:f, s:i, s:I}", "bytes",
+			      (json_int_t)r->payload, "header_bytes",
+			      (json_int_t)r->header, "elapsed_s", r->elapsed_s,
+			      "connections", cfg.conns, "calls",
+			      (json_int_t)r->calls);
+
+	res_sample_set(
+		s, "throughput_MBps",
+		r->elapsed_s > 0 ? (double)r->payload / r->elapsed_s / 1e6 : 0);
+	res_sample_set(s, "elapsed_s", r->elapsed_s);
+	if (cfg.measure) {
+		meter_add_metrics(doc, s, "local", loc, nloc,
+				  (double)r->payload);
+		meter_add_raw(s, "local", loc, nloc);
+	}
+	if (r->rem.n) {
+		meter_add_metrics(doc, s, "remote", r->rem.cpu, r->rem.n,
+				  (double)r->payload);
+		meter_add_raw(s, "remote", r->rem.cpu, r->rem.n);
+		json_object_set_new(s, "same_box",
+				    json_boolean(same_box(r->rem.host)));
+		json_object_set_new(s, "server_payload_bytes",
+				    json_integer((json_int_t)r->rem.payload));
+		json_object_set_new(s, "server_window_s",
+				    json_real(r->rem.window_s));
+	}
+	if (r->counters)
+		json_object_set(s, "counters", r->counters);
+	return s;
+}
+
+/* The one-line summary every tool ends with. */
+static void summary(int k, const double *mbps)
+{
+	double lo = k ? mbps[0] : 0, hi = lo;
+	int i;
+
+	for (i = 1; i < k; i++) {
+		lo = mbps[i] < lo ? mbps[i] : lo;
+		hi = mbps[i] > hi ? mbps[i] : hi;
+	}
+	fprintf(out,
+		"zcc: %d run%s of %s to %s:%d: %.1f MB/s median (min %.1f, max %.1f)\n",
+		k, k == 1 ? "" : "s", cfg.method, cfg.server, cfg.port,
+		k ? stats_median(mbps, (size_t)k) : 0, lo, hi);
+}
+
+int main(int argc, char **argv)
+{
+	struct cpu_sample loc[METER_MAX];
+	struct run_result r;
+	struct fileset fs;
+	struct meterset ms;
+	struct res_doc *doc;
+	json_t *kase = NULL;
+	double *mbps;
+	char err[256], why[256];
+	int k, nloc = 0;
+
+	log_init(argv[0]);
+	parse_opts(argc, argv);
+	out = cfg.json_path && !strcmp(cfg.json_path, "-") ? stderr : stdout;
+	doc = res_new("zcc", argc, argv);
+	if (cfg.label)
+		res_set_label(doc, cfg.label);
+	if (cfg.json_path)
+		res_set_output(doc, cfg.json_path);
+	res_metric(doc, "throughput_MBps", "MB/s", RES_HIGHER, 1);
+	res_metric(doc, "elapsed_s", "s", RES_LOWER, 0);
+	if (xfer_probe(xfer_find(cfg.method, XFER_SEND), why, sizeof(why)))
+		die("--method %s cannot run here: %s", cfg.method, why);
+	sig_install();
+	bind_cpu();
+	if (!files_open(&fs, argv + optind, argc - optind, cfg.bufsize))
+		die_usage("no regular files to send");
+	if (cfg.measure &&
+	    meterset_open(&ms, cfg.meters, NULL, err, sizeof(err)))
+		die("%s", err);
+	mbps = calloc((size_t)cfg.repeat, sizeof(*mbps));
+	fprintf(out,
+		"zcc: %s to %s:%d, %d file%s (%llu bytes) x %u loops, %d connection%s\n",
+		cfg.method, cfg.server, cfg.port, fs.n, fs.n == 1 ? "" : "s",
+		(unsigned long long)fs.bytes, cfg.loops, cfg.conns,
+		cfg.conns == 1 ? "" : "s");
+	for (k = 0; k < cfg.repeat && !sig_stop; k++) {
+		if (run_once(&cfg, &fs, cfg.measure ? &ms : NULL, loc, &nloc,
+			     &r))
+			die("%s", r.err);
+		if (!kase) {
+			kase = res_case(
+				doc,
+				json_pack("{s:s, s:s, s:i, s:I, s:i}", "method",
+					  cfg.method, "recv_method",
+					  r.rem.recv_method[0]
+						  ? r.rem.recv_method
+						  : "unknown",
+					  "files", fs.n, "bytes_per_loop",
+					  (json_int_t)fs.bytes, "connections",
+					  cfg.conns));
+			if (r.rem.host)
+				res_set_peer(doc, json_incref(r.rem.host));
+		}
+		if (r.warn[0])
+			res_warn(doc, "%s", r.warn);
+		print_run(k, &fs, &r, loc, nloc);
+		res_sample(kase, sample_of(doc, &r, loc, nloc));
+		mbps[k] = r.elapsed_s > 0
+				  ? (double)r.payload / r.elapsed_s / 1e6
+				  : 0;
+		run_result_free(&r);
+	}
+	if (sig_stop)
+		res_warn(doc, "interrupted after %d of %d runs", k, cfg.repeat);
+	summary(k, mbps);
+	res_finish(doc);
+	res_free(doc);
+	if (cfg.measure)
+		meterset_close(&ms);
+	files_close(&fs);
+	free(mbps);
+	return sig_stop ? sig_exit_status() : 0;
+}

@@ -1,0 +1,203 @@
+/*
+ * fork.c: zcs --fork, the original's model: the parent accepts and forks
+ * a child per connection; the child serves it (its figures land in the
+ * slot shared with the parent) and measures its own CPU window when the
+ * client asks. SIGINT/SIGTERM of the parent ends every child.
+ */
+#include "config.h"
+#include "zcs.h"
+
+#include "clock.h"
+#include "log.h"
+#include "sig.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define TICK_MS	    200 /* the parent's and children's poll period */
+#define KILL_WAIT_S 5.0 /* SIGTERM to SIGKILL */
+
+static int child_cpu_start(const struct cfg *cfg, struct meterset *ms)
+{
+	char err[256];
+
+	if (meterset_open(ms, cfg->meters, NULL, err, sizeof(err))) {
+		log_warn("cannot measure CPU: %s", err);
+		return 0;
+	}
+	meterset_start(ms);
+	return 1;
+}
+
+static void child_cpu_report(struct conn *c, struct meterset *ms, double t0)
+{
+	struct cpu_sample cs[METER_MAX];
+	int n = meterset_stop(ms, cs), r;
+
+	r = conn_send_report(c, cs, n, clock_now() - t0, 1);
+	if (r)
+		log_warn("cannot send the CPU report: %s", strerror(-r));
+	meterset_close(ms);
+}
+
+static void __attribute__((noreturn))
+child(const struct cfg *cfg, int fd, struct slot *s)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	struct meterset ms;
+	struct conn *c;
+	char err[256];
+	double t0 = 0;
+	int metering = 0;
+
+	log_set_die_hook(NULL); /* the parent owns the result document */
+	c = conn_new(cfg, fd, s, err, sizeof(err));
+	if (!c) {
+		s->result = CR_ERROR;
+		snprintf(s->err, sizeof(s->err), "%s", err);
+		_exit(1);
+	}
+	for (;;) {
+		enum conn_step st = CS_MORE;
+
+		if (sig_stop) {
+			s->result = CR_INTERRUPTED;
+			snprintf(s->err, sizeof(s->err), "zcs stopped");
+			break;
+		}
+		if (poll(&p, 1, TICK_MS) > 0)
+			st = conn_service(c);
+		if (st == CS_HELLO && conn_asks_cpu(c)) {
+			metering = child_cpu_start(cfg, &ms);
+			t0 = clock_now();
+		}
+		if (st == CS_DONE || st == CS_FAIL) {
+			s->t_end = clock_now();
+			if (st == CS_DONE && metering)
+				child_cpu_report(c, &ms, t0);
+			break;
+		}
+		if (clock_now() - conn_last(c) > cfg->idle_timeout) {
+			s->result = CR_TIMEOUT;
+			snprintf(s->err, sizeof(s->err),
+				 "no byte for %.0f s (--idle-timeout)",
+				 clock_now() - conn_last(c));
+			break;
+		}
+	}
+	if (!s->t_end)
+		s->t_end = clock_now();
+	conn_free(c);
+	_exit(0);
+}
+
+static struct slot *slot_of(struct server *srv, pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < srv->cfg->max_conns; i++)
+		if (srv->slots[i].used && srv->slots[i].pid == pid)
+			return &srv->slots[i];
+	return NULL;
+}
+
+/* Record every child that has ended; wait = block for one. */
+static void reap(struct server *srv, int wait)
+{
+	struct slot *s;
+	pid_t pid;
+	int st;
+
+	while ((pid = waitpid(-1, &st, wait ? 0 : WNOHANG)) > 0) {
+		s = slot_of(srv, pid);
+		if (!s)
+			continue;
+		if (s->result == CR_ACTIVE) {
+			s->result = CR_ERROR;
+			if (WIFSIGNALED(st))
+				snprintf(s->err, sizeof(s->err),
+					 "child %d killed by signal %d", pid,
+					 WTERMSIG(st));
+			else
+				snprintf(s->err, sizeof(s->err),
+					 "child %d exited with status %d", pid,
+					 WEXITSTATUS(st));
+		}
+		if (!s->t_end)
+			s->t_end = clock_now();
+		server_record(srv, s);
+		wait = 0;
+	}
+}
+
+/* Stopping: SIGTERM every child, SIGKILL what is left after a while. */
+static void end_children(struct server *srv)
+{
+	double deadline = clock_now() + KILL_WAIT_S;
+	int i;
+
+	for (i = 0; i < srv->cfg->max_conns; i++)
+		if (srv->slots[i].used && srv->slots[i].pid > 0)
+			kill(srv->slots[i].pid, SIGTERM);
+	while (srv->nactive && clock_now() < deadline) {
+		reap(srv, 0);
+		if (srv->nactive)
+			clock_sleep(0.02);
+	}
+	for (i = 0; i < srv->cfg->max_conns; i++)
+		if (srv->slots[i].used && srv->slots[i].pid > 0) {
+			log_warn("child %d ignored SIGTERM: killing it",
+				 srv->slots[i].pid);
+			kill(srv->slots[i].pid, SIGKILL);
+		}
+	while (srv->nactive) {
+		int before = srv->nactive;
+
+		reap(srv, 1);
+		if (srv->nactive == before)
+			break; /* no child left to wait for */
+	}
+}
+
+int serve_fork(struct server *srv)
+{
+	struct pollfd p = {.fd = srv->lfd, .events = POLLIN};
+	struct slot *s;
+	pid_t pid;
+	int fd;
+
+	while (!server_should_stop(srv)) {
+		reap(srv, 0);
+		server_tick(srv, clock_now());
+		if (poll(&p, 1, TICK_MS) <= 0)
+			continue;
+		fd = server_accept(srv);
+		if (fd < 0)
+			continue;
+		s = server_slot_get(srv, fd, clock_now());
+		fflush(NULL); /* children leave with _exit: nothing twice */
+		pid = fork();
+		if (pid < 0) {
+			s->result = CR_ERROR;
+			snprintf(s->err, sizeof(s->err), "fork: %s",
+				 strerror(errno));
+			s->t_end = clock_now();
+			close(fd);
+			server_record(srv, s);
+			continue;
+		}
+		if (pid == 0) {
+			close(srv->lfd);
+			child(srv->cfg, fd, s);
+		}
+		s->pid = pid;
+		close(fd);
+	}
+	end_children(srv);
+	return 0;
+}

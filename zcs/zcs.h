@@ -1,0 +1,126 @@
+/* zcs.h: the parts of the zcs server: settings, connection slots, loops. */
+#ifndef ZCB_ZCS_H
+#define ZCB_ZCS_H
+
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "meter.h"
+#include "xfer.h"
+#include "zcwire.h"
+
+struct cfg {
+	const char *bind;	  /* --bind: address ("*" = any) */
+	int port;		  /* -p: 2222, 0 = pick one */
+	const char *port_file;	  /* --port-file: bound port to it */
+	const char *method;	  /* --method: receive method of lib/xfer */
+	size_t unit;		  /* -b: bytes per receive call */
+	int rcvbuf, sndbuf;	  /* -i, -o (0 = leave) */
+	int cpu;		  /* -B: CPU to run on, -1 = any */
+	double interval;	  /* -I: seconds between rate lines */
+	int fork_mode;		  /* --fork: a process per connection */
+	int max_conns;		  /* --max-conns: connections at once */
+	struct zcw_limits lim;	  /* --max-loops/-files/-file-len */
+	double idle_timeout;	  /* --idle-timeout: seconds */
+	int measure;		  /* -c / --cpu: measure this box's CPU */
+	const char *meters;	  /* --cpu=LIST, NULL = default list */
+	const char *json_path;	  /* -J ("-"), --output, or NULL */
+	const char *label;	  /* --label */
+	long exit_after;	  /* --exit-after: stop after N connections */
+	int max_per_client_lines; /* rate lines per period (-v: all) */
+};
+
+enum conn_result {
+	CR_ACTIVE,	/* still streaming */
+	CR_OK,		/* the whole stream arrived */
+	CR_REFUSED,	/* a header beyond the limits */
+	CR_SHORT,	/* the client closed before the end */
+	CR_TIMEOUT,	/* idle longer than --idle-timeout */
+	CR_ERROR,	/* a socket or method error */
+	CR_INTERRUPTED, /* zcs was stopped */
+};
+
+/* One connection's figures. In --fork mode the slots live in memory
+ * shared with the children, which update their own. */
+struct slot {
+	int used;	       /* 1: a connection owns it */
+	pid_t pid;	       /* --fork: the child serving it */
+	char peer[64];	       /* "1.2.3.4:5678" */
+	double t_start, t_end; /* accept, end (monotonic seconds) */
+	uint64_t payload;      /* file bytes received */
+	uint64_t header;       /* protocol bytes received (hello included) */
+	uint64_t files;	       /* whole files received */
+	uint32_t loops;	       /* loop count announced */
+	uint64_t printed;      /* payload + header at the last rate line */
+	int result;	       /* enum conn_result */
+	int hello;	       /* 1: the client was ours and said hello */
+	int cpu_sent;	       /* 1: a CPU report went to the client */
+	char err[256];	       /* why it ended badly */
+};
+
+struct conn;
+
+enum conn_step {
+	CS_MORE,  /* wait for the socket to be readable */
+	CS_HELLO, /* a hello was answered (c->asks_cpu set) */
+	CS_DONE,  /* stream complete */
+	CS_FAIL,  /* ended; slot->result and slot->err say why */
+};
+
+struct conn *conn_new(const struct cfg *cfg, int fd, struct slot *s, char *err,
+		      size_t len);
+/* Read what is there, up to a fair budget. */
+enum conn_step conn_service(struct conn *c);
+int conn_fd(const struct conn *c);
+int conn_asks_cpu(const struct conn *c);
+double conn_last(const struct conn *c); /* monotonic time of last byte */
+/* Send the CPU report (peerrep frame) for this connection. 0 or -errno. */
+int conn_send_report(struct conn *c, const struct cpu_sample *s, int n,
+		     double window_s, int nconns);
+void conn_free(struct conn *c); /* closes the socket */
+const char *conn_result_name(int r);
+
+/* serve.c: what both modes share */
+struct server {
+	const struct cfg *cfg;
+	int lfd;	    /* listening socket */
+	int port;	    /* bound port */
+	struct slot *slots; /* cfg->max_conns of them */
+	int nactive;	    /* slots in use */
+	long ended;	    /* connections recorded */
+	long refused_full;  /* turned away at --max-conns */
+	long by_result[CR_INTERRUPTED + 1];
+	struct res_doc *doc;   /* result document, or NULL */
+	json_t *kase;	       /* its one case (borrowed) */
+	FILE *out;	       /* rate lines: stdout, stderr with -J */
+	double t0, next_print; /* start, next rate line */
+	uint64_t gone_bytes;   /* bytes of slots ended since last line */
+	int peak;	       /* most connections at once */
+	long unrecorded;       /* connections past ZCS_MAX_SAMPLES */
+};
+
+#define ZCS_MAX_SAMPLES                                                        \
+	10000 /* connections kept one by one in the                            \
+	       * result document (memory stays bounded) */
+
+void server_init(struct server *srv, const struct cfg *cfg, int argc,
+		 char **argv);
+struct slot *server_slot_get(struct server *srv, int fd, double now);
+/* A connection ended: log it, add its sample, free the slot. */
+void server_record(struct server *srv, struct slot *s);
+/* The "N kbytes/sec" lines, when a period has passed. */
+void server_tick(struct server *srv, double now);
+/* Accept failures and the cap: returns fd or -1. */
+int server_accept(struct server *srv);
+void server_finish(struct server *srv);
+int server_should_stop(const struct server *srv);
+
+int serve_epoll(struct server *srv);
+int serve_fork(struct server *srv);
+
+/* What zcs says about itself in its answer to a hello. */
+json_t *zcs_about(const struct cfg *cfg);
+
+#endif
