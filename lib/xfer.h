@@ -57,6 +57,14 @@ struct xfer {
 	uint64_t zc_completions; /* completions (or notifications) reaped */
 	uint64_t zc_copied;	/* of those, flagged "kernel copied" */
 	char err[256];
+	/* additions (after the original fields) */
+	int timeout_ms;		/* longest wait for progress (30000) */
+	int touch;		/* recv side: read every byte (ttcp -T) */
+	uint64_t period;	/* recv: the stream repeats every period
+				 * bytes (wrap of the source), 0 = not seen */
+	uint64_t rx_mapped;	/* zerocopy-receive: bytes mapped */
+	uint64_t rx_copied;	/* zerocopy-receive: bytes copied instead */
+	void *rbuf_alloc;	/* allocation behind rbuf (align/offset) */
 };
 
 struct xfer_ops {
@@ -78,6 +86,11 @@ struct xfer_ops {
 	int (*reap)(struct xfer *x, int flush, int timeout_ms);
 	void (*teardown)(struct xfer *x);
 	size_t priv_size;
+	int hot_buf;		/* 1: --hot sends from the user buffer (the
+				 * stream then repeats every buflen bytes) */
+	int zerocopy;		/* 1: reports zc_* (or rx_*) counters */
+	int sees_bytes;		/* recv: the bytes reach user memory, so
+				 * x->verify can check them */
 };
 
 /* NULL-terminated, sends first then receives. */
@@ -128,5 +141,20 @@ int64_t xfer_recv_stream(struct xfer *x, uint64_t total, double deadline,
 
 /* Counters as JSON: calls, bytes, zc_* (when used), bad_bytes. */
 json_t *xfer_counters_json(const struct xfer *x);
+
+/* Additions. */
+/* Where a send stream wraps: src->size, or buflen for a hot buffer. */
+uint64_t xfer_period(const struct xfer *x);
+/* Receive buffer aligned to align (0 = page) plus offset (ttcp -A/-O).
+ * 0 or -ENOMEM. */
+int xfer_set_rbuf_align(struct xfer *x, size_t align, size_t offset);
+/* Percentage of zero-copy sends the kernel copied anyway (NAN if none). */
+double xfer_zc_copied_pct(const struct xfer *x);
+/* "msg-zerocopy: 10 of 10 sends copied by the kernel" for warnings;
+ * returns 0 when the method copied nothing (buf then empty). */
+int xfer_zc_warning(const struct xfer *x, char *buf, size_t len);
+/* Check received bytes against the pattern (what recv methods with
+ * x->verify call); exported for tools that receive on their own. */
+void xfer_verify_bytes(struct xfer *x, const unsigned char *p, size_t n);
 
 #endif

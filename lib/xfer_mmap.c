@@ -1,0 +1,26 @@
+/* xfer_mmap.c: send method "mmap": write(2) from an mmap of the source
+ * (the kernel copies from the mapped page cache; no pread). */
+#include "config.h"
+#include "xfer_int.h"
+
+#include <unistd.h>
+
+static ssize_t mmap_send(struct xfer *x, uint64_t off, size_t len)
+{
+	ssize_t r;
+
+	r = write(x->sock, xfer_map_data(x, off, len), len);
+	x->calls++;
+	if (r < 0)
+		return errno == EINTR ? -EINTR : xfer_fail(x, errno, "write");
+	x->bytes += (uint64_t)r;
+	return r;
+}
+
+const struct xfer_ops xfer_mmap_ops = {
+	.name = "mmap",
+	.help = "write(2) from an mmap of the source file",
+	.dir = XFER_SEND,
+	.copies = 1,
+	.send = mmap_send,
+};

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# ttcp-faults.sh: bad options (exit 2, one line naming the option), a
+# refused connection, a receiver that dies mid-transfer, a transmitter
+# that dies (with --require-peer), and a lying peer: each ends with a
+# clear error naming the phase and a failed result document, no hang.
+source "$ZCB_SRCDIR/tests/integration/lib.sh"
+source "$ZCB_SRCDIR/tests/integration/ttcp-common.sh"
+T=$ZCB_TEST_TMP
+
+bad() { # bad "what" PATTERN ARGS...: exit 2 and the message names it
+	local what=$1 pat=$2 rc=0
+	shift 2
+	"$TTCP" "$@" >"$T/o" 2>"$T/e" || rc=$?
+	[ $rc = 2 ] || zcb_fail "$what: exit $rc, expected 2"
+	grep -q -- "$pat" "$T/e" || { cat "$T/e"; zcb_fail "$what: message lacks $pat"; }
+	[ "$(wc -l <"$T/e")" = 1 ] || zcb_fail "$what: more than one line"
+}
+bad "no side" "-t or -r" 127.0.0.1
+bad "both sides" "-t and -r" -t -r 127.0.0.1
+bad "no host" "-t needs" -t
+bad "bad method" "-m: \"nope\"" -t -m nope 127.0.0.1
+bad "recv method on -t" "-m: \"trunc\"" -t -m trunc 127.0.0.1
+bad "bad size" "-l" -t -l 12q 127.0.0.1
+bad "bad port" "-p" -r -p 70000
+bad "bad unit" "-f" -t -f x 127.0.0.1
+bad "udp method" "UDP" -t -u -m sendfile 127.0.0.1
+bad "udp buflen" "-l 4" -r -u -l 4
+bad "confidence" "--confidence" -t --confidence 95 --repeat 2 127.0.0.1
+bad "cc" "--cc" -t --cc no-such-cc 127.0.0.1
+bad "-V on -t" "-V" -t -V 127.0.0.1
+bad "unknown option" "unknown option" -t --frobnicate 127.0.0.1
+"$TTCP" --help | grep -q "^Usage: ttcp-sf" || zcb_fail "--help"
+"$TTCP" --method=help | grep -q "^  sendfile " || zcb_fail "--method=help"
+
+# refused: nothing listens on a port we just had and closed
+tt_recv "$T/x" --wait 1
+tt_wait_recv
+rc=0
+timeout 20 "$TTCP" -t -p "$TT_PORT" -o "$T/ref.json" 127.0.0.1 >"$T/ref.txt" 2>&1 || rc=$?
+[ $rc = 1 ] || zcb_fail "refused: exit $rc"
+grep -q "phase: connect.*refused" "$T/ref.txt" || zcb_fail "refused: message"
+[ "$(zcb_json "$T/ref.json" .status)" = failed ] || zcb_fail "refused: document not failed"
+zcb_json "$T/ref.json" .error | grep -q "refused" || zcb_fail "refused: error not in document"
+
+# the receiver dies mid-transfer: the transmitter fails, naming the phase
+tt_recv "$T/d" -m read
+rpid=$TT_RPID
+( sleep 1; kill -KILL "$rpid" ) &
+rc=0
+timeout 40 "$TTCP" -t -p "$TT_PORT" --duration 30s --source-size 8M --timeout 5s -o "$T/die.json" 127.0.0.1 >"$T/die.txt" 2>&1 || rc=$?
+[ $rc = 1 ] || { cat "$T/die.txt"; zcb_fail "receiver died: transmitter exit $rc (124 = hung)"; }
+grep -q "phase: data\|phase: end of data" "$T/die.txt" || { cat "$T/die.txt"; zcb_fail "receiver died: no phase"; }
+[ "$(zcb_json "$T/die.json" .status)" = failed ] || zcb_fail "receiver died: document not failed"
+
+# the transmitter dies: a receiver that requires a ttcp-sf peer fails
+tt_recv "$T/k" --require-peer --report-timeout 2s -o "$T/k.json"
+"$TTCP" -t -p "$TT_PORT" --duration 30s --source-size 8M 127.0.0.1 >"$T/kt.txt" 2>&1 &
+tpid=$!
+zcb_track $tpid
+sleep 1
+kill -KILL $tpid
+rc=0
+zcb_wait_gone "$TT_RPID" 30 || zcb_fail "receiver hung after the transmitter died"
+tt_wait_recv
+[ "$TT_RRC" = 1 ] || { cat "$T/k.txt"; zcb_fail "transmitter died: receiver exit $TT_RRC"; }
+grep -q "no hello" "$T/k.txt" || zcb_fail "transmitter died: message"
+[ "$(zcb_json "$T/k.json" .status)" = failed ] || zcb_fail "transmitter died: document not failed"
+
+# a lying transmitter: garbage instead of the hello after the data
+tt_recv "$T/l" -o "$T/l.json" --report-timeout 5s
+exec 3<>"/dev/tcp/127.0.0.1/$TT_PORT"; printf 'data' >&3; exec 3>&-
+sleep 0.3
+exec 3<>"/dev/tcp/127.0.0.1/$TT_PORT"; printf 'ZCBR\377\377\377\377xx' >&3; exec 3>&-
+tt_wait_recv
+[ "$TT_RRC" = 1 ] || { cat "$T/l.txt"; zcb_fail "lying peer: receiver exit $TT_RRC"; }
+grep -q "phase: report" "$T/l.txt" || zcb_fail "lying peer: no phase"
+[ "$(zcb_json "$T/l.json" .status)" = failed ] || zcb_fail "lying peer: document not failed"
+zcb_ok "bad options, refused, dead receiver, dead transmitter, lying peer"

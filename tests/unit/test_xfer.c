@@ -1,0 +1,173 @@
+/*
+ * test_xfer.c: the transfer-method table: names and probes, the source,
+ * the pattern check with its wrap detection, and every usable send method
+ * against every usable receive method over loopback, byte-exact.
+ */
+#include "config.h"
+#include "sock.h"
+#include "t.h"
+#include "xfer.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <unistd.h>
+
+#define SRC_SIZE ((1u << 20) + 4099)	/* not a multiple of the unit */
+#define TOTAL ((3u << 20) + 777)	/* wraps the source twice */
+#define UNIT 65536
+
+struct sender {
+	const struct xfer_ops *ops;
+	struct xfer_source *src;
+	int fd;
+	int64_t sent;
+	uint64_t zc_sends, zc_completions, zc_copied;
+	char err[256];
+};
+
+static void *send_thread(void *arg)
+{
+	struct sender *s = arg;
+	struct xfer *x = xfer_open(s->ops, s->fd, s->src, UNIT, s->err,
+				   sizeof(s->err));
+
+	if (!x) {
+		s->sent = -1;
+		close(s->fd);
+		return NULL;
+	}
+	s->sent = xfer_send_stream(x, 0, TOTAL, 0, NULL);
+	if (s->sent < 0)
+		snprintf(s->err, sizeof(s->err), "%s", x->err);
+	s->zc_sends = x->zc_sends;
+	s->zc_completions = x->zc_completions;
+	s->zc_copied = x->zc_copied;
+	xfer_close(x);
+	shutdown(s->fd, SHUT_WR);
+	close(s->fd);
+	return NULL;
+}
+
+static void pair(int lfd, int port, const struct xfer_ops *so,
+		 const struct xfer_ops *ro, struct xfer_source *src)
+{
+	struct sender s = { .ops = so, .src = src };
+	char err[256];
+	pthread_t t;
+	struct xfer *x;
+	int64_t got;
+	int afd;
+
+	s.fd = sock_connect("127.0.0.1", port, SOCK_STREAM, 2000, err,
+			    sizeof(err));
+	T_ASSERT(s.fd >= 0);
+	afd = accept(lfd, NULL, NULL);
+	T_ASSERT(afd >= 0);
+	sock_set_timeout(afd, 10000);
+	sock_set_timeout(s.fd, 10000);
+	T_ASSERT(pthread_create(&t, NULL, send_thread, &s) == 0);
+	x = xfer_open(ro, afd, NULL, UNIT, err, sizeof(err));
+	if (!x)
+		fprintf(stderr, "%s open: %s\n", ro->name, err);
+	T_ASSERT(x);
+	x->verify = 1;
+	got = xfer_recv_stream(x, 0, 0, NULL);
+	pthread_join(t, NULL);
+	if (got != TOTAL || s.sent != TOTAL)
+		fprintf(stderr, "%s -> %s: sent %lld (%s) got %lld (%s)\n",
+			so->name, ro->name, (long long)s.sent, s.err,
+			(long long)got, x->err);
+	T_CHECK(s.sent == TOTAL);
+	T_CHECK(got == TOTAL);
+	T_CHECK(x->bytes == TOTAL);
+	T_CHECK(x->calls > 0);
+	if (ro == xfer_find("read", XFER_RECV) ||
+	    ro == xfer_find("zerocopy-receive", XFER_RECV)) {
+		/* the receiver saw the bytes: pattern and wrap exact */
+		T_CHECK(x->bad_bytes == 0);
+		T_CHECK(x->period == (src->hot && so->hot_buf ? src->buflen :
+								 src->size));
+	}
+	if (ro->zerocopy)
+		T_CHECK(x->rx_mapped + x->rx_copied == TOTAL);
+	if (so->zerocopy) {
+		/* every zero-copy send is accounted; loopback copies all */
+		T_CHECK(s.zc_sends > 0);
+		T_CHECK(s.zc_completions == s.zc_sends);
+		T_CHECK(s.zc_copied == s.zc_completions);
+	}
+	xfer_close(x);
+	close(afd);
+}
+
+static void test_verify(void)
+{
+	struct xfer x = { 0 };
+	unsigned char b[64];
+
+	xfer_fill_pattern(b, 40, 1000);
+	xfer_fill_pattern(b + 40, 24, 0); /* the source wrapped at 1040 */
+	x.stream_off = 1000;
+	x.verify = 1;
+	xfer_verify_bytes(&x, b, sizeof(b));
+	T_CHECK(x.bad_bytes == 0);
+	T_CHECK(x.period == 1040);
+	b[10] ^= 0x55; /* a real corruption is counted */
+	x.stream_off = 1000;
+	xfer_verify_bytes(&x, b, 40);
+	T_CHECK(x.bad_bytes == 1);
+}
+
+int main(void)
+{
+	struct xfer_source src;
+	char err[256], why[256];
+	int i, j, lfd, port = 0, hot;
+
+	T_CHECK(xfer_find("sendfile", XFER_SEND) != NULL);
+	T_CHECK(xfer_find("sendfile", XFER_RECV) == NULL);
+	T_CHECK(xfer_find("splice", XFER_RECV) != NULL);
+	T_CHECK(xfer_find("nope", XFER_SEND) == NULL);
+	T_STREQ(xfer_names(XFER_RECV), "read,trunc,splice,zerocopy-receive");
+	T_CHECK(xfer_probe(xfer_find("write", XFER_SEND), why, sizeof(why)) ==
+		0);
+	test_verify();
+
+	T_CHECK(xfer_source_open(&src, "/nonexistent/x", 0, 4096, 0, 0, 0,
+				 err, sizeof(err)) == -ENOENT);
+	T_CHECK(xfer_source_open(&src, NULL, 4096, 4096, 3, 0, 0, err,
+				 sizeof(err)) == -EINVAL);
+
+	lfd = sock_listen("127.0.0.1", 0, SOCK_STREAM, 8, &port, err,
+			  sizeof(err));
+	T_ASSERT(lfd >= 0);
+	for (hot = 0; hot <= 1; hot++) {
+		T_ASSERT(xfer_source_open(&src, NULL, SRC_SIZE, UNIT, 0, 7,
+					  hot, err, sizeof(err)) == 0);
+		T_CHECK(src.size == SRC_SIZE);
+		T_CHECK(((uintptr_t)src.buf & 4095) == 7);
+		T_CHECK((unsigned char)src.buf[5] == xfer_pattern(5) || !hot);
+		for (i = 0; xfer_table[i]; i++) {
+			const struct xfer_ops *so = xfer_table[i];
+
+			if (so->dir != XFER_SEND)
+				continue;
+			if (xfer_probe(so, why, sizeof(why))) {
+				printf("skip %s: %s\n", so->name, why);
+				continue;
+			}
+			for (j = 0; xfer_table[j]; j++) {
+				const struct xfer_ops *ro = xfer_table[j];
+
+				if (ro->dir != XFER_RECV ||
+				    xfer_probe(ro, why, sizeof(why)))
+					continue;
+				pair(lfd, port, so, ro, &src);
+			}
+		}
+		xfer_source_close(&src);
+	}
+	close(lfd);
+	return t_done();
+}

@@ -1,0 +1,209 @@
+/*
+ * ctl.c: the end-of-run exchange of ttcp-sf. After the data connection is
+ * done, the transmitter connects again to the receiver's port and sends a
+ * hello (its method, bytes sent, host and boot id); the receiver answers
+ * with its report (CPU samples, bytes seen, pattern check). Both travel
+ * as lib/peerrep frames; this file builds and checks the JSON inside.
+ * Every field from the wire is checked for type and range before use.
+ */
+#include "config.h"
+#include "ttcp.h"
+#include "hostinfo.h"
+#include "peerrep.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CTL_HELLO "ttcp-sf-hello/1"
+#define CTL_REPORT "ttcp-sf-report/1"
+#define CTL_MAX_BYTES (1ull << 62)	/* any count beyond this is a lie */
+
+void ctl_self(char *host, size_t hlen, char *boot, size_t blen)
+{
+	if (gethostname(host, hlen))
+		snprintf(host, hlen, "?");
+	host[hlen - 1] = '\0';
+	if (host_read_file("", "/proc/sys/kernel/random/boot_id", boot,
+			   blen) < 0)
+		snprintf(boot, blen, "?");
+}
+
+static int get_str(json_t *j, const char *k, char *buf, size_t len,
+		   int required, char *err, size_t elen)
+{
+	json_t *v = json_object_get(j, k);
+	const char *s = json_string_value(v);
+
+	if (!v && !required) {
+		buf[0] = '\0';
+		return 0;
+	}
+	if (!s || strlen(s) >= len) {
+		snprintf(err, elen, "field \"%s\" missing or not a short string",
+			 k);
+		return -EINVAL;
+	}
+	snprintf(buf, len, "%s", s);
+	return 0;
+}
+
+static int get_u64(json_t *j, const char *k, uint64_t *out, int required,
+		   char *err, size_t elen)
+{
+	json_t *v = json_object_get(j, k);
+
+	if (!v && !required) {
+		*out = 0;
+		return 0;
+	}
+	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+	    (uint64_t)json_integer_value(v) > CTL_MAX_BYTES) {
+		snprintf(err, elen, "field \"%s\" missing or out of range", k);
+		return -EINVAL;
+	}
+	*out = (uint64_t)json_integer_value(v);
+	return 0;
+}
+
+json_t *ctl_hello_build(const struct ctl_hello *h)
+{
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:i, s:b}",
+			 "type", CTL_HELLO, "method", h->method, "source",
+			 h->source, "proto", h->proto, "hostname",
+			 h->hostname, "boot_id", h->boot_id, "buflen",
+			 (json_int_t)h->buflen, "bytes",
+			 (json_int_t)h->bytes, "dgrams",
+			 (json_int_t)h->dgrams, "sample", h->sample, "more",
+			 h->more);
+}
+
+int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len)
+{
+	char type[32];
+	uint64_t v;
+	json_t *m;
+
+	memset(h, 0, sizeof(*h));
+	if (!json_is_object(j) ||
+	    get_str(j, "type", type, sizeof(type), 1, err, len) ||
+	    strcmp(type, CTL_HELLO)) {
+		if (json_is_object(j) && !err[0])
+			snprintf(err, len, "not a ttcp-sf hello");
+		else if (!json_is_object(j))
+			snprintf(err, len, "hello is not an object");
+		return -EINVAL;
+	}
+	if (get_str(j, "method", h->method, sizeof(h->method), 1, err, len) ||
+	    get_str(j, "source", h->source, sizeof(h->source), 1, err, len) ||
+	    get_str(j, "proto", h->proto, sizeof(h->proto), 1, err, len) ||
+	    get_str(j, "hostname", h->hostname, sizeof(h->hostname), 1, err,
+		    len) ||
+	    get_str(j, "boot_id", h->boot_id, sizeof(h->boot_id), 1, err,
+		    len) ||
+	    get_u64(j, "buflen", &h->buflen, 1, err, len) ||
+	    get_u64(j, "bytes", &h->bytes, 1, err, len) ||
+	    get_u64(j, "dgrams", &h->dgrams, 0, err, len) ||
+	    get_u64(j, "sample", &v, 1, err, len))
+		return -EINVAL;
+	if (v >= TTCP_MAX_SAMPLES) {
+		snprintf(err, len, "sample %llu beyond %d",
+			 (unsigned long long)v, TTCP_MAX_SAMPLES);
+		return -EINVAL;
+	}
+	h->sample = (int)v;
+	m = json_object_get(j, "more");
+	if (!json_is_boolean(m)) {
+		snprintf(err, len, "field \"more\" missing or not a boolean");
+		return -EINVAL;
+	}
+	h->more = json_is_true(m);
+	return 0;
+}
+
+json_t *ctl_report_build(const struct ctl_report *r,
+			 const struct cpu_sample *cpu, int n)
+{
+	json_t *j = peerrep_build(cpu, n);
+
+	json_object_set_new(j, "type", json_string(CTL_REPORT));
+	json_object_set_new(j, "recv_method", json_string(r->recv_method));
+	json_object_set_new(j, "hostname", json_string(r->hostname));
+	json_object_set_new(j, "boot_id", json_string(r->boot_id));
+	json_object_set_new(j, "bytes", json_integer((json_int_t)r->bytes));
+	json_object_set_new(j, "calls", json_integer((json_int_t)r->calls));
+	json_object_set_new(j, "bad_bytes",
+			    json_integer((json_int_t)r->bad_bytes));
+	json_object_set_new(j, "verified", json_boolean(r->verified));
+	json_object_set_new(j, "elapsed_s", json_real(r->elapsed_s));
+	json_object_set_new(j, "dgrams", json_integer((json_int_t)r->dgrams));
+	json_object_set_new(j, "lost", r->lost >= 0 ?
+				       json_integer((json_int_t)r->lost) :
+				       json_null());
+	json_object_set_new(j, "zc_copied_pct",
+			    isfinite(r->zc_copied_pct) ?
+				    json_real(r->zc_copied_pct) :
+				    json_null());
+	return j;
+}
+
+int ctl_report_parse(json_t *j, struct ctl_report *r, char *err, size_t len)
+{
+	char type[32];
+	json_t *v;
+	int n;
+
+	memset(r, 0, sizeof(*r));
+	r->lost = -1;
+	r->zc_copied_pct = NAN;
+	if (!json_is_object(j) ||
+	    get_str(j, "type", type, sizeof(type), 1, err, len) ||
+	    strcmp(type, CTL_REPORT)) {
+		if (!err[0] || !json_is_object(j))
+			snprintf(err, len, "not a ttcp-sf report");
+		return -EINVAL;
+	}
+	if (get_str(j, "recv_method", r->recv_method,
+		    sizeof(r->recv_method), 1, err, len) ||
+	    get_str(j, "hostname", r->hostname, sizeof(r->hostname), 1, err,
+		    len) ||
+	    get_str(j, "boot_id", r->boot_id, sizeof(r->boot_id), 1, err,
+		    len) ||
+	    get_u64(j, "bytes", &r->bytes, 1, err, len) ||
+	    get_u64(j, "calls", &r->calls, 1, err, len) ||
+	    get_u64(j, "bad_bytes", &r->bad_bytes, 1, err, len) ||
+	    get_u64(j, "dgrams", &r->dgrams, 0, err, len))
+		return -EINVAL;
+	r->verified = json_is_true(json_object_get(j, "verified"));
+	v = json_object_get(j, "elapsed_s");
+	r->elapsed_s = json_is_number(v) ? json_number_value(v) : -1;
+	if (!(r->elapsed_s >= 0 && r->elapsed_s < 1e7)) {
+		snprintf(err, len, "field \"elapsed_s\" missing or out of range");
+		return -EINVAL;
+	}
+	v = json_object_get(j, "lost");
+	if (json_is_integer(v) && json_integer_value(v) >= 0)
+		r->lost = json_integer_value(v);
+	v = json_object_get(j, "zc_copied_pct");
+	if (json_is_number(v) && json_number_value(v) >= 0 &&
+	    json_number_value(v) <= 100)
+		r->zc_copied_pct = json_number_value(v);
+	n = peerrep_cpu(j, r->cpu, METER_MAX, err, len);
+	if (n < 0)
+		return n;
+	r->ncpu = n;
+	v = json_object_get(j, "host");
+	if (!json_is_object(v)) {
+		snprintf(err, len, "field \"host\" missing");
+		return -EINVAL;
+	}
+	r->host = json_incref(v);
+	return 0;
+}
+
+void ctl_report_free(struct ctl_report *r)
+{
+	json_decref(r->host);
+	r->host = NULL;
+}

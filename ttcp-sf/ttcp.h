@@ -1,0 +1,143 @@
+/*
+ * ttcp.h: what the parts of ttcp-sf share: the settings, one sample's
+ * outcome, the end-of-run exchange between the two sides, and the
+ * printers.
+ */
+#ifndef ZCB_TTCP_H
+#define ZCB_TTCP_H
+
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "meter.h"
+#include "result.h"
+#include "xfer.h"
+
+#define TTCP_PORT 5001		/* ttcp's default port */
+#define TTCP_MAX_SAMPLES 1000	/* --repeat / --confidence ceiling */
+#define TTCP_UDP_MAGIC 0x5a434255u /* "ZCBU": our UDP data datagrams */
+#define TTCP_UDP_HDR 8		/* magic + sequence number */
+
+struct cfg {
+	int trans;		/* -t: transmit (else -r receive) */
+	const char *host;	/* -t: the receiver */
+	const char *bind;	/* -r: address to listen on (--bind) */
+	size_t buflen;		/* -l: bytes per I/O call */
+	long nbuf;		/* -n: number of buffers */
+	int port;		/* -p */
+	int udp;		/* -u */
+	int sockbuf;		/* -b: SO_SNDBUF / SO_RCVBUF, 0 = leave */
+	int nodelay;		/* -D */
+	char fmt;		/* -f: ttcp rate unit letter */
+	size_t align, offset;	/* -A, -O */
+	int touch;		/* -T */
+	int cpu;		/* -c or --cpu given */
+	const char *cpu_list;	/* --cpu (NULL = meter_default_list) */
+	const char *method;	/* -m (default write / read) */
+	const char *file;	/* -F: source file (NULL = temp pattern) */
+	uint64_t source_size;	/* --source-size (0 = automatic) */
+	int hot;		/* --hot: copy methods send a hot buffer */
+	double duration;	/* --duration seconds (0 = -n buffers) */
+	const char *cc;		/* --cc (NULL = cubic when available) */
+	int affinity;		/* --affinity CPU (-1 = none) */
+	int repeat;		/* --repeat N */
+	double conf_level;	/* --confidence LEVEL (0 = off) */
+	double conf_width;	/* --confidence ,WIDTH percent */
+	int json_stdout;	/* -J */
+	const char *out;	/* -o FILE */
+	const char *label;	/* --label */
+	int verify;		/* -V */
+	int timeout_ms;		/* --timeout: wait for progress */
+	int report_ms;		/* --report-timeout: the end exchange */
+	int wait_ms;		/* --wait: receiver's first accept (0 = ever) */
+	int report;		/* 0: --no-report (behave as plain ttcp) */
+	int require_peer;	/* --require-peer: fail without the exchange */
+	double wall_deadline;	/* internal: --duration end of a sample */
+};
+
+/* What one side measured in one sample. */
+struct sample {
+	uint64_t bytes;		/* payload moved */
+	uint64_t calls;		/* I/O calls */
+	double elapsed_s;	/* real seconds of the transfer */
+	int ncpu;		/* local CPU samples */
+	struct cpu_sample cpu[METER_MAX];
+	json_t *counters;	/* xfer_counters_json (owned) */
+	double zc_copied_pct;	/* NAN unless a zero-copy method ran */
+	char zc_warn[160];	/* xfer_zc_warning */
+	uint64_t dgrams;	/* UDP: data datagrams received / sent */
+	int64_t lost;		/* UDP: lost datagrams, -1 = unknown */
+	uint64_t bad_bytes;	/* -V: mismatches */
+	int verified;		/* -V applied to the bytes */
+};
+
+/*
+ * The end-of-run exchange (a second TCP connection to the receiver's port
+ * after the data, so a plain ttcp peer never sees a byte of it): the
+ * transmitter's hello, the receiver's report, each one lib/peerrep frame.
+ */
+struct ctl_hello {
+	char method[32];	/* send method */
+	char source[8];		/* "file" / "hot" */
+	char proto[4];		/* "tcp" / "udp" */
+	char hostname[256];
+	char boot_id[40];	/* /proc/sys/kernel/random/boot_id */
+	uint64_t buflen;
+	uint64_t bytes;		/* bytes sent in this sample */
+	uint64_t dgrams;	/* UDP datagrams sent */
+	int sample;		/* 0-based */
+	int more;		/* 1: another sample follows */
+};
+
+struct ctl_report {
+	json_t *host;		/* the receiver's host facts (owned) */
+	int ncpu;
+	struct cpu_sample cpu[METER_MAX];
+	char recv_method[32];
+	char hostname[256];
+	char boot_id[40];
+	uint64_t bytes, calls, bad_bytes;
+	int verified;		/* the receiver checked the pattern */
+	double elapsed_s;
+	int64_t lost;		/* UDP: -1 = unknown */
+	uint64_t dgrams;
+	double zc_copied_pct;	/* NAN = none */
+};
+
+json_t *ctl_hello_build(const struct ctl_hello *h);
+int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len);
+json_t *ctl_report_build(const struct ctl_report *r,
+			 const struct cpu_sample *cpu, int n);
+int ctl_report_parse(json_t *j, struct ctl_report *r, char *err, size_t len);
+void ctl_report_free(struct ctl_report *r);
+/* Our host name and boot id, for same-box detection. */
+void ctl_self(char *host, size_t hlen, char *boot, size_t blen);
+
+/* opts.c */
+void parse_opts(struct cfg *c, int argc, char **argv);
+void usage(FILE *f);
+
+/* Sides (xmit.c, rcv.c). Return 0, or exit through die(). */
+int do_transmit(const struct cfg *c, struct res_doc *d);
+int do_receive(const struct cfg *c, struct res_doc *d);
+
+/* Shared by both sides (main.c). */
+extern FILE *ttcp_out;		/* human text: stdout, stderr under -J */
+void ttcp_socket_opts(const struct cfg *c, int fd, int sending);
+void ttcp_print_rate(const char *side, const struct cfg *c,
+		     const struct sample *s);
+json_t *ttcp_params(const char *method, const char *recv_method,
+		    const struct cfg *c, const char *role,
+		    const char *source);
+int ttcp_confidence_done(const struct cfg *c, const double *mbps, int n,
+			 struct res_doc *d);
+
+/* out.c: the CPU block and one-line summary, and the result sample. */
+void out_cpu(const char *side, const struct cfg *c, const struct sample *s,
+	     const struct ctl_report *rep, int same_box, const char *why_none);
+json_t *out_sample(struct res_doc *d, const struct cfg *c,
+		   const struct sample *s, const struct ctl_report *rep,
+		   int same_box);
+
+#endif

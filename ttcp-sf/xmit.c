@@ -1,0 +1,375 @@
+/*
+ * xmit.c: the transmitting side (-t). Per sample: connect, send with the
+ * chosen method from the shared source, half-close and wait until the
+ * receiver has read everything (so the time is end to end), then the
+ * end-of-run exchange for the receiver's figures. UDP uses ttcp's framing:
+ * a 4-byte start datagram, data datagrams that begin with "ZCBU" and a
+ * sequence number, and 4 end datagrams holding the count sent.
+ */
+#include "config.h"
+#include "clock.h"
+#include "log.h"
+#include "peerrep.h"
+#include "sig.h"
+#include "sock.h"
+#include "stats.h"
+#include "ttcp.h"
+#include "units.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define SRC_MIN (32ull << 20)	/* automatic source: at least this */
+#define SRC_MAX (256ull << 20)	/* and at most this */
+
+struct xmit {
+	const struct cfg *c;
+	struct res_doc *d;
+	const struct xfer_ops *ops;
+	struct xfer_source src;
+	struct meterset ms;
+	const char *source;	/* "file" / "hot" */
+	char me[256], boot[40];
+	uint64_t zc_completions, zc_copied; /* over all samples */
+};
+
+static void open_source(struct xmit *t)
+{
+	const struct cfg *c = t->c;
+	uint64_t size = c->source_size;
+	char err[512], b[32];
+
+	if (!c->file && !size) {
+		size = c->duration > 0 ? SRC_MAX : (uint64_t)c->buflen * c->nbuf;
+		size = size < SRC_MIN ? SRC_MIN : size > SRC_MAX ? SRC_MAX : size;
+	}
+	if (xfer_source_open(&t->src, c->file, size, c->buflen, c->align,
+			     c->offset, c->hot, err, sizeof(err)))
+		die("%s", err);
+	t->src.touch = c->touch;
+	t->source = c->hot && t->ops->hot_buf ? "hot" : "file";
+	fprintf(ttcp_out, "ttcp-t: method %s, source %s: %s %s%s\n",
+		t->ops->name, t->source,
+		units_fmt_bytes((double)t->src.size, b, sizeof(b)),
+		c->file ? c->file : "temp file of the pattern",
+		c->hot && !t->ops->hot_buf ? " (--hot: this method sends the file)" :
+					     "");
+}
+
+/* After SHUT_WR: wait until the receiver closes (it has read it all). */
+static void drain(const struct cfg *c, int fd)
+{
+	char b[256];
+	ssize_t r;
+
+	for (;;) {
+		r = sock_wait(fd, POLLIN, c->timeout_ms);
+		if (r == 0)
+			die("receiver %s:%d did not finish reading within %d ms (phase: end of data)",
+			    c->host, c->port, c->timeout_ms);
+		r = read(fd, b, sizeof(b));
+		if (r == 0)
+			return;
+		if (r < 0 && errno != EINTR)
+			die("receiver %s:%d at the end of data: %s", c->host,
+			    c->port, strerror(errno));
+		if (sig_stop)
+			return;
+	}
+}
+
+static void tcp_sample(struct xmit *t, struct sample *s)
+{
+	const struct cfg *c = t->c;
+	double t0, deadline = 0;
+	char err[512];
+	struct xfer *x;
+	int64_t n;
+	int fd;
+
+	fd = sock_connect(c->host, c->port, SOCK_STREAM, c->timeout_ms, err,
+			  sizeof(err));
+	if (fd < 0)
+		die("receiver %s:%d (phase: connect): %s", c->host, c->port,
+		    err);
+	ttcp_socket_opts(c, fd, 1);
+	x = xfer_open(t->ops, fd, &t->src, c->buflen, err, sizeof(err));
+	if (!x)
+		die("%s", err);
+	x->timeout_ms = c->timeout_ms;
+	if (c->cpu)
+		meterset_start(&t->ms);
+	t0 = clock_now();
+	if (c->duration > 0)
+		deadline = t0 + c->duration;
+	n = xfer_send_stream(x, 0,
+			     c->duration > 0 ? 0 : (uint64_t)c->buflen * c->nbuf,
+			     deadline, &sig_stop);
+	if (n < 0)
+		die("receiver %s:%d (phase: data, after %llu bytes): %s",
+		    c->host, c->port, (unsigned long long)x->bytes, x->err);
+	shutdown(fd, SHUT_WR);
+	drain(c, fd);
+	s->elapsed_s = clock_now() - t0;
+	if (c->cpu)
+		s->ncpu = meterset_stop(&t->ms, s->cpu);
+	s->bytes = (uint64_t)n;
+	s->calls = x->calls;
+	s->counters = xfer_counters_json(x);
+	s->zc_copied_pct = xfer_zc_copied_pct(x);
+	xfer_zc_warning(x, s->zc_warn, sizeof(s->zc_warn));
+	t->zc_completions += x->zc_completions;
+	t->zc_copied += x->zc_copied;
+	xfer_close(x);
+	close(fd);
+}
+
+/* One datagram; ENOBUFS waits a little as ttcp did. */
+static void udp_send(const struct cfg *c, int fd, const void *b, size_t n,
+		     struct sample *s)
+{
+	for (;;) {
+		ssize_t r = send(fd, b, n, 0);
+
+		s->calls++;
+		if (r == (ssize_t)n)
+			return;
+		if (r < 0 && (errno == ENOBUFS || errno == EINTR) && !sig_stop) {
+			usleep(1000);
+			continue;
+		}
+		die("receiver %s:%d (phase: UDP data): %s", c->host, c->port,
+		    r < 0 ? strerror(errno) : "short datagram");
+	}
+}
+
+static void udp_fill(struct xmit *t, uint64_t seq)
+{
+	size_t pay = t->c->buflen - TTCP_UDP_HDR, got = 0;
+	uint64_t off = seq * pay % t->src.size;
+	char *p = t->src.buf + TTCP_UDP_HDR;
+	uint32_t be[2] = { htonl(TTCP_UDP_MAGIC), htonl((uint32_t)seq) };
+	ssize_t r;
+
+	while (!t->c->hot && got < pay) {
+		r = pread(t->src.fd, p + got, pay - got, (off_t)off);
+		if (r <= 0)
+			die("reading the source %s: %s", t->src.path,
+			    r < 0 ? strerror(errno) : "end of file");
+		got += (size_t)r;
+		off = (off + (uint64_t)r) % t->src.size;
+	}
+	memcpy(t->src.buf, be, sizeof(be));
+}
+
+static void udp_sample(struct xmit *t, struct sample *s)
+{
+	const struct cfg *c = t->c;
+	uint64_t seq, n = c->duration > 0 ? UINT64_MAX : (uint64_t)c->nbuf;
+	double t0, deadline = 0;
+	char err[512];
+	uint32_t cnt;
+	int fd, i;
+
+	fd = sock_connect(c->host, c->port, SOCK_DGRAM, c->timeout_ms, err,
+			  sizeof(err));
+	if (fd < 0)
+		die("receiver %s:%d (phase: connect): %s", c->host, c->port,
+		    err);
+	ttcp_socket_opts(c, fd, 1);
+	if (c->cpu)
+		meterset_start(&t->ms);
+	udp_send(c, fd, "ZCBS", 4, s); /* ttcp's start datagram */
+	t0 = clock_now();
+	if (c->duration > 0)
+		deadline = t0 + c->duration;
+	for (seq = 0; seq < n && !sig_stop; seq++) {
+		if (deadline > 0 && clock_now() >= deadline)
+			break;
+		udp_fill(t, seq);
+		udp_send(c, fd, t->src.buf, c->buflen, s);
+		s->bytes += c->buflen;
+	}
+	s->dgrams = seq;
+	s->elapsed_s = clock_now() - t0;
+	cnt = htonl((uint32_t)seq);
+	for (i = 0; i < 4; i++) { /* ttcp's end datagrams, paced */
+		usleep(5000);
+		udp_send(c, fd, &cnt, 4, s);
+	}
+	s->calls -= 5;
+	if (c->cpu)
+		s->ncpu = meterset_stop(&t->ms, s->cpu);
+	s->lost = -1;
+	s->zc_copied_pct = NAN;
+	close(fd);
+}
+
+/*
+ * The end-of-run exchange. 1 with *rep filled, 0 when the receiver took
+ * no hello (a plain ttcp: why says so); a malformed answer is fatal.
+ */
+static int exchange(struct xmit *t, const struct sample *s, int idx,
+		    int more, struct ctl_report *rep, char *why, size_t wlen)
+{
+	const struct cfg *c = t->c;
+	struct ctl_hello h;
+	char err[512];
+	json_t *j;
+	int fd, r;
+
+	memset(&h, 0, sizeof(h));
+	snprintf(h.method, sizeof(h.method), "%s", t->ops->name);
+	snprintf(h.source, sizeof(h.source), "%s", t->source);
+	snprintf(h.proto, sizeof(h.proto), "%s", c->udp ? "udp" : "tcp");
+	snprintf(h.hostname, sizeof(h.hostname), "%s", t->me);
+	snprintf(h.boot_id, sizeof(h.boot_id), "%s", t->boot);
+	h.buflen = c->buflen;
+	h.bytes = s->bytes;
+	h.dgrams = s->dgrams;
+	h.sample = idx;
+	h.more = more;
+	fd = sock_connect(c->host, c->port, SOCK_STREAM, c->report_ms, err,
+			  sizeof(err));
+	if (fd < 0) {
+		snprintf(why, wlen, "no report: the receiver took no report connection (plain ttcp?): %s",
+			 err);
+		return 0;
+	}
+	j = ctl_hello_build(&h);
+	r = peerrep_send(fd, j, c->report_ms);
+	json_decref(j);
+	if (!r)
+		r = peerrep_recv(fd, &j, c->report_ms, err, sizeof(err));
+	close(fd);
+	if (r == -EINVAL)
+		die("receiver %s:%d (phase: report): %s", c->host, c->port, err);
+	if (r) {
+		snprintf(why, wlen, "no report: the receiver did not answer (plain ttcp?): %s",
+			 strerror(-r));
+		return 0;
+	}
+	r = ctl_report_parse(j, rep, err, sizeof(err));
+	json_decref(j);
+	if (r)
+		die("receiver %s:%d (phase: report): %s", c->host, c->port, err);
+	return 1;
+}
+
+static void check_report(struct xmit *t, const struct sample *s,
+			 const struct ctl_report *rep)
+{
+	const struct cfg *c = t->c;
+
+	if (!c->udp && rep->bytes != s->bytes)
+		die("receiver %s:%d got %llu bytes of %llu sent (phase: report)",
+		    c->host, c->port, (unsigned long long)rep->bytes,
+		    (unsigned long long)s->bytes);
+	if (rep->bad_bytes)
+		die("receiver %s:%d found %llu bytes not matching the pattern",
+		    c->host, c->port, (unsigned long long)rep->bad_bytes);
+	if (rep->verified)
+		fprintf(ttcp_out, "ttcp-t: receiver verified the pattern of %llu bytes\n",
+			(unsigned long long)rep->bytes);
+	if (c->udp)
+		fprintf(ttcp_out, "ttcp-t: receiver got %llu of %llu datagrams (%lld lost)\n",
+			(unsigned long long)rep->dgrams,
+			(unsigned long long)s->dgrams, (long long)rep->lost);
+}
+
+static void one_sample(struct xmit *t, int idx, double *mbps, int *more)
+{
+	const struct cfg *c = t->c;
+	struct ctl_report rep;
+	struct sample s;
+	char why[600] = "no report: --no-report";
+	int have = 0, same = 0;
+	json_t *kase;
+
+	memset(&s, 0, sizeof(s));
+	s.lost = -1;
+	if (c->udp)
+		udp_sample(t, &s);
+	else
+		tcp_sample(t, &s);
+	mbps[idx] = s.elapsed_s > 0 ? (double)s.bytes / s.elapsed_s / 1e6 : 0;
+	*more = !sig_stop && !ttcp_confidence_done(c, mbps, idx + 1, t->d);
+	ttcp_print_rate("t", c, &s);
+	if (s.zc_warn[0])
+		fprintf(ttcp_out, "ttcp-t: %s\n", s.zc_warn);
+	if (c->report && !sig_stop)
+		have = exchange(t, &s, idx, *more, &rep, why, sizeof(why));
+	if (have) {
+		check_report(t, &s, &rep);
+		same = !strcmp(rep.boot_id, t->boot) &&
+		       !strcmp(rep.hostname, t->me);
+		if (idx == 0)
+			res_set_peer(t->d, json_incref(rep.host));
+	} else {
+		if (idx == 0) {
+			fprintf(ttcp_out, "ttcp-t: %s\n", why);
+			res_warn(t->d, "%s", why);
+		}
+		if (c->require_peer)
+			die("receiver %s:%d: %s (--require-peer)", c->host,
+			    c->port, why);
+	}
+	out_cpu("t", c, &s, have ? &rep : NULL, same, why);
+	kase = res_case(t->d, ttcp_params(t->ops->name,
+					  have ? rep.recv_method : "unknown",
+					  c, "transmit", t->source));
+	res_sample(kase, out_sample(t->d, c, &s, have ? &rep : NULL, same));
+	json_decref(s.counters);
+	if (have)
+		ctl_report_free(&rep);
+}
+
+int do_transmit(const struct cfg *c, struct res_doc *d)
+{
+	struct xmit t = { .c = c, .d = d };
+	double mbps[TTCP_MAX_SAMPLES];
+	char err[512], why[256];
+	int i, more = 1;
+
+	t.ops = xfer_find(c->method, XFER_SEND);
+	if (xfer_probe(t.ops, why, sizeof(why)))
+		die("-m %s cannot run here: %s", t.ops->name, why);
+	ctl_self(t.me, sizeof(t.me), t.boot, sizeof(t.boot));
+	fprintf(ttcp_out, "ttcp-t: buflen=%zu, nbuf=%ld, align=%zu/%zu, port=%d  %s  -> %s\n",
+		c->buflen, c->nbuf, c->align, c->offset, c->port,
+		c->udp ? "udp" : "tcp", c->host);
+	open_source(&t);
+	if (c->cpu) {
+		if (meterset_open(&t.ms, c->cpu_list, NULL, err, sizeof(err)))
+			die("--cpu: %s", err);
+		fprintf(ttcp_out, "ttcp-t: CPU meters: %s\n",
+			c->cpu_list ? c->cpu_list : meter_default_list(NULL));
+	}
+	for (i = 0; more && i < c->repeat; i++)
+		one_sample(&t, i, mbps, &more);
+	if (t.zc_copied)
+		res_warn(d, "%s: %llu of %llu sends copied by the kernel",
+			 t.ops->name, (unsigned long long)t.zc_copied,
+			 (unsigned long long)t.zc_completions);
+	if (i > 1) {
+		struct stats_summary ss;
+
+		stats_summarize(mbps, (size_t)i, &ss);
+		fprintf(ttcp_out, "ttcp-t: %d samples: median %.1f MB/s (min %.1f, max %.1f, cov %.1f%%)\n",
+			i, ss.median, ss.min, ss.max, 100 * ss.cov);
+	}
+	fprintf(ttcp_out, "ttcp-sf: %s %s %zux%ld -> %s: %.1f MB/s%s\n",
+		t.ops->name, c->udp ? "udp" : "tcp", c->buflen, c->nbuf,
+		c->host, stats_median(mbps, (size_t)i),
+		i > 1 ? " (median)" : "");
+	if (c->cpu)
+		meterset_close(&t.ms);
+	xfer_source_close(&t.src);
+	return 0;
+}
