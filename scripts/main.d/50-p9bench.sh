@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# 50-p9bench: seed 000's 9P2000.L IO-size sweep, short form: diod on
+# loopback, IO sizes 1..4096 as in the seed, write then read, copy path
+# (No ZC) and direct path (ZC) interleaved, 3 repeats of 3000 operations
+# per size (the seed did 1M: scripts/p9-sweep without --ops), with CPU of
+# this box and of the diod process. Well under 2 minutes.
+set -uo pipefail
+: "${ZCB_SRCDIR:?}" "${ZCB_BUILDDIR:?}" "${ZCB_OUT:?}"
+if ! command -v diod >/dev/null; then
+	echo "50-p9bench: skipped: diod is not installed (scripts/setup-deps)"
+	exit 0
+fi
+exec "$ZCB_SRCDIR/scripts/p9-sweep" --build "$ZCB_BUILDDIR" --out "$ZCB_OUT" \
+	--label "${ZCB_LABEL:-$(uname -r)}" --ops 3000 --repeat 3
