@@ -330,8 +330,15 @@ int xfer_fail(struct xfer *x, int e, const char *fmt, ...)
 	char what[160];
 	va_list ap;
 
-	if (e == EAGAIN || e == EWOULDBLOCK)
+	if (e == EAGAIN || e == EWOULDBLOCK) {
+		int fl = fcntl(x->sock, F_GETFL);
+
+		/* a non-blocking socket would block: not an error (the
+		 * header's promise); a blocking one hit SO_RCVTIMEO */
+		if (fl >= 0 && (fl & O_NONBLOCK))
+			return -EAGAIN;
 		e = ETIMEDOUT;
+	}
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);

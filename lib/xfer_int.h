@@ -26,7 +26,8 @@ const void *xfer_user_data(struct xfer *x, uint64_t off, size_t *len,
 const void *xfer_map_data(struct xfer *x, uint64_t off, size_t len);
 
 /* Fill x->err with "what: strerror" and return -errno; a blocking
- * socket's timeout (EAGAIN) becomes -ETIMEDOUT. */
+ * socket's timeout (EAGAIN) becomes -ETIMEDOUT; on a non-blocking socket
+ * EAGAIN is returned as -EAGAIN with no error recorded. */
 int xfer_fail(struct xfer *x, int e, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
