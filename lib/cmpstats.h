@@ -1,0 +1,69 @@
+/*
+ * cmpstats.h: two-sample and paired significance tests for comparing
+ * runs (zcbreport compare): Welch's t-test (on log values for ratios),
+ * Mann-Whitney U, the paired t-test and Wilcoxon signed-rank test, and
+ * Benjamini-Hochberg adjustment. Distribution functions come from GSL.
+ * All p-values are two-sided. Nothing here prints.
+ */
+#ifndef ZCB_CMPSTATS_H
+#define ZCB_CMPSTATS_H
+
+#include <stddef.h>
+
+struct cmp_result {
+	size_t n1, n2;		   /* samples used (paired: n1 = n2 = pairs) */
+	double stat;		   /* t, or U / V for the rank tests */
+	double df;		   /* degrees of freedom (t tests), else NAN */
+	double p;		   /* two-sided p-value, NAN when undefined */
+	double diff;		   /* t tests: mean(b) - mean(a) (of logs when
+				    * on logs); paired: mean of b_i - a_i */
+	double diff_lo, diff_hi;   /* level interval of diff */
+	double ratio;		   /* on logs: exp(diff), the ratio b / a */
+	double ratio_lo, ratio_hi; /* its interval, NAN when not on logs */
+	int exact;		   /* rank tests: exact distribution used */
+	int on_logs;		   /* values were log-transformed */
+};
+
+/*
+ * Welch's unequal-variance t-test of b against a. With on_logs the test
+ * runs on log values (every value must be > 0, else -EDOM) and ratio is
+ * the ratio of geometric means b/a with its `level` interval (e.g. 0.95).
+ * -EINVAL when a side has fewer than 2 values. R: t.test(b, a).
+ */
+int cmp_welch(const double *a, size_t na, const double *b, size_t nb,
+	      int on_logs, double level, struct cmp_result *r);
+
+/*
+ * Mann-Whitney U (Wilcoxon rank-sum) test, two-sided. stat is
+ * U = W of R's wilcox.test(b, a): the count of pairs with b > a (ties
+ * count 1/2). Exact distribution when both sides have < 50 values and
+ * there are no ties, as R does; otherwise the normal approximation with
+ * tie and continuity correction. -EINVAL when a side is empty.
+ */
+int cmp_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+		     struct cmp_result *r);
+
+/*
+ * Paired t-test on b_i against a_i, i < n. With on_logs, on log(b_i/a_i)
+ * and ratio is the geometric mean ratio with its interval. -EINVAL when
+ * n < 2, -EDOM for a value <= 0 on logs. R: t.test(b, a, paired=TRUE).
+ */
+int cmp_paired_t(const double *a, const double *b, size_t n, int on_logs,
+		 double level, struct cmp_result *r);
+
+/*
+ * Wilcoxon signed-rank test of b_i - a_i (zero differences dropped),
+ * stat is V, the sum of ranks of positive differences. Exact when fewer
+ * than 50 non-zero differences and no ties, else the normal
+ * approximation with tie and continuity correction, as R does.
+ */
+int cmp_signed_rank(const double *a, const double *b, size_t n,
+		    struct cmp_result *r);
+
+/*
+ * Benjamini-Hochberg adjusted p-values (R: p.adjust(p, "BH")). NAN
+ * entries are left out of the count and stay NAN. q may equal p.
+ */
+void cmp_bh_adjust(const double *p, size_t n, double *q);
+
+#endif

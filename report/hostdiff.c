@@ -1,0 +1,95 @@
+/*
+ * hostdiff.c: the host facts that differ between the two sides of a
+ * comparison (kernel release and version, cmdline, CPU model and count,
+ * memory, every recorded sysctl), printed above compare's tables.
+ */
+#include "config.h"
+#include "report.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void fact_add(json_t *out, const char *field, const char *value)
+{
+	json_t *set = json_object_get(out, field);
+
+	if (!set) {
+		set = json_object();
+		json_object_set_new(out, field, set);
+	}
+	json_object_set_new(set, value, json_true());
+}
+
+/* Host facts of one side as field -> set of distinct values. */
+static json_t *host_facts(const struct rsel *sel)
+{
+	static const char *const fields[] = {
+		"kernel_release", "kernel_version", "cmdline", "cpu_model",
+		"online_cpus",	  "mem_bytes",	    NULL};
+	json_t *out = json_object(), *h, *v;
+	const char *name, *s;
+	char buf[256], key[300];
+	size_t i;
+	int f;
+
+	for (i = 0; i < sel->n; i++) {
+		h = json_object_get(sel->v[i].doc->root, "host");
+		for (f = 0; fields[f]; f++) {
+			s = rl_param_str(h, fields[f], buf, sizeof(buf));
+			fact_add(out, fields[f], s ? s : "(unknown)");
+		}
+		json_object_foreach(json_object_get(h, "sysctls"), name, v)
+		{
+			snprintf(key, sizeof(key), "sysctl %s", name);
+			fact_add(out, key,
+				 json_is_string(v) ? json_string_value(v)
+						   : "?");
+		}
+	}
+	return out;
+}
+
+static void values_text(json_t *set, char *buf, size_t len)
+{
+	const char *k;
+	json_t *v;
+
+	buf[0] = 0;
+	if (!set) {
+		snprintf(buf, len, "(absent)");
+		return;
+	}
+	json_object_foreach(set, k, v)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+			 buf[0] ? " | " : "", k);
+}
+
+void print_host_diff(const struct rsel *base, const struct rsel *new)
+{
+	json_t *a = host_facts(base), *b = host_facts(new), *all, *v;
+	const char *k;
+	char x[1024], y[1024];
+	int n = 0;
+
+	all = json_deep_copy(a);
+	json_object_update_missing(all, b);
+	json_object_foreach(all, k, v)
+	{
+		json_t *va = json_object_get(a, k), *vb = json_object_get(b, k);
+
+		if (va && vb && json_equal(va, vb) && json_object_size(va) == 1)
+			continue;
+		if (!n++)
+			printf("Host differences (base -> new):\n");
+		values_text(va, x, sizeof(x));
+		values_text(vb, y, sizeof(y));
+		printf("  %-34s %s -> %s\n", k, x, y);
+	}
+	if (!n)
+		printf("Hosts: same kernel, cmdline, CPU and sysctls on both "
+		       "sides\n");
+	printf("\n");
+	json_decref(a);
+	json_decref(b);
+	json_decref(all);
+}

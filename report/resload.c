@@ -1,0 +1,415 @@
+/*
+ * resload.c: loads result documents for zcbreport (see resload.h). A
+ * file that is not JSON, fails res_validate(), records a failed run or
+ * uses another unit for a metric than the rest of the set is refused
+ * with its reason; the others are kept.
+ */
+#include "config.h"
+#include "resload.h"
+#include "result.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define RL_MAX_DEPTH 32 /* directory recursion limit */
+
+void rl_init(struct rl_set *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->units = json_object();
+	s->better = json_object();
+	s->rate = json_object();
+}
+
+void rl_free(struct rl_set *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->ndocs; i++) {
+		free(s->docs[i].path);
+		json_decref(s->docs[i].root);
+	}
+	for (i = 0; i < s->nbad; i++) {
+		free(s->bad[i].path);
+		free(s->bad[i].why);
+	}
+	free(s->docs);
+	free(s->bad);
+	json_decref(s->units);
+	json_decref(s->better);
+	json_decref(s->rate);
+	memset(s, 0, sizeof(*s));
+}
+
+static void *grow(void *p, size_t *cap, size_t n, size_t elem)
+{
+	if (n < *cap)
+		return p;
+	*cap = *cap ? 2 * *cap : 16;
+	p = realloc(p, *cap * elem);
+	if (!p)
+		abort();
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		abort();
+	return d;
+}
+
+static void add_bad(struct rl_set *s, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void add_bad(struct rl_set *s, const char *path, const char *fmt, ...)
+{
+	char why[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	s->bad = grow(s->bad, &s->capbad, s->nbad, sizeof(*s->bad));
+	s->bad[s->nbad].path = xstrdup(path);
+	s->bad[s->nbad++].why = xstrdup(why);
+}
+
+/* Take ownership of a validated root. */
+static int add_doc(struct rl_set *s, const char *name, json_t *root)
+{
+	char err[512];
+	struct rl_doc *d;
+	const char *status;
+
+	if (res_validate(root, err, sizeof(err))) {
+		add_bad(s, name, "%s", err);
+		json_decref(root);
+		return -EINVAL;
+	}
+	status = json_string_value(json_object_get(root, "status"));
+	if (strcmp(status, "ok")) {
+		const char *e =
+			json_string_value(json_object_get(root, "error"));
+
+		add_bad(s, name, "the run failed: %s",
+			e ? e : "no error given");
+		json_decref(root);
+		return -EINVAL;
+	}
+	s->docs = grow(s->docs, &s->capdocs, s->ndocs, sizeof(*s->docs));
+	d = &s->docs[s->ndocs];
+	d->path = xstrdup(name);
+	d->root = root;
+	d->tool = json_string_value(json_object_get(root, "tool"));
+	d->label = json_string_value(json_object_get(root, "label"));
+	d->transcribed = json_is_true(json_object_get(root, "transcribed"));
+	d->order = s->ndocs++;
+	return 0;
+}
+
+int rl_add_buffer(struct rl_set *s, const char *name, const char *buf,
+		  size_t len)
+{
+	json_error_t je;
+	json_t *root;
+
+	if (len > RL_MAX_FILE) {
+		add_bad(s, name, "larger than %u MiB", RL_MAX_FILE >> 20);
+		return -EINVAL;
+	}
+	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	if (!root) {
+		add_bad(s, name, "not JSON: line %d column %d: %s", je.line,
+			je.column, je.text);
+		return -EINVAL;
+	}
+	return add_doc(s, name, root);
+}
+
+static int add_file(struct rl_set *s, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	struct stat st;
+	char *buf;
+	size_t got;
+	int r;
+
+	if (!f) {
+		add_bad(s, path, "cannot open: %s", strerror(errno));
+		return -errno;
+	}
+	if (fstat(fileno(f), &st) || st.st_size > (off_t)RL_MAX_FILE) {
+		fclose(f);
+		add_bad(s, path, "larger than %u MiB", RL_MAX_FILE >> 20);
+		return -EINVAL;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf)
+		abort();
+	got = fread(buf, 1, (size_t)st.st_size, f);
+	if (ferror(f)) {
+		add_bad(s, path, "read error");
+		fclose(f);
+		free(buf);
+		return -EIO;
+	}
+	fclose(f);
+	r = rl_add_buffer(s, path, buf, got);
+	free(buf);
+	return r;
+}
+
+static int is_json_name(const char *n)
+{
+	size_t l = strlen(n);
+
+	return n[0] != '.' && l > 5 && !strcmp(n + l - 5, ".json");
+}
+
+static size_t add_dir(struct rl_set *s, const char *dir, int depth)
+{
+	struct dirent **ents;
+	size_t added = 0;
+	int n, i;
+
+	if (depth > RL_MAX_DEPTH) {
+		add_bad(s, dir, "directories nested too deep");
+		return 0;
+	}
+	n = scandir(dir, &ents, NULL, alphasort);
+	if (n < 0) {
+		add_bad(s, dir, "cannot read directory: %s", strerror(errno));
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		const char *name = ents[i]->d_name;
+		char p[4096];
+		struct stat st;
+
+		if (name[0] != '.' &&
+		    (size_t)snprintf(p, sizeof(p), "%s/%s", dir, name) <
+			    sizeof(p) &&
+		    !stat(p, &st)) {
+			if (S_ISDIR(st.st_mode))
+				added += add_dir(s, p, depth + 1);
+			else if (S_ISREG(st.st_mode) && is_json_name(name))
+				added += add_file(s, p) == 0;
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	return added;
+}
+
+size_t rl_add_path(struct rl_set *s, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st)) {
+		add_bad(s, path, "cannot open: %s", strerror(errno));
+		return 0;
+	}
+	if (S_ISDIR(st.st_mode))
+		return add_dir(s, path, 0);
+	return add_file(s, path) == 0;
+}
+
+/* The unit most documents use for each metric (first seen wins ties). */
+static json_t *majority_units(struct rl_set *s)
+{
+	json_t *votes = json_object(), *best = json_object(), *m, *def;
+	const char *name, *unit;
+	size_t i;
+
+	for (i = 0; i < s->ndocs; i++) {
+		json_object_foreach(json_object_get(s->docs[i].root, "metrics"),
+				    name, def)
+		{
+			json_t *v = json_object_get(votes, name);
+
+			unit = json_string_value(json_object_get(def, "unit"));
+			if (!v) {
+				v = json_object();
+				json_object_set_new(votes, name, v);
+				json_object_set_new(best, name,
+						    json_string(unit));
+			}
+			json_object_set_new(
+				v, unit,
+				json_integer(json_integer_value(
+						     json_object_get(v, unit)) +
+					     1));
+		}
+	}
+	json_object_foreach(votes, name, m)
+	{
+		json_int_t top = json_integer_value(json_object_get(
+			m, json_string_value(json_object_get(best, name))));
+		json_t *c;
+
+		json_object_foreach(m, unit, c)
+		{
+			if (json_integer_value(c) > top) {
+				top = json_integer_value(c);
+				json_object_set_new(best, name,
+						    json_string(unit));
+			}
+		}
+	}
+	json_decref(votes);
+	return best;
+}
+
+/* Why a document disagrees with the agreed units, or NULL. */
+static int unit_conflict(struct rl_set *s, json_t *best, struct rl_doc *d)
+{
+	const char *name, *unit, *want;
+	json_t *def;
+
+	json_object_foreach(json_object_get(d->root, "metrics"), name, def)
+	{
+		unit = json_string_value(json_object_get(def, "unit"));
+		want = json_string_value(json_object_get(best, name));
+		if (want && strcmp(unit, want)) {
+			add_bad(s, d->path,
+				"mixed units: metric %s is in \"%s\" here but "
+				"in \"%s\" in the other files",
+				name, unit, want);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void rl_finish(struct rl_set *s)
+{
+	json_t *best = majority_units(s), *def;
+	const char *name;
+	size_t i, k = 0;
+
+	for (i = 0; i < s->ndocs; i++) {
+		struct rl_doc *d = &s->docs[i];
+
+		if (unit_conflict(s, best, d)) {
+			free(d->path);
+			json_decref(d->root);
+			continue;
+		}
+		json_object_foreach(json_object_get(d->root, "metrics"), name,
+				    def)
+		{
+			json_object_set(s->units, name,
+					json_object_get(def, "unit"));
+			json_object_set(s->better, name,
+					json_object_get(def, "better"));
+			if (json_is_true(json_object_get(def, "rate")))
+				json_object_set_new(s->rate, name, json_true());
+		}
+		s->docs[k++] = *d;
+	}
+	s->ndocs = k;
+	json_decref(best);
+}
+
+const char *rl_param_str(json_t *params, const char *name, char *buf,
+			 size_t len)
+{
+	json_t *v = json_object_get(params, name);
+	double x;
+
+	if (!v)
+		return NULL;
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (json_is_integer(v)) {
+		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+	} else if (json_is_real(v)) {
+		x = json_real_value(v);
+		if (x == floor(x) && fabs(x) < 1e15)
+			snprintf(buf, len, "%.0f", x);
+		else
+			snprintf(buf, len, "%g", x);
+	} else if (json_is_boolean(v)) {
+		snprintf(buf, len, "%s", json_is_true(v) ? "yes" : "no");
+	} else if (json_is_null(v)) {
+		snprintf(buf, len, "-");
+	} else {
+		char *d = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
+
+		snprintf(buf, len, "%s", d ? d : "?");
+		free(d);
+	}
+	return buf;
+}
+
+double rl_param_num(json_t *params, const char *name)
+{
+	json_t *v = json_object_get(params, name);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+void rl_case_values(json_t *kase, const char *metric, double **x, size_t *n,
+		    size_t *cap)
+{
+	json_t *s;
+	size_t i;
+
+	json_array_foreach(json_object_get(kase, "samples"), i, s)
+	{
+		json_t *v =
+			json_object_get(json_object_get(s, "metrics"), metric);
+
+		if (!json_is_number(v) || !isfinite(json_number_value(v)))
+			continue;
+		*x = grow(*x, cap, *n, sizeof(**x));
+		(*x)[(*n)++] = json_number_value(v);
+	}
+}
+
+int rl_case_has(json_t *kase, const char *metric)
+{
+	json_t *sum = json_object_get(json_object_get(kase, "summary"), metric);
+	json_t *s;
+	size_t i;
+
+	if (json_is_number(json_object_get(sum, "mean")))
+		return 1;
+	json_array_foreach(json_object_get(kase, "samples"), i, s)
+	{
+		if (json_is_number(json_object_get(
+			    json_object_get(s, "metrics"), metric)))
+			return 1;
+	}
+	return 0;
+}
+
+const char *rl_unit(const struct rl_set *s, const char *metric)
+{
+	const char *u = json_string_value(json_object_get(s->units, metric));
+
+	return u ? u : "";
+}
+
+int rl_better(const struct rl_set *s, const char *metric)
+{
+	const char *b = json_string_value(json_object_get(s->better, metric));
+
+	if (!b)
+		return 0;
+	return !strcmp(b, "higher") ? 1 : -1;
+}
+
+int rl_is_rate(const struct rl_set *s, const char *metric)
+{
+	return json_is_true(json_object_get(s->rate, metric));
+}

@@ -1,0 +1,72 @@
+/*
+ * resload.h: the result-document loader of zcbreport. Loads files and
+ * directories (recursively, *.json), validates every document with
+ * res_validate(), refuses failed runs and documents whose unit for a
+ * metric disagrees with the other files, and keeps the rest. Nothing
+ * here prints: every refused file lands in the set's bad list with the
+ * reason, for the caller to name.
+ */
+#ifndef ZCB_RESLOAD_H
+#define ZCB_RESLOAD_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#define RL_MAX_FILE (64u << 20) /* larger files are refused */
+
+struct rl_doc {
+	char *path;	  /* file it came from */
+	json_t *root;	  /* the whole document (owned) */
+	const char *tool; /* borrowed from root */
+	const char *label;
+	int transcribed; /* figures copied from a mail */
+	size_t order;	 /* load order, for stable sorting */
+};
+
+struct rl_bad {
+	char *path; /* the refused file */
+	char *why;  /* the reason, one line */
+};
+
+struct rl_set {
+	struct rl_doc *docs; /* usable documents, in load order */
+	size_t ndocs, capdocs;
+	struct rl_bad *bad; /* refused files */
+	size_t nbad, capbad;
+	json_t *units;	/* metric -> unit agreed by the set */
+	json_t *better; /* metric -> "higher" | "lower" */
+	json_t *rate;	/* metric -> true when a rate */
+};
+
+void rl_init(struct rl_set *s);
+void rl_free(struct rl_set *s);
+
+/* Add a file or a directory (every *.json under it, sorted). Problems
+ * are recorded in s->bad; returns the count of documents added. */
+size_t rl_add_path(struct rl_set *s, const char *path);
+/* Add one document from memory (name is what the bad list calls it).
+ * 0, or -EINVAL when refused (then recorded in s->bad). */
+int rl_add_buffer(struct rl_set *s, const char *name, const char *buf,
+		  size_t len);
+/* After every add: refuse documents whose unit for a metric is not the
+ * one most files use, and fill units/better/rate. */
+void rl_finish(struct rl_set *s);
+
+/* A parameter's value as text ("4096", "sendfile", "yes"); NULL if
+ * absent. Whole numbers print without decimals. */
+const char *rl_param_str(json_t *params, const char *name, char *buf,
+			 size_t len);
+/* Numeric value of a parameter, NAN when absent or not a number. */
+double rl_param_num(json_t *params, const char *name);
+/* Append the sample values of a metric in a case to *x (realloc'd). */
+void rl_case_values(json_t *kase, const char *metric, double **x, size_t *n,
+		    size_t *cap);
+/* Whether a case has a metric in its summary or any sample. */
+int rl_case_has(json_t *kase, const char *metric);
+/* A metric's unit in the set ("" when unknown). */
+const char *rl_unit(const struct rl_set *s, const char *metric);
+/* 1 when higher is better, -1 lower, 0 unknown. */
+int rl_better(const struct rl_set *s, const char *metric);
+int rl_is_rate(const struct rl_set *s, const char *metric);
+
+#endif

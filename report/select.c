@@ -1,0 +1,367 @@
+/*
+ * select.c: choosing cases out of loaded result documents, grouping them
+ * into table rows in a stable order, and summarizing a metric over the
+ * cases of a row.
+ */
+#include "config.h"
+#include "report.h"
+#include "log.h"
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *grow(void *p, size_t *cap, size_t n, size_t elem)
+{
+	if (n < *cap)
+		return p;
+	*cap = *cap ? 2 * *cap : 16;
+	p = realloc(p, *cap * elem);
+	if (!p)
+		abort();
+	return p;
+}
+
+const char *case_key(const struct rcase *c, const char *key, char *buf,
+		     size_t len)
+{
+	const char *v;
+
+	if (!strcmp(key, "label"))
+		return c->doc->label;
+	if (!strcmp(key, "tool"))
+		return c->doc->tool;
+	v = rl_param_str(c->params, key, buf, len);
+	return v ? v : "-";
+}
+
+static int where_match(const struct rcase *c, const char *w)
+{
+	const char *eq = strchr(w, '=');
+	char key[128], buf[256];
+	const char *v;
+
+	if (!eq || (size_t)(eq - w) >= sizeof(key))
+		return 0;
+	memcpy(key, w, (size_t)(eq - w));
+	key[eq - w] = 0;
+	v = case_key(c, key, buf, sizeof(buf));
+	return !strcmp(v, eq + 1);
+}
+
+static int case_ok(const struct rcase *c, const struct rfilter *f)
+{
+	size_t i;
+
+	if (f->tool && strcmp(c->doc->tool, f->tool))
+		return 0;
+	for (i = 0; i < f->nwhere; i++)
+		if (!where_match(c, f->where[i]))
+			return 0;
+	for (i = 0; f->need_params && f->need_params[i]; i++)
+		if (!json_object_get(c->params, f->need_params[i]))
+			return 0;
+	for (i = 0; f->need_metrics && f->need_metrics[i]; i++)
+		if (!rl_case_has(c->kase, f->need_metrics[i]))
+			return 0;
+	return 1;
+}
+
+void sel_build(const struct rl_set *s, const struct rfilter *f,
+	       struct rsel *out)
+{
+	size_t i, j;
+	json_t *k;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < s->ndocs; i++) {
+		json_array_foreach(json_object_get(s->docs[i].root, "cases"), j,
+				   k)
+		{
+			struct rcase c = {&s->docs[i], k,
+					  json_object_get(k, "params")};
+
+			if (!case_ok(&c, f))
+				continue;
+			out->v = grow(out->v, &out->cap, out->n, sizeof(c));
+			out->v[out->n++] = c;
+		}
+	}
+}
+
+void sel_free(struct rsel *sel)
+{
+	free(sel->v);
+	memset(sel, 0, sizeof(*sel));
+}
+
+static int in_list(const char *const *l, const char *s)
+{
+	for (; l && *l; l++)
+		if (!strcmp(*l, s))
+			return 1;
+	return 0;
+}
+
+size_t sel_varying(const struct rsel *sel, const char *const *exclude,
+		   const char **out, size_t max)
+{
+	size_t i, j, n = 0;
+	const char *name;
+	json_t *v;
+
+	for (i = 0; i < sel->n; i++) {
+		json_object_foreach(sel->v[i].params, name, v)
+		{
+			char a[256], b[256];
+			const char *first;
+			int differs = 0, k;
+
+			if (in_list(exclude, name))
+				continue;
+			for (k = 0; k < (int)n; k++)
+				if (!strcmp(out[k], name))
+					break;
+			if (k < (int)n || n == max)
+				continue;
+			first = case_key(&sel->v[0], name, a, sizeof(a));
+			for (j = 1; j < sel->n && !differs; j++)
+				differs = strcmp(first,
+						 case_key(&sel->v[j], name, b,
+							  sizeof(b))) != 0;
+			if (differs)
+				out[n++] = name;
+		}
+	}
+	return n;
+}
+
+int sel_labels_vary(const struct rsel *sel)
+{
+	size_t i;
+
+	for (i = 1; i < sel->n; i++)
+		if (strcmp(sel->v[i].doc->label, sel->v[0].doc->label))
+			return 1;
+	return 0;
+}
+
+static int is_number(const char *s, double *v)
+{
+	char *end;
+
+	*v = strtod(s, &end);
+	return *s && !*end && isfinite(*v);
+}
+
+/* Rank of every distinct value of key k: numeric order when all values
+ * are numbers, else order of first appearance. */
+static void rank_key(struct rgroups *g, size_t k)
+{
+	int numeric = 1;
+	size_t i, j;
+	double v;
+
+	for (i = 0; i < g->n && numeric; i++)
+		numeric = is_number(g->g[i].vals[k], &v);
+	for (i = 0; i < g->n; i++) {
+		if (numeric) {
+			is_number(g->g[i].vals[k], &g->g[i].rank[k]);
+			continue;
+		}
+		for (j = 0; j <= i; j++)
+			if (!strcmp(g->g[j].vals[k], g->g[i].vals[k]))
+				break;
+		g->g[i].rank[k] = (double)j;
+	}
+}
+
+static size_t cmp_nkeys;
+
+static int cmp_group(const void *a, const void *b)
+{
+	const struct rgroup *x = a, *y = b;
+	size_t k;
+
+	for (k = 0; k < cmp_nkeys; k++) {
+		if (x->rank[k] < y->rank[k])
+			return -1;
+		if (x->rank[k] > y->rank[k])
+			return 1;
+	}
+	return 0;
+}
+
+void grp_build(const struct rsel *sel, const char *const *keys, size_t nkeys,
+	       struct rgroups *out)
+{
+	size_t i, j, k;
+
+	memset(out, 0, sizeof(*out));
+	if (nkeys > RPT_MAX_KEYS)
+		nkeys = RPT_MAX_KEYS;
+	out->nkeys = nkeys;
+	for (k = 0; k < nkeys; k++)
+		out->keys[k] = keys[k];
+	for (i = 0; i < sel->n; i++) {
+		char buf[RPT_MAX_KEYS][256];
+		const char *v[RPT_MAX_KEYS];
+		struct rgroup *g = NULL;
+
+		for (k = 0; k < nkeys; k++)
+			v[k] = case_key(&sel->v[i], keys[k], buf[k],
+					sizeof(buf[k]));
+		for (j = 0; j < out->n && !g; j++) {
+			for (k = 0; k < nkeys; k++)
+				if (strcmp(out->g[j].vals[k], v[k]))
+					break;
+			if (k == nkeys)
+				g = &out->g[j];
+		}
+		if (!g) {
+			out->g = grow(out->g, &out->cap, out->n, sizeof(*g));
+			g = &out->g[out->n++];
+			memset(g, 0, sizeof(*g));
+			g->vals = calloc(nkeys + 1, sizeof(char *));
+			g->rank = calloc(nkeys + 1, sizeof(double));
+			if (!g->vals || !g->rank)
+				abort();
+			for (k = 0; k < nkeys; k++) {
+				g->vals[k] = strdup(v[k]);
+				if (!g->vals[k])
+					abort();
+			}
+		}
+		g->cases = grow(g->cases, &g->cap, g->n, sizeof(*g->cases));
+		g->cases[g->n++] = &sel->v[i];
+	}
+	for (k = 0; k < nkeys; k++)
+		rank_key(out, k);
+	cmp_nkeys = nkeys;
+	if (out->n > 1)
+		qsort(out->g, out->n, sizeof(*out->g), cmp_group);
+}
+
+void grp_free(struct rgroups *g)
+{
+	size_t i, k;
+
+	for (i = 0; i < g->n; i++) {
+		for (k = 0; k < g->nkeys; k++)
+			free(g->g[i].vals[k]);
+		free(g->g[i].vals);
+		free(g->g[i].rank);
+		free(g->g[i].cases);
+	}
+	free(g->g);
+	memset(g, 0, sizeof(*g));
+}
+
+static const char *stat_field(enum stat_kind st)
+{
+	return st == ST_MEDIAN ? "median" : st == ST_HMEAN ? "hmean" : "mean";
+}
+
+/* One case: its summary, when it has the statistic asked for. */
+static int from_summary(json_t *kase, const char *metric, enum stat_kind st,
+			struct cellv *out)
+{
+	json_t *sum = json_object_get(json_object_get(kase, "summary"), metric);
+	json_t *v = json_object_get(sum, stat_field(st));
+	json_t *sd = json_object_get(sum, "stddev");
+
+	if (!json_is_number(v))
+		return 0;
+	out->v = json_number_value(v);
+	out->n = (size_t)json_integer_value(json_object_get(sum, "n"));
+	out->sd =
+		json_is_number(sd) && out->n > 1 ? json_number_value(sd) : NAN;
+	out->ok = 1;
+	return 1;
+}
+
+void cell_value(struct rcase *const *cs, size_t n, const char *metric,
+		enum stat_kind st, const char *param, const char *value,
+		struct cellv *out)
+{
+	struct rcase *const *use[1];
+	struct stats_summary s;
+	size_t i, m = 0, nx = 0, cap = 0;
+	double *x = NULL;
+	char buf[256];
+
+	memset(out, 0, sizeof(*out));
+	out->v = out->sd = NAN;
+	for (i = 0; i < n; i++) {
+		if (param &&
+		    strcmp(case_key(cs[i], param, buf, sizeof(buf)), value))
+			continue;
+		if (!rl_case_has(cs[i]->kase, metric))
+			continue;
+		use[0] = &cs[i];
+		m++;
+	}
+	if (m == 1 && from_summary((*use[0])->kase, metric, st, out))
+		return;
+	for (i = 0; i < n; i++) {
+		if (param &&
+		    strcmp(case_key(cs[i], param, buf, sizeof(buf)), value))
+			continue;
+		rl_case_values(cs[i]->kase, metric, &x, &nx, &cap);
+	}
+	if (nx) {
+		stats_summarize(x, nx, &s);
+		out->v = st == ST_MEDIAN  ? s.median
+			 : st == ST_HMEAN ? s.hmean
+					  : s.mean;
+		out->sd = nx > 1 ? s.stddev : NAN;
+		out->n = nx;
+		out->ok = isfinite(out->v);
+	}
+	free(x);
+}
+
+int parse_stat(const char *s, enum stat_kind *st)
+{
+	if (!strcmp(s, "mean"))
+		*st = ST_MEAN;
+	else if (!strcmp(s, "median"))
+		*st = ST_MEDIAN;
+	else if (!strcmp(s, "hmean"))
+		*st = ST_HMEAN;
+	else
+		return -1;
+	return 0;
+}
+
+void load_inputs(struct rl_set *s, char *const *paths, int n)
+{
+	int i;
+	size_t b;
+
+	rl_init(s);
+	for (i = 0; i < n; i++)
+		rl_add_path(s, paths[i]);
+	rl_finish(s);
+	for (b = 0; b < s->nbad; b++)
+		log_err("%s: %s", s->bad[b].path, s->bad[b].why);
+}
+
+const char *case_meter(json_t *kase, const char *side)
+{
+	json_t *s, *m;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(kase, "samples"), i, s)
+	{
+		json_array_foreach(
+			json_object_get(json_object_get(s, "cpu"), side), j, m)
+		{
+			if (json_is_true(json_object_get(m, "ok")))
+				return json_string_value(
+					json_object_get(m, "meter"));
+		}
+	}
+	return NULL;
+}

@@ -1,0 +1,343 @@
+/*
+ * table.c: the table printers of zcbreport (aligned text, Markdown,
+ * CSV) and the number formats of the seed layouts.
+ */
+#include "config.h"
+#include "table.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s ? s : "");
+
+	if (!d)
+		abort();
+	return d;
+}
+
+struct tbl *tbl_new(size_t ncols)
+{
+	struct tbl *t = calloc(1, sizeof(*t));
+	size_t i;
+
+	if (!t)
+		abort();
+	t->ncols = ncols;
+	t->head = calloc(ncols, sizeof(*t->head));
+	t->align = calloc(ncols, sizeof(*t->align));
+	if (!t->head || !t->align)
+		abort();
+	for (i = 0; i < ncols; i++)
+		t->head[i] = xstrdup("");
+	t->gap = 2;
+	return t;
+}
+
+void tbl_free(struct tbl *t)
+{
+	size_t i, j;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nrows; i++) {
+		for (j = 0; j < t->ncols; j++)
+			free(t->rows[i].cell[j]);
+		free(t->rows[i].cell);
+	}
+	for (j = 0; j < t->ncols; j++)
+		free(t->head[j]);
+	free(t->rows);
+	free(t->head);
+	free(t->align);
+	free(t);
+}
+
+void tbl_col(struct tbl *t, size_t col, const char *head, enum tbl_align al)
+{
+	free(t->head[col]);
+	t->head[col] = xstrdup(head);
+	t->align[col] = al;
+}
+
+size_t tbl_add_row(struct tbl *t)
+{
+	size_t j;
+
+	if (t->nrows == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 16;
+		t->rows = realloc(t->rows, t->cap * sizeof(*t->rows));
+		if (!t->rows)
+			abort();
+	}
+	t->rows[t->nrows].section = 0;
+	t->rows[t->nrows].cell = calloc(t->ncols, sizeof(char *));
+	if (!t->rows[t->nrows].cell)
+		abort();
+	for (j = 0; j < t->ncols; j++)
+		t->rows[t->nrows].cell[j] = xstrdup("");
+	return t->nrows++;
+}
+
+void tbl_set(struct tbl *t, size_t row, size_t col, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	free(t->rows[row].cell[col]);
+	t->rows[row].cell[col] = xstrdup(buf);
+}
+
+void tbl_section(struct tbl *t, const char *fmt, ...)
+{
+	char buf[512];
+	size_t r = tbl_add_row(t);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	free(t->rows[r].cell[0]);
+	t->rows[r].cell[0] = xstrdup(buf);
+	t->rows[r].section = 1;
+}
+
+static void put_padded(FILE *f, const char *s, size_t w, enum tbl_align al,
+		       int last)
+{
+	size_t l = strlen(s);
+
+	if (al == AL_RIGHT)
+		fprintf(f, "%*s%s", (int)(w - l), "", s);
+	else if (last)
+		fputs(s, f);
+	else
+		fprintf(f, "%s%*s", s, (int)(w - l), "");
+}
+
+/* Print one text line of cells, trailing blanks removed. */
+static void text_line(FILE *f, const struct tbl *t, char *const *cells,
+		      const size_t *w)
+{
+	char *line, *p;
+	size_t size = 0, j;
+	FILE *m = open_memstream(&line, &size);
+
+	if (!m)
+		abort();
+	for (j = 0; j < t->ncols; j++) {
+		if (j)
+			fprintf(m, "%*s", t->gap, "");
+		put_padded(m, cells[j], w[j], t->align[j], j + 1 == t->ncols);
+	}
+	fclose(m);
+	for (p = line + strlen(line); p > line && p[-1] == ' '; p--)
+		;
+	*p = 0;
+	fprintf(f, "%s\n", line);
+	free(line);
+}
+
+static void print_text(FILE *f, const struct tbl *t)
+{
+	size_t *w = calloc(t->ncols, sizeof(*w)), i, j;
+	int any_head = 0;
+
+	if (!w)
+		abort();
+	for (j = 0; j < t->ncols; j++) {
+		w[j] = strlen(t->head[j]);
+		any_head |= w[j] > 0;
+	}
+	for (i = 0; i < t->nrows; i++)
+		for (j = 0; j < t->ncols && !t->rows[i].section; j++)
+			if (strlen(t->rows[i].cell[j]) > w[j])
+				w[j] = strlen(t->rows[i].cell[j]);
+	if (any_head)
+		text_line(f, t, t->head, w);
+	for (i = 0; i < t->nrows; i++) {
+		if (t->rows[i].section)
+			fprintf(f, "%s\n", t->rows[i].cell[0]);
+		else
+			text_line(f, t, t->rows[i].cell, w);
+	}
+	free(w);
+}
+
+static void md_cell(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+static void print_markdown(FILE *f, const struct tbl *t)
+{
+	size_t i, j;
+
+	fputs("|", f);
+	for (j = 0; j < t->ncols; j++) {
+		fputc(' ', f);
+		md_cell(f, t->head[j]);
+		fputs(" |", f);
+	}
+	fputs("\n|", f);
+	for (j = 0; j < t->ncols; j++)
+		fputs(t->align[j] == AL_RIGHT ? "---:|" : "---|", f);
+	fputc('\n', f);
+	for (i = 0; i < t->nrows; i++) {
+		fputs("|", f);
+		for (j = 0; j < t->ncols; j++) {
+			fputc(' ', f);
+			if (t->rows[i].section && !j)
+				fputs("**", f);
+			md_cell(f, t->rows[i].cell[j]);
+			if (t->rows[i].section && !j)
+				fputs("**", f);
+			fputs(" |", f);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void csv_cell(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_line(FILE *f, size_t n, char *const *cells)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++) {
+		if (j)
+			fputc(',', f);
+		csv_cell(f, cells[j]);
+	}
+	fputc('\n', f);
+}
+
+void tbl_print(FILE *f, const struct tbl *t, enum tbl_fmt fmt)
+{
+	size_t i;
+
+	switch (fmt) {
+	case FMT_TEXT:
+		print_text(f, t);
+		break;
+	case FMT_MARKDOWN:
+		print_markdown(f, t);
+		break;
+	case FMT_CSV:
+		csv_line(f, t->ncols, t->head);
+		for (i = 0; i < t->nrows; i++)
+			csv_line(f, t->ncols, t->rows[i].cell);
+		break;
+	}
+}
+
+void tbl_title(FILE *f, enum tbl_fmt fmt, const char *title, char underline)
+{
+	size_t i, l = strlen(title);
+
+	switch (fmt) {
+	case FMT_TEXT:
+		fprintf(f, "%s\n", title);
+		if (underline) {
+			for (i = 0; i < l; i++)
+				fputc(underline, f);
+			fputc('\n', f);
+		}
+		fputc('\n', f);
+		break;
+	case FMT_MARKDOWN:
+		fprintf(f, "### %s\n\n", title);
+		break;
+	case FMT_CSV:
+		fprintf(f, "# %s\n", title);
+		break;
+	}
+}
+
+void tbl_note(FILE *f, enum tbl_fmt fmt, const char *text)
+{
+	fprintf(f, fmt == FMT_CSV ? "# %s\n" : "%s\n", text);
+}
+
+void fmt_auto(char *buf, size_t len, double v)
+{
+	double a = fabs(v);
+
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (a >= 100 || a == 0)
+		snprintf(buf, len, "%.1f", v);
+	else if (a >= 1)
+		snprintf(buf, len, "%.2f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+}
+
+void fmt_trim1(char *buf, size_t len, double v)
+{
+	size_t l;
+
+	if (!isfinite(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	snprintf(buf, len, "%.1f", v);
+	l = strlen(buf);
+	if (l > 2 && !strcmp(buf + l - 2, ".0"))
+		buf[l - 2] = 0;
+}
+
+void fmt_bin_size(char *buf, size_t len, double bytes)
+{
+	static const char *const unit[] = {"B", "KB", "MB", "GB", "TB"};
+	int u = 0;
+	char num[64];
+
+	if (!isfinite(bytes)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	while (u < 4 && fabs(bytes) >= 1024) {
+		bytes /= 1024;
+		u++;
+	}
+	fmt_trim1(num, sizeof(num), bytes);
+	snprintf(buf, len, "%s%s", num, unit[u]);
+}
+
+void fmt_p9_rate(char *buf, size_t len, double mbps)
+{
+	double kb = mbps * 1000;
+
+	if (!isfinite(mbps))
+		snprintf(buf, len, "-");
+	else if (kb < 99.95)
+		snprintf(buf, len, "%.1f kb/s", kb);
+	else if (kb < 999.5)
+		snprintf(buf, len, "%.0f kb/s", kb);
+	else
+		snprintf(buf, len, "%.1f mb/s", mbps);
+}

@@ -1,0 +1,1 @@
+READ >> IO SIZE TOTAL SIZE No ZC ZC >> 1 1MB 26.6 kb/s 23.1 kb/s >> 32 32MB 783 kb/s 734 kb/s >> 64 64MB 1.7 mb/s 1.5 mb/s >> 128 128MB 3.4 mb/s 3.0 mb/s >> 256 256MB 4.2 mb/s 5.9 mb/s >> 512 512MB 6.9 mb/s 11.6 mb/s >> 1024 1GB 23.3 mb/s 23.4 mb/s >> 2048 2GB 42.5 mb/s 45.4 mb/s >> 4096 4GB 67.4 mb/s 73.9 mb/s

@@ -1,0 +1,1 @@
+WRITE >> >> IO SIZE TOTAL SIZE No ZC ZC >> 1 1MB 22.4 kb/s 19.8 kb/s >> 32 32MB 711 kb/s 633 kb/s >> 64 64MB 1.4 mb/s 1.3 mb/s >> 128 128MB 2.8 mb/s 2.6 mb/s >> 256 256MB 5.6 mb/s 5.1 mb/s >> 512 512MB 10.4 mb/s 10.2 mb/s >> 1024 1GB 19.7 mb/s 20.4 mb/s >> 2048 2GB 40.1 mb/s 43.7 mb/s >> 4096 4GB 71.4 mb/s 73.1 mb/s

@@ -1,0 +1,1 @@
+NFS/UDP server results ======================

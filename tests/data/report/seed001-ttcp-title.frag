@@ -1,0 +1,1 @@
+ttcp-sf Results ===============

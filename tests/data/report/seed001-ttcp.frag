@@ -1,0 +1,1 @@
+CPU 2.4.1-pre10-zerocopy, sending with ttcp-sf: 10.5% 2.4.1-pre10-zerocopy, receiving with ttcp-sf: 16.1% 2.4.1-pre10-vanilla, sending with ttcp-sf: 18.5% 2.4.1-pre10-vanilla, receiving with ttcp-sf: 16.0%
