@@ -1,0 +1,69 @@
+/*
+ * bench.h: chatbench's tool level: its settings, one measured run and
+ * the printers (main.c, measure.c, print.c).
+ */
+#ifndef ZCB_CHAT_BENCH_H
+#define ZCB_CHAT_BENCH_H
+
+#include <stdio.h>
+
+#include "chat.h"
+#include "meter.h"
+#include "result.h"
+
+struct cfg {
+	int server;	  /* --server: serve until a signal */
+	const char *host; /* --host: remote server; NULL = in-process */
+	const char *bind; /* --bind (server) */
+	int port;	  /* --port; 0 with no --host: ephemeral */
+	long rooms, users, messages, size;
+	int nodelay;
+	enum chat_model model;
+	int cpu;		       /* -c / --cpu */
+	const char *cpu_list;	       /* --cpu=LIST, NULL = default meters */
+	long repeat;		       /* --repeat N (the seed used 50) */
+	double conf_level, conf_width; /* --confidence L,W; 0 = off */
+	int json;		       /* -J: document to stdout */
+	const char *output;	       /* -o FILE */
+	const char *label;	       /* --label */
+	double timeout_s;	       /* --timeout; 0 = scaled default */
+	long drop_after;	       /* --fault drop:K (client) */
+	long stall_after;	       /* --fault stall:K (server) */
+};
+
+/* One measured run. */
+struct sample {
+	struct chat_run_result run;
+	double msgs_per_s;    /* deliveries / exchange time */
+	double real_s;	      /* wall time of the whole run */
+	double user_s, sys_s; /* getrusage of this process over real_s
+			       * (with the in-process server) */
+	double cpu_pct;	      /* (user + sys) / real * 100, as time(1) */
+	int ncs;	      /* this box's meters (-c) */
+	struct cpu_sample cs[METER_MAX];
+	int nsrv; /* a remote server's report */
+	struct cpu_sample srv[METER_MAX];
+	double srv_user_s, srv_sys_s; /* its rusage; NAN when none */
+};
+
+struct measure;
+
+/* Open what every run needs: meters (-c), the control connection to a
+ * remote server. NULL with err filled. */
+struct measure *measure_open(const struct cfg *c, const char *host, int port,
+			     char *err, size_t len);
+/* One run; 0 or -1 with s->run.err. */
+int measure_run(struct measure *m, const struct chat_run_cfg *rc,
+		struct sample *s);
+void measure_close(struct measure *m);
+
+/* Put a sample into the result document. */
+void sample_to_doc(struct res_doc *d, json_t *kase, const struct sample *s,
+		   int same_box);
+
+/* Per run: one line. */
+void print_run(FILE *f, const struct sample *s, long i, long n);
+/* Seed 004's table of Mean and Standard Deviation, then the meters. */
+void print_table(FILE *f, const char *label, const struct sample *s, long n);
+
+#endif

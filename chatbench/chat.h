@@ -1,0 +1,112 @@
+/*
+ * chat.h: what chatbench's parts (main, client, server) share.
+ *
+ * The client side opens rooms x users TCP connections (one per user),
+ * every user sends `messages` messages of `size` bytes, the server relays
+ * each to the other users of the room, and a run ends when every user got
+ * every message of its room: rooms * users * messages * (users - 1)
+ * deliveries, the figure chat-1.0.1 counted.
+ */
+#ifndef ZCB_CHAT_H
+#define ZCB_CHAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "chatframe.h"
+
+enum chat_model {
+	CHAT_THREADS = 0, /* chat-1.0.1: a thread pair per connection */
+	CHAT_EPOLL = 1,	  /* one event loop per side */
+};
+
+/* Stack of every benchmark thread: small, so 4000 threads fit. */
+#if defined(__SANITIZE_ADDRESS__)
+#define CHAT_STACK (512 * 1024)
+#else
+#define CHAT_STACK (64 * 1024)
+#endif
+/* Event loops and meters (procstat snapshots are large). */
+#define CHAT_BIG_STACK (4 * 1024 * 1024)
+
+/* One client run's settings. */
+struct chat_run_cfg {
+	const char *host; /* server address */
+	int port;
+	uint32_t rooms, users, messages, size;
+	int nodelay; /* TCP_NODELAY on every client socket */
+	enum chat_model model;
+	double timeout_s;	 /* the whole run, connect to last delivery */
+	long drop_after;	 /* fault: room 0 user 0 hangs up after
+				  * sending this many messages; -1 = never */
+	uint64_t token;		 /* run token sent in every JOIN */
+	volatile int *interrupt; /* nonzero: stop the run (a signal) */
+};
+
+/* What one client run found. */
+struct chat_run_result {
+	uint64_t expected; /* deliveries due: R * U * M * (U - 1) */
+	uint64_t received; /* deliveries checked in */
+	double connect_s;  /* connect + JOIN until every room READY */
+	double exchange_s; /* READY to the last delivery */
+	char err[768];	   /* "" when the run was good */
+};
+
+/* Run once (either model). 0, or -1 with r->err saying what went wrong. */
+int chat_client_run(const struct chat_run_cfg *c, struct chat_run_result *r);
+int chat_client_threads(const struct chat_run_cfg *c,
+			struct chat_run_result *r);
+int chat_client_epoll(const struct chat_run_cfg *c, struct chat_run_result *r);
+
+/* Check one received MSG against what user (of room) expects next:
+ * type, size, room, sender and next[sender]. 0 or -1 with err. */
+int chat_check_msg(const struct chat_run_cfg *c, uint16_t room, uint16_t user,
+		   uint32_t *next, const struct chat_hdr *h, char *err,
+		   size_t elen);
+
+/* After a run: -1 with err when bytes beyond the due messages wait on fd. */
+int chat_check_surplus(int fd, uint16_t room, uint16_t user, char *err,
+		       size_t elen);
+
+/* Default run timeout: 60 s plus 1 s per 20000 deliveries. */
+double chat_default_timeout(const struct chat_run_cfg *c);
+
+/* Describe a timed-out or cut-short run: how many messages are missing,
+ * how many users are short and the first of them. */
+void chat_describe_missing(char *buf, size_t len, uint64_t expected,
+			   uint64_t received, const uint64_t *per_user,
+			   uint32_t users, uint32_t nusers, uint64_t due);
+
+struct chat_server_cfg {
+	const char *bind; /* address to listen on */
+	int port;	  /* 0: any free port */
+	enum chat_model model;
+	double idle_timeout_s; /* a connection silent this long is closed */
+	long stall_after;      /* fault: stop relaying after this many
+				* relays per room; -1 = never */
+	int quiet;	       /* no per-run lines (in-process server) */
+	const char *cpu_list;  /* meters for control connections, NULL */
+};
+
+struct chat_server;
+
+/* Listen and serve in background threads. NULL with err filled. */
+struct chat_server *chat_server_start(const struct chat_server_cfg *c,
+				      char *err, size_t len);
+int chat_server_port(const struct chat_server *s);
+/* Runs the server saw complete. */
+unsigned long long chat_server_runs(struct chat_server *s);
+/* Stop accepting, close every connection, wait for the threads. */
+void chat_server_stop(struct chat_server *s);
+
+/* Start a thread with the small stack (big: CHAT_BIG_STACK, for the
+ * loops and meters); 0 or -errno. */
+int chat_thread(void *(*fn)(void *), void *arg, int detached, int big,
+		void *tid_out);
+
+/* Recv/send a whole buffer on a blocking socket: bytes moved (short on
+ * EOF), or -errno. */
+long chat_recv_full(int fd, void *buf, size_t len);
+long chat_send_full(int fd, const void *buf, size_t len);
+
+#endif

@@ -1,0 +1,204 @@
+/*
+ * measure.c: one measured chatbench run. Wall time and getrusage of this
+ * process bracket the whole run (connect, exchange, hang-up), like time(1)
+ * around chat_c; with the server in-process the figures include it. The
+ * suite's meters (-c) bracket the same window, and a remote chatbench
+ * server reports its own rusage (and meters) over a control connection.
+ */
+#include "config.h"
+#include "bench.h"
+#include "clock.h"
+#include "log.h"
+#include "peerrep.h"
+#include "sock.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+struct measure {
+	struct meterset ms; /* -c: this box */
+	int have_ms;
+	int ctrl;	 /* control connection to a remote server, -1 */
+	uint64_t tokens; /* runs so far, for the token */
+};
+
+static int ctrl_open(const struct cfg *c, const char *host, int port, char *err,
+		     size_t len)
+{
+	struct chat_join j = {.flags = CHAT_JOIN_CTRL};
+	uint8_t f[CHAT_JOIN_LEN];
+	int fd = sock_connect(host, port, SOCK_STREAM, 10000, err, len);
+
+	(void)c;
+	if (fd < 0)
+		return fd;
+	chatframe_join(f, 0, 0, &j);
+	if (chat_send_full(fd, f, sizeof(f)) != (long)sizeof(f)) {
+		snprintf(err, len, "control connection to %s:%d: send failed",
+			 host, port);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+struct measure *measure_open(const struct cfg *c, const char *host, int port,
+			     char *err, size_t len)
+{
+	struct measure *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		abort();
+	m->ctrl = -1;
+	if (c->cpu) {
+		if (meterset_open(&m->ms, c->cpu_list, NULL, err, len)) {
+			free(m);
+			return NULL;
+		}
+		m->have_ms = 1;
+	}
+	if (c->host) {
+		m->ctrl = ctrl_open(c, host, port, err, len);
+		if (m->ctrl < 0) {
+			measure_close(m);
+			return NULL;
+		}
+	}
+	return m;
+}
+
+void measure_close(struct measure *m)
+{
+	if (!m)
+		return;
+	if (m->have_ms)
+		meterset_close(&m->ms);
+	if (m->ctrl >= 0)
+		close(m->ctrl);
+	free(m);
+}
+
+static double tv(const struct timeval *t)
+{
+	return (double)t->tv_sec + (double)t->tv_usec / 1e6;
+}
+
+static uint64_t new_token(struct measure *m)
+{
+	uint64_t t = clock_ns() ^ ((uint64_t)getpid() << 40);
+
+	t ^= ++m->tokens * 0x9e3779b97f4a7c15ull;
+	return t;
+}
+
+static void ctrl_send(struct measure *m, enum chat_type type)
+{
+	uint8_t f[CHAT_HDR];
+
+	chatframe_simple(f, type, 0, 0);
+	if (m->ctrl >= 0 && chat_send_full(m->ctrl, f, sizeof(f)) != CHAT_HDR) {
+		log_warn(
+			"control connection to the server lost: no server CPU figures");
+		close(m->ctrl);
+		m->ctrl = -1;
+	}
+}
+
+/* The server's report over the control connection. */
+static void ctrl_report(struct measure *m, struct sample *s)
+{
+	char err[256];
+	json_t *rep = NULL;
+	int i, n;
+
+	ctrl_send(m, CHAT_STATS_STOP);
+	if (m->ctrl < 0)
+		return;
+	if (peerrep_recv(m->ctrl, &rep, 10000, err, sizeof(err))) {
+		log_warn("server CPU report: %s", err);
+		close(m->ctrl);
+		m->ctrl = -1;
+		return;
+	}
+	n = peerrep_cpu(rep, s->srv, METER_MAX, err, sizeof(err));
+	if (n < 0) {
+		log_warn("server CPU report: %s", err);
+		n = 0;
+	}
+	s->nsrv = n;
+	for (i = 0; i < n; i++)
+		if (!strcmp(s->srv[i].meter, "rusage") && s->srv[i].ok) {
+			s->srv_user_s = s->srv[i].utime_s;
+			s->srv_sys_s = s->srv[i].stime_s;
+		}
+	json_decref(rep);
+}
+
+int measure_run(struct measure *m, const struct chat_run_cfg *rc0,
+		struct sample *s)
+{
+	struct chat_run_cfg rc = *rc0;
+	struct rusage a, b;
+	double t0;
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	s->srv_user_s = s->srv_sys_s = NAN;
+	rc.token = new_token(m);
+	if (m->ctrl >= 0)
+		ctrl_send(m, CHAT_STATS_START);
+	if (m->have_ms)
+		meterset_start(&m->ms);
+	getrusage(RUSAGE_SELF, &a);
+	t0 = clock_now();
+	r = chat_client_run(&rc, &s->run);
+	s->real_s = clock_now() - t0;
+	getrusage(RUSAGE_SELF, &b);
+	if (m->have_ms)
+		s->ncs = meterset_stop(&m->ms, s->cs);
+	if (m->ctrl >= 0)
+		ctrl_report(m, s);
+	s->user_s = tv(&b.ru_utime) - tv(&a.ru_utime);
+	s->sys_s = tv(&b.ru_stime) - tv(&a.ru_stime);
+	s->cpu_pct =
+		s->real_s > 0 ? (s->user_s + s->sys_s) / s->real_s * 100 : NAN;
+	s->msgs_per_s = s->run.exchange_s > 0
+				? (double)s->run.received / s->run.exchange_s
+				: NAN;
+	return r;
+}
+
+void sample_to_doc(struct res_doc *d, json_t *kase, const struct sample *s,
+		   int same_box)
+{
+	json_t *j = json_pack("{s:I, s:I, s:f, s:f, s:b}", "messages",
+			      (json_int_t)s->run.expected, "received",
+			      (json_int_t)s->run.received, "exchange_s",
+			      s->run.exchange_s, "connect_s", s->run.connect_s,
+			      "same_box", same_box);
+
+	res_sample_set(j, "msgs_per_s", s->msgs_per_s);
+	res_sample_set(j, "real_s", s->real_s);
+	res_sample_set(j, "system_s", s->sys_s);
+	res_sample_set(j, "user_s", s->user_s);
+	res_sample_set(j, "time_cpu_pct", s->cpu_pct);
+	res_sample_set(j, "exchange_s", s->run.exchange_s);
+	if (s->ncs) {
+		meter_add_metrics(d, j, "box", s->cs, s->ncs, 0);
+		meter_add_raw(j, "box", s->cs, s->ncs);
+	}
+	if (s->nsrv) {
+		res_metric(d, "server_user_s", "s", RES_LOWER, 0);
+		res_metric(d, "server_system_s", "s", RES_LOWER, 0);
+		res_sample_set(j, "server_user_s", s->srv_user_s);
+		res_sample_set(j, "server_system_s", s->srv_sys_s);
+		meter_add_metrics(d, j, "server", s->srv, s->nsrv, 0);
+		meter_add_raw(j, "server", s->srv, s->nsrv);
+	}
+	if (s->run.err[0])
+		json_object_set_new(j, "error", json_string(s->run.err));
+	res_sample(kase, j);
+}

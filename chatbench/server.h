@@ -1,0 +1,151 @@
+/*
+ * server.h: the chat server's inside, shared by its two models
+ * (server.c: a reader and a writer thread per connection, as chat_s;
+ * server_epoll.c: one event loop). Rooms are keyed by the client run's
+ * token and the room number, so one server serves run after run (and
+ * several clients at once).
+ */
+#ifndef ZCB_CHAT_SERVER_H
+#define ZCB_CHAT_SERVER_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/resource.h>
+
+#include "chat.h"
+#include "meter.h"
+
+/* Bytes of messages held for a room (threads: its log) or for one user
+ * (epoll: then the room pauses reading). */
+#define SRV_QUEUE_MAX	    (256 * 1024)
+#define SRV_MAX_CONNS	    20000 /* connections served at once */
+#define SRV_JOIN_TIMEOUT_MS 10000 /* JOIN must come this soon */
+
+struct srv_room;
+
+struct srv_conn {
+	struct chat_server *s;
+	int fd;
+	char name[64];	       /* peer address, for log lines */
+	struct srv_conn *next; /* s->conns (threads model) */
+	struct srv_room *room; /* NULL until joined */
+	uint16_t user;	       /* index in the room */
+	uint32_t sent;	       /* messages this user sent (checked seq) */
+	int ctrl;	       /* a control connection */
+	struct meterset ms;    /* control: the server's meters */
+	int ms_open, ms_started;
+	/* threads model */
+	uint8_t *q; /* READY/ABORT for the writer, sent first */
+	size_t qlen, qcap;
+	uint64_t rd;  /* the writer's cursor in the room's log */
+	int ready;    /* the writer sent READY: the log may follow */
+	int dead;     /* socket gone: drop frames for it */
+	int closing;  /* flush the queue, then hang up */
+	int draining; /* epoll: FIN sent, reading until EOF */
+	int wdead;    /* epoll: sending failed, output dropped */
+	pthread_t writer;
+	int have_writer;
+	uint64_t sent_ns; /* writer's last progress (clock_ns) */
+	/* epoll model */
+	uint8_t *in; /* partial frame being read */
+	size_t inlen, incap;
+	uint8_t *out; /* frames waiting to be sent */
+	size_t outoff, outlen, outcap;
+	uint32_t events; /* what epoll waits for now */
+	size_t outfrag;	 /* bytes left of the frame being sent */
+	int full;	 /* out above SRV_QUEUE_MAX */
+	double last;	 /* last activity (monotonic s) */
+	int reap;	 /* on the close list */
+	struct srv_conn *reap_next;
+	char why[320]; /* why it is being closed, "" = EOF */
+};
+
+struct srv_room {
+	struct srv_room *next;
+	uint64_t token;
+	uint16_t id;
+	struct chat_join shape;
+	struct srv_conn **member; /* users slots, NULL until joined */
+	uint32_t joined;	  /* slots filled */
+	uint32_t live;		  /* members whose connection is open */
+	int started;		  /* READY sent to all */
+	int aborted;
+	uint64_t relayed; /* deliveries queued (frames x targets) */
+	/* threads model: the message log (server.c) */
+	pthread_mutex_t llock; /* log, head, cursors, member queues */
+	pthread_cond_t ldata;  /* writers: something to send */
+	pthread_cond_t lspace; /* readers: a slot came free */
+	uint8_t *log;	       /* nslots messages of shape.size bytes */
+	uint32_t nslots;
+	uint64_t head;	 /* messages appended */
+	uint64_t min_rd; /* no live writer is behind this (cache) */
+	int lspace_waiters;
+	uint32_t nfull; /* epoll: members above SRV_QUEUE_MAX */
+	int paused;	/* epoll: not reading from members */
+	double t_start; /* READY time */
+};
+
+/* How a model sends to a member and hangs it up (the abort path). */
+struct srv_ops {
+	void (*push)(struct srv_conn *c, const uint8_t *buf, size_t len);
+	void (*finish)(struct srv_conn *c); /* hang up once flushed */
+};
+
+struct chat_server {
+	struct chat_server_cfg cfg;
+	const struct srv_ops *ops;
+	int lfd; /* listening socket */
+	int port;
+	int wakefd;	       /* eventfd: stop */
+	int epfd;	       /* epoll model: the loop's epoll */
+	struct srv_conn *reap; /* epoll model: to close after a batch */
+	volatile int stopping;
+	pthread_t main;	      /* accept loop or event loop */
+	pthread_mutex_t lock; /* rooms, conns, nthreads */
+	pthread_cond_t idle;  /* nthreads reached 0 */
+	struct srv_room *rooms;
+	struct srv_conn *conns;
+	int nconns;	     /* open connections (cap SRV_MAX_CONNS) */
+	int nthreads;	     /* live connection threads (threads) */
+	uint64_t runs;	     /* completed runs, for log lines */
+	uint64_t broken[64]; /* tokens of runs with a broken room */
+	unsigned nbroken;    /* ring index into broken */
+};
+
+/* Registry, called with s->lock held. */
+/* Join c to its room; 1 when the room just became full (send READY),
+ * 0 joined, -EINVAL with err filled. */
+int srv_join(struct chat_server *s, struct srv_conn *c,
+	     const struct chat_hdr *h, const struct chat_join *j, char *err,
+	     size_t len);
+/* Send READY to every member (room full). */
+void srv_ready(struct chat_server *s, struct srv_room *r);
+/*
+ * c's connection ended. why: NULL for an end of file, else what was
+ * wrong. A member that leaves before sending all its messages breaks up
+ * the room: the others get ABORT naming it. Returns 1 when the room is
+ * empty and was freed (with every member's conn struct: the caller must
+ * not touch c any more), 0 otherwise.
+ */
+int srv_leave(struct chat_server *s, struct srv_conn *c, const char *why);
+
+/*
+ * Check one MSG frame from member c: room, sender and the next sequence.
+ * 0, or -EINVAL with err filled.
+ */
+int srv_check_msg(const struct srv_conn *c, const struct chat_hdr *h, char *err,
+		  size_t len);
+/* Control frame (STATS_START/STOP): *reply (malloc'd) of *rlen bytes or
+ * none; 0 or -EINVAL. */
+int srv_ctrl(struct chat_server *s, struct srv_conn *c,
+	     const struct chat_hdr *h, uint8_t **reply, size_t *rlen, char *err,
+	     size_t len);
+void srv_conn_free(struct srv_conn *c);
+/* Unlink and free a room with every member's conn struct. */
+void srv_room_free(struct chat_server *s, struct srv_room *r);
+
+/* The event-loop model (server_epoll.c). */
+void *srv_epoll_main(void *arg);
+extern const struct srv_ops srv_epoll_ops;
+
+#endif
