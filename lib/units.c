@@ -167,3 +167,46 @@ const char *units_fmt_bytes_si(double bytes, char *buf, size_t len,
 
 	return fmt_scaled(bytes, 1000, u, buf, len, compact);
 }
+
+static void fmt_1_or_0(char *buf, size_t len, double v, const char *unit)
+{
+	snprintf(buf, len, v < 99.95 ? "%.1f %s" : "%.0f %s", v, unit);
+}
+
+const char *units_fmt_seed_rate(double bytes_per_s, char *buf, size_t len)
+{
+	double v = bytes_per_s / 1000;
+
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (v < 999.5)
+		fmt_1_or_0(buf, len, v, "kb/s");
+	else if (v / 1000 < 999.5)
+		fmt_1_or_0(buf, len, v / 1000, "mb/s");
+	else
+		fmt_1_or_0(buf, len, v / 1e6, "gb/s");
+	return buf;
+}
+
+const char *units_fmt_seed_total(double bytes, char *buf, size_t len)
+{
+	static const char *const u[] = { "B", "KB", "MB", "GB", "TB" };
+	char num[64];
+	size_t l;
+	int i = 0;
+
+	if (!isfinite(bytes)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	while (i < 4 && fabs(bytes) >= 1024) {
+		bytes /= 1024;
+		i++;
+	}
+	snprintf(num, sizeof(num), "%.1f", bytes);
+	l = strlen(num);
+	if (l > 2 && !strcmp(num + l - 2, ".0"))
+		num[l - 2] = '\0';
+	snprintf(buf, len, "%s%s", num, u[i]);
+	return buf;
+}

@@ -37,4 +37,14 @@ const char *units_fmt_bytes(double bytes, char *buf, size_t len);
 const char *units_fmt_bytes_si(double bytes, char *buf, size_t len,
 			       int compact);
 
+/*
+ * Seed 000's units, shared by p9bench and zcbreport so one run prints the
+ * same figure in both: a rate as "22.4 kb/s", "711 kb/s", "1.4 mb/s"
+ * (kb = 1000 bytes, mb = 10^6 bytes, as dd printed them; gb/s from 1000
+ * mb/s), and a total as "1MB", "19.5KB", "4GB" (binary: 1 byte x 1M ops is
+ * the seed's "1MB"). Non-finite values print "-". Return buf.
+ */
+const char *units_fmt_seed_rate(double bytes_per_s, char *buf, size_t len);
+const char *units_fmt_seed_total(double bytes, char *buf, size_t len);
+
 #endif

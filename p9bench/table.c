@@ -3,43 +3,24 @@
  * No ZC, ZC in kb/s and mb/s), then per direction a second table with
  * ops/s, the ZC/No ZC ratio and CPU, from the sweep's cells. Rates are
  * pooled over the repeats (total bytes / total seconds: the harmonic
- * mean); kb and mb are 1024 and 1024^2 bytes, as TOTAL SIZE's MB and GB.
+ * mean); units as lib/units.h units_fmt_seed_rate/total (kb/s = 1000
+ * bytes/s; TOTAL SIZE binary), the same as zcbreport's p9 layout.
  */
 #include "config.h"
 #include "p9bench.h"
+#include "units.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 
 const char *table_rate(double bytes_per_s, char *buf, size_t len)
 {
-	static const char *const unit[] = {"kb/s", "mb/s", "gb/s"};
-	double v = bytes_per_s / 1024;
-	int u = 0;
-
-	while (v >= 1024 && u < 2) {
-		v /= 1024;
-		u++;
-	}
-	snprintf(buf, len, v < 100 ? "%.1f %s" : "%.0f %s", v, unit[u]);
-	return buf;
+	return units_fmt_seed_rate(bytes_per_s, buf, len);
 }
 
 const char *table_total(double bytes, char *buf, size_t len)
 {
-	static const char *const unit[] = {"B", "KB", "MB", "GB", "TB"};
-	double v = bytes;
-	int u = 0;
-
-	while (v >= 1024 && u < 4) {
-		v /= 1024;
-		u++;
-	}
-	if (v == (double)(long long)v)
-		snprintf(buf, len, "%lld%s", (long long)v, unit[u]);
-	else
-		snprintf(buf, len, "%.1f%s", v, unit[u]);
-	return buf;
+	return units_fmt_seed_total(bytes, buf, len);
 }
 
 void table_note(FILE *f, const struct bench *b)
@@ -61,7 +42,7 @@ void table_note(FILE *f, const struct bench *b)
 		      "# transport: zero-copy only with trans=virtio and IO above 1024 bytes.\n",
 		      f);
 	}
-	fprintf(f, "# kb/s, mb/s: 1024 and 1024^2 bytes per second; %d repeat%s,\n"
+	fprintf(f, "# kb/s, mb/s: 1000 and 10^6 bytes per second; %d repeat%s,\n"
 		   "# rates pooled over them.\n",
 		b->cfg->repeat, b->cfg->repeat == 1 ? "" : "s");
 }

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include "table.h"
+#include "units.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -312,32 +313,10 @@ void fmt_trim1(char *buf, size_t len, double v)
 
 void fmt_bin_size(char *buf, size_t len, double bytes)
 {
-	static const char *const unit[] = {"B", "KB", "MB", "GB", "TB"};
-	int u = 0;
-	char num[64];
-
-	if (!isfinite(bytes)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	while (u < 4 && fabs(bytes) >= 1024) {
-		bytes /= 1024;
-		u++;
-	}
-	fmt_trim1(num, sizeof(num), bytes);
-	snprintf(buf, len, "%s%s", num, unit[u]);
+	units_fmt_seed_total(bytes, buf, len);
 }
 
 void fmt_p9_rate(char *buf, size_t len, double mbps)
 {
-	double kb = mbps * 1000;
-
-	if (!isfinite(mbps))
-		snprintf(buf, len, "-");
-	else if (kb < 99.95)
-		snprintf(buf, len, "%.1f kb/s", kb);
-	else if (kb < 999.5)
-		snprintf(buf, len, "%.0f kb/s", kb);
-	else
-		snprintf(buf, len, "%.1f mb/s", mbps);
+	units_fmt_seed_rate(mbps * 1e6, buf, len);
 }

@@ -73,5 +73,15 @@ int main(void)
 	T_STREQ(units_fmt_bytes_si(32000000, buf, sizeof(buf), 1), "32MB");
 	T_STREQ(units_fmt_bytes_si(4e9, buf, sizeof(buf), 1), "4GB");
 	T_STREQ(units_fmt_bytes_si(1e6, buf, sizeof(buf), 0), "1 MB");
+	/* seed 000's units: 1 byte x 1M ops = "1MB" at 22.4 kb/s */
+	T_STREQ(units_fmt_seed_rate(22400, buf, sizeof(buf)), "22.4 kb/s");
+	T_STREQ(units_fmt_seed_rate(711000, buf, sizeof(buf)), "711 kb/s");
+	T_STREQ(units_fmt_seed_rate(1.4e6, buf, sizeof(buf)), "1.4 mb/s");
+	T_STREQ(units_fmt_seed_rate(73.9e6, buf, sizeof(buf)), "73.9 mb/s");
+	T_STREQ(units_fmt_seed_rate(2.5e9, buf, sizeof(buf)), "2.5 gb/s");
+	T_STREQ(units_fmt_seed_rate(NAN, buf, sizeof(buf)), "-");
+	T_STREQ(units_fmt_seed_total(1048576, buf, sizeof(buf)), "1MB");
+	T_STREQ(units_fmt_seed_total(4294967296.0, buf, sizeof(buf)), "4GB");
+	T_STREQ(units_fmt_seed_total(20000, buf, sizeof(buf)), "19.5KB");
 	return t_done();
 }
