@@ -408,8 +408,8 @@ static int lay_nfs_clients(const struct rl_set *s, const struct layout_opts *o)
 /*
  * The CPU of the sending or receiving box over a row's cases: a
  * ttcp-sf transmitter's local figure is the sender's, its remote the
- * receiver's, and the other way round for a receiver; zcc is the
- * receiving client of zcs.
+ * receiver's, and the other way round for a receiver; zcc sends the
+ * files (its local CPU is the sender's), zcs receives them.
  */
 static void direction_cpu(struct rcase *const *cs, size_t n, int sending,
 			  const struct layout_opts *o, struct cellv *v)
@@ -426,6 +426,8 @@ static void direction_cpu(struct rcase *const *cs, size_t n, int sending,
 		int sender_is_local;
 
 		if (!strcmp(cs[i]->doc->tool, "zcc"))
+			sender_is_local = 1;
+		else if (!strcmp(cs[i]->doc->tool, "zcs"))
 			sender_is_local = 0;
 		else
 			sender_is_local = strcmp(role, "receive") != 0;
