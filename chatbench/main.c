@@ -13,6 +13,7 @@
 #include "config.h"
 #include "bench.h"
 #include "clock.h"
+#include "cli.h"
 #include "log.h"
 #include "sig.h"
 #include "stats.h"
@@ -91,22 +92,12 @@ static const struct option long_opts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-static long num(const char *opt, const char *v, long min, long max)
-{
-	long x;
-
-	if (units_parse_long(v, min, max, &x))
-		die_usage("%s %s: expected a whole number from %ld to %ld", opt,
-			  v, min, max);
-	return x;
-}
-
 static void parse_fault(struct cfg *c, const char *v)
 {
 	if (!strncmp(v, "drop:", 5))
-		c->drop_after = num("--fault drop:", v + 5, 0, 1L << 31);
+		c->drop_after = cli_long("--fault drop:", v + 5, 0, 1L << 31);
 	else if (!strncmp(v, "stall:", 6))
-		c->stall_after = num("--fault stall:", v + 6, 0, 1L << 40);
+		c->stall_after = cli_long("--fault stall:", v + 6, 0, 1L << 40);
 	else
 		die_usage("--fault %s: expected drop:K or stall:K", v);
 }
@@ -121,13 +112,13 @@ static void parse_opts(struct cfg *c, int argc, char **argv)
 				long_opts, NULL)) != -1) {
 		switch (o) {
 		case 'r':
-			c->rooms = num("--rooms", optarg, 1, CHAT_MAX_ROOMS);
+			c->rooms = cli_long("--rooms", optarg, 1, CHAT_MAX_ROOMS);
 			break;
 		case 'u':
-			c->users = num("--users", optarg, 2, CHAT_MAX_USERS);
+			c->users = cli_long("--users", optarg, 2, CHAT_MAX_USERS);
 			break;
 		case 'm':
-			c->messages = num("--messages", optarg, 1, UINT32_MAX);
+			c->messages = cli_long("--messages", optarg, 1, UINT32_MAX);
 			break;
 		case 's':
 			if (units_parse_size(optarg, &sz) || sz < CHAT_HDR ||
@@ -158,7 +149,7 @@ static void parse_opts(struct cfg *c, int argc, char **argv)
 			c->host = optarg;
 			break;
 		case 'p':
-			c->port = (int)num("--port", optarg, 0, 65535);
+			c->port = (int)cli_long("--port", optarg, 0, 65535);
 			port_set = 1;
 			break;
 		case O_BIND:
@@ -170,7 +161,7 @@ static void parse_opts(struct cfg *c, int argc, char **argv)
 				optarg && *optarg == '=' ? optarg + 1 : optarg;
 			break;
 		case 'n':
-			c->repeat = num("--repeat", optarg, 1, 100000);
+			c->repeat = cli_long("--repeat", optarg, 1, 100000);
 			repeat_set = 1;
 			break;
 		case O_CONF:

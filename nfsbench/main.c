@@ -15,6 +15,7 @@
 #include "config.h"
 #include "nfsbench.h"
 #include "hostinfo.h"
+#include "cli.h"
 #include "log.h"
 #include "result.h"
 #include "sig.h"
@@ -180,15 +181,6 @@ static int parse_list(const char *opt, const char *s, uint64_t lo, uint64_t hi,
 	return n;
 }
 
-static double parse_dur(const char *opt, const char *s)
-{
-	double d;
-
-	if (units_parse_duration(s, &d) || d <= 0)
-		die_usage("%s: \"%s\" is not a duration", opt, s);
-	return d;
-}
-
 static void parse_opts(struct cfg *c, int argc, char **argv)
 {
 	uint64_t v[NB_MAX_LIST], u;
@@ -277,10 +269,10 @@ static void parse_opts(struct cfg *c, int argc, char **argv)
 			break;
 		case 't':
 			c->timeout_ms = (int)ceil(
-				parse_dur("--timeout", optarg) * 1000);
+				cli_duration("--timeout", optarg, 86400) * 1000);
 			break;
 		case OPT_MAXTIME:
-			c->max_time = parse_dur("--max-time", optarg);
+			c->max_time = cli_duration("--max-time", optarg, 86400);
 			break;
 		case 'R':
 			if (units_parse_long(optarg, 1, 10000, &l))

@@ -12,6 +12,7 @@
  */
 #include "config.h"
 #include "p9bench.h"
+#include "cli.h"
 #include "log.h"
 #include "result.h"
 #include "sig.h"
@@ -149,32 +150,11 @@ static const struct option longopts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-static uint64_t size_arg(const char *opt, const char *s, uint64_t min,
-			 uint64_t max)
-{
-	uint64_t v;
-
-	if (units_parse_size(s, &v) || v < min || v > max)
-		die_usage("%s: '%s' is not a size in %llu..%llu", opt, s,
-			  (unsigned long long)min, (unsigned long long)max);
-	return v;
-}
-
-static long long_arg(const char *opt, const char *s, long min, long max)
-{
-	long v;
-
-	if (units_parse_long(s, min, max, &v))
-		die_usage("%s: '%s' is not a number in %ld..%ld", opt, s, min,
-			  max);
-	return v;
-}
-
 static size_t io_size(const char *opt, const char *s)
 {
 	if (!strcmp(s, "max"))
 		return SIZE_MAX_IO;
-	return (size_t)size_arg(opt, s, 1, P9_MAX_MSIZE);
+	return (size_t)cli_size(opt, s, 1, P9_MAX_MSIZE);
 }
 
 static void parse_sizes(struct cfg *cfg, const char *list)
@@ -224,12 +204,12 @@ static void parse_opts(struct cfg *cfg, int argc, char **argv)
 			cfg->uname = optarg;
 			break;
 		case O_UID:
-			cfg->uid = (uint32_t)long_arg("--uid", optarg, 0,
+			cfg->uid = (uint32_t)cli_long("--uid", optarg, 0,
 						      0xfffffffeL);
 			cfg->uid_set = 1;
 			break;
 		case 'm':
-			cfg->msize = (uint32_t)size_arg(
+			cfg->msize = (uint32_t)cli_size(
 				"--msize", optarg, P9_MIN_MSIZE, P9_MAX_MSIZE);
 			break;
 		case O_MOUNT:
@@ -269,11 +249,11 @@ static void parse_opts(struct cfg *cfg, int argc, char **argv)
 			max = io_size("--max-size", optarg);
 			break;
 		case 'n':
-			cfg->ops = size_arg("--ops", optarg, 1, 1ull << 40);
+			cfg->ops = cli_size("--ops", optarg, 1, 1ull << 40);
 			count++;
 			break;
 		case O_TOTAL:
-			cfg->total = size_arg("--total", optarg, 1, 1ull << 50);
+			cfg->total = cli_size("--total", optarg, 1, 1ull << 50);
 			count++;
 			break;
 		case O_DURATION:
@@ -285,14 +265,14 @@ static void parse_opts(struct cfg *cfg, int argc, char **argv)
 			break;
 		case O_FSIZE:
 			cfg->file_size =
-				size_arg("--file-size", optarg, 1, 1ull << 50);
+				cli_size("--file-size", optarg, 1, 1ull << 50);
 			break;
 		case O_QD:
-			cfg->qd = (int)long_arg("--qd", optarg, 1, P9_MAXTAGS);
+			cfg->qd = (int)cli_long("--qd", optarg, 1, P9_MAXTAGS);
 			break;
 		case 'r':
 			cfg->repeat =
-				(int)long_arg("--repeat", optarg, 1, 1000);
+				(int)cli_long("--repeat", optarg, 1, 1000);
 			break;
 		case O_VERIFY:
 			cfg->verify = 1;
@@ -315,7 +295,7 @@ static void parse_opts(struct cfg *cfg, int argc, char **argv)
 			cfg->remote_cpu = optarg;
 			break;
 		case O_SPID:
-			cfg->server_pid = (pid_t)long_arg(
+			cfg->server_pid = (pid_t)cli_long(
 				"--server-pid", optarg, 1, 0x7fffffffL);
 			break;
 		case 'J':

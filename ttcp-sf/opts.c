@@ -3,6 +3,7 @@
  * options of the additions, checked together at the end.
  */
 #include "config.h"
+#include "cli.h"
 #include "log.h"
 #include "sock.h"
 #include "ttcp.h"
@@ -91,37 +92,6 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static uint64_t size_arg(const char *opt, const char *s, uint64_t min,
-			 uint64_t max)
-{
-	uint64_t v;
-
-	if (units_parse_size(s, &v) || v < min || v > max)
-		die_usage("%s: \"%s\" is not a size in %llu..%llu", opt, s,
-			  (unsigned long long)min, (unsigned long long)max);
-	return v;
-}
-
-static long long_arg(const char *opt, const char *s, long min, long max)
-{
-	long v;
-
-	if (units_parse_long(s, min, max, &v))
-		die_usage("%s: \"%s\" is not a number in %ld..%ld", opt, s, min,
-			  max);
-	return v;
-}
-
-static double dur_arg(const char *opt, const char *s)
-{
-	double v;
-
-	if (units_parse_duration(s, &v) || !(v > 0) || v > 86400)
-		die_usage("%s: \"%s\" is not a duration (e.g. 10s, 250ms)", opt,
-			  s);
-	return v;
-}
-
 static void conf_arg(struct cfg *c, const char *s)
 {
 	char *end;
@@ -145,15 +115,15 @@ void parse_opts(struct cfg *c, int argc, char **argv)
 		switch (o) {
 		case 't': c->trans = 1; have_dir |= 1; break;
 		case 'r': c->trans = 0; have_dir |= 2; break;
-		case 'l': c->buflen = size_arg("-l", optarg, 1, 64 << 20); break;
-		case 'n': c->nbuf = long_arg("-n", optarg, 1, 1L << 40); have_n = 1; break;
-		case 'p': c->port = (int)long_arg("-p", optarg, 0, 65535); break;
+		case 'l': c->buflen = cli_size("-l", optarg, 1, 64 << 20); break;
+		case 'n': c->nbuf = cli_long("-n", optarg, 1, 1L << 40); have_n = 1; break;
+		case 'p': c->port = (int)cli_long("-p", optarg, 0, 65535); break;
 		case 'u': c->udp = 1; break;
 		case 's': break; /* sink/source: what we always do */
-		case 'b': c->sockbuf = (int)size_arg("-b", optarg, 1, 1 << 30); break;
+		case 'b': c->sockbuf = (int)cli_size("-b", optarg, 1, 1 << 30); break;
 		case 'D': c->nodelay = 1; break;
-		case 'A': c->align = size_arg("-A", optarg, 1, 1 << 24); break;
-		case 'O': c->offset = size_arg("-O", optarg, 0, 1 << 24); break;
+		case 'A': c->align = cli_size("-A", optarg, 1, 1 << 24); break;
+		case 'O': c->offset = cli_size("-O", optarg, 0, 1 << 24); break;
 		case 'T': c->touch = 1; break;
 		case 'f':
 			if (strlen(optarg) != 1 || !units_rate_valid(optarg[0]))
@@ -172,17 +142,17 @@ void parse_opts(struct cfg *c, int argc, char **argv)
 			break;
 		case 'F': c->file = optarg; break;
 		case OPT_SOURCE_SIZE:
-			c->source_size = size_arg("--source-size", optarg, 1,
+			c->source_size = cli_size("--source-size", optarg, 1,
 						  1ull << 40);
 			break;
 		case OPT_HOT: c->hot = 1; break;
-		case OPT_DURATION: c->duration = dur_arg("--duration", optarg); break;
+		case OPT_DURATION: c->duration = cli_duration("--duration", optarg, 86400); break;
 		case OPT_CC: c->cc = optarg; break;
 		case OPT_AFFINITY:
-			c->affinity = (int)long_arg("--affinity", optarg, 0, 4095);
+			c->affinity = (int)cli_long("--affinity", optarg, 0, 4095);
 			break;
 		case OPT_REPEAT:
-			c->repeat = (int)long_arg("--repeat", optarg, 1,
+			c->repeat = (int)cli_long("--repeat", optarg, 1,
 						  TTCP_MAX_SAMPLES);
 			break;
 		case OPT_CONFIDENCE: conf_arg(c, optarg); break;
@@ -192,14 +162,14 @@ void parse_opts(struct cfg *c, int argc, char **argv)
 		case OPT_LABEL: c->label = optarg; break;
 		case OPT_BIND: c->bind = optarg; break;
 		case OPT_TIMEOUT:
-			c->timeout_ms = (int)(dur_arg("--timeout", optarg) * 1000);
+			c->timeout_ms = (int)(cli_duration("--timeout", optarg, 86400) * 1000);
 			break;
 		case OPT_REPORT_TIMEOUT:
-			c->report_ms = (int)(dur_arg("--report-timeout", optarg) *
+			c->report_ms = (int)(cli_duration("--report-timeout", optarg, 86400) *
 					     1000);
 			break;
 		case OPT_WAIT:
-			c->wait_ms = (int)(dur_arg("--wait", optarg) * 1000);
+			c->wait_ms = (int)(cli_duration("--wait", optarg, 86400) * 1000);
 			break;
 		case OPT_NO_REPORT: c->report = 0; break;
 		case OPT_REQUIRE_PEER: c->require_peer = 1; break;

@@ -9,6 +9,7 @@
 #include "zcc.h"
 
 #include "hostinfo.h"
+#include "cli.h"
 #include "log.h"
 #include "result.h"
 #include "sig.h"
@@ -88,26 +89,6 @@ static const struct option longopts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-static long num(const char *opt, const char *s, long min, long max)
-{
-	long v;
-
-	if (units_parse_long(s, min, max, &v))
-		die_usage("%s: \"%s\" is not a number in %ld..%ld", opt, s, min,
-			  max);
-	return v;
-}
-
-static uint64_t size(const char *opt, const char *s, uint64_t min, uint64_t max)
-{
-	uint64_t v;
-
-	if (units_parse_size(s, &v) || v < min || v > max)
-		die_usage("%s: \"%s\" is not a size in %llu..%llu", opt, s,
-			  (unsigned long long)min, (unsigned long long)max);
-	return v;
-}
-
 static void pick_method(void)
 {
 	if (cfg.method && !strcmp(cfg.method, "help")) {
@@ -138,13 +119,13 @@ static void parse_opts(int argc, char **argv)
 			cfg.server = optarg;
 			break;
 		case 'p':
-			cfg.port = (int)num("-p", optarg, 1, 65535);
+			cfg.port = (int)cli_long("-p", optarg, 1, 65535);
 			break;
 		case 'n':
-			cfg.loops = (uint32_t)num("-n", optarg, 0, UINT32_MAX);
+			cfg.loops = (uint32_t)cli_long("-n", optarg, 0, UINT32_MAX);
 			break;
 		case 'b':
-			cfg.bufsize = size("-b", optarg, 1, 64 << 20);
+			cfg.bufsize = cli_size("-b", optarg, 1, 64 << 20);
 			break;
 		case 'S':
 			opt_S = 1;
@@ -159,16 +140,16 @@ static void parse_opts(int argc, char **argv)
 			log_info("-N: ignored, CPUs are counted from /sys");
 			break;
 		case 'i':
-			cfg.rcvbuf = (int)size("-i", optarg, 1, INT_MAX / 2);
+			cfg.rcvbuf = (int)cli_size("-i", optarg, 1, INT_MAX / 2);
 			break;
 		case 'o':
-			cfg.sndbuf = (int)size("-o", optarg, 1, INT_MAX / 2);
+			cfg.sndbuf = (int)cli_size("-o", optarg, 1, INT_MAX / 2);
 			break;
 		case 'B':
-			cfg.cpu = (int)num("-B", optarg, 0, CPU_SETSIZE - 1);
+			cfg.cpu = (int)cli_long("-B", optarg, 0, CPU_SETSIZE - 1);
 			break;
 		case 'P':
-			cfg.conns = (int)num("-P", optarg, 1, 4096);
+			cfg.conns = (int)cli_long("-P", optarg, 1, 4096);
 			break;
 		case 'c':
 			cfg.measure = 1;
@@ -184,7 +165,7 @@ static void parse_opts(int argc, char **argv)
 			cfg.method = optarg;
 			break;
 		case O_REPEAT:
-			cfg.repeat = (int)num("--repeat", optarg, 1, 100000);
+			cfg.repeat = (int)cli_long("--repeat", optarg, 1, 100000);
 			break;
 		case O_TIMEOUT:
 			if (units_parse_duration(optarg, &t) || t <= 0 ||

@@ -11,6 +11,7 @@
 #include "config.h"
 #include "zcs.h"
 
+#include "cli.h"
 #include "log.h"
 #include "sig.h"
 #include "units.h"
@@ -108,35 +109,6 @@ static const struct option longopts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-static long num(const char *opt, const char *s, long min, long max)
-{
-	long v;
-
-	if (units_parse_long(s, min, max, &v))
-		die_usage("%s: \"%s\" is not a number in %ld..%ld", opt, s, min,
-			  max);
-	return v;
-}
-
-static uint64_t size(const char *opt, const char *s, uint64_t min, uint64_t max)
-{
-	uint64_t v;
-
-	if (units_parse_size(s, &v) || v < min || v > max)
-		die_usage("%s: \"%s\" is not a size in %llu..%llu", opt, s,
-			  (unsigned long long)min, (unsigned long long)max);
-	return v;
-}
-
-static double secs(const char *opt, const char *s)
-{
-	double v;
-
-	if (units_parse_duration(s, &v) || v <= 0)
-		die_usage("%s: \"%s\" is not a positive duration", opt, s);
-	return v;
-}
-
 static void parse_opts(int argc, char **argv)
 {
 	int o;
@@ -145,7 +117,7 @@ static void parse_opts(int argc, char **argv)
 				NULL)) != -1) {
 		switch (o) {
 		case 'p':
-			cfg.port = (int)num("-p", optarg, 0, 65535);
+			cfg.port = (int)cli_long("-p", optarg, 0, 65535);
 			break;
 		case O_BIND:
 			cfg.bind = optarg;
@@ -154,19 +126,19 @@ static void parse_opts(int argc, char **argv)
 			cfg.port_file = optarg;
 			break;
 		case 'b':
-			cfg.unit = size("-b", optarg, 1, 64 << 20);
+			cfg.unit = cli_size("-b", optarg, 1, 64 << 20);
 			break;
 		case 'i':
-			cfg.rcvbuf = (int)size("-i", optarg, 1, INT_MAX / 2);
+			cfg.rcvbuf = (int)cli_size("-i", optarg, 1, INT_MAX / 2);
 			break;
 		case 'o':
-			cfg.sndbuf = (int)size("-o", optarg, 1, INT_MAX / 2);
+			cfg.sndbuf = (int)cli_size("-o", optarg, 1, INT_MAX / 2);
 			break;
 		case 'B':
-			cfg.cpu = (int)num("-B", optarg, 0, CPU_SETSIZE - 1);
+			cfg.cpu = (int)cli_long("-B", optarg, 0, CPU_SETSIZE - 1);
 			break;
 		case 'I':
-			cfg.interval = secs("-I", optarg);
+			cfg.interval = cli_duration("-I", optarg, 86400);
 			break;
 		case O_METHOD:
 			cfg.method = optarg;
@@ -176,22 +148,22 @@ static void parse_opts(int argc, char **argv)
 			break;
 		case O_MAX_CONNS:
 			cfg.max_conns =
-				(int)num("--max-conns", optarg, 1, 1 << 20);
+				(int)cli_long("--max-conns", optarg, 1, 1 << 20);
 			break;
 		case O_MAX_LOOPS:
-			cfg.lim.max_loops = (uint32_t)num("--max-loops", optarg,
+			cfg.lim.max_loops = (uint32_t)cli_long("--max-loops", optarg,
 							  0, UINT32_MAX);
 			break;
 		case O_MAX_FILES:
-			cfg.lim.max_files = (uint32_t)num("--max-files", optarg,
+			cfg.lim.max_files = (uint32_t)cli_long("--max-files", optarg,
 							  0, UINT32_MAX);
 			break;
 		case O_MAX_FILE_LEN:
-			cfg.lim.max_file_len = (uint32_t)size(
+			cfg.lim.max_file_len = (uint32_t)cli_size(
 				"--max-file-len", optarg, 0, UINT32_MAX);
 			break;
 		case O_IDLE:
-			cfg.idle_timeout = secs("--idle-timeout", optarg);
+			cfg.idle_timeout = cli_duration("--idle-timeout", optarg, 86400);
 			break;
 		case 'c':
 			cfg.measure = 1;
@@ -211,7 +183,7 @@ static void parse_opts(int argc, char **argv)
 			break;
 		case O_EXIT_AFTER:
 			cfg.exit_after =
-				num("--exit-after", optarg, 1, LONG_MAX);
+				cli_long("--exit-after", optarg, 1, LONG_MAX);
 			break;
 		case 'v':
 		case 'd':

@@ -1,0 +1,35 @@
+/* cli.c: checked option values for mains (see cli.h). */
+#include "config.h"
+#include "cli.h"
+#include "log.h"
+#include "units.h"
+
+long cli_long(const char *opt, const char *s, long min, long max)
+{
+	long v;
+
+	if (units_parse_long(s, min, max, &v))
+		die_usage("%s: \"%s\" is not a number in %ld..%ld", opt, s, min,
+			  max);
+	return v;
+}
+
+uint64_t cli_size(const char *opt, const char *s, uint64_t min, uint64_t max)
+{
+	uint64_t v;
+
+	if (units_parse_size(s, &v) || v < min || v > max)
+		die_usage("%s: \"%s\" is not a size in %llu..%llu", opt, s,
+			  (unsigned long long)min, (unsigned long long)max);
+	return v;
+}
+
+double cli_duration(const char *opt, const char *s, double max)
+{
+	double v;
+
+	if (units_parse_duration(s, &v) || !(v > 0) || v > max)
+		die_usage("%s: \"%s\" is not a duration up to %gs (e.g. 10s, 250ms)",
+			  opt, s, max);
+	return v;
+}

@@ -1,0 +1,18 @@
+/*
+ * cli.h: option values for a tool's main: parse, or die_usage (exit 2)
+ * with one line naming the option, the value and what was expected.
+ * Mains only: these exit, like die().
+ */
+#ifndef ZCB_CLI_H
+#define ZCB_CLI_H
+
+#include <stdint.h>
+
+/* A whole number in [min, max] (decimal, or 0x hex). */
+long cli_long(const char *opt, const char *s, long min, long max);
+/* A size with k/m/g suffixes (lib/units.h) in [min, max]. */
+uint64_t cli_size(const char *opt, const char *s, uint64_t min, uint64_t max);
+/* A positive duration ("10", "250ms", "2m") of at most max seconds. */
+double cli_duration(const char *opt, const char *s, double max);
+
+#endif
