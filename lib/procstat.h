@@ -26,4 +26,9 @@ int procstat_read(const char *root, struct procstat_snap *s);
 void procstat_delta(const struct procstat_snap *a,
 		    const struct procstat_snap *b, struct cpu_sample *out);
 
+/* Take nice time out of the load (while zcbench soakers, nice 19, run). */
+void procstat_exclude_nice(const struct procstat_snap *a,
+			   const struct procstat_snap *b,
+			   struct cpu_sample *out);
+
 #endif

@@ -26,6 +26,11 @@ int remotecpu_start(struct remotecpu *r, const char *meters, char *err,
 /* Close the window: fills out[0..max), returns n or -errno. */
 int remotecpu_stop(struct remotecpu *r, struct cpu_sample *out, int max,
 		   char *err, size_t len);
+/* The open window so far (the window stays open): like stop. */
+int remotecpu_report(struct remotecpu *r, struct cpu_sample *out, int max,
+		     char *err, size_t len);
+/* The server's stored calibration (new reference), or NULL with err. */
+json_t *remotecpu_calib(struct remotecpu *r, char *err, size_t len);
 /* The server's host facts (new reference), or NULL. */
 json_t *remotecpu_host(struct remotecpu *r);
 void remotecpu_close(struct remotecpu *r);

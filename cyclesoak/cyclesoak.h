@@ -1,0 +1,54 @@
+/* cyclesoak.h: what cyclesoak's files share: the settings and the modes. */
+#ifndef ZCB_CYCLESOAK_H
+#define ZCB_CYCLESOAK_H
+
+#include "meter.h"
+#include "result.h"
+
+enum cs_mode {
+	CS_MONITOR,   /* print "System load" every period */
+	CS_RUN,	      /* -- CMD: measure the box while CMD runs */
+	CS_CALIBRATE, /* --calibrate */
+	CS_SERVE,     /* --serve */
+	CS_SELFTEST,  /* --selftest */
+};
+
+struct cfg {
+	enum cs_mode mode;
+	double period_s;	/* -p: monitor period */
+	long count;		/* -n: periods, 0 = until Ctrl-C */
+	const char *calib_file; /* --calib-file, NULL = state file */
+	const char *cpus;	/* --cpus: CPUs to soak, NULL = online */
+	const char *meters;	/* --cpu=LIST, NULL = the mode's default */
+	const char *events;	/* --events: perf events, NULL = defaults */
+	int rounds;		/* --rounds: calibration rounds */
+	double round_s;		/* --round-time: length of each */
+	double tolerance_pct;	/* --tolerance: rounds may disagree by */
+	int force;		/* --force: store even when they disagree */
+	const char *bind;	/* --bind: serve address */
+	int port;		/* --port: serve port (0 = any, printed) */
+	int max_clients;	/* --max-clients */
+	double load_s;		/* --duration: selftest seconds per load */
+	int quick;		/* --quick: selftest without the stream part */
+	const char *json_out;	/* -J ("-") or -o FILE */
+	const char *label;	/* --label */
+	char **cmd;		/* -- CMD ARGS */
+	int argc;		/* of the whole command line, for the doc */
+	char **argv;
+};
+
+/* The meter options every mode uses (calibration file, CPUs, events). */
+void cs_meter_opts(const struct cfg *c, struct meter_opts *o);
+/* The result document, with -o/-J and --label; NULL when not asked. */
+struct res_doc *cs_doc(const struct cfg *c);
+/* res_warn the calibration mismatch when the soak meter is in list. */
+void cs_warn_calibration(const struct cfg *c, struct res_doc *d,
+			 const char *list);
+
+int do_monitor(const struct cfg *c);
+int do_run(const struct cfg *c);
+int do_calibrate(const struct cfg *c);
+int do_serve(const struct cfg *c);
+int do_selftest(const struct cfg *c);
+
+#endif

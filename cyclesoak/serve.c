@@ -1,0 +1,335 @@
+/*
+ * serve.c: `cyclesoak --serve`, a daemon that lets a benchmark on another
+ * host measure this one (an NFS or 9P server that is not ours). The line
+ * protocol is in lib/soakproto.h and the man page; lib/remotecpu.c is its
+ * client. Each connection has at most one window of its own; every
+ * window of the box shares the one soaker set (lib/soak.c).
+ */
+#include "config.h"
+#include "cyclesoak.h"
+#include "hostinfo.h"
+#include "log.h"
+#include "peerrep.h"
+#include "sig.h"
+#include "soak.h"
+#include "soakproto.h"
+#include "sock.h"
+#include "clock.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SERVE_WRITE_MS 2000 /* a client must take a reply this fast */
+
+struct sclient {
+	int fd;
+	struct soakproto_in in; /* command line splitter */
+	struct meterset set;	/* the window's meters */
+	int open;		/* a window is open */
+	unsigned window;	/* its id */
+	int quit;		/* hang up after the reply */
+	char peer[80];
+};
+
+struct server {
+	const struct cfg *cfg;
+	struct meter_opts mo;
+	struct sclient *cl;
+	int ncl;
+	unsigned next_window;
+};
+
+static void reply(struct sclient *k, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void reply(struct sclient *k, const char *fmt, ...)
+{
+	char small[1024], *big = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(small) - 1) {
+		big = malloc((size_t)n + 2);
+		if (!big)
+			abort();
+		va_start(ap, fmt);
+		vsnprintf(big, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	memcpy(big ? big + n : small + n, "\n", 2);
+	if (sock_write_full(k->fd, big ? big : small, (size_t)n + 1,
+			    SERVE_WRITE_MS) != n + 1)
+		k->quit = 1; /* not reading its replies: hang up */
+	free(big);
+}
+
+static void close_window(struct sclient *k)
+{
+	if (!k->open)
+		return;
+	meterset_close(&k->set);
+	k->open = 0;
+}
+
+static void cmd_hello(struct server *s, struct sclient *k)
+{
+	struct hostinfo h;
+
+	hostinfo_read(NULL, &h);
+	reply(k, "OK %s host=%s cpus=%d default=%s", SOAKPROTO_VERSION,
+	      h.hostname, h.online_cpus,
+	      s->cfg->meters ? s->cfg->meters : meter_default_list(&s->mo));
+	hostinfo_free(&h);
+}
+
+static void cmd_start(struct server *s, struct sclient *k, const char *arg)
+{
+	const char *list = *arg		    ? arg
+			   : s->cfg->meters ? s->cfg->meters
+					    : meter_default_list(&s->mo);
+	char err[512];
+
+	if (k->open) {
+		reply(k, "ERR window %u already open (STOP it first)",
+		      k->window);
+		return;
+	}
+	if (meterset_open(&k->set, list, &s->mo, err, sizeof(err))) {
+		reply(k, "ERR %s", err);
+		return;
+	}
+	meterset_start(&k->set);
+	k->open = 1;
+	k->window = ++s->next_window;
+	log_verbose("%s: window %u open (%s)", k->peer, k->window, list);
+	reply(k, "OK %u", k->window);
+}
+
+/* REPORT (keep the window) or STOP (close it). */
+static void cmd_figures(struct server *s, struct sclient *k, int stop)
+{
+	struct cpu_sample smp[METER_MAX];
+	const char *warn;
+	json_t *rep;
+	char *txt;
+	int n;
+
+	if (!k->open) {
+		reply(k, "ERR no window open (START first)");
+		return;
+	}
+	n = meterset_stop(&k->set, smp);
+	rep = peerrep_build(smp, n);
+	json_object_set_new(rep, "window", json_integer(k->window));
+	json_object_set_new(rep, "elapsed_s", json_real(smp[0].elapsed_s));
+	warn = soak_calibration_warning(s->cfg->calib_file);
+	if (warn)
+		json_object_set_new(rep, "warning", json_string(warn));
+	txt = json_dumps(rep, JSON_COMPACT);
+	json_decref(rep);
+	reply(k, "OK %s", txt ? txt : "{}");
+	free(txt);
+	if (stop) {
+		log_verbose("%s: window %u closed", k->peer, k->window);
+		close_window(k);
+	}
+}
+
+static void cmd_calib(struct server *s, struct sclient *k)
+{
+	char path[4096], err[512], *txt;
+	struct soak_calib c;
+	const char *warn;
+	json_t *j;
+
+	if (soak_calib_path(s->cfg->calib_file, path, sizeof(path)) ||
+	    soak_calib_load(path, &c, err, sizeof(err))) {
+		reply(k, "ERR %s", err);
+		return;
+	}
+	j = soak_calib_to_json(&c);
+	json_object_set_new(j, "path", json_string(path));
+	warn = soak_calibration_warning(s->cfg->calib_file);
+	if (warn)
+		json_object_set_new(j, "warning", json_string(warn));
+	txt = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	reply(k, "OK %s", txt);
+	free(txt);
+}
+
+static void cmd_host(struct sclient *k)
+{
+	struct hostinfo h;
+	json_t *j;
+	char *txt;
+
+	hostinfo_read(NULL, &h);
+	j = hostinfo_to_json(&h);
+	hostinfo_free(&h);
+	txt = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	reply(k, "OK %s", txt);
+	free(txt);
+}
+
+struct line_ctx {
+	struct server *s;
+	struct sclient *k;
+};
+
+static void on_line(void *arg, const char *line, int too_long)
+{
+	struct line_ctx *x = arg;
+	struct soakproto_req rq;
+
+	if (x->k->quit)
+		return;
+	if (too_long) {
+		reply(x->k, "ERR line too long (at most %d bytes)",
+		      SOAKPROTO_LINE_MAX - 1);
+		return;
+	}
+	soakproto_parse(line, &rq);
+	switch (rq.cmd) {
+	case SP_EMPTY:
+		break;
+	case SP_HELLO:
+		cmd_hello(x->s, x->k);
+		break;
+	case SP_PING:
+		reply(x->k, "OK PONG");
+		break;
+	case SP_START:
+		cmd_start(x->s, x->k, rq.arg);
+		break;
+	case SP_REPORT:
+		cmd_figures(x->s, x->k, 0);
+		break;
+	case SP_STOP:
+		cmd_figures(x->s, x->k, 1);
+		break;
+	case SP_CALIB:
+		cmd_calib(x->s, x->k);
+		break;
+	case SP_HOST:
+		cmd_host(x->k);
+		break;
+	case SP_QUIT:
+		reply(x->k, "OK bye");
+		x->k->quit = 1;
+		break;
+	case SP_UNKNOWN:
+	case SP_BAD:
+		reply(x->k, "ERR %s", rq.why);
+		break;
+	}
+}
+
+static void drop(struct server *s, int i)
+{
+	struct sclient *k = &s->cl[i];
+
+	log_verbose("%s: gone%s", k->peer, k->open ? " (window ended)" : "");
+	close_window(k);
+	close(k->fd);
+	s->cl[i] = s->cl[--s->ncl];
+}
+
+static void on_accept(struct server *s, int lfd)
+{
+	struct sclient *k;
+	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (s->ncl == s->cfg->max_clients) {
+		char msg[80];
+		int n = snprintf(msg, sizeof(msg),
+				 "ERR too many clients (at most %d)\n",
+				 s->cfg->max_clients);
+
+		sock_write_full(fd, msg, (size_t)n, 500);
+		close(fd);
+		return;
+	}
+	k = &s->cl[s->ncl++];
+	memset(k, 0, sizeof(*k));
+	k->fd = fd;
+	sock_peer_name(fd, k->peer, sizeof(k->peer));
+	log_verbose("%s: connected", k->peer);
+}
+
+static void on_readable(struct server *s, int i)
+{
+	struct line_ctx x = {s, &s->cl[i]};
+	char buf[4096];
+	ssize_t n = read(s->cl[i].fd, buf, sizeof(buf));
+
+	if (n <= 0) {
+		drop(s, i);
+		return;
+	}
+	soakproto_feed(&s->cl[i].in, buf, (size_t)n, on_line, &x);
+	if (s->cl[i].quit)
+		drop(s, i);
+}
+
+int do_serve(const struct cfg *c)
+{
+	struct server s = {.cfg = c};
+	struct pollfd *pf;
+	char err[512];
+	int lfd, port, i, n;
+
+	cs_meter_opts(c, &s.mo);
+	lfd = sock_listen(c->bind, c->port, SOCK_STREAM, 64, &port, err,
+			  sizeof(err));
+	if (lfd < 0)
+		die("%s", err);
+	s.cl = calloc((size_t)c->max_clients, sizeof(*s.cl));
+	pf = calloc((size_t)c->max_clients + 1, sizeof(*pf));
+	if (!s.cl || !pf)
+		abort();
+	printf("cyclesoak: serving on %s port %d (default meters %s)\n",
+	       c->bind, port,
+	       c->meters ? c->meters : meter_default_list(&s.mo));
+	fflush(stdout);
+	while (!sig_stop) {
+		pf[0].fd = lfd;
+		pf[0].events = POLLIN;
+		for (i = 0; i < s.ncl; i++) {
+			pf[i + 1].fd = s.cl[i].fd;
+			pf[i + 1].events = POLLIN;
+		}
+		n = poll(pf, (nfds_t)s.ncl + 1, 1000);
+		if (n < 0 && errno != EINTR)
+			die_errno("poll");
+		if (n <= 0)
+			continue;
+		/* from the end: drop() moves the last client into slot i */
+		for (i = s.ncl - 1; i >= 0; i--)
+			if (pf[i + 1].revents)
+				on_readable(&s, i);
+		if (pf[0].revents)
+			on_accept(&s, lfd);
+	}
+	while (s.ncl)
+		drop(&s, s.ncl - 1);
+	close(lfd);
+	free(s.cl);
+	free(pf);
+	fprintf(stderr, "cyclesoak: server stopped (%s)\n",
+		sig_stop ? strsignal(sig_stop) : "done");
+	return 0;
+}

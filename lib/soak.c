@@ -1,0 +1,352 @@
+/*
+ * soak.c: the client side of the box's one soaker set: find the soak
+ * host (or start it, soak_host.c), map its counters, read windows and
+ * turn them into loads. See soak.h for the design; cgroups are in
+ * soak_cg.c, calibration storage in soak_calib.c.
+ */
+#include "config.h"
+#include "soak.h"
+#include "soak_int.h"
+#include "clock.h"
+#include "hostinfo.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+const char *soak_socket_path(void)
+{
+	static char buf[256];
+	const char *e = getenv("ZCB_SOAK_SOCKET");
+
+	if (e && *e && strlen(e) < 200)
+		return e;
+	if (geteuid() == 0 && !access("/run", W_OK))
+		return SOAK_SOCKET;
+	snprintf(buf, sizeof(buf), "/tmp/zcbench-soak-%u.sock",
+		 (unsigned)geteuid());
+	return buf;
+}
+
+void soak_side_path(char *buf, size_t len, const char *suffix)
+{
+	snprintf(buf, len, "%s.%s", soak_socket_path(), suffix);
+}
+
+int soak_host_alive(void)
+{
+	char p[300];
+	int fd, alive = 0;
+
+	soak_side_path(p, sizeof(p), "alive");
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (flock(fd, LOCK_SH | LOCK_NB))
+		alive = errno == EWOULDBLOCK;
+	close(fd);
+	return alive;
+}
+
+size_t soak_map_size(int ncpu)
+{
+	size_t n = SOAK_HDR + (size_t)ncpu * sizeof(struct shm_slot);
+
+	return (n + 4095) & ~(size_t)4095;
+}
+
+struct shm_slot *soak_slots(void *map)
+{
+	return (struct shm_slot *)((char *)map + SOAK_HDR);
+}
+
+int soak_unix_connect(const char *path)
+{
+	struct sockaddr_un sa;
+	int fd, e;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		e = errno;
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+/* --- the client --------------------------------------------------------- */
+
+/* CPUs to soak: the list, or allowed & online. Returns count or -errno. */
+static int pick_cpus(const char *list, int *ids, char *err, size_t len)
+{
+	static unsigned char want[HOST_MAX_CPUS / 8 + 1];
+	char online[256];
+	cpu_set_t allowed;
+	int i, n = 0;
+
+	memset(want, 0, sizeof(want));
+	if (list) {
+		if (host_parse_cpulist(list, want, HOST_MAX_CPUS) <= 0) {
+			snprintf(err, len, "bad CPU list \"%s\"", list);
+			return -EINVAL;
+		}
+	} else {
+		if (host_read_file("", "/sys/devices/system/cpu/online", online,
+				   sizeof(online)) <= 0)
+			snprintf(online, sizeof(online), "0-%d",
+				 host_online_cpus() - 1);
+		host_parse_cpulist(online, want, HOST_MAX_CPUS);
+		if (!sched_getaffinity(0, sizeof(allowed), &allowed))
+			for (i = 0; i < CPU_SETSIZE && i < HOST_MAX_CPUS; i++)
+				if (!CPU_ISSET(i, &allowed))
+					want[i / 8] &=
+						(unsigned char)~(1u << (i % 8));
+	}
+	for (i = 0; i < HOST_MAX_CPUS; i++) {
+		if (!(want[i / 8] & (1u << (i % 8))))
+			continue;
+		if (n == SOAK_MAX_CPUS) {
+			snprintf(err, len, "more than %d CPUs to soak",
+				 SOAK_MAX_CPUS);
+			return -E2BIG;
+		}
+		ids[n++] = i;
+	}
+	if (!n) {
+		snprintf(err, len, "no CPU to soak");
+		return -EINVAL;
+	}
+	return n;
+}
+
+/* Under the start lock: connect to a host, or start one and connect.
+ * Returns a connected fd or -errno. */
+static int start_host(const char *path, const int *ids, int n,
+		      struct soak_client *c, char *err, size_t len)
+{
+	char lp[300];
+	int lk, fd, e;
+
+	soak_side_path(lp, sizeof(lp), "lock");
+	lk = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lk < 0 || flock(lk, LOCK_EX)) {
+		e = errno;
+		snprintf(err, len, "cannot lock %s: %s", lp, strerror(e));
+		if (lk >= 0)
+			close(lk);
+		return -e;
+	}
+	fd = soak_unix_connect(path);
+	if (fd < 0) {
+		fd = soak_host_spawn(path, ids, n, err, len);
+		if (!fd) {
+			c->started_host = 1;
+			fd = soak_unix_connect(path);
+			if (fd < 0)
+				snprintf(err, len,
+					 "cannot reach the soak host at %s: %s",
+					 path, strerror(-fd));
+		}
+	}
+	close(lk);
+	return fd;
+}
+
+/* 0, -EAGAIN (host went away: retry) or -errno with err. */
+static int recv_hello(int fd, struct soak_client *c, char *err, size_t len)
+{
+	struct hello m;
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = {&m, sizeof(m)};
+	struct msghdr mh = {.msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = cbuf,
+			    .msg_controllen = sizeof(cbuf)};
+	struct cmsghdr *cm;
+	struct shm_hdr *hdr;
+	int mfd = -1;
+	ssize_t r;
+
+	r = poll(&(struct pollfd){.fd = fd, .events = POLLIN}, 1,
+		 SOAK_READY_MS + 5000);
+	if (r == 0) {
+		snprintf(err, len, "soak host did not answer within %d s",
+			 SOAK_READY_MS / 1000 + 5);
+		return -ETIMEDOUT;
+	}
+	r = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC);
+	if (r <= 0)
+		return -EAGAIN;
+	for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm))
+		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS)
+			memcpy(&mfd, CMSG_DATA(cm), sizeof(int));
+	if (r != (ssize_t)sizeof(m) || m.magic != SOAK_MAGIC) {
+		snprintf(err, len, "soak host sent a bad greeting");
+		r = -EPROTO;
+	} else if (m.status < 0) {
+		m.msg[sizeof(m.msg) - 1] = 0;
+		snprintf(err, len, "soak host: %s", m.msg);
+		r = m.status;
+	} else if (mfd < 0 || m.map_len < SOAK_HDR ||
+		   (c->map = mmap(NULL, m.map_len, PROT_READ, MAP_SHARED, mfd,
+				  0)) == MAP_FAILED) {
+		snprintf(err, len, "soak host counters: cannot map");
+		c->map = NULL;
+		r = -EPROTO;
+	} else {
+		r = 0;
+	}
+	if (mfd >= 0)
+		close(mfd);
+	if (r)
+		return (int)r;
+	c->map_len = m.map_len;
+	c->host_pid = m.host_pid;
+	hdr = c->map;
+	if (hdr->magic != SOAK_MAGIC || hdr->ncpu < 1 ||
+	    hdr->ncpu > SOAK_MAX_CPUS ||
+	    soak_map_size((int)hdr->ncpu) > m.map_len) {
+		snprintf(err, len, "soak host counters are malformed");
+		return -EPROTO;
+	}
+	c->ncpu = (int)hdr->ncpu;
+	memcpy(c->cpu_id, hdr->cpu_id, (size_t)c->ncpu * sizeof(int));
+	snprintf(c->note, sizeof(c->note), "%.*s", (int)sizeof(hdr->note) - 1,
+		 hdr->note);
+	return 0;
+}
+
+static int covers(const struct soak_client *c, const int *ids, int n, char *err,
+		  size_t len)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < c->ncpu && c->cpu_id[j] != ids[i]; j++)
+			;
+		if (j == c->ncpu) {
+			snprintf(
+				err, len,
+				"the box's soaker set (host pid %d) does not soak CPU %d",
+				(int)c->host_pid, ids[i]);
+			return -EBUSY;
+		}
+	}
+	return 0;
+}
+
+int soak_join(struct soak_client *c, const char *cpus, char *err, size_t len)
+{
+	const char *path = soak_socket_path();
+	int ids[SOAK_MAX_CPUS], n, attempt, fd = -1, r = -EAGAIN;
+
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+	n = pick_cpus(cpus, ids, err, len);
+	if (n < 0)
+		return n;
+	for (attempt = 0; attempt < 8 && r == -EAGAIN; attempt++) {
+		fd = soak_unix_connect(path);
+		if (fd < 0)
+			fd = start_host(path, ids, n, c, err, len);
+		if (fd < 0)
+			return fd;
+		r = recv_hello(fd, c, err, len);
+		if (r) {
+			close(fd);
+			fd = -1;
+			if (r == -EAGAIN)
+				usleep(20000);
+		}
+	}
+	if (r == -EAGAIN)
+		snprintf(err, len, "soak host at %s keeps going away", path);
+	if (!r) {
+		c->fd = fd;
+		r = covers(c, ids, n, err, len);
+	}
+	if (r)
+		soak_leave(c);
+	return r;
+}
+
+int soak_read(const struct soak_client *c, struct soak_snap *s)
+{
+	struct shm_slot *sl = soak_slots(c->map);
+	double t0 = clock_now();
+	int i;
+
+	for (i = 0; i < c->ncpu; i++)
+		s->count[i] = __atomic_load_n(&sl[i].count, __ATOMIC_RELAXED);
+	s->t = (t0 + clock_now()) / 2;
+	s->n = c->ncpu;
+	if (poll(&(struct pollfd){.fd = c->fd, .events = POLLIN}, 1, 0) > 0)
+		return -EPIPE; /* EOF: the host is gone, counters stopped */
+	return 0;
+}
+
+void soak_leave(struct soak_client *c)
+{
+	if (c->map)
+		munmap(c->map, c->map_len);
+	if (c->fd >= 0)
+		close(c->fd);
+	c->map = NULL;
+	c->fd = -1;
+}
+
+void soak_rates(const struct soak_snap *a, const struct soak_snap *b,
+		double *rate)
+{
+	double dt = b->t - a->t;
+	int i;
+
+	for (i = 0; i < a->n && i < b->n; i++)
+		rate[i] = dt > 0 ? (double)(b->count[i] - a->count[i]) / dt : 0;
+}
+
+int soak_load(const struct soak_calib *cal, const struct soak_client *c,
+	      const struct soak_snap *a, const struct soak_snap *b,
+	      struct cpu_sample *out)
+{
+	double rate[SOAK_MAX_CPUS], sum = 0, cr;
+	int i;
+
+	soak_rates(a, b, rate);
+	out->elapsed_s = b->t - a->t;
+	out->ncpu = c->ncpu;
+	out->have_percpu = 1;
+	for (i = 0; i < c->ncpu; i++) {
+		cr = soak_calib_rate(cal, c->cpu_id[i]);
+		if (cr <= 0) {
+			snprintf(out->why, sizeof(out->why),
+				 "no calibration for CPU %d", c->cpu_id[i]);
+			return -ENOENT;
+		}
+		out->percpu_busy[i] = 100.0 * (1.0 - rate[i] / cr);
+		if (out->percpu_busy[i] < 0)
+			out->percpu_busy[i] = 0;
+		if (out->percpu_busy[i] > 100)
+			out->percpu_busy[i] = 100;
+		sum += out->percpu_busy[i];
+	}
+	out->busy_pct = sum / c->ncpu;
+	snprintf(out->scope, sizeof(out->scope), "box");
+	out->ok = 1;
+	return 0;
+}

@@ -1,0 +1,123 @@
+/*
+ * soak.h: cyclesoak's soakers, the one soaker set a box shares, and the
+ * calibration they are measured against.
+ *
+ * One soaker per CPU of the allowed set, pinned, SCHED_IDLE and nice 19,
+ * in a cgroup with cpu.idle=1 where the kernel offers one, each walking a
+ * buffer and bumping its own cache-line-padded counter. Load on a CPU =
+ * 1 - soaked rate / calibrated idle rate.
+ *
+ * A box runs ONE soaker set, whoever asks: the first process to open a
+ * window starts a soak host (a double-forked child in the caller's
+ * session) listening on a unix socket (SOAK_SOCKET, or $ZCB_SOAK_SOCKET);
+ * later openers, in this process or any other, connect to it and receive
+ * the counters' memfd over SCM_RIGHTS. Each client snapshots the counters
+ * at the start and the end of its own window. The host stops its soakers
+ * and removes its cgroup when its last client disconnects, on SIGTERM, or
+ * when it dies (the soakers have PR_SET_PDEATHSIG). A filesystem socket
+ * (not an abstract one) so processes in other network namespaces of the
+ * same box share the set too.
+ */
+#ifndef ZCB_SOAK_H
+#define ZCB_SOAK_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "meter.h"
+
+#define SOAK_MAX_CPUS	  METER_MAX_CPUS
+#define SOAK_SOCKET	  "/run/zcbench-soak.sock" /* root; else /tmp/...-UID */
+#define SOAK_CALIB_SCHEMA "zcbench-soak-calibration/1"
+
+struct hostinfo;
+
+/* Calibration: idle rates per CPU and what box they were made on. */
+struct soak_calib {
+	int ncpu;		    /* CPUs calibrated */
+	int cpu_id[SOAK_MAX_CPUS];  /* their numbers */
+	double rate[SOAK_MAX_CPUS]; /* loops per second, idle box */
+	double spread_pct;	    /* largest round-to-round difference */
+	int rounds;		    /* rounds averaged */
+	double round_s;		    /* length of one round */
+	int online_cpus;	    /* of the box when made */
+	char kernel_release[128];   /* uname -r when made */
+	char cpu_model[256];
+	char made[40];	/* ISO 8601 UTC */
+	char note[256]; /* the soakers' regime (cgroup...) */
+};
+
+/* The state file: override, else $XDG_STATE_HOME/zcbench/calibration.json
+ * (~/.local/state/zcbench/). 0 or -ENAMETOOLONG. */
+int soak_calib_path(const char *override, char *buf, size_t len);
+/* 0, -ENOENT (no calibration yet) or -EINVAL/-errno with err filled. */
+int soak_calib_load(const char *path, struct soak_calib *c, char *err,
+		    size_t len);
+/* Atomic write, making the directory. 0 or -errno with err filled. */
+int soak_calib_save(const char *path, const struct soak_calib *c, char *err,
+		    size_t len);
+json_t *soak_calib_to_json(const struct soak_calib *c);
+int soak_calib_from_json(json_t *j, struct soak_calib *c, char *err,
+			 size_t len);
+/*
+ * Compare with the running box: 0 when it matches, 1 with warn filled
+ * ("calibration made on kernel A, running B"; CPU count or model).
+ */
+int soak_calib_check(const struct soak_calib *c, const struct hostinfo *h,
+		     char *warn, size_t len);
+/* The rate calibrated for CPU number cpu, or 0 when there is none. */
+double soak_calib_rate(const struct soak_calib *c, int cpu);
+/*
+ * For tools: the warning to put in a result document (res_warn) when the
+ * soak meter's calibration was made on another kernel or CPU set, else
+ * NULL. calib_file NULL = the default state file. Static buffer.
+ */
+const char *soak_calibration_warning(const char *calib_file);
+
+/* A client's view of the box's soaker set. */
+struct soak_client {
+	int fd;	   /* to the soak host; -1 = closed */
+	void *map; /* the counters, read-only */
+	size_t map_len;
+	int ncpu;		   /* soakers */
+	int cpu_id[SOAK_MAX_CPUS]; /* CPU of each */
+	pid_t host_pid;
+	int started_host; /* 1: this open started the host */
+	char note[256];	  /* regime: cgroup, SCHED_IDLE... */
+};
+
+struct soak_snap {
+	double t; /* clock_now() of the reading */
+	int n;
+	uint64_t count[SOAK_MAX_CPUS];
+};
+
+/*
+ * Join the box's soaker set, starting it when none runs. cpus: a CPU
+ * list to soak ("0-1"), NULL = the allowed online CPUs; when a set
+ * already runs it must cover these. Waits until every soaker runs.
+ * 0 or -errno with err filled.
+ */
+int soak_join(struct soak_client *c, const char *cpus, char *err, size_t len);
+/* Read the counters; -EPIPE when the host died. */
+int soak_read(const struct soak_client *c, struct soak_snap *s);
+void soak_leave(struct soak_client *c);
+/* Loops per second of each soaker between two readings. */
+void soak_rates(const struct soak_snap *a, const struct soak_snap *b,
+		double *rate);
+/*
+ * Fill a cpu_sample (meter "soak", scope "box") from two readings:
+ * per-CPU busy = 100 * (1 - rate / calibrated), clamped to [0, 100], box
+ * = their mean. 0 or -ENOENT when a soaked CPU has no calibration.
+ */
+int soak_load(const struct soak_calib *cal, const struct soak_client *c,
+	      const struct soak_snap *a, const struct soak_snap *b,
+	      struct cpu_sample *out);
+/* Is a soak host running on this box now (any namespace)? */
+int soak_host_alive(void);
+/* The socket path in use ($ZCB_SOAK_SOCKET or the default). */
+const char *soak_socket_path(void);
+
+#endif

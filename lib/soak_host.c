@@ -1,0 +1,467 @@
+/*
+ * soak_host.c: the soak host and its soakers (see soak.h). The host is
+ * forked from whatever process opens the box's first soak window, so
+ * after the fork it uses only system calls and static buffers (the
+ * opener may have threads holding malloc's lock).
+ */
+#include "config.h"
+#include "soak.h"
+#include "soak_int.h"
+#include "clock.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define SOAK_BUF	 (256 * 1024) /* each soaker's buffer */
+#define SOAK_STEP	 4096	      /* bytes touched per counted loop */
+#define SOAK_MAX_CLIENTS 256	      /* connections one host serves */
+#define SOAK_IDLE_EXIT_S 10	      /* a host nobody joined exits */
+
+static volatile sig_atomic_t host_term;
+
+/* --- the soakers -------------------------------------------------------- */
+
+static void __attribute__((noreturn)) soak_loop(uint64_t *count, uint64_t *buf)
+{
+	size_t off = 0, i;
+	uint64_t n = 0, x = 1;
+
+	for (;;) {
+		uint64_t *p = buf + off / 8;
+
+		/* one dependent chain over 64 cache lines of 4 KiB */
+		for (i = 0; i < SOAK_STEP / 8; i += 8) {
+			x = x * 6364136223846793005ull + p[i];
+			p[i] = x;
+		}
+		off = (off + SOAK_STEP) % SOAK_BUF;
+		__atomic_store_n(count, ++n, __ATOMIC_RELAXED);
+	}
+}
+
+static void __attribute__((noreturn))
+soaker_main(struct shm_slot *slot, int cpu, int idx, pid_t host,
+	    const char *cgprocs)
+{
+	struct sched_param sp = {0};
+	cpu_set_t set;
+	char name[16], pid[24];
+	uint64_t *buf;
+	int flags = 0, fd;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != host)
+		_exit(1);
+	signal(SIGTERM, SIG_DFL);
+	snprintf(name, sizeof(name), "zcb-soak/%d", cpu);
+	prctl(PR_SET_NAME, name);
+	(void)idx;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		__atomic_store_n(&slot->state, -errno, __ATOMIC_RELEASE);
+		_exit(1);
+	}
+	if (cgprocs[0]) {
+		fd = open(cgprocs, O_WRONLY | O_CLOEXEC);
+		snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+		if (fd >= 0 && write(fd, pid, strlen(pid)) > 0)
+			flags |= SLOT_CG;
+		if (fd >= 0)
+			close(fd);
+	}
+	setpriority(PRIO_PROCESS, 0, 19);
+	if (!sched_setscheduler(0, SCHED_IDLE, &sp))
+		flags |= SLOT_IDLE;
+	buf = mmap(NULL, SOAK_BUF, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED) {
+		__atomic_store_n(&slot->state, -ENOMEM, __ATOMIC_RELEASE);
+		_exit(1);
+	}
+	memset(buf, 1, SOAK_BUF);
+	slot->flags = flags;
+	__atomic_store_n(&slot->state, 1, __ATOMIC_RELEASE);
+	soak_loop(&slot->count, buf);
+}
+
+/* --- the host ----------------------------------------------------------- */
+
+struct host {
+	int lfd; /* listening socket */
+	int mfd; /* the counters' memfd */
+	void *map;
+	size_t map_len;
+	struct shm_hdr *hdr;
+	pid_t pid[SOAK_MAX_CPUS]; /* soakers */
+	int nsoak;
+	struct soak_cg cg;
+	char path[256]; /* socket path */
+	ino_t ino;	/* of the socket file we bound */
+	int cl[SOAK_MAX_CLIENTS];
+	int ncl;
+	int ever;      /* a client has connected */
+	char err[200]; /* set-up failure */
+	int status;
+};
+
+static void on_term(int s)
+{
+	(void)s;
+	host_term = 1;
+}
+
+static void host_signals(void)
+{
+	struct sigaction sa;
+	sigset_t all;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	/* Ctrl-C reaches the whole foreground group: the host follows its
+	 * clients (they disconnect), it does not quit under them */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	sa.sa_handler = on_term;
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGCHLD, &sa, NULL);
+	sigemptyset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+}
+
+/* Keep only lfd and mfd (as 3 and 4); 0-2 to /dev/null. */
+static void host_fds(struct host *h)
+{
+	int a = fcntl(h->lfd, F_DUPFD_CLOEXEC, 10);
+	int b = fcntl(h->mfd, F_DUPFD_CLOEXEC, 10);
+	int lo = a < b ? a : b, hi = a < b ? b : a, fd;
+
+	close_range(0, lo - 1, 0);
+	if (hi - lo > 1)
+		close_range(lo + 1, hi - 1, 0);
+	close_range(hi + 1, ~0u, 0);
+	fd = open("/dev/null", O_RDWR);
+	while (fd >= 0 && fd < 2)
+		fd = dup(fd);
+	dup3(a, 3, O_CLOEXEC);
+	dup3(b, 4, O_CLOEXEC);
+	close(a);
+	close(b);
+	h->lfd = 3;
+	h->mfd = 4;
+}
+
+static int take_alive_lock(void)
+{
+	char p[300];
+	int fd;
+
+	soak_side_path(p, sizeof(p), "alive");
+	fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int start_soakers(struct host *h)
+{
+	struct shm_slot *s = soak_slots(h->map);
+	pid_t me = getpid();
+	int i, ready, flags_all = SLOT_IDLE | SLOT_CG;
+	uint64_t t0 = clock_ns();
+
+	for (i = 0; i < (int)h->hdr->ncpu; i++) {
+		pid_t p = fork();
+
+		if (p < 0) {
+			h->status = -errno;
+			snprintf(h->err, sizeof(h->err), "fork of soaker: %s",
+				 strerror(errno));
+			return h->status;
+		}
+		if (p == 0)
+			soaker_main(&s[i], h->hdr->cpu_id[i], i, me,
+				    h->cg.procs);
+		h->pid[h->nsoak++] = p;
+	}
+	do {
+		ready = 0;
+		for (i = 0; i < h->nsoak; i++) {
+			int st = __atomic_load_n(&s[i].state, __ATOMIC_ACQUIRE);
+
+			if (st < 0) {
+				h->status = st;
+				snprintf(h->err, sizeof(h->err),
+					 "soaker for CPU %d: %s",
+					 h->hdr->cpu_id[i], strerror(-st));
+				return st;
+			}
+			ready += st == 1;
+		}
+		if (ready < h->nsoak)
+			usleep(2000);
+	} while (ready < h->nsoak &&
+		 clock_ns() - t0 < SOAK_READY_MS * 1000000ull);
+	if (ready < h->nsoak) {
+		h->status = -ETIMEDOUT;
+		snprintf(h->err, sizeof(h->err),
+			 "only %d of %d soakers started within %d s", ready,
+			 h->nsoak, SOAK_READY_MS / 1000);
+		return h->status;
+	}
+	for (i = 0; i < h->nsoak; i++)
+		flags_all &= s[i].flags;
+	snprintf(
+		h->hdr->note, sizeof(h->hdr->note),
+		"%d soakers (host pid %d), %s, %s", h->nsoak, (int)getpid(),
+		flags_all & SLOT_IDLE ? "SCHED_IDLE nice 19"
+				      : "nice 19 (SCHED_IDLE refused)",
+		flags_all & SLOT_CG
+			? h->cg.note
+			: "no cpu.idle cgroup: in the caller's session (autogroup)");
+	if (!(flags_all & SLOT_CG) && h->cg.dir[0] && h->cg.why[0] == 0)
+		snprintf(h->cg.why, sizeof(h->cg.why), "joining it failed");
+	if (!(flags_all & SLOT_CG) && h->cg.why[0]) {
+		size_t n = strlen(h->hdr->note);
+
+		snprintf(h->hdr->note + n, sizeof(h->hdr->note) - n, " (%s)",
+			 h->cg.why);
+	}
+	return 0;
+}
+
+static void send_hello(struct host *h, int fd)
+{
+	struct hello m = {.magic = SOAK_MAGIC,
+			  .status = h->status,
+			  .host_pid = (int32_t)getpid(),
+			  .map_len = (uint32_t)h->map_len};
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = {&m, sizeof(m)};
+	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
+	struct cmsghdr *cm;
+
+	snprintf(m.msg, sizeof(m.msg), "%s", h->err);
+	if (!h->status) {
+		memset(cbuf, 0, sizeof(cbuf));
+		mh.msg_control = cbuf;
+		mh.msg_controllen = sizeof(cbuf);
+		cm = CMSG_FIRSTHDR(&mh);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cm), &h->mfd, sizeof(int));
+	}
+	if (sendmsg(fd, &mh, MSG_NOSIGNAL) != (ssize_t)sizeof(m))
+		h->status = h->status; /* the client sees EOF and retries */
+}
+
+static void host_accept(struct host *h)
+{
+	int fd;
+
+	while ((fd = accept4(h->lfd, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
+		if (h->ncl == SOAK_MAX_CLIENTS) {
+			int st = h->status;
+
+			h->status = -EMFILE;
+			snprintf(h->err, sizeof(h->err),
+				 "soak host serves %d clients already",
+				 SOAK_MAX_CLIENTS);
+			send_hello(h, fd);
+			h->status = st;
+			h->err[0] = 0;
+			close(fd);
+			continue;
+		}
+		send_hello(h, fd);
+		h->cl[h->ncl++] = fd;
+		h->ever = 1;
+	}
+}
+
+/* With no client left: unlink and close under the start lock unless a
+ * new client is already queued. 1 = exit now. */
+static int host_try_exit(struct host *h)
+{
+	char p[300];
+	struct pollfd pf = {.fd = h->lfd, .events = POLLIN};
+	struct stat st;
+	int lk, pending;
+
+	soak_side_path(p, sizeof(p), "lock");
+	lk = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lk >= 0)
+		flock(lk, LOCK_EX);
+	pending = poll(&pf, 1, 0) > 0;
+	if (pending) {
+		host_accept(h);
+	} else {
+		if (!stat(h->path, &st) && st.st_ino == h->ino)
+			unlink(h->path);
+		close(h->lfd);
+		h->lfd = -1;
+	}
+	if (lk >= 0)
+		close(lk);
+	return !pending;
+}
+
+static void host_cleanup(struct host *h)
+{
+	int i;
+
+	for (i = 0; i < h->nsoak; i++)
+		kill(h->pid[i], SIGKILL);
+	for (i = 0; i < h->nsoak; i++)
+		waitpid(h->pid[i], NULL, 0);
+	soak_cg_remove(&h->cg);
+	if (h->lfd >= 0) {
+		h->ever = 1;
+		h->ncl = 0;
+		host_try_exit(h);
+	}
+}
+
+static void host_loop(struct host *h)
+{
+	struct pollfd pf[SOAK_MAX_CLIENTS + 1];
+	uint64_t born = clock_ns();
+	char junk[256];
+	int i, n;
+
+	fcntl(h->lfd, F_SETFL, O_NONBLOCK);
+	while (!host_term) {
+		if (waitpid(-1, NULL, WNOHANG) > 0)
+			break; /* a soaker died: the figures would lie */
+		pf[0].fd = h->lfd;
+		pf[0].events = POLLIN;
+		for (i = 0; i < h->ncl; i++) {
+			pf[i + 1].fd = h->cl[i];
+			pf[i + 1].events = POLLIN;
+		}
+		n = poll(pf, (nfds_t)h->ncl + 1, 1000);
+		if (n < 0 && errno != EINTR)
+			break;
+		for (i = h->ncl - 1; n > 0 && i >= 0; i--) {
+			if (!pf[i + 1].revents)
+				continue;
+			if (read(h->cl[i], junk, sizeof(junk)) > 0)
+				continue;
+			close(h->cl[i]);
+			h->cl[i] = h->cl[--h->ncl];
+		}
+		if (n > 0 && pf[0].revents)
+			host_accept(h);
+		if (!h->ncl &&
+		    (h->ever ||
+		     clock_ns() - born > SOAK_IDLE_EXIT_S * 1000000000ull) &&
+		    host_try_exit(h))
+			return;
+	}
+}
+
+static void __attribute__((noreturn)) host_main(struct host *h)
+{
+	int alive;
+
+	host_signals();
+	host_fds(h);
+	prctl(PR_SET_NAME, "zcb-soakhost");
+	alive = take_alive_lock();
+	(void)alive; /* held until we exit */
+	h->hdr->host_pid = (int32_t)getpid();
+	soak_cg_setup(&h->cg, getpid());
+	if (!start_soakers(h))
+		host_loop(h);
+	else
+		host_accept(h); /* tell the waiting opener why */
+	host_cleanup(h);
+	_exit(0);
+}
+
+/* --- starting it ------------------------------------------------------- */
+
+int soak_host_spawn(const char *path, const int *ids, int n, char *err,
+		    size_t len)
+{
+	struct host *h = calloc(1, sizeof(*h));
+	struct sockaddr_un sa;
+	struct stat st;
+	int r = 0;
+	pid_t p;
+
+	if (!h)
+		abort();
+	h->lfd = h->mfd = -1;
+	unlink(path);
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	h->lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (h->lfd < 0 || bind(h->lfd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    listen(h->lfd, 64) || stat(path, &st)) {
+		r = -errno;
+		snprintf(err, len, "cannot listen on %s: %s", path,
+			 strerror(errno));
+		goto out;
+	}
+	h->ino = st.st_ino;
+	snprintf(h->path, sizeof(h->path), "%s", path);
+	h->map_len = soak_map_size(n);
+	h->mfd = memfd_create("zcbench-soak", MFD_CLOEXEC);
+	if (h->mfd < 0 || ftruncate(h->mfd, (off_t)h->map_len) ||
+	    (h->map = mmap(NULL, h->map_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+			   h->mfd, 0)) == MAP_FAILED) {
+		r = -errno;
+		snprintf(err, len, "soak counters: %s", strerror(errno));
+		h->map = NULL;
+		goto out;
+	}
+	h->hdr = h->map;
+	h->hdr->magic = SOAK_MAGIC;
+	h->hdr->ncpu = (uint32_t)n;
+	memcpy(h->hdr->cpu_id, ids, (size_t)n * sizeof(int));
+	p = fork();
+	if (p == 0) {
+		if (fork() == 0)
+			host_main(h);
+		_exit(0);
+	}
+	if (p < 0 || (waitpid(p, NULL, 0) < 0 && errno != ECHILD)) {
+		r = -errno;
+		snprintf(err, len, "cannot start the soak host: %s",
+			 strerror(errno));
+		goto out;
+	}
+out:
+	if (h->map)
+		munmap(h->map, h->map_len);
+	if (h->mfd >= 0)
+		close(h->mfd);
+	if (h->lfd >= 0)
+		close(h->lfd);
+	free(h);
+	return r;
+}

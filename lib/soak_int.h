@@ -1,0 +1,73 @@
+/* soak_int.h: what soak.c, soak_host.c and soak_cg.c share (not for tools). */
+#ifndef ZCB_SOAK_INT_H
+#define ZCB_SOAK_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "soak.h"
+
+#define SOAK_MAGIC    0x7a63736bu /* "zcsk" */
+#define SOAK_HDR      4096	  /* shared header, then the slots */
+#define SOAK_READY_MS 10000	  /* soakers must all run by then */
+
+enum { SLOT_IDLE = 1, SLOT_CG = 2 }; /* slot flags: SCHED_IDLE, in cgroup */
+
+/* The counters' memory: this header, then one slot per soaker. */
+struct shm_hdr {
+	uint32_t magic;		       /* SOAK_MAGIC */
+	uint32_t ncpu;		       /* soakers */
+	int32_t host_pid;	       /* as the host sees itself */
+	int32_t cpu_id[SOAK_MAX_CPUS]; /* CPU of each soaker */
+	char note[256];		       /* regime, written before any hello */
+};
+
+struct shm_slot {
+	uint64_t count;	    /* loops done, written by its soaker */
+	int32_t state;	    /* 0 starting, 1 running, <0 -errno */
+	int32_t flags;	    /* SLOT_* */
+	char pad[128 - 16]; /* own cache lines (and their pair) */
+};
+
+/* What the host sends each client that connects (with the memfd). */
+struct hello {
+	uint32_t magic; /* SOAK_MAGIC */
+	int32_t status; /* 0 or -errno (then msg says why) */
+	int32_t host_pid;
+	uint32_t map_len; /* bytes of the counters' memory */
+	char msg[200];	  /* why, when status < 0 */
+};
+
+/* The cgroup a soak host puts its soakers in (cpu.idle=1). */
+struct soak_cg {
+	char dir[512];	 /* made by us, "" = none */
+	char procs[600]; /* dir/cgroup.procs, "" = none */
+	char note[200];	 /* "cgroup v1 cpu.idle=1 (dir)" */
+	char why[160];	 /* why there is none */
+};
+
+/*
+ * Make <cpu hierarchy>/<own cgroup or root>/zcbench-soak-<owner> with
+ * cpu.idle=1, v1 or v2, removing stale ones of dead owners first. On
+ * failure cg->dir is "" and cg->why says why. System calls only (runs
+ * after fork in the soak host).
+ */
+void soak_cg_setup(struct soak_cg *cg, pid_t owner);
+/* rmdir it (its soakers must be reaped first). */
+void soak_cg_remove(struct soak_cg *cg);
+
+/* "<socket path>.<suffix>": the start lock, the alive lock. */
+void soak_side_path(char *buf, size_t len, const char *suffix);
+size_t soak_map_size(int ncpu);
+struct shm_slot *soak_slots(void *map);
+int soak_unix_connect(const char *path);
+/*
+ * With the start lock held and no host answering: bind path, make the
+ * counters and fork the host (double fork, in the caller's session).
+ * 0 or -errno with err filled.
+ */
+int soak_host_spawn(const char *path, const int *ids, int n, char *err,
+		    size_t len);
+
+#endif

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# 10-cyclesoak: the CPU meter every later part uses. Calibrate on this box
+# (or reuse a calibration made on this kernel and CPU count), then a short
+# self-test: known loads with each meter's error, and what the soakers
+# cost a CPU task and a loopback stream. Documents in $ZCB_OUT/cyclesoak/.
+set -uo pipefail
+cs="$ZCB_BUILDDIR/cyclesoak/cyclesoak"
+out="$ZCB_OUT/cyclesoak"
+mkdir -p "$out"
+[ -x "$cs" ] || { echo "10-cyclesoak: no $cs (build first)" >&2; exit 1; }
+calib="${XDG_STATE_HOME:-$HOME/.local/state}/zcbench/calibration.json"
+
+if [ -s "$calib" ] && jq -e --arg k "$(uname -r)" --argjson n "$(nproc)" \
+	'.kernel_release == $k and .online_cpus == $n' "$calib" >/dev/null 2>&1; then
+	echo "cyclesoak: reusing the calibration made $(jq -r .made "$calib") ($calib)"
+else
+	ok=0
+	for try in 1 2 3; do
+		if "$cs" --calibrate; then ok=1; break; fi
+		echo "cyclesoak: calibration attempt $try refused (box not idle); retrying in 2s"
+		sleep 2
+	done
+	if [ $ok = 0 ]; then
+		echo "cyclesoak: WARNING: the box never went idle; storing a forced calibration (soak figures will read high)"
+		"$cs" --calibrate --force || exit 1
+	fi
+fi
+
+"$cs" --selftest --duration 1 --label "$ZCB_LABEL" -o "$out/selftest.json" || exit 1
+echo "cyclesoak: documents in $out"

@@ -1,0 +1,2 @@
+#!/bin/sh
+exec "$ZCB_SRCDIR/tests/fuzz/run.sh" soakproto

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# cyclesoak-signals: SIGINT and SIGTERM stop cleanly (no soaker, no soak
+# host, no cgroup left; the document still written), and no soaker
+# outlives its parent even when the parent or the soak host is SIGKILLed.
+source "$ZCB_SRCDIR/tests/integration/lib.sh"
+source "$ZCB_SRCDIR/tests/integration/cyclesoak-lib.sh"
+cs_lock
+T=$ZCB_TEST_TMP
+cs_fixture_calibration
+
+start_monitor() { # start a monitor; HOST and SOAKERS get its soak set
+	"$CS" -v -p 0.2 -o "$T/mon.json" >"$T/mon.out" 2>"$T/mon.err" &
+	MON=$!
+	zcb_track $MON
+	HOST=$(cs_host_pid "$T/mon.err") || zcb_fail "no soak host named: $(cat "$T/mon.err")"
+	SOAKERS=$(pgrep -P "$HOST" | tr '\n' ' ')
+	[ "$(echo $SOAKERS | wc -w)" -eq "$NCPU" ] ||
+		zcb_fail "want $NCPU soakers under host $HOST, have: $SOAKERS"
+	for p in $SOAKERS; do
+		grep -q zcb-soak "/proc/$p/comm" || zcb_fail "soaker $p is $(cat /proc/$p/comm)"
+		[ "$(awk '{print $19}' "/proc/$p/stat")" = 19 ] || zcb_fail "soaker $p not nice 19"
+	done
+}
+
+# SIGINT: clean stop, document flushed, nothing left
+start_monitor
+sleep 0.5
+kill -INT $MON
+zcb_wait_gone $MON 10 || zcb_fail "monitor ignored SIGINT"
+# shellcheck disable=SC2086
+cs_no_leftovers "$HOST" $SOAKERS
+jq -e '.status == "ok" and (.cases[0].samples | length) >= 1' "$T/mon.json" >/dev/null ||
+	zcb_fail "no document after SIGINT: $(cat "$T/mon.json" 2>&1)"
+grep -q "interrupted" "$T/mon.err" || zcb_fail "no summary line after SIGINT"
+zcb_ok "SIGINT: soakers, host and cgroup gone, document written"
+
+# SIGTERM to cyclesoak -- CMD: passed on to CMD, document says failed
+"$CS" -v -o "$T/run.json" -- sleep 30 >"$T/run.out" 2>"$T/run.err" &
+RUN=$!
+zcb_track $RUN
+HOST=$(cs_find_host) || zcb_fail "no soak host for cyclesoak -- sleep"
+sleep 0.5
+SOAKERS=$(pgrep -P "$HOST" | tr '\n' ' ')
+kill -TERM $RUN
+zcb_wait_gone $RUN 10 || zcb_fail "cyclesoak -- sleep ignored SIGTERM"
+# shellcheck disable=SC2086
+cs_no_leftovers "$HOST" $SOAKERS
+jq -e '.status == "failed" and (.error | test("signal 15")) and
+	(.cases[0].samples[0].cpu.box[0].meter == "soak")' "$T/run.json" >/dev/null ||
+	zcb_fail "document after SIGTERM: $(cat "$T/run.json" 2>&1)"
+zcb_ok "SIGTERM: CMD stopped, document written, nothing left"
+
+# SIGKILL of the only client: the host sees the hang-up and cleans up
+start_monitor
+kill -KILL $MON
+# shellcheck disable=SC2086
+cs_no_leftovers "$HOST" $SOAKERS
+zcb_ok "client SIGKILLed: soak host and soakers gone"
+
+# SIGKILL of the soak host: the soakers die with it (PR_SET_PDEATHSIG);
+# the client notices; the next host removes the stale cgroup
+start_monitor
+kill -KILL "$HOST"
+for p in $SOAKERS; do
+	zcb_wait_gone "$p" 5 || zcb_fail "soaker $p outlived its soak host"
+done
+zcb_wait_gone $MON 10 || zcb_fail "monitor did not notice the soak host died"
+grep -q "went away" "$T/mon.err" || zcb_fail "monitor did not say why: $(cat "$T/mon.err")"
+OLD=$HOST
+start_monitor
+kill -INT $MON
+# shellcheck disable=SC2086
+cs_no_leftovers "$HOST" $SOAKERS
+for d in /sys/fs/cgroup/cpu /sys/fs/cgroup/unified; do
+	[ -e "$d/zcbench-soak-$OLD" ] && zcb_fail "stale cgroup $d/zcbench-soak-$OLD not removed"
+done
+zcb_ok "soak host SIGKILLed: soakers gone; stale cgroup removed by the next host"

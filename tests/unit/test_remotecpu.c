@@ -1,0 +1,182 @@
+/* test_remotecpu.c: the --serve client against a scripted fake server:
+ * good replies, ERR lines, silence, junk, hang-ups and huge replies. */
+#include "config.h"
+#include "remotecpu.h"
+#include "sock.h"
+#include "t.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *report =
+	"{\"host\":{\"hostname\":\"fake\"},\"window\":7,\"cpu\":[{\"meter\":"
+	"\"procstat\",\"ok\":true,\"scope\":\"box\",\"elapsed_s\":1.0,"
+	"\"ncpu\":2,\"busy_pct\":12.5,\"softirq_pct\":1.5}]}";
+
+static void say(int fd, const char *s)
+{
+	if (write(fd, s, strlen(s)) < 0)
+		_exit(1);
+}
+
+static void serve_one(int c, const char *mode)
+{
+	char line[4096];
+	size_t n = 0;
+	ssize_t r;
+
+	while ((r = read(c, line + n, 1)) == 1) {
+		if (line[n] != '\n' && n < sizeof(line) - 2) {
+			n++;
+			continue;
+		}
+		line[n] = 0;
+		n = 0;
+		if (!strcmp(line, "HELLO"))
+			say(c,
+			    !strcmp(mode, "version")
+				    ? "OK other/9\n"
+				    : "OK zcbench-soak/1 host=fake cpus=2 default=procstat\n");
+		else if (!strncmp(line, "START", 5))
+			say(c, !strcmp(mode, "err")
+				       ? "ERR unknown CPU meter \"x\"\n"
+				       : "OK 7\n");
+		else if (!strcmp(line, "STOP") || !strcmp(line, "REPORT")) {
+			if (!strcmp(mode, "stall"))
+				sleep(3);
+			if (!strcmp(mode, "stall") || !strcmp(mode, "close"))
+				return;
+			if (!strcmp(mode, "junk"))
+				say(c, "HTTP/1.0 400 Bad\n");
+			else if (!strcmp(mode, "badjson"))
+				say(c, "OK {not json\n");
+			else if (!strcmp(mode, "huge"))
+				for (int i = 0; i < 2100; i++) {
+					static char kb[1024];
+
+					memset(kb, 'x', sizeof(kb));
+					if (write(c, kb, sizeof(kb)) < 0)
+						return;
+				}
+			else {
+				say(c, "OK ");
+				say(c, report);
+				say(c, "\n");
+			}
+		} else if (!strcmp(line, "HOST"))
+			say(c, "OK {\"hostname\":\"fake\"}\n");
+		else if (!strcmp(line, "QUIT"))
+			return;
+	}
+}
+
+static pid_t fake(const char *mode, int *port)
+{
+	char err[256];
+	int l = sock_listen("127.0.0.1", 0, SOCK_STREAM, 4, port, err,
+			    sizeof(err));
+	pid_t p;
+
+	T_ASSERT(l >= 0);
+	p = fork();
+	if (p == 0) {
+		int c = accept(l, NULL, NULL);
+
+		serve_one(c, mode);
+		_exit(0);
+	}
+	close(l);
+	return p;
+}
+
+static struct remotecpu *connect_to(int port, int ms, char *err, size_t len)
+{
+	char hp[64];
+
+	snprintf(hp, sizeof(hp), "127.0.0.1:%d", port);
+	return remotecpu_open(hp, ms, err, len);
+}
+
+static void finish(pid_t p)
+{
+	kill(p, SIGKILL);
+	waitpid(p, NULL, 0);
+}
+
+static int stop_in_mode(const char *mode, char *err, size_t len)
+{
+	struct cpu_sample s[METER_MAX];
+	struct remotecpu *r;
+	int port, k;
+	pid_t p = fake(mode, &port);
+
+	r = connect_to(port, 300, err, len);
+	T_ASSERT(r);
+	T_CHECK(remotecpu_start(r, NULL, err, len) == 0);
+	k = remotecpu_stop(r, s, METER_MAX, err, len);
+	remotecpu_close(r);
+	finish(p);
+	return k;
+}
+
+int main(void)
+{
+	struct cpu_sample s[METER_MAX];
+	struct remotecpu *r;
+	char err[512];
+	json_t *h;
+	int port, k;
+	pid_t p;
+
+	signal(SIGPIPE, SIG_IGN);
+	/* the good path */
+	p = fake("good", &port);
+	r = connect_to(port, 2000, err, sizeof(err));
+	T_ASSERT(r);
+	T_CHECK(remotecpu_start(r, "procstat", err, sizeof(err)) == 0);
+	T_CHECK(remotecpu_report(r, s, METER_MAX, err, sizeof(err)) == 1);
+	k = remotecpu_stop(r, s, METER_MAX, err, sizeof(err));
+	T_CHECK(k == 1);
+	T_STREQ(s[0].meter, "procstat");
+	T_NEAR(s[0].busy_pct, 12.5, 1e-9);
+	T_NEAR(s[0].softirq_pct, 1.5, 1e-9);
+	h = remotecpu_host(r);
+	T_CHECK(h && !strcmp(json_string_value(json_object_get(h, "hostname")),
+			     "fake"));
+	json_decref(h);
+	remotecpu_close(r);
+	finish(p);
+
+	/* the server says no: its reason, the server and the phase */
+	p = fake("err", &port);
+	r = connect_to(port, 2000, err, sizeof(err));
+	T_ASSERT(r);
+	T_CHECK(remotecpu_start(r, "x", err, sizeof(err)) == -EREMOTEIO);
+	T_CHECK(strstr(err, "unknown CPU meter") && strstr(err, "START") &&
+		strstr(err, "127.0.0.1"));
+	remotecpu_close(r);
+	finish(p);
+
+	/* silence, junk, hang-up, bad JSON, a reply without end */
+	T_CHECK(stop_in_mode("stall", err, sizeof(err)) == -ETIMEDOUT);
+	T_CHECK(strstr(err, "STOP") && strstr(err, "no reply"));
+	T_CHECK(stop_in_mode("junk", err, sizeof(err)) == -EPROTO);
+	T_CHECK(strstr(err, "not a protocol reply") != NULL);
+	T_CHECK(stop_in_mode("close", err, sizeof(err)) == -EPIPE);
+	T_CHECK(strstr(err, "connection closed") != NULL);
+	T_CHECK(stop_in_mode("badjson", err, sizeof(err)) == -EPROTO);
+	T_CHECK(stop_in_mode("huge", err, sizeof(err)) == -EPROTO);
+	T_CHECK(strstr(err, "longer than") != NULL);
+
+	/* another protocol on the port, and nobody at all */
+	p = fake("version", &port);
+	T_CHECK(connect_to(port, 2000, err, sizeof(err)) == NULL);
+	T_CHECK(strstr(err, "other/9") != NULL);
+	finish(p);
+	T_CHECK(connect_to(port, 500, err, sizeof(err)) == NULL);
+	T_CHECK(remotecpu_open("no:port:here:x", 500, err, sizeof(err)) ==
+		NULL);
+	return t_done();
+}

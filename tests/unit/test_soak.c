@@ -1,0 +1,224 @@
+/* test_soak.c: calibration storage and checks, the load arithmetic, the
+ * default meter list, and the soak meter through the meter interface. */
+#include "config.h"
+#include "hostinfo.h"
+#include "meter.h"
+#include "soak.h"
+#include "t.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static char dir[256];
+
+static void fixture(struct soak_calib *c, const char *kernel, int ncpu)
+{
+	int i;
+
+	memset(c, 0, sizeof(*c));
+	c->ncpu = ncpu;
+	for (i = 0; i < ncpu; i++) {
+		c->cpu_id[i] = i;
+		c->rate[i] = 1e6 * (i + 1);
+	}
+	c->spread_pct = 0.5;
+	c->rounds = 5;
+	c->round_s = 1;
+	c->online_cpus = ncpu;
+	snprintf(c->kernel_release, sizeof(c->kernel_release), "%s", kernel);
+	snprintf(c->cpu_model, sizeof(c->cpu_model), "Fixture CPU");
+	snprintf(c->made, sizeof(c->made), "2026-01-01T00:00:00Z");
+	snprintf(c->note, sizeof(c->note), "test");
+}
+
+static void round_trip(void)
+{
+	struct soak_calib a, b;
+	char path[512], err[256];
+	FILE *f;
+
+	fixture(&a, "6.1.0-test", 3);
+	snprintf(path, sizeof(path), "%s/sub/dir/cal.json", dir);
+	T_CHECK(soak_calib_save(path, &a, err, sizeof(err)) == 0);
+	T_CHECK(soak_calib_load(path, &b, err, sizeof(err)) == 0);
+	T_CHECK(b.ncpu == 3);
+	T_NEAR(b.rate[2], 3e6, 1e-6);
+	T_CHECK(b.cpu_id[1] == 1);
+	T_STREQ(b.kernel_release, "6.1.0-test");
+	T_STREQ(b.cpu_model, "Fixture CPU");
+	T_CHECK(b.online_cpus == 3 && b.rounds == 5);
+	T_NEAR(soak_calib_rate(&b, 1), 2e6, 1e-6);
+	T_CHECK(soak_calib_rate(&b, 7) == 0);
+
+	/* missing, malformed and hostile files are refused with a reason */
+	snprintf(path, sizeof(path), "%s/none.json", dir);
+	T_CHECK(soak_calib_load(path, &b, err, sizeof(err)) == -ENOENT);
+	T_CHECK(strstr(err, "--calibrate") != NULL);
+	snprintf(path, sizeof(path), "%s/bad.json", dir);
+	f = fopen(path, "w");
+	fputs("{\"schema\": \"zcbench-soak-calibration/1\", \"cpus\": "
+	      "[{\"cpu\": 0, \"rate\": -5}]}",
+	      f);
+	fclose(f);
+	T_CHECK(soak_calib_load(path, &b, err, sizeof(err)) == -EINVAL);
+	f = fopen(path, "w");
+	fputs("{\"schema\": \"other/1\", \"cpus\": []}", f);
+	fclose(f);
+	T_CHECK(soak_calib_load(path, &b, err, sizeof(err)) == -EINVAL);
+	T_CHECK(strstr(err, "other/1") != NULL);
+	f = fopen(path, "w");
+	fputs("not json", f);
+	fclose(f);
+	T_CHECK(soak_calib_load(path, &b, err, sizeof(err)) == -EINVAL);
+}
+
+static void mismatch(void)
+{
+	struct soak_calib c;
+	struct hostinfo h;
+	char warn[512], path[512], err[256], env[300];
+	const char *w;
+
+	memset(&h, 0, sizeof(h));
+	snprintf(h.kernel_release, sizeof(h.kernel_release), "6.1.0-test");
+	snprintf(h.cpu_model, sizeof(h.cpu_model), "Fixture CPU");
+	h.online_cpus = 2;
+	fixture(&c, "6.1.0-test", 2);
+	T_CHECK(soak_calib_check(&c, &h, warn, sizeof(warn)) == 0);
+	snprintf(h.kernel_release, sizeof(h.kernel_release), "6.18.4");
+	T_CHECK(soak_calib_check(&c, &h, warn, sizeof(warn)) == 1);
+	T_CHECK(strstr(warn, "6.1.0-test") && strstr(warn, "6.18.4"));
+	snprintf(h.kernel_release, sizeof(h.kernel_release), "6.1.0-test");
+	h.online_cpus = 4;
+	T_CHECK(soak_calib_check(&c, &h, warn, sizeof(warn)) == 1);
+	T_CHECK(strstr(warn, "CPUs") != NULL);
+	h.online_cpus = 2;
+	snprintf(h.cpu_model, sizeof(h.cpu_model), "Other CPU");
+	T_CHECK(soak_calib_check(&c, &h, warn, sizeof(warn)) == 1);
+	T_CHECK(strstr(warn, "Other CPU") != NULL);
+
+	/* the tool-facing warning, through the default state file */
+	snprintf(env, sizeof(env), "%s/state", dir);
+	setenv("XDG_STATE_HOME", env, 1);
+	T_CHECK(soak_calibration_warning(NULL) == NULL); /* none: no warning */
+	T_STREQ(meter_default_list(NULL), "procstat");
+	T_CHECK(soak_calib_path(NULL, path, sizeof(path)) == 0);
+	T_CHECK(strstr(path, "/state/zcbench/calibration.json") != NULL);
+	fixture(&c, "0.0.0-fixture", host_online_cpus());
+	T_CHECK(soak_calib_save(path, &c, err, sizeof(err)) == 0);
+	w = soak_calibration_warning(NULL);
+	T_CHECK(w && strstr(w, "0.0.0-fixture"));
+	/* usable all the same: it has a rate for every online CPU */
+	T_STREQ(meter_default_list(NULL), "soak");
+	/* one CPU short: not usable, procstat is the default */
+	if (host_online_cpus() > 1) {
+		fixture(&c, "0.0.0-fixture", host_online_cpus() - 1);
+		T_CHECK(soak_calib_save(path, &c, err, sizeof(err)) == 0);
+		T_STREQ(meter_default_list(NULL), "procstat");
+	}
+	unlink(path);
+}
+
+static void arithmetic(void)
+{
+	struct soak_calib cal;
+	struct soak_client cl;
+	struct soak_snap a, b;
+	struct cpu_sample s;
+
+	fixture(&cal, "x", 3); /* rates 1e6, 2e6, 3e6 */
+	memset(&cl, 0, sizeof(cl));
+	cl.ncpu = 3;
+	cl.cpu_id[0] = 0;
+	cl.cpu_id[1] = 1;
+	cl.cpu_id[2] = 2;
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	a.n = b.n = 3;
+	a.t = 10;
+	b.t = 12;
+	a.count[0] = 100;
+	b.count[0] = 100 + 2 * 1e6; /* full rate: idle */
+	b.count[1] = 2 * 1e6;	    /* half rate: 50% busy */
+	b.count[2] = 2 * 4e6;	    /* faster than calibrated: 0 */
+	memset(&s, 0, sizeof(s));
+	T_CHECK(soak_load(&cal, &cl, &a, &b, &s) == 0);
+	T_CHECK(s.ok && s.have_percpu && s.ncpu == 3);
+	T_STREQ(s.scope, "box");
+	T_NEAR(s.elapsed_s, 2, 1e-9);
+	T_NEAR(s.percpu_busy[0], 0, 1e-9);
+	T_NEAR(s.percpu_busy[1], 50, 1e-9);
+	T_NEAR(s.percpu_busy[2], 0, 1e-9); /* clamped */
+	T_NEAR(s.busy_pct, 50.0 / 3, 1e-9);
+	b.count[1] = 0; /* stalled counter: 100% busy */
+	a.count[1] = 0;
+	T_CHECK(soak_load(&cal, &cl, &a, &b, &s) == 0);
+	T_NEAR(s.percpu_busy[1], 100, 1e-9);
+	cl.cpu_id[2] = 9; /* a CPU without calibration */
+	memset(&s, 0, sizeof(s));
+	T_CHECK(soak_load(&cal, &cl, &a, &b, &s) == -ENOENT);
+	T_CHECK(strstr(s.why, "CPU 9") != NULL);
+}
+
+/* The soak meter for real: soakers start, read, and are gone after. */
+static void live(void)
+{
+	struct meter_opts o = {0};
+	struct cpu_sample s[METER_MAX];
+	struct soak_calib c;
+	struct meterset set;
+	char path[512], err[512], sock[300];
+	int i, n;
+
+	snprintf(sock, sizeof(sock), "%s/soak.sock", dir);
+	setenv("ZCB_SOAK_SOCKET", sock, 1);
+	snprintf(path, sizeof(path), "%s/live.json", dir);
+	o.calib_file = path;
+	/* no calibration: the soak meter cannot open, and says why */
+	T_CHECK(meterset_open(&set, "soak", &o, err, sizeof(err)) == -ENODEV);
+	T_CHECK(strstr(err, "--calibrate") != NULL);
+	fixture(&c, "x", host_online_cpus());
+	for (i = 0; i < c.ncpu; i++)
+		c.rate[i] = 1e12; /* nobody is that fast: reads ~100% */
+	T_ASSERT(soak_calib_save(path, &c, err, sizeof(err)) == 0);
+	T_ASSERT(meterset_open(&set, "soak,procstat", &o, err, sizeof(err)) ==
+		 0);
+	T_CHECK(soak_host_alive());
+	meterset_start(&set);
+	usleep(300000);
+	n = meterset_stop(&set, s);
+	T_CHECK(n == 2);
+	T_STREQ(s[0].meter, "soak");
+	T_CHECK(s[0].ok);
+	T_CHECK(s[0].ncpu == host_online_cpus());
+	T_CHECK(s[0].busy_pct > 99 && s[0].busy_pct <= 100);
+	T_CHECK(strstr(s[0].note, "soakers") != NULL);
+	T_CHECK(s[1].ok);
+	/* procstat does not count the soakers (nice 19) as load */
+	T_CHECK(strstr(s[1].note, "nice") != NULL);
+	meterset_close(&set);
+	for (i = 0; i < 300 && soak_host_alive(); i++)
+		usleep(10000);
+	T_CHECK(!soak_host_alive());
+	unsetenv("ZCB_SOAK_SOCKET");
+}
+
+int main(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(dir, sizeof(dir), "%s/test_soak.XXXXXX", tmp ? tmp : "/tmp");
+	T_ASSERT(mkdtemp(dir));
+	round_trip();
+	mismatch();
+	arithmetic();
+	live();
+	{
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		T_CHECK(system(cmd) == 0);
+	}
+	return t_done();
+}
