@@ -13,6 +13,7 @@
  */
 #include "config.h"
 #include "cyclesoak.h"
+#include "cli.h"
 #include "log.h"
 #include "remotecpu.h"
 #include "sig.h"
@@ -117,26 +118,6 @@ static const struct option opts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-static double duration(const char *opt, const char *v, double min)
-{
-	double s;
-
-	if (units_parse_duration(v, &s) || s < min)
-		die_usage("%s: \"%s\" is not a duration of at least %gs", opt,
-			  v, min);
-	return s;
-}
-
-static long number(const char *opt, const char *v, long min, long max)
-{
-	long n;
-
-	if (units_parse_long(v, min, max, &n))
-		die_usage("%s: \"%s\" is not a number in %ld..%ld", opt, v, min,
-			  max);
-	return n;
-}
-
 static void set_mode(enum cs_mode m, const char *opt)
 {
 	if (cfg.mode != CS_MONITOR && cfg.mode != m)
@@ -155,11 +136,11 @@ static void parse_opts(int argc, char **argv)
 	       -1) {
 		switch (o) {
 		case 'p':
-			cfg.period_s = duration("-p", optarg, 0.01);
+			cfg.period_s = cli_duration("-p", optarg, 0.01, 86400);
 			setperiod = 1;
 			break;
 		case 'n':
-			cfg.count = number("-n", optarg, 1, 1000000000);
+			cfg.count = cli_long("-n", optarg, 1, 1000000000);
 			break;
 		case O_CALIBRATE:
 			set_mode(CS_CALIBRATE, "--calibrate");
@@ -183,10 +164,10 @@ static void parse_opts(int argc, char **argv)
 			cfg.events = optarg;
 			break;
 		case O_ROUNDS:
-			cfg.rounds = (int)number("--rounds", optarg, 2, 1000);
+			cfg.rounds = (int)cli_long("--rounds", optarg, 2, 1000);
 			break;
 		case O_ROUND_TIME:
-			cfg.round_s = duration("--round-time", optarg, 0.05);
+			cfg.round_s = cli_duration("--round-time", optarg, 0.05, 86400);
 			break;
 		case O_TOLERANCE:
 			cfg.tolerance_pct = strtod(optarg, &end);
@@ -202,15 +183,15 @@ static void parse_opts(int argc, char **argv)
 			cfg.bind = optarg;
 			break;
 		case O_PORT:
-			cfg.port = (int)number("--port", optarg, 0, 65535);
+			cfg.port = (int)cli_long("--port", optarg, 0, 65535);
 			setport = 1;
 			break;
 		case O_MAX_CLIENTS:
 			cfg.max_clients =
-				(int)number("--max-clients", optarg, 1, 4096);
+				(int)cli_long("--max-clients", optarg, 1, 4096);
 			break;
 		case O_DURATION:
-			cfg.load_s = duration("--duration", optarg, 0.2);
+			cfg.load_s = cli_duration("--duration", optarg, 0.2, 86400);
 			break;
 		case O_QUICK:
 			cfg.quick = 1;

@@ -24,12 +24,12 @@ uint64_t cli_size(const char *opt, const char *s, uint64_t min, uint64_t max)
 	return v;
 }
 
-double cli_duration(const char *opt, const char *s, double max)
+double cli_duration(const char *opt, const char *s, double min, double max)
 {
 	double v;
 
-	if (units_parse_duration(s, &v) || !(v > 0) || v > max)
-		die_usage("%s: \"%s\" is not a duration up to %gs (e.g. 10s, 250ms)",
-			  opt, s, max);
+	if (units_parse_duration(s, &v) || !(v > 0) || v < min || v > max)
+		die_usage("%s: \"%s\" is not a duration in %gs..%gs (e.g. 10s, 250ms)",
+			  opt, s, min, max);
 	return v;
 }

@@ -12,7 +12,7 @@
 long cli_long(const char *opt, const char *s, long min, long max);
 /* A size with k/m/g suffixes (lib/units.h) in [min, max]. */
 uint64_t cli_size(const char *opt, const char *s, uint64_t min, uint64_t max);
-/* A positive duration ("10", "250ms", "2m") of at most max seconds. */
-double cli_duration(const char *opt, const char *s, double max);
+/* A positive duration ("10", "250ms", "2m") in [min, max] seconds. */
+double cli_duration(const char *opt, const char *s, double min, double max);
 
 #endif

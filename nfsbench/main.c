@@ -269,10 +269,10 @@ static void parse_opts(struct cfg *c, int argc, char **argv)
 			break;
 		case 't':
 			c->timeout_ms = (int)ceil(
-				cli_duration("--timeout", optarg, 86400) * 1000);
+				cli_duration("--timeout", optarg, 0, 86400) * 1000);
 			break;
 		case OPT_MAXTIME:
-			c->max_time = cli_duration("--max-time", optarg, 86400);
+			c->max_time = cli_duration("--max-time", optarg, 0, 86400);
 			break;
 		case 'R':
 			if (units_parse_long(optarg, 1, 10000, &l))

@@ -146,7 +146,7 @@ void parse_opts(struct cfg *c, int argc, char **argv)
 						  1ull << 40);
 			break;
 		case OPT_HOT: c->hot = 1; break;
-		case OPT_DURATION: c->duration = cli_duration("--duration", optarg, 86400); break;
+		case OPT_DURATION: c->duration = cli_duration("--duration", optarg, 0, 86400); break;
 		case OPT_CC: c->cc = optarg; break;
 		case OPT_AFFINITY:
 			c->affinity = (int)cli_long("--affinity", optarg, 0, 4095);
@@ -162,14 +162,14 @@ void parse_opts(struct cfg *c, int argc, char **argv)
 		case OPT_LABEL: c->label = optarg; break;
 		case OPT_BIND: c->bind = optarg; break;
 		case OPT_TIMEOUT:
-			c->timeout_ms = (int)(cli_duration("--timeout", optarg, 86400) * 1000);
+			c->timeout_ms = (int)(cli_duration("--timeout", optarg, 0, 86400) * 1000);
 			break;
 		case OPT_REPORT_TIMEOUT:
-			c->report_ms = (int)(cli_duration("--report-timeout", optarg, 86400) *
+			c->report_ms = (int)(cli_duration("--report-timeout", optarg, 0, 86400) *
 					     1000);
 			break;
 		case OPT_WAIT:
-			c->wait_ms = (int)(cli_duration("--wait", optarg, 86400) * 1000);
+			c->wait_ms = (int)(cli_duration("--wait", optarg, 0, 86400) * 1000);
 			break;
 		case OPT_NO_REPORT: c->report = 0; break;
 		case OPT_REQUIRE_PEER: c->require_peer = 1; break;

@@ -138,7 +138,7 @@ static void parse_opts(int argc, char **argv)
 			cfg.cpu = (int)cli_long("-B", optarg, 0, CPU_SETSIZE - 1);
 			break;
 		case 'I':
-			cfg.interval = cli_duration("-I", optarg, 86400);
+			cfg.interval = cli_duration("-I", optarg, 0, 86400);
 			break;
 		case O_METHOD:
 			cfg.method = optarg;
@@ -163,7 +163,7 @@ static void parse_opts(int argc, char **argv)
 				"--max-file-len", optarg, 0, UINT32_MAX);
 			break;
 		case O_IDLE:
-			cfg.idle_timeout = cli_duration("--idle-timeout", optarg, 86400);
+			cfg.idle_timeout = cli_duration("--idle-timeout", optarg, 0, 86400);
 			break;
 		case 'c':
 			cfg.measure = 1;

@@ -33,8 +33,9 @@ static int child(void (*f)(void), char *msg, size_t len)
 static void bad_long(void) { cli_long("--rooms", "ten", 1, 100); }
 static void big_long(void) { cli_long("--rooms", "101", 1, 100); }
 static void bad_size(void) { cli_size("-l", "32q", 1, 1 << 20); }
-static void bad_dur(void) { cli_duration("--duration", "0", 60); }
-static void long_dur(void) { cli_duration("--duration", "2m", 60); }
+static void bad_dur(void) { cli_duration("--duration", "0", 0, 60); }
+static void long_dur(void) { cli_duration("--duration", "2m", 0, 60); }
+static void short_dur(void) { cli_duration("-p", "1ms", 0.01, 60); }
 
 int main(void)
 {
@@ -42,7 +43,7 @@ int main(void)
 
 	T_CHECK(cli_long("--rooms", "10", 1, 100) == 10);
 	T_CHECK(cli_size("-l", "32k", 1, 1 << 20) == 32768);
-	T_NEAR(cli_duration("--duration", "250ms", 60), 0.25, 1e-12);
+	T_NEAR(cli_duration("--duration", "250ms", 0, 60), 0.25, 1e-12);
 
 	T_CHECK(child(bad_long, msg, sizeof(msg)) == 2);
 	T_CHECK(strstr(msg, "--rooms") && strstr(msg, "\"ten\""));
@@ -53,5 +54,7 @@ int main(void)
 	T_CHECK(child(bad_dur, msg, sizeof(msg)) == 2);
 	T_CHECK(child(long_dur, msg, sizeof(msg)) == 2);
 	T_CHECK(strstr(msg, "--duration") != NULL);
+	T_CHECK(child(short_dur, msg, sizeof(msg)) == 2);
+	T_CHECK(strstr(msg, "0.01s..60s") != NULL);
 	return t_done();
 }
