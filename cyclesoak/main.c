@@ -217,8 +217,7 @@ static void parse_opts(int argc, char **argv)
 		case ':':
 			die_usage("%s: needs a value", argv[optind - 1]);
 		default:
-			die_usage("unknown option %s (see cyclesoak --help)",
-				  argv[optind - 1]);
+			cli_bad_option(argv);
 		}
 	}
 	if (optind < argc) {

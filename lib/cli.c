@@ -4,6 +4,8 @@
 #include "log.h"
 #include "units.h"
 
+#include <getopt.h>
+
 long cli_long(const char *opt, const char *s, long min, long max)
 {
 	long v;
@@ -32,4 +34,15 @@ double cli_duration(const char *opt, const char *s, double min, double max)
 		die_usage("%s: \"%s\" is not a duration in %gs..%gs (e.g. 10s, 250ms)",
 			  opt, s, min, max);
 	return v;
+}
+
+void cli_bad_option(char *const *argv)
+{
+	const char *a = optind > 0 ? argv[optind - 1] : "?";
+
+	if (optopt && a[0] == '-' && a[1] != '-')
+		die_usage("-%c: unknown option or missing value (see %s --help)",
+			  optopt, log_prog);
+	die_usage("%s: unknown option or missing value (see %s --help)", a,
+		  log_prog);
 }

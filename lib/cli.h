@@ -15,4 +15,10 @@ uint64_t cli_size(const char *opt, const char *s, uint64_t min, uint64_t max);
 /* A positive duration ("10", "250ms", "2m") in [min, max] seconds. */
 double cli_duration(const char *opt, const char *s, double min, double max);
 
+/*
+ * getopt returned '?' (set opterr = 0 before the loop, so getopt's own
+ * message doesn't double ours): one line naming the argument, exit 2.
+ */
+void cli_bad_option(char *const *argv) __attribute__((noreturn));
+
 #endif

@@ -187,6 +187,7 @@ static void parse_opts(struct cfg *c, int argc, char **argv)
 	long l;
 	int o, i;
 
+	opterr = 0;
 	while ((o = getopt_long(argc, argv, "rws:n:b:t:R:cL:Jo:vqh", long_opts,
 				NULL)) != -1) {
 		switch (o) {
@@ -315,7 +316,7 @@ static void parse_opts(struct cfg *c, int argc, char **argv)
 			usage();
 			exit(0);
 		default:
-			die_usage("unknown option (see --help)");
+			cli_bad_option(argv);
 		}
 	}
 	if (optind < argc) {

@@ -191,6 +191,7 @@ static void parse_opts(struct cfg *cfg, int argc, char **argv)
 	size_t min = 1, max = 4096;
 	int c, sizes = 0, odirect = -1, paths = 0, count = 0;
 
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "s:a:m:n:r:cJo:vqh", longopts,
 				NULL)) != -1) {
 		switch (c) {
@@ -317,7 +318,7 @@ static void parse_opts(struct cfg *cfg, int argc, char **argv)
 			usage();
 			exit(0);
 		default:
-			die_usage("unknown option (see --help)");
+			cli_bad_option(argv);
 		}
 	}
 	if (optind < argc)

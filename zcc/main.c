@@ -112,6 +112,7 @@ static void parse_opts(int argc, char **argv)
 	double t;
 	int o;
 
+	opterr = 0;
 	while ((o = getopt_long(argc, argv, "s:p:n:b:SwkN:i:o:B:P:cCJvdqh",
 				longopts, NULL)) != -1) {
 		switch (o) {
@@ -195,7 +196,7 @@ static void parse_opts(int argc, char **argv)
 			usage();
 			exit(0);
 		default:
-			die_usage("bad option (zcc --help lists them)");
+			cli_bad_option(argv);
 		}
 	}
 	pick_method();

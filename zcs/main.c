@@ -113,6 +113,7 @@ static void parse_opts(int argc, char **argv)
 {
 	int o;
 
+	opterr = 0;
 	while ((o = getopt_long(argc, argv, "p:b:i:o:B:I:cJvdqh", longopts,
 				NULL)) != -1) {
 		switch (o) {
@@ -196,7 +197,7 @@ static void parse_opts(int argc, char **argv)
 			usage();
 			exit(0);
 		default:
-			die_usage("bad option (zcs --help lists them)");
+			cli_bad_option(argv);
 		}
 	}
 	if (optind < argc)
