@@ -12,6 +12,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include "chatframe.h"
 
@@ -103,6 +107,31 @@ void chat_server_stop(struct chat_server *s);
  * loops and meters); 0 or -errno. */
 int chat_thread(void *(*fn)(void *), void *arg, int detached, int big,
 		void *tid_out);
+
+/*
+ * send()/recv() on the per-message paths without glibc's cancellation
+ * point (two atomic read-modify-writes on the thread's cancel state per
+ * call; chatbench never cancels a thread). Same return and errno.
+ */
+static inline ssize_t chat_send(int fd, const void *buf, size_t len, int flags)
+{
+	return syscall(SYS_sendto, fd, buf, len, flags, NULL, 0);
+}
+
+static inline ssize_t chat_recv(int fd, void *buf, size_t len, int flags)
+{
+	return syscall(SYS_recvfrom, fd, buf, len, flags, NULL, 0);
+}
+
+/* Zeroed memory aligned to a cache line (free() it); NULL if none. */
+void *chat_zalloc(size_t len);
+
+/* Per-user next-seq arrays in whole cache lines: receivers on different
+ * CPUs never share one. */
+static inline size_t chat_next_stride(uint32_t users)
+{
+	return ((size_t)users + 15) & ~(size_t)15;
+}
 
 /* Recv/send a whole buffer on a blocking socket: bytes moved (short on
  * EOF), or -errno. */

@@ -48,7 +48,7 @@ long chat_recv_full(int fd, void *buf, size_t len)
 	ssize_t n;
 
 	while (got < len) {
-		n = recv(fd, (char *)buf + got, len - got, 0);
+		n = chat_recv(fd, (char *)buf + got, len - got, 0);
 		if (n > 0)
 			got += (size_t)n;
 		else if (n == 0)
@@ -65,13 +65,23 @@ long chat_send_full(int fd, const void *buf, size_t len)
 	ssize_t n;
 
 	while (put < len) {
-		n = send(fd, (const char *)buf + put, len - put, MSG_NOSIGNAL);
+		n = chat_send(fd, (const char *)buf + put, len - put,
+			      MSG_NOSIGNAL);
 		if (n > 0)
 			put += (size_t)n;
 		else if (n < 0 && errno != EINTR)
 			return -errno;
 	}
 	return (long)put;
+}
+
+void *chat_zalloc(size_t len)
+{
+	void *p = aligned_alloc(64, (len + 63) & ~(size_t)63);
+
+	if (p)
+		memset(p, 0, len);
+	return p;
 }
 
 double chat_default_timeout(const struct chat_run_cfg *c)
@@ -131,11 +141,12 @@ struct cuser {
 	struct crun *run;
 	int fd;
 	uint16_t room, user;
-	uint32_t *next; /* per sender: next expected seq */
-	uint64_t got;	/* messages checked in */
+	uint32_t *next; /* per sender: next expected seq (own lines) */
 	int dropped;	/* fault: hung up on purpose */
 	pthread_t rx, tx;
 	int have_rx, have_tx;
+	/* written per message by the receive thread: a line of its own */
+	uint64_t got __attribute__((aligned(64))); /* messages checked in */
 };
 
 struct crun {
@@ -168,21 +179,23 @@ static void run_fail(struct crun *run, const char *fmt, ...)
 }
 
 /*
- * Read one frame of want bytes (ABORT frames may be shorter or longer).
- * 1 frame, 0 EOF before any byte, -1 with err.
+ * Read one frame of want bytes (ABORT frames may be shorter or longer), of
+ * which have bytes are already in buf. 1 frame, 0 EOF before any byte, -1
+ * with err.
  */
 static int recv_frame(int fd, uint8_t *buf, size_t cap, size_t want,
-		      struct chat_hdr *h, char *err, size_t elen)
+		      size_t have, struct chat_hdr *h, char *err, size_t elen)
 {
-	long n = chat_recv_full(fd, buf, want), m;
+	long n = chat_recv_full(fd, buf + have, want - have), m;
 	int r;
 
-	if (n == 0)
-		return 0;
 	if (n < 0) {
 		snprintf(err, elen, "%s", strerror((int)-n));
 		return -1;
 	}
+	n += (long)have;
+	if (n == 0)
+		return 0;
 	r = chatframe_decode(buf, (size_t)n, cap, h, err, elen);
 	if (r < 0)
 		return -1;
@@ -221,6 +234,52 @@ int chat_check_msg(const struct chat_run_cfg *c, uint16_t room, uint16_t user,
 	return -1;
 }
 
+/*
+ * Receive and check the room's messages: one recv() per message, checked
+ * by chatframe_msg_ok without decoding; anything else (a short read, an ABORT,
+ * a wrong frame) takes the slow path that decodes it and says what it is.
+ * 1 all due arrived, else as recv_frame with h the last frame.
+ */
+static int rx_msgs(struct cuser *u, uint8_t *b, size_t cap, uint64_t due,
+		   struct chat_hdr *h, char *err, size_t elen)
+{
+	const struct chat_run_cfg *c = u->run->c;
+	struct chatframe_expect e;
+	uint32_t *next = u->next;
+	uint64_t got = u->got;
+	size_t size = c->size;
+	ssize_t n;
+	int r = 1;
+
+	chatframe_expect_init(&e, c->size, u->room, u->user, c->users,
+			      c->messages);
+	while (got < due) {
+		n = chat_recv(u->fd, b, size, 0);
+		if (n == (ssize_t)size && chatframe_msg_ok(&e, next, b)) {
+			/* a plain store: read by a timed-out run's report */
+			__atomic_store_n(&u->got, ++got, __ATOMIC_RELAXED);
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			n = 0;
+		if (n < 0) {
+			snprintf(err, elen, "%s", strerror(errno));
+			r = -1;
+			break;
+		}
+		r = recv_frame(u->fd, b, cap, size, (size_t)n, h, err, elen);
+		if (r != 1 || h->type == CHAT_ABORT)
+			break;
+		if (chat_check_msg(c, u->room, u->user, next, h, err, elen)) {
+			r = -1;
+			break;
+		}
+		next[h->sender]++;
+		__atomic_store_n(&u->got, ++got, __ATOMIC_RELAXED);
+	}
+	return r;
+}
+
 static void *rx_main(void *arg)
 {
 	struct cuser *u = arg;
@@ -237,25 +296,15 @@ static void *rx_main(void *arg)
 
 	if (!b)
 		abort();
-	r = recv_frame(u->fd, b, cap, CHAT_HDR, &h, err, sizeof(err));
+	r = recv_frame(u->fd, b, cap, CHAT_HDR, 0, &h, err, sizeof(err));
 	if (r == 1 && h.type == CHAT_READY) {
 		pthread_mutex_lock(&run->lock);
 		run->nready++;
 		pthread_cond_broadcast(&run->cond);
 		pthread_mutex_unlock(&run->lock);
 	}
-	while (r == 1 && h.type != CHAT_ABORT && u->got < due) {
-		r = recv_frame(u->fd, b, cap, c->size, &h, err, sizeof(err));
-		if (r != 1 || h.type == CHAT_ABORT)
-			break;
-		if (chat_check_msg(c, u->room, u->user, u->next, &h, err,
-				   sizeof(err))) {
-			r = -1;
-			break;
-		}
-		u->next[h.sender]++;
-		__atomic_store_n(&u->got, u->got + 1, __ATOMIC_RELAXED);
-	}
+	if (r == 1 && h.type != CHAT_ABORT)
+		r = rx_msgs(u, b, cap, due, &h, err, sizeof(err));
 	if (r == 1 && h.type == CHAT_ABORT) {
 		chatframe_reason(b + CHAT_HDR, h.len - CHAT_HDR, why,
 				 sizeof(why));
@@ -395,8 +444,9 @@ int chat_client_threads(const struct chat_run_cfg *c,
 			struct chat_run_result *res)
 {
 	uint32_t n = c->rooms * c->users, i;
-	struct cuser *us = calloc(n, sizeof(*us));
-	uint32_t *next = calloc((size_t)n * c->users, sizeof(*next));
+	size_t stride = chat_next_stride(c->users);
+	struct cuser *us = chat_zalloc((size_t)n * sizeof(*us));
+	uint32_t *next = chat_zalloc((size_t)n * stride * sizeof(*next));
 	uint64_t *got = calloc(n, sizeof(*got));
 	char miss[400];
 	uint64_t due = (uint64_t)c->messages * (c->users - 1);
@@ -413,7 +463,7 @@ int chat_client_threads(const struct chat_run_cfg *c,
 		us[i].fd = -1;
 		us[i].room = (uint16_t)(i / c->users);
 		us[i].user = (uint16_t)(i % c->users);
-		us[i].next = next + (size_t)i * c->users;
+		us[i].next = next + (size_t)i * stride;
 	}
 	for (i = 0; i < n && !run.stop; i++)
 		if (user_start(&run, &us[i], c->token))

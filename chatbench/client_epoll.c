@@ -22,12 +22,13 @@
 struct euser {
 	int fd;
 	uint16_t room, user;
-	uint32_t *next; /* per sender: next expected seq */
-	uint64_t got;	/* messages checked in */
-	uint32_t sent;	/* messages sent */
-	size_t outfrag; /* bytes of the current message left */
-	uint8_t *msg;	/* the message it sends, seq rewritten */
-	uint8_t *in;	/* frame being read */
+	uint32_t *next;		     /* per sender: next expected seq */
+	struct chatframe_expect exp; /* what every MSG must be */
+	uint64_t got;		     /* messages checked in */
+	uint32_t sent;		     /* messages sent */
+	size_t outfrag;		     /* bytes of the current message left */
+	uint8_t *msg;		     /* the message it sends, seq rewritten */
+	uint8_t *in;		     /* frame being read */
 	size_t inlen;
 	int ready, done, dropped;
 	uint32_t events;
@@ -72,8 +73,8 @@ static int on_writable(struct erun *run, struct euser *u)
 			chatframe_set_seq(u->msg, u->sent);
 			u->outfrag = c->size;
 		}
-		n = send(u->fd, u->msg + (c->size - u->outfrag), u->outfrag,
-			 MSG_NOSIGNAL | MSG_DONTWAIT);
+		n = chat_send(u->fd, u->msg + (c->size - u->outfrag),
+			      u->outfrag, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			return 0;
 		if (n < 0) {
@@ -133,9 +134,28 @@ static int on_frame(struct erun *run, struct euser *u, struct chat_hdr *h)
 	return 0;
 }
 
-/* Read up to EPC_BATCH frames; 0 or -1 with run->err. */
+/* recv() failed or hit EOF (n <= 0, not EAGAIN): 0 for a user that hung
+ * up on purpose, else -1 with run->err. */
+static int recv_failed(struct erun *run, struct euser *u, ssize_t n)
+{
+	if (u->dropped)
+		return 0;
+	snprintf(run->err, sizeof(run->err),
+		 "room %u user %u: %s after %llu of %llu messages", u->room,
+		 u->user,
+		 n == 0 ? "the server closed the connection" : strerror(errno),
+		 (unsigned long long)u->got, (unsigned long long)run->due);
+	return -1;
+}
+
+/*
+ * Read up to EPC_BATCH frames; 0 or -1 with run->err. A message read
+ * whole by one recv() is checked by chatframe_msg_ok without decoding; a part,
+ * an ABORT or a wrong frame takes the decoding path.
+ */
 static int on_readable(struct erun *run, struct euser *u)
 {
+	size_t size = run->c->size;
 	struct chat_hdr h;
 	char err[256];
 	size_t want;
@@ -143,7 +163,24 @@ static int on_readable(struct erun *run, struct euser *u)
 	int k = 0, r;
 
 	while (k < EPC_BATCH && !u->done) {
-		want = u->ready ? run->c->size : CHAT_HDR;
+		if (u->ready && !u->inlen) {
+			n = chat_recv(u->fd, u->in, size, MSG_DONTWAIT);
+			if (n == (ssize_t)size &&
+			    chatframe_msg_ok(&u->exp, u->next, u->in)) {
+				if (++u->got == run->due) {
+					u->done = 1;
+					run->ndone++;
+				}
+				k++;
+				continue;
+			}
+			if (n < 0 && (errno == EAGAIN || errno == EINTR))
+				return 0;
+			if (n <= 0)
+				return recv_failed(run, u, n);
+			u->inlen = (size_t)n;
+		}
+		want = u->ready ? size : CHAT_HDR;
 		r = 0;
 		if (u->inlen >= CHAT_HDR) {
 			r = chatframe_decode(u->in, u->inlen, run->cap, &h, err,
@@ -153,23 +190,12 @@ static int on_readable(struct erun *run, struct euser *u)
 			want = h.len;
 		}
 		if (r == 0) {
-			n = recv(u->fd, u->in + u->inlen, want - u->inlen,
-				 MSG_DONTWAIT);
+			n = chat_recv(u->fd, u->in + u->inlen, want - u->inlen,
+				      MSG_DONTWAIT);
 			if (n < 0 && (errno == EAGAIN || errno == EINTR))
 				return 0;
-			if (n <= 0) {
-				if (u->dropped)
-					return 0;
-				snprintf(
-					run->err, sizeof(run->err),
-					"room %u user %u: %s after %llu of %llu messages",
-					u->room, u->user,
-					n == 0 ? "the server closed the connection"
-					       : strerror(errno),
-					(unsigned long long)u->got,
-					(unsigned long long)run->due);
-				return -1;
-			}
+			if (n <= 0)
+				return recv_failed(run, u, n);
 			u->inlen += (size_t)n;
 			if (u->inlen < CHAT_HDR || u->inlen < want)
 				continue;
@@ -267,7 +293,8 @@ int chat_client_epoll(const struct chat_run_cfg *c, struct chat_run_result *res)
 {
 	uint32_t n = c->rooms * c->users, i;
 	struct euser *us = calloc(n, sizeof(*us));
-	uint32_t *next = calloc((size_t)n * c->users, sizeof(*next));
+	size_t stride = chat_next_stride(c->users);
+	uint32_t *next = chat_zalloc((size_t)n * stride * sizeof(*next));
 	uint64_t *got = calloc(n, sizeof(*got));
 	char miss[400];
 	double t0 = clock_now(), deadline = t0 + c->timeout_s, t_go = 0;
@@ -284,7 +311,9 @@ int chat_client_epoll(const struct chat_run_cfg *c, struct chat_run_result *res)
 		us[i].fd = -1;
 		us[i].room = (uint16_t)(i / c->users);
 		us[i].user = (uint16_t)(i % c->users);
-		us[i].next = next + (size_t)i * c->users;
+		us[i].next = next + (size_t)i * stride;
+		chatframe_expect_init(&us[i].exp, c->size, us[i].room,
+				      us[i].user, c->users, c->messages);
 		us[i].in = malloc(run.cap);
 		us[i].msg = malloc(c->size);
 		if (!us[i].in || !us[i].msg)

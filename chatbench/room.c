@@ -102,6 +102,7 @@ void srv_room_free(struct chat_server *s, struct srv_room *r)
 		srv_conn_free(r->member[u]);
 	free(r->member);
 	free(r->log);
+	free(r->lsender);
 	pthread_mutex_destroy(&r->llock);
 	pthread_cond_destroy(&r->ldata);
 	pthread_cond_destroy(&r->lspace);

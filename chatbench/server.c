@@ -47,9 +47,12 @@ static uint64_t log_min_rd(struct srv_room *r)
 	return m;
 }
 
-/* Append one message for the room's writers; waits for room in the log. */
-static void log_append(struct srv_room *r, const uint8_t *b)
+/* Append one message of user for the room's writers; waits for room in
+ * the log. */
+static void log_append(struct srv_room *r, uint16_t user, const uint8_t *b)
 {
+	uint32_t slot;
+
 	pthread_mutex_lock(&r->llock);
 	while (!__atomic_load_n(&r->aborted, __ATOMIC_RELAXED) &&
 	       r->head - r->min_rd >= r->nslots) {
@@ -61,8 +64,9 @@ static void log_append(struct srv_room *r, const uint8_t *b)
 		r->lspace_waiters--;
 	}
 	if (!__atomic_load_n(&r->aborted, __ATOMIC_RELAXED)) {
-		memcpy(r->log + (r->head % r->nslots) * r->shape.size, b,
-		       r->shape.size);
+		slot = (uint32_t)(r->head % r->nslots);
+		memcpy(r->log + (size_t)slot * r->shape.size, b, r->shape.size);
+		r->lsender[slot] = user;
 		r->head++;
 		pthread_cond_broadcast(&r->ldata);
 	}
@@ -139,21 +143,29 @@ static int send_frames(struct srv_conn *c, const uint8_t *buf, size_t len)
 	return 0;
 }
 
-/* Send the room's messages from c->rd on, one send() per message (as
- * chat_s wrote each message), skipping c's own. 0 or -1. */
-static int send_log(struct srv_conn *c, uint64_t from, uint64_t to)
+/* What a writer needs of its room's log, read once under the lock: the
+ * room's busy fields (lock, head) share cache lines with these. */
+struct wlog {
+	const uint8_t *log;	/* r->log */
+	const uint16_t *sender; /* r->lsender */
+	uint32_t nslots, size;
+	uint16_t user; /* the writer's own user: skipped */
+	int fd;
+};
+
+/* Send the room's messages [from, to), one send() per message (as chat_s
+ * wrote each message), skipping the user's own. 0 or -1. */
+static int send_log(const struct wlog *w, uint64_t from, uint64_t to)
 {
-	struct srv_room *r = c->room;
-	uint32_t size = r->shape.size;
-	uint8_t mine[2] = {(uint8_t)(c->user >> 8), (uint8_t)c->user};
+	uint32_t slot = (uint32_t)(from % w->nslots);
 
 	for (; from < to; from++) {
-		const uint8_t *f = r->log + (from % r->nslots) * size;
-
-		if (f[10] == mine[0] && f[11] == mine[1])
-			continue; /* its own message */
-		if (chat_send_full(c->fd, f, size) != (long)size)
+		if (w->sender[slot] != w->user &&
+		    chat_send_full(w->fd, w->log + (size_t)slot * w->size,
+				   w->size) != (long)w->size)
 			return -1;
+		if (++slot == w->nslots)
+			slot = 0;
 	}
 	return 0;
 }
@@ -162,6 +174,7 @@ static void *writer_main(void *arg)
 {
 	struct srv_conn *c = arg;
 	struct srv_room *r = c->room;
+	struct wlog w = {.fd = c->fd, .user = c->user};
 	uint8_t *ctl = NULL;
 	size_t clen;
 	uint64_t to;
@@ -190,10 +203,17 @@ static void *writer_main(void *arg)
 		}
 		if (c->closing)
 			break;
+		if (!w.log) { /* the log exists once READY went out */
+			w.log = r->log;
+			w.sender = r->lsender;
+			w.nslots = r->nslots;
+			w.size = r->shape.size;
+		}
 		to = r->head;
 		pthread_mutex_unlock(&r->llock);
-		bad = send_log(c, c->rd, to);
-		__atomic_store_n(&c->sent_ns, clock_ns(), __ATOMIC_RELAXED);
+		bad = send_log(&w, c->rd, to);
+		/* progress for the reader's idle check: no clock here */
+		__atomic_store_n(&c->wprog, c->wprog + 1, __ATOMIC_RELAXED);
 		pthread_mutex_lock(&r->llock);
 		c->rd = to;
 		if (r->lspace_waiters)
@@ -219,7 +239,8 @@ static int log_alloc(struct srv_room *r)
 	if (r->nslots < 64)
 		r->nslots = 64;
 	r->log = malloc((size_t)r->nslots * r->shape.size);
-	return r->log ? 0 : -ENOMEM;
+	r->lsender = malloc((size_t)r->nslots * sizeof(*r->lsender));
+	return r->log && r->lsender ? 0 : -ENOMEM;
 }
 
 /* Read and check a JOIN; 1 ok, 0 quiet end (probe), -1 with why. */
@@ -290,17 +311,19 @@ static void ctrl_loop(struct srv_conn *c, char *why, size_t wlen)
 /*
  * Read one message. SO_RCVTIMEO wakes the recv; the user is idle only when
  * neither it nor its writer made progress for the idle timeout (a user
- * that sent all its messages still receives the room's).
+ * that sent all its messages still receives the room's). The clock is
+ * read only when a recv times out, never per message.
  */
 static long member_recv(struct srv_conn *c, uint8_t *b, size_t size)
 {
 	uint64_t idle = (uint64_t)(c->s->cfg.idle_timeout_s * 1e9);
-	uint64_t last = clock_ns();
+	uint64_t wseen = __atomic_load_n(&c->wprog, __ATOMIC_RELAXED);
+	uint64_t last = 0, w, now;
 	size_t got = 0;
 	ssize_t n;
 
 	while (got < size) {
-		n = recv(c->fd, b + got, size - got, 0);
+		n = chat_recv(c->fd, b + got, size - got, 0);
 		if (n > 0) {
 			got += (size_t)n;
 			continue;
@@ -312,12 +335,16 @@ static long member_recv(struct srv_conn *c, uint8_t *b, size_t size)
 		if (got && errno != EAGAIN)
 			return (long)got; /* let the caller judge the part */
 		if (errno == EAGAIN) {
-			uint64_t w =
-				__atomic_load_n(&c->sent_ns, __ATOMIC_RELAXED);
-
-			if (w > last)
-				last = w;
-			if (clock_ns() - last < idle)
+			now = clock_ns();
+			w = __atomic_load_n(&c->wprog, __ATOMIC_RELAXED);
+			if (w != wseen) { /* the writer moved meanwhile */
+				wseen = w;
+				last = now;
+			} else if (!last) { /* the recv waited a whole idle
+					     * timeout */
+				last = now - idle;
+			}
+			if (now - last < idle)
 				continue;
 		}
 		return -errno;
@@ -371,7 +398,7 @@ static void member_loop(struct srv_conn *c, char *why, size_t wlen)
 		    __atomic_load_n(&r->relayed, __ATOMIC_RELAXED) >=
 			    (uint64_t)c->s->cfg.stall_after)
 			continue; /* fault: swallow it */
-		log_append(r, b);
+		log_append(r, c->user, b);
 		__atomic_fetch_add(&r->relayed, r->shape.users - 1,
 				   __ATOMIC_RELAXED);
 	}

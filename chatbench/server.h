@@ -45,7 +45,7 @@ struct srv_conn {
 	int wdead;    /* epoll: sending failed, output dropped */
 	pthread_t writer;
 	int have_writer;
-	uint64_t sent_ns; /* writer's last progress (clock_ns) */
+	uint64_t wprog; /* writer's progress count (idle check) */
 	/* epoll model */
 	uint8_t *in; /* partial frame being read */
 	size_t inlen, incap;
@@ -76,6 +76,8 @@ struct srv_room {
 	pthread_cond_t ldata;  /* writers: something to send */
 	pthread_cond_t lspace; /* readers: a slot came free */
 	uint8_t *log;	       /* nslots messages of shape.size bytes */
+	uint16_t *lsender;     /* the sender of each slot (writers skip
+				* their own without reading the slot) */
 	uint32_t nslots;
 	uint64_t head;	 /* messages appended */
 	uint64_t min_rd; /* no live writer is behind this (cache) */
@@ -99,6 +101,7 @@ struct chat_server {
 	int wakefd;	       /* eventfd: stop */
 	int epfd;	       /* epoll model: the loop's epoll */
 	struct srv_conn *reap; /* epoll model: to close after a batch */
+	double now;	       /* epoll model: clock at the last wake-up */
 	volatile int stopping;
 	pthread_t main;	      /* accept loop or event loop */
 	pthread_mutex_t lock; /* rooms, conns, nthreads */

@@ -108,7 +108,7 @@ static void ep_flush(struct srv_conn *c)
 					     (uint32_t)p[6] << 8 | p[7];
 			want = c->outfrag;
 		}
-		n = send(c->fd, p, want, MSG_NOSIGNAL | MSG_DONTWAIT);
+		n = chat_send(c->fd, p, want, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN)
@@ -124,7 +124,7 @@ static void ep_flush(struct srv_conn *c)
 		c->outoff += (size_t)n;
 		if (!c->ctrl)
 			c->outfrag -= (size_t)n;
-		c->last = clock_now();
+		c->last = c->s->now;
 	}
 	if (c->full && c->outlen - c->outoff < SRV_QUEUE_MAX / 2) {
 		c->full = 0;
@@ -154,6 +154,42 @@ static void ep_finish(struct srv_conn *c)
 }
 
 const struct srv_ops srv_epoll_ops = {.push = ep_push, .finish = ep_finish};
+
+/*
+ * Relay one message to member m: with nothing queued for it, send() it
+ * straight from the reader's buffer (no copy, no epoll change); only what
+ * the socket does not take is queued.
+ */
+static void ep_relay(struct srv_conn *m, const uint8_t *buf, size_t len)
+{
+	ssize_t n;
+
+	if (m->fd < 0 || m->reap || m->wdead)
+		return;
+	if (m->closing || m->outoff != m->outlen) {
+		ep_append(m, buf, len);
+		ep_flush(m);
+		return;
+	}
+	n = chat_send(m->fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+	if (n == (ssize_t)len) {
+		m->last = m->s->now;
+		return;
+	}
+	if (n < 0 && errno != EAGAIN && errno != EINTR) {
+		m->wdead = 1; /* as ep_flush: drop its output, read on */
+		m->outoff = m->outlen = 0;
+		m->outfrag = 0;
+		return;
+	}
+	if (n < 0)
+		n = 0;
+	if (n > 0)
+		m->last = m->s->now;
+	ep_append(m, buf + n, len - (size_t)n);
+	m->outfrag = len - (size_t)n; /* the queue starts inside a frame */
+	ep_update(m);
+}
 
 /* The frame c should be reading now: JOIN, control header or message. */
 static size_t frame_want(const struct srv_conn *c)
@@ -236,8 +272,7 @@ static void on_msg(struct chat_server *s, struct srv_conn *c)
 
 		if (u == c->user)
 			continue;
-		ep_append(m, c->in, c->inlen);
-		ep_flush(m);
+		ep_relay(m, c->in, c->inlen);
 	}
 	r->relayed += r->shape.users - 1;
 }
@@ -269,7 +304,7 @@ static void drain(struct srv_conn *c)
 	ssize_t n;
 
 	while ((n = recv(c->fd, junk, sizeof(junk), MSG_DONTWAIT)) > 0)
-		c->last = clock_now();
+		c->last = c->s->now;
 	if (n == 0 || (errno != EAGAIN && errno != EINTR))
 		close_later(c, "");
 }
@@ -287,8 +322,8 @@ static void on_readable(struct chat_server *s, struct srv_conn *c)
 	       !(c->room && c->room->paused)) {
 		size_t want = frame_want(c);
 
-		n = recv(c->fd, c->in + c->inlen, want - c->inlen,
-			 MSG_DONTWAIT);
+		n = chat_recv(c->fd, c->in + c->inlen, want - c->inlen,
+			      MSG_DONTWAIT);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN)
@@ -302,7 +337,7 @@ static void on_readable(struct chat_server *s, struct srv_conn *c)
 				close_later(c, NULL);
 			return;
 		}
-		c->last = clock_now();
+		c->last = s->now;
 		c->inlen += (size_t)n;
 		if (c->inlen < want) {
 			struct chat_hdr h;
@@ -429,9 +464,11 @@ void *srv_epoll_main(void *arg)
 {
 	struct chat_server *s = arg;
 	struct epoll_event ev[256], e = {.events = EPOLLIN};
-	double next_sweep = clock_now() + 1;
+	double next_sweep;
 	int n, i;
 
+	s->now = clock_now();
+	next_sweep = s->now + 1;
 	s->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (s->epfd < 0) {
 		log_err("epoll_create1: %s", strerror(errno));
@@ -444,6 +481,7 @@ void *srv_epoll_main(void *arg)
 	epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->wakefd, &e);
 	while (!s->stopping) {
 		n = epoll_wait(s->epfd, ev, 256, 1000);
+		s->now = clock_now(); /* activity stamps: once per wake-up */
 		for (i = 0; i < n; i++) {
 			struct srv_conn *c = ev[i].data.ptr;
 
@@ -461,9 +499,9 @@ void *srv_epoll_main(void *arg)
 				ep_flush(c);
 		}
 		reap_all(s);
-		if (clock_now() >= next_sweep) {
-			sweep(s, clock_now());
-			next_sweep = clock_now() + 1;
+		if (s->now >= next_sweep) {
+			sweep(s, s->now);
+			next_sweep = s->now + 1;
 		}
 	}
 	while (s->conns) {

@@ -123,6 +123,21 @@ void chatframe_msg(uint8_t *buf, uint32_t size, uint16_t room, uint16_t sender,
 		buf[i] = (uint8_t)('a' + (i + sender) % 26);
 }
 
+void chatframe_expect_init(struct chatframe_expect *e, uint32_t size,
+			   uint16_t room, uint16_t user, uint32_t users,
+			   uint32_t messages)
+{
+	struct chat_hdr h = {.type = CHAT_MSG, .len = size, .room = room};
+	uint8_t b[CHAT_HDR];
+
+	chatframe_put_hdr(b, &h);
+	memcpy(&e->head8, b, 8);
+	memcpy(&e->room2, b + 8, 2);
+	e->user = user;
+	e->users = users;
+	e->messages = messages;
+}
+
 void chatframe_set_seq(uint8_t *buf, uint32_t seq)
 {
 	put32(buf + 12, seq);

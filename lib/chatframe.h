@@ -114,6 +114,50 @@ size_t chatframe_abort(uint8_t *buf, uint16_t room, uint16_t sender,
 void chatframe_reason(const uint8_t *payload, size_t len, char *out,
 		      size_t olen);
 
+/*
+ * The receiver's fast check of a MSG (chatbench's clients, per message):
+ * what a user expects of every MSG, its first 10 bytes (magic, version,
+ * type, length, room) kept as they are on the wire for one compare.
+ */
+struct chatframe_expect {
+	uint64_t head8;	   /* bytes 0..7 as they are on the wire */
+	uint16_t room2;	   /* bytes 8..9 */
+	uint16_t user;	   /* the receiver: its own messages are wrong */
+	uint32_t users;	   /* senders 0 .. users-1 */
+	uint32_t messages; /* seq 0 .. messages-1 */
+};
+
+void chatframe_expect_init(struct chatframe_expect *e, uint32_t size,
+			   uint16_t room, uint16_t user, uint32_t users,
+			   uint32_t messages);
+
+/*
+ * Check one whole MSG frame of the expected size at buf without decoding
+ * it: header, room, a sender in range other than the receiver, and
+ * seq == next[sender] (next has users entries; advanced on success).
+ * 1 good; 0 when anything differs: then decode it to say what.
+ */
+static inline int chatframe_msg_ok(const struct chatframe_expect *e,
+				   uint32_t *next, const uint8_t *buf)
+{
+	uint64_t h8;
+	uint16_t r2;
+	uint32_t sender, seq;
+
+	__builtin_memcpy(&h8, buf, 8);
+	__builtin_memcpy(&r2, buf + 8, 2);
+	if (h8 != e->head8 || r2 != e->room2)
+		return 0;
+	sender = (uint32_t)buf[10] << 8 | buf[11];
+	seq = (uint32_t)buf[12] << 24 | (uint32_t)buf[13] << 16 |
+	      (uint32_t)buf[14] << 8 | buf[15];
+	if (sender >= e->users || sender == e->user || seq >= e->messages ||
+	    seq != next[sender])
+		return 0;
+	next[sender] = seq + 1;
+	return 1;
+}
+
 /* "MSG", "JOIN", ... or "?" */
 const char *chatframe_type_name(unsigned type);
 

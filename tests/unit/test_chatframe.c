@@ -5,6 +5,7 @@
 #include "t.h"
 
 #include <errno.h>
+#include <string.h>
 
 static void test_msg(void)
 {
@@ -171,11 +172,53 @@ static void test_abort(void)
 	T_STREQ(chatframe_type_name(200), "?");
 }
 
+/* The receivers' fast check agrees with decoding and the full check. */
+static void test_fast(void)
+{
+	struct chatframe_expect e;
+	uint32_t next[4] = {0, 0, 0, 0};
+	uint8_t b[100], x[100];
+	struct chat_hdr h;
+	char err[256];
+	size_t k;
+
+	chatframe_expect_init(&e, sizeof(b), 3, 1, 4, 2);
+	chatframe_msg(b, sizeof(b), 3, 2, 0);
+	T_CHECK(chatframe_msg_ok(&e, next, b) == 1 && next[2] == 1);
+	T_CHECK(chatframe_msg_ok(&e, next, b) == 0 && next[2] == 1); /* dup */
+	chatframe_set_seq(b, 1);
+	T_CHECK(chatframe_msg_ok(&e, next, b) == 1 && next[2] == 2);
+	chatframe_set_seq(b, 2); /* beyond the run's messages */
+	next[2] = 2;
+	T_CHECK(chatframe_msg_ok(&e, next, b) == 0);
+	chatframe_msg(b, sizeof(b), 3, 1, 0); /* its own message */
+	T_CHECK(chatframe_msg_ok(&e, next, b) == 0 && next[1] == 0);
+	chatframe_msg(b, sizeof(b), 3, 4, 0); /* sender out of range */
+	T_CHECK(chatframe_msg_ok(&e, next, b) == 0);
+	chatframe_msg(b, sizeof(b), 2, 0, 0); /* another room */
+	T_CHECK(chatframe_msg_ok(&e, next, b) == 0);
+	chatframe_msg(b, 99, 3, 0, 0); /* another length */
+	T_CHECK(chatframe_msg_ok(&e, next, b) == 0);
+	/* any one header byte changed is refused */
+	chatframe_msg(b, sizeof(b), 3, 0, 0);
+	for (k = 0; k < 12; k++) {
+		memcpy(x, b, sizeof(x));
+		x[k] ^= 0x40;
+		T_CHECK(chatframe_msg_ok(&e, next, x) == 0);
+	}
+	T_CHECK(next[0] == 0);
+	T_CHECK(chatframe_msg_ok(&e, next, b) == 1 && next[0] == 1);
+	T_CHECK(chatframe_decode(b, sizeof(b), sizeof(b), &h, err,
+				 sizeof(err)) == 1 &&
+		h.type == CHAT_MSG && h.room == 3 && h.sender == 0);
+}
+
 int main(void)
 {
 	test_msg();
 	test_bad();
 	test_join();
 	test_abort();
+	test_fast();
 	return t_done();
 }
