@@ -8,6 +8,9 @@ TT_N=0
 tt_recv() {
 	local out=$1 i
 	shift
+	# emptied here: the background job truncates it only once it runs,
+	# and a previous receiver's port must not be read meanwhile
+	: >"$out.txt"
 	"$TTCP" -r -p 0 --bind 127.0.0.1 --wait 30 "$@" >"$out.txt" 2>&1 &
 	TT_RPID=$!
 	zcb_track "$TT_RPID"

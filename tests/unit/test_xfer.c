@@ -1,9 +1,11 @@
 /*
  * test_xfer.c: the transfer-method table: names and probes, the source,
  * the pattern check with its wrap detection, and every usable send method
- * against every usable receive method over loopback, byte-exact.
+ * against every usable receive method over loopback, byte-exact; a
+ * stream bounded by a deadline stops soon after it.
  */
 #include "config.h"
+#include "clock.h"
 #include "sock.h"
 #include "t.h"
 #include "xfer.h"
@@ -101,6 +103,64 @@ static void pair(int lfd, int port, const struct xfer_ops *so,
 	close(afd);
 }
 
+struct drain {
+	int fd;
+	int slow_us;		/* pause between reads */
+};
+
+static void *drain_thread(void *arg)
+{
+	struct drain *d = arg;
+	static char b[UNIT];
+
+	while (read(d->fd, b, sizeof(b)) > 0)
+		if (d->slow_us)
+			usleep((useconds_t)d->slow_us);
+	return NULL;
+}
+
+/* A stream bounded by a deadline (total 0) stops soon after it, whether
+ * calls are fast (the clock read every few calls) or slow (every call);
+ * one already past sends nothing. */
+static void deadline_stream(int lfd, int port, struct xfer_source *src,
+			    double secs, int slow_us)
+{
+	struct drain d = { .slow_us = slow_us };
+	char err[256];
+	pthread_t t;
+	struct xfer *x;
+	double t0, took;
+	int64_t n;
+	int fd;
+
+	fd = sock_connect("127.0.0.1", port, SOCK_STREAM, 2000, err,
+			  sizeof(err));
+	T_ASSERT(fd >= 0);
+	d.fd = accept(lfd, NULL, NULL);
+	T_ASSERT(d.fd >= 0);
+	sock_set_timeout(fd, 10000);
+	T_ASSERT(pthread_create(&t, NULL, drain_thread, &d) == 0);
+	x = xfer_open(xfer_find("write", XFER_SEND), fd, src, UNIT, err,
+		      sizeof(err));
+	T_ASSERT(x);
+	t0 = clock_now();
+	n = xfer_send_stream(x, 0, 0, secs > 0 ? t0 + secs : t0 - 1, NULL);
+	took = clock_now() - t0;
+	if (secs > 0) {
+		T_CHECK(n > 0 && (uint64_t)n == x->bytes);
+		T_CHECK(took >= secs);
+		T_CHECK(took < secs + 1.0); /* generous: a loaded box */
+	} else {
+		T_CHECK(n == 0);
+		T_CHECK(x->calls == 0);
+	}
+	xfer_close(x);
+	shutdown(fd, SHUT_WR);
+	pthread_join(t, NULL);
+	close(d.fd);
+	close(fd);
+}
+
 static void test_verify(void)
 {
 	struct xfer x = { 0 };
@@ -168,6 +228,12 @@ int main(void)
 		}
 		xfer_source_close(&src);
 	}
+	T_ASSERT(xfer_source_open(&src, NULL, SRC_SIZE, UNIT, 0, 0, 1, err,
+				  sizeof(err)) == 0);
+	deadline_stream(lfd, port, &src, 0.3, 0);
+	deadline_stream(lfd, port, &src, 0.3, 20000);
+	deadline_stream(lfd, port, &src, -1, 0);
+	xfer_source_close(&src);
 	close(lfd);
 	return t_done();
 }
