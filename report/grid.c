@@ -156,9 +156,8 @@ int grid_print(const struct rl_set *s, const struct layout_opts *o,
 	}
 	if (go->cols) {
 		snprintf(head, sizeof(head), "%s %s (%s)",
-			 o->stat == ST_MEDIAN  ? "median"
-			 : o->stat == ST_HMEAN ? "hmean"
-					       : "mean",
+			 stat_name(sel.n ? &sel.v[0] : NULL, metrics[0],
+				   o->stat),
 			 metrics[0], rl_unit(s, metrics[0]));
 		tbl_title(stdout, o->fmt, head, 0);
 	}

@@ -139,42 +139,54 @@ static const char *common_param(const struct rsel *sel, const char *p,
 }
 
 /* "(mean of 3 runs per row; CPU by meter procstat)" below measured
- * tables; nothing under transcribed ones. */
+ * tables; nothing under transcribed ones. With colparam, a row's cases
+ * are split into columns by that param and the runs counted per cell. */
 static void measured_note(const struct rgroups *g, const char *side,
-			  const struct layout_opts *o)
+			  const char *colparam, const struct layout_opts *o)
 {
-	const char *meter = NULL, *st = o->stat == ST_MEDIAN  ? "median"
-					: o->stat == ST_HMEAN ? "hmean"
-							      : "mean";
-	size_t r, i, nmin = (size_t)-1, nmax = 0;
-	char line[256];
-	int measured = 0;
+	const char *meter = NULL, *st = stat_name(NULL, NULL, o->stat);
+	size_t r, i, j, nmin = (size_t)-1, nmax = 0;
+	char line[256], key[8][64], buf[64];
+	size_t cnt[8];
+	int measured = 0, nkey;
 
 	for (r = 0; r < g->n; r++) {
-		size_t n = 0;
-
+		nkey = 0;
 		for (i = 0; i < g->g[r].n; i++) {
 			const struct rcase *c = g->g[r].cases[i];
+			const char *k = colparam ? case_key(c, colparam, buf,
+							    sizeof(buf)) :
+						   "";
 
 			if (c->doc->transcribed)
 				continue;
 			measured = 1;
-			n += json_array_size(
+			for (j = 0; j < (size_t)nkey && strcmp(key[j], k); j++)
+				;
+			if (j == (size_t)nkey) {
+				if (nkey == 8)
+					continue;
+				snprintf(key[nkey], sizeof(key[0]), "%s", k);
+				cnt[nkey++] = 0;
+			}
+			cnt[j] += json_array_size(
 				json_object_get(c->kase, "samples"));
 			if (!meter && side)
 				meter = case_meter(c->kase, side);
 		}
-		nmin = n < nmin ? n : nmin;
-		nmax = n > nmax ? n : nmax;
+		for (j = 0; j < (size_t)nkey; j++) {
+			nmin = cnt[j] < nmin ? cnt[j] : nmin;
+			nmax = cnt[j] > nmax ? cnt[j] : nmax;
+		}
 	}
 	if (!measured)
 		return;
 	if (nmin == nmax)
-		snprintf(line, sizeof(line), "(%s of %zu run%s per row", st,
-			 nmin, nmin == 1 ? "" : "s");
+		snprintf(line, sizeof(line), "(%s of %zu run%s per %s", st,
+			 nmin, nmin == 1 ? "" : "s", colparam ? "cell" : "row");
 	else
-		snprintf(line, sizeof(line), "(%s of %zu-%zu runs per row", st,
-			 nmin, nmax);
+		snprintf(line, sizeof(line), "(%s of %zu-%zu runs per %s", st,
+			 nmin, nmax, colparam ? "cell" : "row");
 	if (side)
 		snprintf(line + strlen(line), sizeof(line) - strlen(line),
 			 "; CPU by meter %s", meter ? meter : "(none usable)");
@@ -281,7 +293,7 @@ static int lay_p9(const struct rl_set *s, const struct layout_opts *o)
 			fputc('\n', stdout);
 		tbl_title(stdout, o->fmt, title, 0);
 		tbl_print(stdout, t, o->fmt);
-		measured_note(&g, NULL, o);
+		measured_note(&g, NULL, "path", o);
 		tbl_free(t);
 		grp_free(&g);
 		sel_free(&sel);
@@ -338,7 +350,7 @@ static int nfs_rsize_table(const struct rl_set *s, const struct layout_opts *o,
 		fputc('\n', stdout);
 	tbl_title(stdout, o->fmt, title, '=');
 	tbl_print(stdout, t, o->fmt);
-	measured_note(&g, strcmp(side, "client") ? "remote" : "local", o);
+	measured_note(&g, strcmp(side, "client") ? "remote" : "local", NULL, o);
 	tbl_free(t);
 	grp_free(&g);
 	sel_free(&sel);
@@ -398,7 +410,7 @@ static int lay_nfs_clients(const struct rl_set *s, const struct layout_opts *o)
 			title[k] = (char)(title[k] - 32);
 	tbl_title(stdout, o->fmt, title, '=');
 	tbl_print(stdout, t, o->fmt);
-	measured_note(&g, "remote", o);
+	measured_note(&g, "remote", NULL, o);
 	tbl_free(t);
 	grp_free(&g);
 	sel_free(&sel);
@@ -500,7 +512,7 @@ static int lay_ttcp_cpu(const struct rl_set *s, const struct layout_opts *o)
 	}
 	tbl_title(stdout, o->fmt, "ttcp-sf Results", '=');
 	tbl_print(stdout, t, o->fmt);
-	measured_note(&g, "local", o);
+	measured_note(&g, "local", NULL, o);
 	tbl_free(t);
 	grp_free(&g);
 	sel_free(&sel);
@@ -557,7 +569,7 @@ static int lay_chat(const struct rl_set *s, const struct layout_opts *o)
 		}
 	}
 	tbl_print(stdout, t, o->fmt);
-	measured_note(&g, NULL, o);
+	measured_note(&g, NULL, NULL, o);
 	tbl_free(t);
 	grp_free(&g);
 	sel_free(&sel);
@@ -612,7 +624,7 @@ static int zc_table(const struct rl_set *s, const struct layout_opts *o,
 	snprintf(title, sizeof(title), "Copy against zero-copy: %s", tool);
 	tbl_title(stdout, o->fmt, title, '=');
 	tbl_print(stdout, t, o->fmt);
-	measured_note(&g, "local", o);
+	measured_note(&g, "local", NULL, o);
 	tbl_free(t);
 	grp_free(&g);
 	sel_free(&sel);

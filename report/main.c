@@ -55,7 +55,8 @@ static void usage_table(void)
 	       "  -c, --cols PARAM      a param whose values become columns\n"
 	       "  -m, --metric M[,M]    metrics (default: all; one with "
 	       "--cols)\n"
-	       "  -s, --stat S          mean (default), median or hmean\n"
+	       "  -s, --stat S          auto (default: hmean for rates, else mean),\n"
+	       "                        mean, median or hmean\n"
 	       "  -w, --where P=V       only cases whose param P is V "
 	       "(repeatable)\n"
 	       "      --sd              append +- standard deviation (grid)\n"
@@ -132,7 +133,7 @@ static void parse_table_opts(int argc, char **argv, struct table_cfg *c)
 			break;
 		case 's':
 			if (parse_stat(optarg, &c->lo.stat))
-				die_usage("--stat: \"%s\" is not mean, median "
+				die_usage("--stat: \"%s\" is not auto, mean, median "
 					  "or hmean",
 					  optarg);
 			break;
@@ -181,7 +182,7 @@ static void parse_table_opts(int argc, char **argv, struct table_cfg *c)
 
 int cmd_table(int argc, char **argv)
 {
-	struct table_cfg c = {.lo = {.fmt = FMT_TEXT, .stat = ST_MEAN}};
+	struct table_cfg c = {.lo = {.fmt = FMT_TEXT, .stat = ST_AUTO}};
 	struct rl_set s;
 	int r;
 

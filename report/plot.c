@@ -55,7 +55,8 @@ static void usage(void)
 	       "(default: label and\n"
 	       "                       the params that vary besides x)\n"
 	       "  -e, --errors E       sd (default), ci95 or none\n"
-	       "  -s, --stat S         mean (default), median or hmean\n"
+	       "  -s, --stat S         auto (default: hmean for rates, else mean),\n"
+	       "                       mean, median or hmean\n"
 	       "  -w, --where P=V      only cases whose param P is V\n"
 	       "      --title T        the plot's title\n"
 	       "  -p, --print          print the ASCII plot to stdout\n"
@@ -118,7 +119,7 @@ static void parse_opts(int argc, char **argv, struct plot_cfg *c)
 			break;
 		case 's':
 			if (parse_stat(optarg, &c->stat))
-				die_usage("--stat: \"%s\" is not mean, median "
+				die_usage("--stat: \"%s\" is not auto, mean, median "
 					  "or hmean",
 					  optarg);
 			break;
@@ -344,10 +345,7 @@ static int write_data(const struct plot_cfg *c, const struct rl_set *s,
 		snprintf(pd->title, sizeof(pd->title),
 			 "%s %s: %s of %s%s, meter %s%s", sel->v[0].doc->tool,
 			 c->metric,
-			 c->stat == ST_MEDIAN  ? "median"
-			 : c->stat == ST_HMEAN ? "hmean"
-					       : "mean",
-			 runs,
+			 stat_name(&sel->v[0], c->metric, c->stat), runs,
 			 c->err == ERR_SD     ? " +- sd"
 			 : c->err == ERR_CI95 ? " +- ci95"
 					      : "",
@@ -468,7 +466,7 @@ int cmd_plot(int argc, char **argv)
 	struct plot_cfg c = {.out = "zcbplot",
 			     .metric = "throughput_MBps",
 			     .err = ERR_SD,
-			     .stat = ST_MEAN,
+			     .stat = ST_AUTO,
 			     .png = 1};
 	struct rfilter f = {0};
 	struct plot_data pd = {0};

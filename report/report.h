@@ -68,7 +68,10 @@ void grp_build(const struct rsel *sel, const char *const *keys, size_t nkeys,
 	       struct rgroups *out);
 void grp_free(struct rgroups *g);
 
-enum stat_kind { ST_MEAN, ST_MEDIAN, ST_HMEAN };
+/* ST_AUTO (the default): the harmonic mean for a rate metric (pooled
+ * bytes over pooled time, as DESIGN.md and the tools' own tables use),
+ * the arithmetic mean otherwise. */
+enum stat_kind { ST_AUTO, ST_MEAN, ST_MEDIAN, ST_HMEAN };
 
 struct cellv {
 	double v;  /* the statistic */
@@ -84,6 +87,10 @@ void cell_value(struct rcase *const *cs, size_t n, const char *metric,
 		enum stat_kind st, const char *param, const char *value,
 		struct cellv *out);
 int parse_stat(const char *s, enum stat_kind *st);
+/* The statistic's name for a note or title; with c and metric, ST_AUTO
+ * says which it became ("hmean" or "mean"). */
+const char *stat_name(const struct rcase *c, const char *metric,
+		      enum stat_kind st);
 int parse_format(const char *s, enum tbl_fmt *f);
 /* The first usable CPU meter of a case's samples for a side ("local",
  * "remote"...), or NULL. */

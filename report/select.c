@@ -263,6 +263,24 @@ static const char *stat_field(enum stat_kind st)
 	return st == ST_MEDIAN ? "median" : st == ST_HMEAN ? "hmean" : "mean";
 }
 
+/* Is metric a rate in the document the case came from? */
+static int is_rate(const struct rcase *c, const char *metric)
+{
+	json_t *m = json_object_get(json_object_get(c->doc->root, "metrics"),
+				    metric);
+
+	return json_is_true(json_object_get(m, "rate"));
+}
+
+/* ST_AUTO made concrete for one metric of these cases. */
+static enum stat_kind resolve(struct rcase *const *cs, size_t n,
+			      const char *metric, enum stat_kind st)
+{
+	if (st != ST_AUTO)
+		return st;
+	return n && is_rate(cs[0], metric) ? ST_HMEAN : ST_MEAN;
+}
+
 /* One case: its summary, when it has the statistic asked for. */
 static int from_summary(json_t *kase, const char *metric, enum stat_kind st,
 			struct cellv *out)
@@ -271,6 +289,9 @@ static int from_summary(json_t *kase, const char *metric, enum stat_kind st,
 	json_t *v = json_object_get(sum, stat_field(st));
 	json_t *sd = json_object_get(sum, "stddev");
 
+	/* a transcribed summary has the published mean only */
+	if (!json_is_number(v) && st == ST_HMEAN)
+		v = json_object_get(sum, "mean");
 	if (!json_is_number(v))
 		return 0;
 	out->v = json_number_value(v);
@@ -293,6 +314,7 @@ void cell_value(struct rcase *const *cs, size_t n, const char *metric,
 
 	memset(out, 0, sizeof(*out));
 	out->v = out->sd = NAN;
+	st = resolve(cs, n, metric, st);
 	for (i = 0; i < n; i++) {
 		if (param &&
 		    strcmp(case_key(cs[i], param, buf, sizeof(buf)), value))
@@ -322,9 +344,21 @@ void cell_value(struct rcase *const *cs, size_t n, const char *metric,
 	free(x);
 }
 
+const char *stat_name(const struct rcase *c, const char *metric,
+		      enum stat_kind st)
+{
+	if (st == ST_AUTO && !(c && metric))
+		return "mean (harmonic for rates)";
+	if (st == ST_AUTO)
+		st = is_rate(c, metric) ? ST_HMEAN : ST_MEAN;
+	return stat_field(st);
+}
+
 int parse_stat(const char *s, enum stat_kind *st)
 {
-	if (!strcmp(s, "mean"))
+	if (!strcmp(s, "auto"))
+		*st = ST_AUTO;
+	else if (!strcmp(s, "mean"))
 		*st = ST_MEAN;
 	else if (!strcmp(s, "median"))
 		*st = ST_MEDIAN;

@@ -18,7 +18,7 @@ rc=0; "$Z" plot -o "$d/tput" --print "$d/runs" >"$d/out" 2>"$d/err" || rc=$?
 [ $rc = 0 ] || zcb_fail "plot exited $rc: $(cat "$d/err")"
 png_ok "$d/tput.png" || zcb_fail "tput.png is not a PNG"
 [ -s "$d/tput.txt" ] || zcb_fail "no ASCII plot"
-grep -q 'ttcp-sf throughput_MBps: mean of 4 runs +- sd, meter procstat' "$d/tput.txt" ||
+grep -q 'ttcp-sf throughput_MBps: hmean of 4 runs +- sd, meter procstat' "$d/tput.txt" ||
 	zcb_fail "title lacks meter or run count: $(head -4 "$d/tput.txt")"
 grep -q '6.18 sendfile' "$d/tput.txt" && grep -q '6.18 write' "$d/tput.txt" || zcb_fail "a line per method missing"
 grep -q '32768\|16384' "$d/tput.txt" || zcb_fail "x axis sizes missing"
