@@ -348,7 +348,7 @@ const char *stat_name(const struct rcase *c, const char *metric,
 		      enum stat_kind st)
 {
 	if (st == ST_AUTO && !(c && metric))
-		return "mean (harmonic for rates)";
+		return "mean, hmean for rates,";
 	if (st == ST_AUTO)
 		st = is_rate(c, metric) ? ST_HMEAN : ST_MEAN;
 	return stat_field(st);
