@@ -302,47 +302,62 @@ static int lay_p9(const struct rl_set *s, const struct layout_opts *o)
 	return !printed;
 }
 
-/* ---- seed 001: NFS client and server tables by rsize/wsize ---- */
-static int nfs_rsize_table(const struct rl_set *s, const struct layout_opts *o,
-			   const char *side, const char *cpu_metric, int sep)
+/*
+ * The two NFS seed layouts share one shape: rows keyed by label and the
+ * size or client count, a throughput column and a CPU column, a title
+ * "NFS/PROTO ..." (proto upper-cased) and the measured-runs note.
+ */
+struct nfs_tab {
+	const char *need[2];	/* param a case must have */
+	const char *fixed[4];	/* row keys, in order */
+	const char *excl[3];	/* keys never added as extra columns */
+	const char *tput_head;	/* "mbyte/sec" or "MB/sec" */
+	numfmt tput_fmt;
+	const char *cpu_head, *cpu_metric;
+	numfmt cpu_fmt;
+	const char *what;	/* title after "NFS/PROTO " */
+	const char *side;	/* the CPU's side for the note */
+	int cpu_optional;	/* 1: rows without the CPU metric stay */
+};
+
+static int nfs_table(const struct rl_set *s, const struct layout_opts *o,
+		     const struct nfs_tab *nt, int sep)
 {
-	static const char *const need[] = {"rsize", NULL};
-	static const char *const fixed[] = {"label", "rsize", "wsize", NULL};
-	static const char *const excl[] = {"rsize", "wsize", NULL};
-	const char *needm[] = {"throughput_MBps", cpu_metric, NULL};
+	const char *needm[] = {"throughput_MBps",
+			       nt->cpu_optional ? NULL : nt->cpu_metric, NULL};
 	const char *keys[RPT_MAX_KEYS], *proto;
-	char title[64], pbuf[64], b[64];
+	char title[96], pbuf[64], b[64];
 	struct rgroups g;
 	struct rsel sel;
 	struct tbl *t;
 	size_t nk, r, k;
 
-	select_cases(s, o, "nfsbench", need, needm, NULL, &sel);
+	select_cases(s, o, "nfsbench", nt->need, needm, NULL, &sel);
 	if (!sel.n) {
 		sel_free(&sel);
 		return 1;
 	}
-	nk = make_keys(&sel, fixed, excl, 0, keys);
+	nk = make_keys(&sel, nt->fixed, nt->excl, 0, keys);
 	grp_build(&sel, keys, nk, &g);
 	t = tbl_new(nk + 2);
 	for (k = 0; k < nk; k++)
 		tbl_col(t, k, key_head(keys[k]), k ? AL_RIGHT : AL_LEFT);
-	tbl_col(t, nk, "mbyte/sec", AL_RIGHT);
-	tbl_col(t, nk + 1, "CPU", AL_RIGHT);
+	tbl_col(t, nk, nt->tput_head, AL_RIGHT);
+	tbl_col(t, nk + 1, nt->cpu_head, AL_RIGHT);
 	for (r = 0; r < g.n; r++) {
 		size_t row = tbl_add_row(t);
 
 		put_keys(t, row, &g.g[r], keys, nk);
 		cell(b, sizeof(b), g.g[r].cases, g.g[r].n, "throughput_MBps", o,
-		     NULL, NULL, fmt_1f);
+		     NULL, NULL, nt->tput_fmt);
 		tbl_set(t, row, nk, "%s", b);
-		cell(b, sizeof(b), g.g[r].cases, g.g[r].n, cpu_metric, o, NULL,
-		     NULL, fmt_pct1);
+		cell(b, sizeof(b), g.g[r].cases, g.g[r].n, nt->cpu_metric, o,
+		     NULL, NULL, nt->cpu_fmt);
 		tbl_set(t, row, nk + 1, "%s", b);
 	}
 	proto = common_param(&sel, "proto", pbuf, sizeof(pbuf));
-	snprintf(title, sizeof(title), "NFS%s%s %s results", proto ? "/" : "",
-		 proto ? proto : "", side);
+	snprintf(title, sizeof(title), "NFS%s%s %s", proto ? "/" : "",
+		 proto ? proto : "", nt->what);
 	for (k = 0; title[k] && title[k] != ' '; k++)
 		if (title[k] >= 'a' && title[k] <= 'z')
 			title[k] = (char)(title[k] - 32);
@@ -350,17 +365,28 @@ static int nfs_rsize_table(const struct rl_set *s, const struct layout_opts *o,
 		fputc('\n', stdout);
 	tbl_title(stdout, o->fmt, title, '=');
 	tbl_print(stdout, t, o->fmt);
-	measured_note(&g, strcmp(side, "client") ? "remote" : "local", NULL, o);
+	measured_note(&g, nt->side, NULL, o);
 	tbl_free(t);
 	grp_free(&g);
 	sel_free(&sel);
 	return 0;
 }
 
+/* ---- seed 001: NFS client and server tables by rsize/wsize ---- */
 static int lay_nfs_rsize(const struct rl_set *s, const struct layout_opts *o)
 {
-	int a = nfs_rsize_table(s, o, "client", "cpu_local_pct", 0);
-	int b = nfs_rsize_table(s, o, "server", "cpu_remote_pct", !a);
+	static const struct nfs_tab client = {
+		{"rsize", NULL}, {"label", "rsize", "wsize", NULL},
+		{"rsize", "wsize", NULL}, "mbyte/sec", fmt_1f,
+		"CPU", "cpu_local_pct", fmt_pct1, "client results", "local", 0
+	};
+	static const struct nfs_tab server = {
+		{"rsize", NULL}, {"label", "rsize", "wsize", NULL},
+		{"rsize", "wsize", NULL}, "mbyte/sec", fmt_1f,
+		"CPU", "cpu_remote_pct", fmt_pct1, "server results", "remote", 0
+	};
+	int a = nfs_table(s, o, &client, 0);
+	int b = nfs_table(s, o, &server, !a);
 
 	return a && b;
 }
@@ -368,53 +394,14 @@ static int lay_nfs_rsize(const struct rl_set *s, const struct layout_opts *o)
 /* ---- seed 002: many NFS clients against one server ---- */
 static int lay_nfs_clients(const struct rl_set *s, const struct layout_opts *o)
 {
-	static const char *const need[] = {"clients", NULL};
-	static const char *const needm[] = {"throughput_MBps", NULL};
-	static const char *const fixed[] = {"label", "clients", NULL};
-	static const char *const excl[] = {"clients", NULL};
-	const char *keys[RPT_MAX_KEYS], *proto;
-	char title[80], pbuf[64], b[64];
-	struct rgroups g;
-	struct rsel sel;
-	struct tbl *t;
-	size_t nk, r, k;
+	static const struct nfs_tab clients = {
+		{"clients", NULL}, {"label", "clients", NULL},
+		{"clients", NULL}, "MB/sec", fmt_trim1,
+		"server CPU", "cpu_remote_pct", fmt_pct_trim,
+		"server, many clients", "remote", 1
+	};
 
-	select_cases(s, o, "nfsbench", need, needm, NULL, &sel);
-	if (!sel.n) {
-		sel_free(&sel);
-		return 1;
-	}
-	nk = make_keys(&sel, fixed, excl, 0, keys);
-	grp_build(&sel, keys, nk, &g);
-	t = tbl_new(nk + 2);
-	for (k = 0; k < nk; k++)
-		tbl_col(t, k, key_head(keys[k]), k ? AL_RIGHT : AL_LEFT);
-	tbl_col(t, nk, "MB/sec", AL_RIGHT);
-	tbl_col(t, nk + 1, "server CPU", AL_RIGHT);
-	for (r = 0; r < g.n; r++) {
-		size_t row = tbl_add_row(t);
-
-		put_keys(t, row, &g.g[r], keys, nk);
-		cell(b, sizeof(b), g.g[r].cases, g.g[r].n, "throughput_MBps", o,
-		     NULL, NULL, fmt_trim1);
-		tbl_set(t, row, nk, "%s", b);
-		cell(b, sizeof(b), g.g[r].cases, g.g[r].n, "cpu_remote_pct", o,
-		     NULL, NULL, fmt_pct_trim);
-		tbl_set(t, row, nk + 1, "%s", b);
-	}
-	proto = common_param(&sel, "proto", pbuf, sizeof(pbuf));
-	snprintf(title, sizeof(title), "NFS%s%s server, many clients",
-		 proto ? "/" : "", proto ? proto : "");
-	for (k = 0; title[k] && title[k] != ' '; k++)
-		if (title[k] >= 'a' && title[k] <= 'z')
-			title[k] = (char)(title[k] - 32);
-	tbl_title(stdout, o->fmt, title, '=');
-	tbl_print(stdout, t, o->fmt);
-	measured_note(&g, "remote", NULL, o);
-	tbl_free(t);
-	grp_free(&g);
-	sel_free(&sel);
-	return 0;
+	return nfs_table(s, o, &clients, 0);
 }
 
 /*
