@@ -106,7 +106,6 @@ static void parse_opts(struct cfg *c, int argc, char **argv)
 {
 	uint64_t sz;
 	int o, port_set = 0, repeat_set = 0;
-	char *end;
 
 	while ((o = getopt_long(argc, argv, "r:u:m:s:p:c::n:t:Jo:vqh",
 				long_opts, NULL)) != -1) {
@@ -165,24 +164,11 @@ static void parse_opts(struct cfg *c, int argc, char **argv)
 			repeat_set = 1;
 			break;
 		case O_CONF:
-			c->conf_level = strtod(optarg, &end);
-			if (*end != ',' ||
-			    !(c->conf_level > 50 && c->conf_level < 100))
-				die_usage(
-					"--confidence %s: expected LEVEL,WIDTH such as 95,5",
-					optarg);
-			c->conf_width = strtod(end + 1, &end);
-			if (*end || !(c->conf_width > 0 && c->conf_width < 100))
-				die_usage(
-					"--confidence %s: width must be a percentage above 0",
-					optarg);
+			cli_confidence("--confidence", optarg, &c->conf_level,
+				       &c->conf_width);
 			break;
 		case 't':
-			if (units_parse_duration(optarg, &c->timeout_s) ||
-			    !(c->timeout_s > 0))
-				die_usage(
-					"--timeout %s: expected a duration such as 30s",
-					optarg);
+			c->timeout_s = cli_duration("--timeout", optarg, 0, 86400);
 			break;
 		case 'J':
 			c->json = 1;

@@ -129,7 +129,6 @@ static void set_mode(enum cs_mode m, const char *opt)
 static void parse_opts(int argc, char **argv)
 {
 	int o, setport = 0, setperiod = 0;
-	char *end;
 
 	opterr = 0;
 	while ((o = getopt_long(argc, argv, "+:p:n:Jo:vqh", opts, NULL)) !=
@@ -170,11 +169,8 @@ static void parse_opts(int argc, char **argv)
 			cfg.round_s = cli_duration("--round-time", optarg, 0.05, 86400);
 			break;
 		case O_TOLERANCE:
-			cfg.tolerance_pct = strtod(optarg, &end);
-			if (*end || end == optarg || !(cfg.tolerance_pct > 0))
-				die_usage(
-					"--tolerance: \"%s\" is not a positive percentage",
-					optarg);
+			cfg.tolerance_pct =
+				cli_double("--tolerance", optarg, 1e-9, 1e6);
 			break;
 		case O_FORCE:
 			cfg.force = 1;

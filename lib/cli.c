@@ -5,6 +5,7 @@
 #include "units.h"
 
 #include <getopt.h>
+#include <stdlib.h>
 
 long cli_long(const char *opt, const char *s, long min, long max)
 {
@@ -24,6 +25,31 @@ uint64_t cli_size(const char *opt, const char *s, uint64_t min, uint64_t max)
 		die_usage("%s: \"%s\" is not a size in %llu..%llu", opt, s,
 			  (unsigned long long)min, (unsigned long long)max);
 	return v;
+}
+
+double cli_double(const char *opt, const char *s, double lo, double hi)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (!*s || *end || !(v >= lo && v <= hi))
+		die_usage("%s: \"%s\" is not a number in %g..%g", opt, s, lo,
+			  hi);
+	return v;
+}
+
+void cli_confidence(const char *opt, const char *s, double *level,
+		    double *width)
+{
+	char *end;
+
+	*level = strtod(s, &end);
+	*width = end != s && *end == ',' ? strtod(end + 1, &end) : 5.0;
+	if (end == s || *end || !(*level >= 50 && *level < 100) ||
+	    !(*width > 0 && *width <= 100))
+		die_usage("%s: \"%s\" is not LEVEL,WIDTH (e.g. 95,5: 95%% "
+			  "confidence, interval within 5%%)",
+			  opt, s);
 }
 
 double cli_duration(const char *opt, const char *s, double min, double max)

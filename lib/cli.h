@@ -12,6 +12,14 @@
 long cli_long(const char *opt, const char *s, long min, long max);
 /* A size with k/m/g suffixes (lib/units.h) in [min, max]. */
 uint64_t cli_size(const char *opt, const char *s, uint64_t min, uint64_t max);
+/* A decimal number in [lo, hi]. */
+double cli_double(const char *opt, const char *s, double lo, double hi);
+/*
+ * netperf's -I: "LEVEL,WIDTH" (95,5) or "LEVEL" (width 5): a confidence
+ * level in [50, 100) and an interval width in (0, 100] percent.
+ */
+void cli_confidence(const char *opt, const char *s, double *level,
+		    double *width);
 /* A positive duration ("10", "250ms", "2m") in [min, max] seconds. */
 double cli_duration(const char *opt, const char *s, double min, double max);
 

@@ -11,6 +11,7 @@
  */
 #include "config.h"
 #include "cmpstats.h"
+#include "cli.h"
 #include "log.h"
 #include "report.h"
 #include "stats.h"
@@ -86,17 +87,6 @@ static void usage(void)
 	       "Exit: 1 a regression flagged, 2 bad input, else 0.\n");
 }
 
-static double parse_num(const char *opt, const char *s, double lo, double hi)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (!*s || *end || !(v >= lo && v <= hi))
-		die_usage("%s: \"%s\" is not a number in [%g, %g]", opt, s, lo,
-			  hi);
-	return v;
-}
-
 static void parse_opts(int argc, char **argv, struct cmp_cfg *c)
 {
 	static const struct option opts[] = {
@@ -119,13 +109,13 @@ static void parse_opts(int argc, char **argv, struct cmp_cfg *c)
 		switch (o) {
 		case 't':
 			c->threshold =
-				parse_num("--threshold", optarg, 0, 1000);
+				cli_double("--threshold", optarg, 0, 1000);
 			break;
 		case 'a':
-			c->alpha = parse_num("--alpha", optarg, 1e-9, 0.5);
+			c->alpha = cli_double("--alpha", optarg, 1e-9, 0.5);
 			break;
 		case 'C':
-			c->max_cov = parse_num("--max-cov", optarg, 0, 1e6);
+			c->max_cov = cli_double("--max-cov", optarg, 0, 1e6);
 			break;
 		case 'N':
 			if (units_parse_long(optarg, 2, 1000000, &c->min_n))

@@ -47,7 +47,7 @@ void rl_free(struct rl_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static void *grow(void *p, size_t *cap, size_t n, size_t elem)
+void *rl_grow(void *p, size_t *cap, size_t n, size_t elem)
 {
 	if (n < *cap)
 		return p;
@@ -78,7 +78,7 @@ static void add_bad(struct rl_set *s, const char *path, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	s->bad = grow(s->bad, &s->capbad, s->nbad, sizeof(*s->bad));
+	s->bad = rl_grow(s->bad, &s->capbad, s->nbad, sizeof(*s->bad));
 	s->bad[s->nbad].path = xstrdup(path);
 	s->bad[s->nbad++].why = xstrdup(why);
 }
@@ -105,7 +105,7 @@ static int add_doc(struct rl_set *s, const char *name, json_t *root)
 		json_decref(root);
 		return -EINVAL;
 	}
-	s->docs = grow(s->docs, &s->capdocs, s->ndocs, sizeof(*s->docs));
+	s->docs = rl_grow(s->docs, &s->capdocs, s->ndocs, sizeof(*s->docs));
 	d = &s->docs[s->ndocs];
 	d->path = xstrdup(name);
 	d->root = root;
@@ -371,7 +371,7 @@ void rl_case_values(json_t *kase, const char *metric, double **x, size_t *n,
 
 		if (!json_is_number(v) || !isfinite(json_number_value(v)))
 			continue;
-		*x = grow(*x, cap, *n, sizeof(**x));
+		*x = rl_grow(*x, cap, *n, sizeof(**x));
 		(*x)[(*n)++] = json_number_value(v);
 	}
 }

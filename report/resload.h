@@ -23,6 +23,9 @@ struct rl_doc {
 	size_t order;	 /* load order, for stable sorting */
 };
 
+/* Make room for element n of an array of elem-byte items (doubling cap). */
+void *rl_grow(void *p, size_t *cap, size_t n, size_t elem);
+
 struct rl_bad {
 	char *path; /* the refused file */
 	char *why;  /* the reason, one line */

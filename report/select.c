@@ -12,17 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *grow(void *p, size_t *cap, size_t n, size_t elem)
-{
-	if (n < *cap)
-		return p;
-	*cap = *cap ? 2 * *cap : 16;
-	p = realloc(p, *cap * elem);
-	if (!p)
-		abort();
-	return p;
-}
-
 const char *case_key(const struct rcase *c, const char *key, char *buf,
 		     size_t len)
 {
@@ -84,7 +73,7 @@ void sel_build(const struct rl_set *s, const struct rfilter *f,
 
 			if (!case_ok(&c, f))
 				continue;
-			out->v = grow(out->v, &out->cap, out->n, sizeof(c));
+			out->v = rl_grow(out->v, &out->cap, out->n, sizeof(c));
 			out->v[out->n++] = c;
 		}
 	}
@@ -220,7 +209,7 @@ void grp_build(const struct rsel *sel, const char *const *keys, size_t nkeys,
 				g = &out->g[j];
 		}
 		if (!g) {
-			out->g = grow(out->g, &out->cap, out->n, sizeof(*g));
+			out->g = rl_grow(out->g, &out->cap, out->n, sizeof(*g));
 			g = &out->g[out->n++];
 			memset(g, 0, sizeof(*g));
 			g->vals = calloc(nkeys + 1, sizeof(char *));
@@ -233,7 +222,7 @@ void grp_build(const struct rsel *sel, const char *const *keys, size_t nkeys,
 					abort();
 			}
 		}
-		g->cases = grow(g->cases, &g->cap, g->n, sizeof(*g->cases));
+		g->cases = rl_grow(g->cases, &g->cap, g->n, sizeof(*g->cases));
 		g->cases[g->n++] = &sel->v[i];
 	}
 	for (k = 0; k < nkeys; k++)

@@ -92,18 +92,6 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static void conf_arg(struct cfg *c, const char *s)
-{
-	char *end;
-
-	c->conf_level = strtod(s, &end);
-	c->conf_width = *end == ',' ? strtod(end + 1, &end) : 5.0;
-	if (*end || !(c->conf_level >= 50 && c->conf_level < 100) ||
-	    !(c->conf_width > 0 && c->conf_width <= 100))
-		die_usage("--confidence: \"%s\" is not LEVEL,WIDTH (e.g. 95,5)",
-			  s);
-}
-
 void parse_opts(struct cfg *c, int argc, char **argv)
 {
 	int o, have_dir = 0, have_n = 0, methods_help = 0;
@@ -155,7 +143,10 @@ void parse_opts(struct cfg *c, int argc, char **argv)
 			c->repeat = (int)cli_long("--repeat", optarg, 1,
 						  TTCP_MAX_SAMPLES);
 			break;
-		case OPT_CONFIDENCE: conf_arg(c, optarg); break;
+		case OPT_CONFIDENCE:
+			cli_confidence("--confidence", optarg, &c->conf_level,
+				       &c->conf_width);
+			break;
 		case 'V': c->verify = 1; break;
 		case 'J': c->json_stdout = 1; break;
 		case 'o': c->out = optarg; break;

@@ -8,7 +8,7 @@ T=$ZCB_TEST_TMP
 
 "$B" --help | grep -q -- '--rooms' || zcb_fail "--help lacks --rooms"
 for bad in "--size 10" "--model fork" "--users 1" "--rooms 0" \
-	"--confidence 95" "--server --host x" "--fault boom:1" "extra"; do
+	"--confidence 95,0" "--server --host x" "--fault boom:1" "extra"; do
 	# shellcheck disable=SC2086
 	"$B" $bad >/dev/null 2>"$T/err"
 	rc=$?
