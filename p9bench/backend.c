@@ -107,7 +107,12 @@ static int pid_gone(pid_t pid)
 static void p9_die(struct bench *b, const char *what)
 {
 	const pid_t pid = b->cfg->server_pid;
+	int i;
 
+	/* a killed server closes its sockets while it is still exiting:
+	 * give it half a second to become a zombie before judging */
+	for (i = 0; pid > 0 && i < 20 && !pid_gone(pid); i++)
+		clock_sleep(0.025);
 	if (pid > 0 && pid_gone(pid))
 		die("%s: %s (server process %d is gone)", what, b->c.err,
 		    (int)pid);
