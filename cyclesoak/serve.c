@@ -31,6 +31,7 @@ struct sclient {
 	struct soakproto_in in; /* command line splitter */
 	struct meterset set;	/* the window's meters */
 	int open;		/* a window is open */
+	struct meter *hold;	/* SOAK off: our join of the soaker set */
 	unsigned window;	/* its id */
 	int quit;		/* hang up after the reply */
 	char peer[80];
@@ -145,6 +146,32 @@ static void cmd_figures(struct server *s, struct sclient *k, int stop)
 	}
 }
 
+/* SOAK off: park the box's soakers until SOAK on or hang-up (our own
+ * join keeps the set alive between windows); SOAK on: let them run. */
+static void cmd_soak(struct server *s, struct sclient *k, const char *arg)
+{
+	int off = !strcmp(arg, "off");
+	char err[512];
+
+	if (!k->hold && !off) {
+		reply(k, "OK on");
+		return;
+	}
+	if (!k->hold) {
+		k->hold = meter_open("soak", &s->mo, err, sizeof(err));
+		if (!k->hold) {
+			reply(k, "ERR %s", err);
+			return;
+		}
+	}
+	if (k->hold->ops->pause(k->hold, off, err, sizeof(err))) {
+		reply(k, "ERR %s", err);
+		return;
+	}
+	log_verbose("%s: soakers %s", k->peer, off ? "parked" : "running");
+	reply(k, "OK %s", off ? "off" : "on");
+}
+
 static void cmd_calib(struct server *s, struct sclient *k)
 {
 	char path[4096], err[512], *txt;
@@ -225,6 +252,9 @@ static void on_line(void *arg, const char *line, int too_long)
 	case SP_HOST:
 		cmd_host(x->k);
 		break;
+	case SP_SOAK:
+		cmd_soak(x->s, x->k, rq.arg);
+		break;
 	case SP_QUIT:
 		reply(x->k, "OK bye");
 		x->k->quit = 1;
@@ -242,6 +272,7 @@ static void drop(struct server *s, int i)
 
 	log_verbose("%s: gone%s", k->peer, k->open ? " (window ended)" : "");
 	close_window(k);
+	meter_close(k->hold);
 	close(k->fd);
 	s->cl[i] = s->cl[--s->ncl];
 }

@@ -225,6 +225,7 @@ static int recv_hello(int fd, struct soak_client *c, char *err, size_t len)
 		return -EPROTO;
 	}
 	c->ncpu = (int)hdr->ncpu;
+	c->can_pause = !!(hdr->features & SOAK_FEAT_PAUSE);
 	memcpy(c->cpu_id, hdr->cpu_id, (size_t)c->ncpu * sizeof(int));
 	snprintf(c->note, sizeof(c->note), "%.*s", (int)sizeof(hdr->note) - 1,
 		 hdr->note);
@@ -285,14 +286,58 @@ int soak_join(struct soak_client *c, const char *cpus, char *err, size_t len)
 	return r;
 }
 
+int soak_pause(struct soak_client *c, int pause, char *err, size_t len)
+{
+	char cmd = pause ? SOAK_CMD_PAUSE : SOAK_CMD_RESUME, ack = 0;
+	int r;
+
+	if (!c->can_pause) {
+		snprintf(err, len,
+			 "the running soak host (pid %d) is from an older zcbench and cannot pause its soakers; stop it (kill %d) and run again",
+			 (int)c->host_pid, (int)c->host_pid);
+		return -EOPNOTSUPP;
+	}
+	if (send(c->fd, &cmd, 1, MSG_NOSIGNAL) != 1) {
+		snprintf(err, len, "soak host (pid %d): %s", (int)c->host_pid,
+			 strerror(errno));
+		return -EPIPE;
+	}
+	/* the host waits at most SOAK_PARK_MS for its soakers */
+	r = poll(&(struct pollfd){.fd = c->fd, .events = POLLIN}, 1,
+		 SOAK_PARK_MS + 3000);
+	if (r <= 0 || recv(c->fd, &ack, 1, 0) != 1 ||
+	    (ack != SOAK_ACK_PAUSED && ack != SOAK_ACK_RUNNING)) {
+		snprintf(err, len, "soak host (pid %d) did not answer a %s",
+			 (int)c->host_pid, pause ? "pause" : "resume");
+		return r == 0 ? -ETIMEDOUT : -EPIPE;
+	}
+	if (pause && ack != SOAK_ACK_PAUSED) {
+		snprintf(err, len, "soak host (pid %d) did not park its soakers",
+			 (int)c->host_pid);
+		return -EIO;
+	}
+	c->holding = pause;
+	return 0;
+}
+
+static uint32_t soak_gen(const struct soak_client *c)
+{
+	const struct shm_hdr *hdr = c->map;
+
+	return __atomic_load_n(&hdr->gen, __ATOMIC_SEQ_CST);
+}
+
 int soak_read(const struct soak_client *c, struct soak_snap *s)
 {
 	struct shm_slot *sl = soak_slots(c->map);
 	double t0 = clock_now();
+	uint32_t g = soak_gen(c);
 	int i;
 
 	for (i = 0; i < c->ncpu; i++)
 		s->count[i] = __atomic_load_n(&sl[i].count, __ATOMIC_RELAXED);
+	/* a pause that began while we read shows in the later gen */
+	s->gen = g == soak_gen(c) ? g : g | 1;
 	s->t = (t0 + clock_now()) / 2;
 	s->n = c->ncpu;
 	if (poll(&(struct pollfd){.fd = c->fd, .events = POLLIN}, 1, 0) > 0)
@@ -327,8 +372,14 @@ int soak_load(const struct soak_calib *cal, const struct soak_client *c,
 	double rate[SOAK_MAX_CPUS], sum = 0, cr;
 	int i;
 
-	soak_rates(a, b, rate);
 	out->elapsed_s = b->t - a->t;
+	if (a->gen != b->gen || (a->gen & 1)) {
+		out->paused = 1;
+		snprintf(out->why, sizeof(out->why),
+			 "soakers paused: the unmetered run of a pair");
+		return -EAGAIN;
+	}
+	soak_rates(a, b, rate);
 	out->ncpu = c->ncpu;
 	out->have_percpu = 1;
 	for (i = 0; i < c->ncpu; i++) {

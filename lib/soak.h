@@ -85,11 +85,14 @@ struct soak_client {
 	int cpu_id[SOAK_MAX_CPUS]; /* CPU of each */
 	pid_t host_pid;
 	int started_host; /* 1: this open started the host */
+	int can_pause;	  /* the host parks soakers on request */
+	int holding;	  /* we asked it to park them */
 	char note[256];	  /* regime: cgroup, SCHED_IDLE... */
 };
 
 struct soak_snap {
-	double t; /* clock_now() of the reading */
+	double t;     /* clock_now() of the reading */
+	uint32_t gen; /* the host's pause generation (odd: parked) */
 	int n;
 	uint64_t count[SOAK_MAX_CPUS];
 };
@@ -101,6 +104,15 @@ struct soak_snap {
  * 0 or -errno with err filled.
  */
 int soak_join(struct soak_client *c, const char *cpus, char *err, size_t len);
+/*
+ * Park the box's soakers (pause 1) until this client resumes them or
+ * leaves, or let them run again (pause 0); parked while ANY client holds
+ * them. For the unmetered run of a pair: the soakers cost the run nothing
+ * (they sleep on a futex), and every window on the box that overlaps the
+ * pause reads as not soaked (soak_load). 0 or -errno with err filled
+ * (-EOPNOTSUPP: the running host is from an older zcbench).
+ */
+int soak_pause(struct soak_client *c, int pause, char *err, size_t len);
 /* Read the counters; -EPIPE when the host died. */
 int soak_read(const struct soak_client *c, struct soak_snap *s);
 void soak_leave(struct soak_client *c);
@@ -110,7 +122,9 @@ void soak_rates(const struct soak_snap *a, const struct soak_snap *b,
 /*
  * Fill a cpu_sample (meter "soak", scope "box") from two readings:
  * per-CPU busy = 100 * (1 - rate / calibrated), clamped to [0, 100], box
- * = their mean. 0 or -ENOENT when a soaked CPU has no calibration.
+ * = their mean. 0, -ENOENT when a soaked CPU has no calibration, or
+ * -EAGAIN with out->paused set when the soakers were parked during any of
+ * the window (an unmetered sample: no soak figure, by design).
  */
 int soak_load(const struct soak_calib *cal, const struct soak_client *c,
 	      const struct soak_snap *a, const struct soak_snap *b,

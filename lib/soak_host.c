@@ -22,7 +22,10 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <linux/futex.h>
+#include <stdint.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,7 +39,28 @@ static volatile sig_atomic_t host_term;
 
 /* --- the soakers -------------------------------------------------------- */
 
-static void __attribute__((noreturn)) soak_loop(uint64_t *count, uint64_t *buf)
+static void futex_wait(uint32_t *addr, uint32_t val)
+{
+	syscall(SYS_futex, addr, FUTEX_WAIT, val, NULL, NULL, 0);
+}
+
+static void futex_wake_all(uint32_t *addr)
+{
+	syscall(SYS_futex, addr, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
+}
+
+/* Parked (an unmetered sample of a pair runs): sleep on the futex until
+ * the host clears park, saying so in the slot both ways. */
+static void soak_park(struct shm_slot *slot, uint32_t *park)
+{
+	__atomic_store_n(&slot->state, SLOT_PARKED, __ATOMIC_RELEASE);
+	while (__atomic_load_n(park, __ATOMIC_ACQUIRE))
+		futex_wait(park, 1);
+	__atomic_store_n(&slot->state, SLOT_RUNNING, __ATOMIC_RELEASE);
+}
+
+static void __attribute__((noreturn))
+soak_loop(struct shm_slot *slot, uint32_t *park, uint64_t *buf)
 {
 	size_t off = 0, i;
 	uint64_t n = 0, x = 1;
@@ -50,12 +74,15 @@ static void __attribute__((noreturn)) soak_loop(uint64_t *count, uint64_t *buf)
 			p[i] = x;
 		}
 		off = (off + SOAK_STEP) % SOAK_BUF;
-		__atomic_store_n(count, ++n, __ATOMIC_RELAXED);
+		__atomic_store_n(&slot->count, ++n, __ATOMIC_RELAXED);
+		/* a shared, read-mostly line: costs a load per loop */
+		if (__atomic_load_n(park, __ATOMIC_RELAXED))
+			soak_park(slot, park);
 	}
 }
 
 static void __attribute__((noreturn))
-soaker_main(struct shm_slot *slot, int cpu, int idx, pid_t host,
+soaker_main(struct shm_slot *slot, uint32_t *park, int cpu, pid_t host,
 	    const char *cgprocs)
 {
 	struct sched_param sp = {0};
@@ -70,7 +97,6 @@ soaker_main(struct shm_slot *slot, int cpu, int idx, pid_t host,
 	signal(SIGTERM, SIG_DFL);
 	snprintf(name, sizeof(name), "zcb-soak/%d", cpu);
 	prctl(PR_SET_NAME, name);
-	(void)idx;
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set)) {
@@ -96,8 +122,8 @@ soaker_main(struct shm_slot *slot, int cpu, int idx, pid_t host,
 	}
 	memset(buf, 1, SOAK_BUF);
 	slot->flags = flags;
-	__atomic_store_n(&slot->state, 1, __ATOMIC_RELEASE);
-	soak_loop(&slot->count, buf);
+	__atomic_store_n(&slot->state, SLOT_RUNNING, __ATOMIC_RELEASE);
+	soak_loop(slot, park, buf);
 }
 
 /* --- the host ----------------------------------------------------------- */
@@ -114,7 +140,9 @@ struct host {
 	char path[256]; /* socket path */
 	ino_t ino;	/* of the socket file we bound */
 	int cl[SOAK_MAX_CLIENTS];
+	char holds[SOAK_MAX_CLIENTS]; /* 1: this client wants them parked */
 	int ncl;
+	int parked; /* the soakers are told to park */
 	int ever;      /* a client has connected */
 	char err[200]; /* set-up failure */
 	int status;
@@ -201,8 +229,8 @@ static int start_soakers(struct host *h)
 			return h->status;
 		}
 		if (p == 0)
-			soaker_main(&s[i], h->hdr->cpu_id[i], i, me,
-				    h->cg.procs);
+			soaker_main(&s[i], &h->hdr->park, h->hdr->cpu_id[i],
+				    me, h->cg.procs);
 		h->pid[h->nsoak++] = p;
 	}
 	do {
@@ -217,7 +245,7 @@ static int start_soakers(struct host *h)
 					 h->hdr->cpu_id[i], strerror(-st));
 				return st;
 			}
-			ready += st == 1;
+			ready += st == SLOT_RUNNING;
 		}
 		if (ready < h->nsoak)
 			usleep(2000);
@@ -296,6 +324,7 @@ static void host_accept(struct host *h)
 			continue;
 		}
 		send_hello(h, fd);
+		h->holds[h->ncl] = 0;
 		h->cl[h->ncl++] = fd;
 		h->ever = 1;
 	}
@@ -344,11 +373,78 @@ static void host_cleanup(struct host *h)
 	}
 }
 
+/* Wait until every soaker's state is want, or SOAK_PARK_MS passed (a
+ * soaker starved by real work acts on park when it next runs). */
+static void wait_slots(struct host *h, int want)
+{
+	struct shm_slot *s = soak_slots(h->map);
+	uint64_t t0 = clock_ns();
+	int i, done;
+
+	do {
+		for (i = done = 0; i < h->nsoak; i++)
+			done += __atomic_load_n(&s[i].state,
+						__ATOMIC_ACQUIRE) == want;
+		if (done < h->nsoak)
+			usleep(200);
+	} while (done < h->nsoak &&
+		 clock_ns() - t0 < SOAK_PARK_MS * 1000000ull);
+}
+
+/*
+ * Park the soakers while any client holds them parked, else let them run.
+ * gen turns odd before they are told to park and even after they were
+ * woken, so a client window that saw it odd or changing knows its
+ * soakers did not run throughout (soak.c, soak_load).
+ */
+static void host_park(struct host *h)
+{
+	int want = 0, i;
+
+	for (i = 0; i < h->ncl; i++)
+		want |= h->holds[i];
+	if (want == h->parked)
+		return;
+	h->parked = want;
+	if (want) {
+		__atomic_add_fetch(&h->hdr->gen, 1, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&h->hdr->park, 1, __ATOMIC_SEQ_CST);
+		wait_slots(h, SLOT_PARKED);
+	} else {
+		__atomic_store_n(&h->hdr->park, 0, __ATOMIC_SEQ_CST);
+		futex_wake_all(&h->hdr->park);
+		wait_slots(h, SLOT_RUNNING);
+		__atomic_add_fetch(&h->hdr->gen, 1, __ATOMIC_SEQ_CST);
+	}
+}
+
+/* Bytes from client i: pause and resume requests, each answered with one
+ * byte once the soakers are in the state asked for. Others are ignored. */
+static void host_command(struct host *h, int i, const char *b, size_t n)
+{
+	char ack;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if (b[k] == SOAK_CMD_PAUSE)
+			h->holds[i] = 1;
+		else if (b[k] == SOAK_CMD_RESUME)
+			h->holds[i] = 0;
+		else
+			continue;
+		host_park(h);
+		ack = h->parked ? SOAK_ACK_PAUSED : SOAK_ACK_RUNNING;
+		if (send(h->cl[i], &ack, 1, MSG_NOSIGNAL | MSG_DONTWAIT) != 1)
+			h->holds[i] = 0; /* not listening: drop its hold */
+	}
+}
+
 static void host_loop(struct host *h)
 {
 	struct pollfd pf[SOAK_MAX_CLIENTS + 1];
 	uint64_t born = clock_ns();
 	char junk[256];
+	ssize_t r;
 	int i, n;
 
 	fcntl(h->lfd, F_SETFL, O_NONBLOCK);
@@ -367,10 +463,17 @@ static void host_loop(struct host *h)
 		for (i = h->ncl - 1; n > 0 && i >= 0; i--) {
 			if (!pf[i + 1].revents)
 				continue;
-			if (read(h->cl[i], junk, sizeof(junk)) > 0)
+			r = read(h->cl[i], junk, sizeof(junk));
+			if (r > 0) {
+				host_command(h, i, junk, (size_t)r);
+				continue;
+			}
+			if (r < 0 && (errno == EINTR || errno == EAGAIN))
 				continue;
 			close(h->cl[i]);
 			h->cl[i] = h->cl[--h->ncl];
+			h->holds[i] = h->holds[h->ncl];
+			host_park(h); /* its hold, if any, goes with it */
 		}
 		if (n > 0 && pf[0].revents)
 			host_accept(h);
@@ -442,6 +545,7 @@ int soak_host_spawn(const char *path, const int *ids, int n, char *err,
 	h->hdr = h->map;
 	h->hdr->magic = SOAK_MAGIC;
 	h->hdr->ncpu = (uint32_t)n;
+	h->hdr->features = SOAK_FEAT_PAUSE;
 	memcpy(h->hdr->cpu_id, ids, (size_t)n * sizeof(int));
 	p = fork();
 	if (p == 0) {

@@ -161,6 +161,59 @@ static void arithmetic(void)
 	T_CHECK(strstr(s.why, "CPU 9") != NULL);
 }
 
+/* A window of the set: is the soak figure there (1), paused (0)? */
+static int soaked(struct meterset *set)
+{
+	struct cpu_sample s[METER_MAX];
+
+	meterset_start(set);
+	usleep(50000);
+	meterset_stop(set, s);
+	T_CHECK(s[1].ok); /* procstat reads either way */
+	if (!s[0].ok)
+		T_CHECK(s[0].paused && strstr(s[0].why, "unmetered") != NULL);
+	return s[0].ok;
+}
+
+/* Paired runs: parked soakers stop counting, every client's window that
+ * overlaps a pause reads as not soaked, the soakers run again when the
+ * last holder resumes or leaves. */
+static void pausing(struct meterset *set)
+{
+	struct soak_client other;
+	struct soak_snap a, b;
+	char err[256];
+	int i, still = 1;
+
+	T_CHECK(meterset_paired(set));
+	T_ASSERT(soak_join(&other, NULL, err, sizeof(err)) == 0);
+	T_CHECK(other.can_pause);
+	T_CHECK(meterset_metered(set, 0, err, sizeof(err)) == 0);
+	T_CHECK(!soaked(set));
+	/* parked: the counters stand still, and another client's window
+	 * knows it was not soaked */
+	T_CHECK(soak_read(&other, &a) == 0);
+	usleep(50000);
+	T_CHECK(soak_read(&other, &b) == 0);
+	for (i = 0; i < a.n; i++)
+		still &= a.count[i] == b.count[i];
+	T_CHECK(still);
+	T_CHECK(a.gen & 1);
+	/* resumed: soaked again, counting again */
+	T_CHECK(meterset_metered(set, 1, err, sizeof(err)) == 0);
+	T_CHECK(soaked(set));
+	/* two holders: parked until both let go; a holder that leaves lets
+	 * go by leaving */
+	T_CHECK(soak_pause(&other, 1, err, sizeof(err)) == 0);
+	T_CHECK(meterset_metered(set, 0, err, sizeof(err)) == 0);
+	T_CHECK(meterset_metered(set, 1, err, sizeof(err)) == 0);
+	T_CHECK(!soaked(set));
+	soak_leave(&other);
+	for (i = 0; i < 100 && !soaked(set); i++)
+		; /* the host notices the hang-up within a poll round */
+	T_CHECK(i < 100);
+}
+
 /* The soak meter for real: soakers start, read, and are gone after. */
 static void live(void)
 {
@@ -197,6 +250,7 @@ static void live(void)
 	T_CHECK(s[1].ok);
 	/* procstat does not count the soakers (nice 19) as load */
 	T_CHECK(strstr(s[1].note, "nice") != NULL);
+	pausing(&set);
 	meterset_close(&set);
 	for (i = 0; i < 300 && soak_host_alive(); i++)
 		usleep(10000);
