@@ -59,6 +59,7 @@ static void usage(void)
 	       "      --round-time=S    length of each round (default 1s)\n"
 	       "      --tolerance=PCT   rounds may disagree by this much (default 3)\n"
 	       "      --force           store a calibration even when rounds disagree\n"
+	       "      --soaker=KIND     calibrate: spin (default), pause, duty:PCT[/US]\n"
 	       "      --bind=ADDR       serve on ADDR (default 127.0.0.1)\n"
 	       "      --port=N          serve on port N (default 5555; 0 = any)\n"
 	       "      --max-clients=N   serve at most N connections (default 64)\n"
@@ -83,6 +84,7 @@ enum {
 	O_ROUND_TIME,
 	O_TOLERANCE,
 	O_FORCE,
+	O_SOAKER,
 	O_BIND,
 	O_PORT,
 	O_MAX_CLIENTS,
@@ -105,6 +107,7 @@ static const struct option opts[] = {
 	{"round-time", required_argument, NULL, O_ROUND_TIME},
 	{"tolerance", required_argument, NULL, O_TOLERANCE},
 	{"force", no_argument, NULL, O_FORCE},
+	{"soaker", required_argument, NULL, O_SOAKER},
 	{"bind", required_argument, NULL, O_BIND},
 	{"port", required_argument, NULL, O_PORT},
 	{"max-clients", required_argument, NULL, O_MAX_CLIENTS},
@@ -175,6 +178,15 @@ static void parse_opts(int argc, char **argv)
 		case O_FORCE:
 			cfg.force = 1;
 			break;
+		case O_SOAKER: {
+			struct soak_kind k;
+			char err[200];
+
+			if (soak_kind_parse(optarg, &k, err, sizeof(err)))
+				die_usage("--soaker: %s", err);
+			cfg.soaker = optarg;
+			break;
+		}
 		case O_BIND:
 			cfg.bind = optarg;
 			break;
@@ -237,6 +249,8 @@ static void parse_opts(int argc, char **argv)
 		die_usage("-J/-o: not with --serve or --calibrate");
 	if (cfg.force && cfg.mode != CS_CALIBRATE)
 		die_usage("--force: only with --calibrate");
+	if (cfg.soaker && cfg.mode != CS_CALIBRATE)
+		die_usage("--soaker: only with --calibrate (the calibration keeps it)");
 }
 
 void cs_meter_opts(const struct cfg *c, struct meter_opts *o)
@@ -257,6 +271,17 @@ struct res_doc *cs_doc(const struct cfg *c)
 	res_set_label(d, c->label);
 	res_set_output(d, c->json_out);
 	return d;
+}
+
+const char *cs_soaker(const struct cfg *c)
+{
+	static struct soak_calib cal;
+	char path[4096], err[256];
+
+	if (soak_calib_path(c->calib_file, path, sizeof(path)) ||
+	    soak_calib_load(path, &cal, err, sizeof(err)))
+		return "spin";
+	return cal.soaker;
 }
 
 void cs_warn_calibration(const struct cfg *c, struct res_doc *d,
