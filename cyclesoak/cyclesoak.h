@@ -29,6 +29,10 @@ struct cfg {
 	const char *bind;	/* --bind: serve address */
 	int port;		/* --port: serve port (0 = any, printed) */
 	int max_clients;	/* --max-clients */
+	double idle_s;		/* --idle-timeout: serve hangs up on a client
+				 * with no window silent this long */
+	double max_window_s;	/* --max-window: longest window or SOAK off */
+	int host_details;	/* --host-details: HOST shows cmdline, memory */
 	double load_s;		/* --duration: selftest seconds per load */
 	int quick;		/* --quick: selftest without the stream part */
 	const char *json_out;	/* -J ("-") or -o FILE */
