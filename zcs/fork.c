@@ -2,7 +2,8 @@
  * fork.c: zcs --fork, the original's model: the parent accepts and forks
  * a child per connection; the child serves it (its figures land in the
  * slot shared with the parent) and measures its own CPU window when the
- * client asks. SIGINT/SIGTERM of the parent ends every child.
+ * client asks. SIGINT/SIGTERM of the parent ends every child, and a
+ * child gets SIGTERM when the parent dies any other way (SIGKILL).
  */
 #include "config.h"
 #include "zcs.h"
@@ -167,8 +168,8 @@ static void end_children(struct server *srv)
 int serve_fork(struct server *srv)
 {
 	struct pollfd p = {.fd = srv->lfd, .events = POLLIN};
+	pid_t pid, parent = getpid();
 	struct slot *s;
-	pid_t pid;
 	int fd;
 
 	while (!server_should_stop(srv)) {
@@ -193,6 +194,7 @@ int serve_fork(struct server *srv)
 		}
 		if (pid == 0) {
 			close(srv->lfd);
+			sig_die_with_parent(SIGTERM, parent);
 			child(srv->cfg, fd, s);
 		}
 		s->pid = pid;
