@@ -462,9 +462,13 @@ int main(int argc, char **argv)
 		.drop_after = -1,
 		.stall_after = -1,
 	};
+	char err[512];
 
 	log_init(argv[0]);
 	parse_opts(&c, argc, argv);
+	if (!c.server && !c.json &&
+	    res_check_output(c.output, err, sizeof(err)))
+		die("%s", err);
 	sig_install();
 	if (c.server)
 		return do_server(&c);

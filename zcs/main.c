@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "log.h"
+#include "result.h"
 #include "sig.h"
 #include "units.h"
 #include "zcwire.h"
@@ -254,9 +255,12 @@ static void bind_cpu(void)
 int main(int argc, char **argv)
 {
 	struct server srv;
+	char err[512];
 
 	log_init(argv[0]);
 	parse_opts(argc, argv);
+	if (res_check_output(cfg.json_path, err, sizeof(err)))
+		die("%s", err);
 	check_method();
 	sig_install();
 	raise_fd_limit();
@@ -266,6 +270,5 @@ int main(int argc, char **argv)
 		serve_fork(&srv);
 	else
 		serve_epoll(&srv);
-	server_finish(&srv);
-	return 0;
+	return server_finish(&srv) ? 1 : 0;
 }

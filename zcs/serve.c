@@ -226,8 +226,10 @@ int server_should_stop(const struct server *srv)
 	       (srv->cfg->exit_after > 0 && srv->ended >= srv->cfg->exit_after);
 }
 
-void server_finish(struct server *srv)
+int server_finish(struct server *srv)
 {
+	int r = 0;
+
 	close(srv->lfd);
 	log_info(
 		"served %ld connections (%ld ok, %ld refused, %ld short, %ld timed out, %ld errors, %ld interrupted), %ld turned away at --max-conns, at most %d at once",
@@ -247,10 +249,11 @@ void server_finish(struct server *srv)
 				  (json_int_t)srv->by_result[CR_OK],
 				  "turned_away", (json_int_t)srv->refused_full,
 				  "peak", srv->peak, "port", srv->port));
-		res_finish(srv->doc);
+		r = res_finish(srv->doc);
 		res_free(srv->doc);
 	}
 	munmap(srv->slots, sizeof(struct slot) * (size_t)srv->cfg->max_conns);
+	return r;
 }
 
 /* ---- the event loop ---- */

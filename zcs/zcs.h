@@ -114,7 +114,8 @@ void server_record(struct server *srv, struct slot *s);
 void server_tick(struct server *srv, double now);
 /* Accept failures and the cap: returns fd or -1. */
 int server_accept(struct server *srv);
-void server_finish(struct server *srv);
+/* Close, log the summary, write the document: 0 or -errno (not written). */
+int server_finish(struct server *srv);
 int server_should_stop(const struct server *srv);
 
 int serve_epoll(struct server *srv);
