@@ -83,13 +83,8 @@ child(const struct cfg *cfg, int fd, struct slot *s)
 				child_cpu_report(c, &ms, t0);
 			break;
 		}
-		if (clock_now() - conn_last(c) > cfg->idle_timeout) {
-			s->result = CR_TIMEOUT;
-			snprintf(s->err, sizeof(s->err),
-				 "no byte for %.0f s (--idle-timeout)",
-				 clock_now() - conn_last(c));
+		if (st == CS_MORE && conn_check(c, clock_now()) == CS_FAIL)
 			break;
-		}
 	}
 	if (!s->t_end)
 		s->t_end = clock_now();

@@ -386,7 +386,8 @@ static void accept_some(struct eloop *l, double now)
 	}
 }
 
-/* Idle connections, and parked ones whose report is due. */
+/* Slow or idle connections (conn_check), and parked ones whose report
+ * is due. */
 static void sweep(struct eloop *l, double now)
 {
 	const struct cfg *cfg = l->srv->cfg;
@@ -395,7 +396,6 @@ static void sweep(struct eloop *l, double now)
 
 	for (i = 0; i < cfg->max_conns; i++) {
 		struct econn *e = &l->ec[i];
-		struct slot *s = &l->srv->slots[i];
 
 		if (!e->c)
 			continue;
@@ -404,13 +404,8 @@ static void sweep(struct eloop *l, double now)
 				oldest = e->t_parked;
 			continue;
 		}
-		if (now - conn_last(e->c) > cfg->idle_timeout) {
-			s->result = CR_TIMEOUT;
-			snprintf(s->err, sizeof(s->err),
-				 "no byte for %.0f s (--idle-timeout)",
-				 now - conn_last(e->c));
+		if (conn_check(e->c, now) == CS_FAIL)
 			end_conn(l, i, now);
-		}
 	}
 	if (l->nparked &&
 	    (!l->askers || now - oldest > (cfg->idle_timeout / 2 < CUT_MAX_S

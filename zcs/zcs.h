@@ -24,6 +24,10 @@ struct cfg {
 	int max_conns;		  /* --max-conns: connections at once */
 	struct zcw_limits lim;	  /* --max-loops/-files/-file-len */
 	double idle_timeout;	  /* --idle-timeout: seconds */
+	double header_timeout;	  /* --header-timeout: first file header
+				   * due this long after accept, 0 = none */
+	double min_rate;	  /* --min-rate: bytes/s over each
+				   * --idle-timeout period, 0 = none */
 	int measure;		  /* -c / --cpu: measure this box's CPU */
 	const char *meters;	  /* --cpu=LIST, NULL = default list */
 	const char *json_path;	  /* -J ("-"), --output, or NULL */
@@ -76,6 +80,14 @@ enum conn_step conn_service(struct conn *c);
 int conn_fd(const struct conn *c);
 int conn_asks_cpu(const struct conn *c);
 double conn_last(const struct conn *c); /* monotonic time of last byte */
+/*
+ * The limits a slow client meets, checked every tick: no byte for
+ * --idle-timeout, the first file header not complete --header-timeout
+ * after accept, fewer than --min-rate bytes/s over an --idle-timeout
+ * period (a byte every few seconds holds a slot no longer). CS_MORE, or
+ * CS_FAIL with the slot's result (timeout) and err set.
+ */
+enum conn_step conn_check(struct conn *c, double now);
 /* Send the CPU report (peerrep frame) for this connection. 0 or -errno. */
 int conn_send_report(struct conn *c, const struct cpu_sample *s, int n,
 		     double window_s, int nconns);
