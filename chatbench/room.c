@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 static struct srv_room *room_find(struct chat_server *s, uint64_t token,
 				  uint16_t id)
@@ -257,6 +258,25 @@ int srv_ctrl(struct chat_server *s, struct srv_conn *c,
 	snprintf(err, len, "unexpected %s frame on a control connection",
 		 chatframe_type_name(h->type));
 	return -EINVAL;
+}
+
+int srv_accept_failed(struct chat_server *s, int e)
+{
+	double now = clock_now();
+	struct rlimit rl;
+
+	if (e != EMFILE && e != ENFILE && e != ENOBUFS && e != ENOMEM)
+		return 0;
+	s->accept_resume = now + SRV_FD_PAUSE_S;
+	s->fd_pauses++;
+	if (s->fd_warned && now - s->fd_warned < 10)
+		return 1;
+	s->fd_warned = now;
+	getrlimit(RLIMIT_NOFILE, &rl);
+	log_warn("accept: %s with %d connections open (open file limit %llu): pausing accepts; raise ulimit -n (%ld pauses so far)",
+		 strerror(e), s->nconns, (unsigned long long)rl.rlim_cur,
+		 s->fd_pauses);
+	return 1;
 }
 
 void srv_conn_free(struct srv_conn *c)

@@ -519,12 +519,8 @@ static void *accept_main(void *arg)
 			continue;
 		fd = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC);
 		if (fd < 0) {
-			if (errno == EMFILE || errno == ENFILE) {
-				log_warn(
-					"accept: %s (raise the open file limit)",
-					strerror(errno));
-				clock_sleep(0.1);
-			}
+			if (srv_accept_failed(s, errno))
+				clock_sleep(SRV_FD_PAUSE_S);
 			continue;
 		}
 		if (s->nthreads >= SRV_MAX_CONNS) { /* racy read: a cap */

@@ -113,7 +113,18 @@ struct chat_server {
 	uint64_t runs;	     /* completed runs, for log lines */
 	uint64_t broken[64]; /* tokens of runs with a broken room */
 	unsigned nbroken;    /* ring index into broken */
+	double accept_resume; /* out of descriptors: accept again then */
+	double fd_warned;     /* when that was last logged */
+	long fd_pauses;	      /* times accept ran out of descriptors */
 };
+
+#define SRV_FD_PAUSE_S                                                         \
+	0.25 /* out of descriptors (EMFILE): accepts rest this long rather \
+	      * than spin on a listener that stays readable */
+
+/* accept() failed with e: when it ran out of descriptors or memory, set
+ * s->accept_resume (and log now and then) and return 1; else 0. */
+int srv_accept_failed(struct chat_server *s, int e);
 
 /* Registry, called with s->lock held. */
 /* Join c to its room; 1 when the room just became full (send READY),

@@ -398,9 +398,10 @@ static void ep_accept(struct chat_server *s)
 		s->conns = c;
 		s->nconns++;
 	}
-	if (errno == EMFILE || errno == ENFILE)
-		log_warn("accept: %s (raise the open file limit)",
-			 strerror(errno));
+	/* out of descriptors: the listener stays readable; take it out of
+	 * the set for a while instead of spinning on it */
+	if (srv_accept_failed(s, errno))
+		epoll_ctl(s->epfd, EPOLL_CTL_DEL, s->lfd, NULL);
 }
 
 /* Close c for good: unregister, leave its room (may free the room). */
@@ -480,8 +481,17 @@ void *srv_epoll_main(void *arg)
 	e.data.ptr = s;
 	epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->wakefd, &e);
 	while (!s->stopping) {
-		n = epoll_wait(s->epfd, ev, 256, 1000);
+		int wait_ms = 1000;
+
+		if (s->accept_resume > s->now)
+			wait_ms = (int)((s->accept_resume - s->now) * 1000) + 1;
+		n = epoll_wait(s->epfd, ev, 256, wait_ms);
 		s->now = clock_now(); /* activity stamps: once per wake-up */
+		if (s->accept_resume && s->now >= s->accept_resume) {
+			s->accept_resume = 0; /* the listener back in the set */
+			e.data.ptr = NULL;
+			epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->lfd, &e);
+		}
 		for (i = 0; i < n; i++) {
 			struct srv_conn *c = ev[i].data.ptr;
 

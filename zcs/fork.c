@@ -170,7 +170,9 @@ int serve_fork(struct server *srv)
 	while (!server_should_stop(srv)) {
 		reap(srv, 0);
 		server_tick(srv, clock_now());
-		if (poll(&p, 1, TICK_MS) <= 0)
+		/* resting after EMFILE: poll nothing (a negative fd) */
+		p.fd = server_accept_paused(srv, clock_now()) ? -1 : srv->lfd;
+		if (poll(&p, 1, TICK_MS) <= 0 || p.fd < 0)
 			continue;
 		fd = server_accept(srv);
 		if (fd < 0)

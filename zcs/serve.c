@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -107,13 +108,39 @@ struct slot *server_slot_get(struct server *srv, int fd, double now)
 	return NULL; /* server_accept keeps nactive below max_conns */
 }
 
+/* Out of descriptors (or memory): rest the listener, log now and then. */
+static void accept_pause(struct server *srv, int e)
+{
+	double now = clock_now();
+	struct rlimit rl;
+
+	srv->accept_resume = now + ZCS_FD_PAUSE_S;
+	srv->fd_pauses++;
+	if (srv->fd_warned && now - srv->fd_warned < 10)
+		return;
+	srv->fd_warned = now;
+	getrlimit(RLIMIT_NOFILE, &rl);
+	log_warn("accept: %s with %d connections open (open file limit %llu): pausing accepts; raise ulimit -n or lower --max-conns (%ld pauses so far)",
+		 strerror(e), srv->nactive, (unsigned long long)rl.rlim_cur,
+		 srv->fd_pauses);
+}
+
+int server_accept_paused(const struct server *srv, double now)
+{
+	return srv->accept_resume > now;
+}
+
 int server_accept(struct server *srv)
 {
 	int fd = accept4(srv->lfd, NULL, NULL, SOCK_CLOEXEC);
 	char peer[64];
 
 	if (fd < 0) {
-		if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
+		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+		    errno == ENOMEM)
+			accept_pause(srv, errno);
+		else if (errno != EAGAIN && errno != EINTR &&
+			 errno != ECONNABORTED)
 			log_warn("accept: %s", strerror(errno));
 		return -1;
 	}
@@ -275,6 +302,7 @@ struct eloop {
 	int askers;	    /* asking connections still streaming */
 	int nwin;	    /* asking connections in this window */
 	int nparked;
+	int lfd_off;	    /* the listener is out of the set (EMFILE) */
 };
 
 static void end_conn(struct eloop *l, int i, double now)
@@ -451,6 +479,16 @@ int serve_epoll(struct server *srv)
 		}
 		sweep(&l, now);
 		server_tick(srv, now);
+		/* out of descriptors: the level-triggered listener would wake
+		 * us at once, forever; rest it and take it back later */
+		if (server_accept_paused(srv, now) != l.lfd_off) {
+			l.lfd_off = !l.lfd_off;
+			ev.data.u32 = 0;
+			if (epoll_ctl(l.ep, l.lfd_off ? EPOLL_CTL_DEL
+						       : EPOLL_CTL_ADD,
+				      srv->lfd, &ev))
+				die_errno("epoll_ctl");
+		}
 	}
 	/* stopping: reports for those who finished, the rest interrupted */
 	if (l.nparked)

@@ -111,7 +111,14 @@ struct server {
 	uint64_t gone_bytes;   /* bytes of slots ended since last line */
 	int peak;	       /* most connections at once */
 	long unrecorded;       /* connections past ZCS_MAX_SAMPLES */
+	double accept_resume;  /* out of descriptors: accept again then */
+	double fd_warned;      /* when that was last logged */
+	long fd_pauses;	       /* times accept ran out of descriptors */
 };
+
+#define ZCS_FD_PAUSE_S                                                         \
+	0.25 /* out of descriptors (EMFILE): the listener rests this long, \
+	      * instead of waking the loop at once, again and again */
 
 #define ZCS_MAX_SAMPLES                                                        \
 	10000 /* connections kept one by one in the                            \
@@ -124,8 +131,11 @@ struct slot *server_slot_get(struct server *srv, int fd, double now);
 void server_record(struct server *srv, struct slot *s);
 /* The "N kbytes/sec" lines, when a period has passed. */
 void server_tick(struct server *srv, double now);
-/* Accept failures and the cap: returns fd or -1. */
+/* Accept failures and the cap: returns fd or -1. Out of descriptors,
+ * it sets accept_resume: callers stop polling the listener until then. */
 int server_accept(struct server *srv);
+/* 1 while the listener rests after EMFILE/ENFILE. */
+int server_accept_paused(const struct server *srv, double now);
 /* Close, log the summary, write the document: 0 or -errno (not written). */
 int server_finish(struct server *srv);
 int server_should_stop(const struct server *srv);
