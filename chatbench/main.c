@@ -188,7 +188,8 @@ static void parse_opts(struct cfg *c, int argc, char **argv)
 			parse_fault(c, optarg);
 			break;
 		case O_MAX_CONNS:
-			c->max_conns = cli_long("--max-conns", optarg, 1, 1000000);
+			c->max_conns =
+				cli_long("--max-conns", optarg, 1, 1000000);
 			break;
 		case 'v':
 			log_level++;

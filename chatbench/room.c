@@ -269,13 +269,14 @@ void srv_turn_away(struct chat_server *s, int fd, int n)
 
 	s->turned_away++;
 	if (s->turned_away == 1 || s->turned_away % 1000 == 0)
-		log_warn("client %s: turned away: %d connections open (--max-conns %d%s); %ld so far",
-			 sock_peer_name(fd, peer, sizeof(peer)), n,
-			 s->cfg.max_conns,
-			 s->cfg.model == CHAT_THREADS
-				 ? ", the threads model runs 2 threads each"
-				 : "",
-			 s->turned_away);
+		log_warn(
+			"client %s: turned away: %d connections open (--max-conns %d%s); %ld so far",
+			sock_peer_name(fd, peer, sizeof(peer)), n,
+			s->cfg.max_conns,
+			s->cfg.model == CHAT_THREADS
+				? ", the threads model runs 2 threads each"
+				: "",
+			s->turned_away);
 	close(fd);
 }
 
@@ -311,10 +312,11 @@ int srv_accept_failed(struct chat_server *s, int e)
 		return 1;
 	s->fd_warned = now;
 	getrlimit(RLIMIT_NOFILE, &rl);
-	log_warn("accept: %s with %d connections open (open file limit %llu): pausing accepts; raise ulimit -n (%ld pauses so far)",
-		 strerror(e),
-		 s->cfg.model == CHAT_THREADS ? s->nthreads : s->nconns,
-		 (unsigned long long)rl.rlim_cur, s->fd_pauses);
+	log_warn(
+		"accept: %s with %d connections open (open file limit %llu): pausing accepts; raise ulimit -n (%ld pauses so far)",
+		strerror(e),
+		s->cfg.model == CHAT_THREADS ? s->nthreads : s->nconns,
+		(unsigned long long)rl.rlim_cur, s->fd_pauses);
 	return 1;
 }
 

@@ -333,9 +333,10 @@ static int ctrl_wait(struct srv_conn *c, double *last, char *why, size_t wlen)
 		if (c->s->stopping)
 			return 0;
 		if (srv_ctrl_idle(c->s, *last, clock_now())) {
-			snprintf(why, wlen,
-				 "control: idle for %.0f s with no run going (timeout)",
-				 clock_now() - *last);
+			snprintf(
+				why, wlen,
+				"control: idle for %.0f s with no run going (timeout)",
+				clock_now() - *last);
 			return 0;
 		}
 	}

@@ -20,10 +20,10 @@
 #define SRV_QUEUE_MAX	    (256 * 1024)
 #define SRV_MAX_CONNS_EPOLL   20000 /* default --max-conns, epoll model */
 #define SRV_MAX_CONNS_THREADS 10000 /* threads model: 2 threads each */
-#define SRV_JOIN_TIMEOUT_MS   10000 /* JOIN must be whole this soon after
-				     * accept (or --timeout, if shorter) */
-#define SRV_CTRL_FRAME_MS     10000 /* a control frame, once begun, and a
-				     * report sent on a control connection */
+/* A JOIN must be whole this soon after the accept (or --timeout, if
+ * shorter); a control frame once begun, and a report sent, this soon. */
+#define SRV_JOIN_TIMEOUT_MS 10000
+#define SRV_CTRL_FRAME_MS   10000
 
 struct srv_room;
 
@@ -118,15 +118,15 @@ struct chat_server {
 	uint64_t runs;	     /* completed runs, for log lines */
 	uint64_t broken[64]; /* tokens of runs with a broken room */
 	unsigned nbroken;    /* ring index into broken */
-	double last_busy;     /* last time a room was joined or left */
-	long turned_away;     /* connections refused at max_conns */
+	double last_busy;    /* last time a room was joined or left */
+	long turned_away;    /* connections refused at max_conns */
 	double accept_resume; /* out of descriptors: accept again then */
 	double fd_warned;     /* when that was last logged */
 	long fd_pauses;	      /* times accept ran out of descriptors */
 };
 
 #define SRV_FD_PAUSE_S                                                         \
-	0.25 /* out of descriptors (EMFILE): accepts rest this long rather \
+	0.25 /* out of descriptors (EMFILE): accepts rest this long rather     \
 	      * than spin on a listener that stays readable */
 
 /* A new connection fd beyond cfg.max_conns (open connections: n):

@@ -457,7 +457,9 @@ static void sweep(struct chat_server *s, double now)
 			continue;
 		if (c->ctrl) {
 			if (srv_ctrl_idle(s, c->last, now))
-				close_later(c, "control: idle with no run going (timeout)");
+				close_later(
+					c,
+					"control: idle with no run going (timeout)");
 			continue;
 		}
 		if (!c->room && now - c->born > srv_join_timeout(s))

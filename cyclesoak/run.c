@@ -104,7 +104,7 @@ static const char *run_meters(const struct cfg *c, const struct meter_opts *mo)
 		       : "soak,procstat,rusage,perf";
 }
 
-#define CMD_KILL_WAIT_S 3.0 /* a stopped CMD's grace before SIGKILL */
+#define CMD_KILL_WAIT_S 3.0  /* a stopped CMD's grace before SIGKILL */
 #define CMD_TREE_MAX	1024 /* CMD's descendants signalled at most */
 
 /* Fork CMD held at a pipe until the meters run; errpipe reports exec
@@ -171,8 +171,9 @@ static int wait_cmd(pid_t p, const char *name, struct rusage *ru)
 			deadline = clock_now() + CMD_KILL_WAIT_S;
 		}
 		if (deadline && !killed && clock_now() >= deadline) {
-			log_warn("%s still running %.0f s after the signal: killing it",
-				 name, CMD_KILL_WAIT_S);
+			log_warn(
+				"%s still running %.0f s after the signal: killing it",
+				name, CMD_KILL_WAIT_S);
 			signal_tree(p, SIGKILL);
 			killed = 1;
 		}

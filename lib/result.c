@@ -425,13 +425,15 @@ int res_check_output(const char *path, char *err, size_t len)
 	if (fd < 0) {
 		e = errno;
 		if (e == ENOENT)
-			snprintf(err, len,
-				 "cannot write the result to %s: no directory %s",
-				 path, dir);
+			snprintf(
+				err, len,
+				"cannot write the result to %s: no directory %s",
+				path, dir);
 		else
-			snprintf(err, len,
-				 "cannot write the result to %s: %s (directory %s)",
-				 path, strerror(e), dir);
+			snprintf(
+				err, len,
+				"cannot write the result to %s: %s (directory %s)",
+				path, strerror(e), dir);
 		return -e;
 	}
 	if (write(fd, "\n", 1) != 1 || fsync(fd))
@@ -497,8 +499,9 @@ int res_finish(struct res_doc *d)
 	if (r)
 		log_err("%s", err);
 	else if (beside)
-		log_warn("%s holds a good run: this failed run's document is %s",
-			 d->output, beside);
+		log_warn(
+			"%s holds a good run: this failed run's document is %s",
+			d->output, beside);
 	free(beside);
 	return r;
 }

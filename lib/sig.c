@@ -25,8 +25,8 @@ void sig_install(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	/* nohup (or a parent that means it) ignored HUP: keep it so */
-	hup_ignored = !sigaction(SIGHUP, NULL, &old) &&
-		      old.sa_handler == SIG_IGN;
+	hup_ignored =
+		!sigaction(SIGHUP, NULL, &old) && old.sa_handler == SIG_IGN;
 	if (!hup_ignored)
 		sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = SIG_IGN;

@@ -33,9 +33,9 @@
 
 #define UDP_IDLE_MS 2000	/* no datagram this long: the end was lost */
 #define UDP_BUF 65536		/* receive buffer for datagrams */
-#define RPT_CONNS 8		/* report-window connections read at once */
-#define RPT_HELLO_MAX 8192	/* a hello is far smaller than this */
-#define STRAYS_LOGGED 5		/* stray connections logged per window */
+#define RPT_CONNS     8	   /* report-window connections read at once */
+#define RPT_HELLO_MAX 8192 /* a hello is far smaller than this */
+#define STRAYS_LOGGED 5	   /* stray connections logged per window */
 
 struct rcv {
 	const struct cfg *c;
@@ -47,8 +47,8 @@ struct rcv {
 	char me[256], boot[40];
 	char peer[64];		/* the transmitter, for messages */
 	struct sockaddr_storage tx; /* its address once a hello came */
-	int tx_known;		/* 1: tx is set (its port is not compared) */
-	long strays;		/* stray connections turned away so far */
+	int tx_known; /* 1: tx is set (its port is not compared) */
+	long strays;  /* stray connections turned away so far */
 };
 
 /* Same host (address only), for TCP connections of one transmitter. */
@@ -184,7 +184,8 @@ static int tcp_sample(struct rcv *r, int first, struct sample *s)
 		if (n != 0 || sig_stop)
 			break;
 		/* a port probe or a health check: not a sample */
-		stray(r, r->peer, "data accept", "closed without sending a byte");
+		stray(r, r->peer, "data accept",
+		      "closed without sending a byte");
 		xfer_close(x);
 		close(fd);
 	}
@@ -353,10 +354,11 @@ static void udp_sample(struct rcv *r, int first, struct sample *s)
 				  0;
 	s->zc_copied_pct = NAN;
 	if (u.strays) {
-		log_warn("UDP: %ld stray datagram%s ignored (not from the sender of the data, or not its end marker)",
-			 u.strays, u.strays == 1 ? "" : "s");
-		res_warn(r->d, "UDP: %ld stray datagram%s ignored",
-			 u.strays, u.strays == 1 ? "" : "s");
+		log_warn(
+			"UDP: %ld stray datagram%s ignored (not from the sender of the data, or not its end marker)",
+			u.strays, u.strays == 1 ? "" : "s");
+		res_warn(r->d, "UDP: %ld stray datagram%s ignored", u.strays,
+			 u.strays == 1 ? "" : "s");
 	}
 	if (s->lost >= 0)
 		fprintf(ttcp_out, "ttcp-r: %llu datagrams, %lld lost (sequence numbers)\n",
@@ -441,10 +443,10 @@ static int await_hello(struct rcv *r, struct ctl_hello *h)
 		left = (int)((deadline - clock_now()) * 1000);
 		if (left <= 0)
 			break;
-		p[0] = (struct pollfd){ .fd = r->lfd, .events = POLLIN };
+		p[0] = (struct pollfd){.fd = r->lfd, .events = POLLIN};
 		for (i = 0; i < n; i++)
-			p[i + 1] = (struct pollfd){ .fd = v[i].fd,
-						    .events = POLLIN };
+			p[i + 1] = (struct pollfd){.fd = v[i].fd,
+						   .events = POLLIN};
 		w = poll(p, (nfds_t)n + 1, left);
 		if (w <= 0)
 			continue;

@@ -282,22 +282,25 @@ enum conn_step conn_check(struct conn *c, double now)
 	char w[96];
 
 	if (now - c->t_last > cfg->idle_timeout)
-		return fail(c, CR_TIMEOUT, "no byte for %.0f s (--idle-timeout)",
+		return fail(c, CR_TIMEOUT,
+			    "no byte for %.0f s (--idle-timeout)",
 			    now - c->t_last);
 	if (cfg->header_timeout > 0 && !c->hdr_done &&
 	    now - c->t_accept > cfg->header_timeout)
-		return fail(c, CR_TIMEOUT,
-			    "%llu header bytes in %.0f s, %s (--header-timeout)",
-			    (unsigned long long)c->dec.header_bytes,
-			    now - c->t_accept, where(c, w, sizeof(w)));
+		return fail(
+			c, CR_TIMEOUT,
+			"%llu header bytes in %.0f s, %s (--header-timeout)",
+			(unsigned long long)c->dec.header_bytes,
+			now - c->t_accept, where(c, w, sizeof(w)));
 	if (now - c->win_t0 < period)
 		return CS_MORE;
 	if (cfg->min_rate > 0 &&
 	    (double)(got - c->win_bytes) < cfg->min_rate * (now - c->win_t0))
-		return fail(c, CR_TIMEOUT,
-			    "%llu bytes in %.0f s, below --min-rate %.0f bytes/s",
-			    (unsigned long long)(got - c->win_bytes),
-			    now - c->win_t0, cfg->min_rate);
+		return fail(
+			c, CR_TIMEOUT,
+			"%llu bytes in %.0f s, below --min-rate %.0f bytes/s",
+			(unsigned long long)(got - c->win_bytes),
+			now - c->win_t0, cfg->min_rate);
 	c->win_t0 = now;
 	c->win_bytes = got;
 	return CS_MORE;

@@ -120,9 +120,10 @@ static void accept_pause(struct server *srv, int e)
 		return;
 	srv->fd_warned = now;
 	getrlimit(RLIMIT_NOFILE, &rl);
-	log_warn("accept: %s with %d connections open (open file limit %llu): pausing accepts; raise ulimit -n or lower --max-conns (%ld pauses so far)",
-		 strerror(e), srv->nactive, (unsigned long long)rl.rlim_cur,
-		 srv->fd_pauses);
+	log_warn(
+		"accept: %s with %d connections open (open file limit %llu): pausing accepts; raise ulimit -n or lower --max-conns (%ld pauses so far)",
+		strerror(e), srv->nactive, (unsigned long long)rl.rlim_cur,
+		srv->fd_pauses);
 }
 
 int server_accept_paused(const struct server *srv, double now)
@@ -302,7 +303,7 @@ struct eloop {
 	int askers;	    /* asking connections still streaming */
 	int nwin;	    /* asking connections in this window */
 	int nparked;
-	int lfd_off;	    /* the listener is out of the set (EMFILE) */
+	int lfd_off; /* the listener is out of the set (EMFILE) */
 };
 
 static void end_conn(struct eloop *l, int i, double now)
@@ -484,8 +485,8 @@ int serve_epoll(struct server *srv)
 		if (server_accept_paused(srv, now) != l.lfd_off) {
 			l.lfd_off = !l.lfd_off;
 			ev.data.u32 = 0;
-			if (epoll_ctl(l.ep, l.lfd_off ? EPOLL_CTL_DEL
-						       : EPOLL_CTL_ADD,
+			if (epoll_ctl(l.ep,
+				      l.lfd_off ? EPOLL_CTL_DEL : EPOLL_CTL_ADD,
 				      srv->lfd, &ev))
 				die_errno("epoll_ctl");
 		}

@@ -117,7 +117,7 @@ struct server {
 };
 
 #define ZCS_FD_PAUSE_S                                                         \
-	0.25 /* out of descriptors (EMFILE): the listener rests this long, \
+	0.25 /* out of descriptors (EMFILE): the listener rests this long,     \
 	      * instead of waking the loop at once, again and again */
 
 #define ZCS_MAX_SAMPLES                                                        \

@@ -81,7 +81,7 @@ static void test_check_output(const char *dir)
 /* A failed run beside a good document; failed over failed is fine. */
 static void test_failed_beside_good(const char *dir)
 {
-	char *argv[] = { "tool", NULL };
+	char *argv[] = {"tool", NULL};
 	char path[512], failed[600], id[64], id2[64];
 	struct res_doc *d;
 
@@ -127,8 +127,7 @@ static void test_devices(void)
 
 	T_CHECK(res_write(d, "/dev/null", err, sizeof(err)) == 0);
 	if (!stat("/dev/full", &st) && S_ISCHR(st.st_mode)) {
-		T_CHECK(res_write(d, "/dev/full", err, sizeof(err)) ==
-			-ENOSPC);
+		T_CHECK(res_write(d, "/dev/full", err, sizeof(err)) == -ENOSPC);
 		T_CHECK(strstr(err, "No space left") != NULL);
 		T_CHECK(!stat("/dev/full", &st) && S_ISCHR(st.st_mode));
 	}
