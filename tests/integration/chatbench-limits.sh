@@ -38,11 +38,13 @@ for model in threads epoll; do
 	# --max-conns 4: the 5th to 8th connection are turned away
 	start_server "$T/max-$model.log" --model "$model" --max-conns 4 --timeout 30
 	t0=$(threads_of "$spid")
-	hold 8
-	sleep 0.5
-	away=0
-	for fd in "${HELD[@]}"; do closed "$fd" 0.5 && away=$((away + 1)); done
-	[ "$away" = 4 ] || zcb_fail "$model: $away of 8 connections turned away at --max-conns 4"
+	hold 8 # accepted in this order: the last 4 are beyond the cap
+	for i in 4 5 6 7; do
+		closed "${HELD[$i]}" 5 || zcb_fail "$model: connection $((i + 1)) not turned away at --max-conns 4"
+	done
+	for i in 0 1 2 3; do
+		closed "${HELD[$i]}" 0.2 && zcb_fail "$model: connection $((i + 1)) closed under --max-conns 4"
+	done
 	grep -q "turned away: 4 connections open (--max-conns 4" "$T/max-$model.log" ||
 		zcb_fail "$model: the cap is not named: $(cat "$T/max-$model.log")"
 	t1=$(threads_of "$spid")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cyclesoak-cmd-signals: `cyclesoak -- CMD` never leaves CMD behind.
-# TERM and HUP reach CMD and what CMD started (a shell's children); a CMD
+# INT, TERM and HUP reach CMD and what CMD started (a shell's children); a CMD
 # that ignores them is killed a few seconds later; SIGKILL of cyclesoak
 # still ends CMD (PR_SET_PDEATHSIG); under nohup (HUP ignored at start)
 # cyclesoak and CMD keep running on SIGHUP. No soaker: procstat only.
@@ -46,6 +46,16 @@ all_gone 5 "SIGTERM" $KIDS
 jq -e '.status == "failed" and (.error | test("signal 15"))' "$T/term.json" >/dev/null ||
 	zcb_fail "document after SIGTERM: $(cat "$T/term.json")"
 zcb_ok "SIGTERM: CMD and its child ($KIDS) stopped, document failed"
+
+# INT: passed on as INT, to the shell and its child
+start_cmd int sh -c 'sleep 60; echo done'
+kill -INT "$RUN"
+zcb_wait_gone "$RUN" 10 || zcb_fail "cyclesoak ignored SIGINT"
+# shellcheck disable=SC2086
+all_gone 5 "SIGINT" $KIDS
+jq -e '.status == "failed" and (.error | test("signal 2;"))' "$T/int.json" >/dev/null ||
+	zcb_fail "document after SIGINT: $(cat "$T/int.json")"
+zcb_ok "SIGINT: CMD and its child stopped"
 
 # HUP without nohup: the same as TERM
 start_cmd hup sh -c 'sleep 60; echo done'
