@@ -9,19 +9,6 @@ source "$ZCB_SRCDIR/tests/integration/chatbench-lib.sh"
 B=$(zcb_bin chatbench) || exit 1
 T=$ZCB_TEST_TMP
 
-HELD=()
-hold() { # hold N: N connections to the server, in HELD
-	local i fd
-	for i in $(seq 1 "$1"); do
-		exec {fd}<>"/dev/tcp/127.0.0.1/$port" || zcb_fail "connection $i refused"
-		HELD+=("$fd")
-	done
-}
-release() {
-	local fd
-	for fd in "${HELD[@]}"; do exec {fd}>&-; done
-	HELD=()
-}
 # closed FD SECONDS: the server closes FD within SECONDS (EOF or reset)
 closed() {
 	local rc=0
@@ -38,18 +25,18 @@ for model in threads epoll; do
 	# --max-conns 4: the 5th to 8th connection are turned away
 	start_server "$T/max-$model.log" --model "$model" --max-conns 4 --timeout 30
 	t0=$(threads_of "$spid")
-	hold 8 # accepted in this order: the last 4 are beyond the cap
+	zcb_hold "$port" 8 # accepted in this order: the last 4 are beyond the cap
 	for i in 4 5 6 7; do
-		closed "${HELD[$i]}" 5 || zcb_fail "$model: connection $((i + 1)) not turned away at --max-conns 4"
+		closed "${ZCB_HELD[$i]}" 5 || zcb_fail "$model: connection $((i + 1)) not turned away at --max-conns 4"
 	done
 	for i in 0 1 2 3; do
-		closed "${HELD[$i]}" 0.2 && zcb_fail "$model: connection $((i + 1)) closed under --max-conns 4"
+		closed "${ZCB_HELD[$i]}" 0.2 && zcb_fail "$model: connection $((i + 1)) closed under --max-conns 4"
 	done
 	grep -q "turned away: 4 connections open (--max-conns 4" "$T/max-$model.log" ||
 		zcb_fail "$model: the cap is not named: $(cat "$T/max-$model.log")"
 	t1=$(threads_of "$spid")
 	[ "$t1" -le $((t0 + 4)) ] || zcb_fail "$model: $t0 threads before, $t1 with 4 connections"
-	release
+	zcb_release
 	kill -INT "$spid"
 	zcb_wait_gone "$spid" 15 || zcb_fail "$model: server did not stop"
 

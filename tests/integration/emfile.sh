@@ -18,21 +18,6 @@ head -c 100000 /dev/urandom >"$T/a"
 # ticks PID: its user + system CPU time in clock ticks
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
-# hold N PORT: open N connections to PORT, held in HELD (fds)
-HELD=()
-hold() {
-	local i fd
-	for i in $(seq 1 "$1"); do
-		exec {fd}<>"/dev/tcp/127.0.0.1/$2" || zcb_fail "connection $i refused"
-		HELD+=("$fd")
-	done
-}
-release() {
-	local fd
-	for fd in "${HELD[@]}"; do exec {fd}>&-; done
-	HELD=()
-}
-
 # few N: N is 1 or 2 (a line when it starts, not one per accept)
 few() { [ "$1" -ge 1 ] && [ "$1" -le 2 ]; }
 
@@ -57,12 +42,12 @@ zcb_track "$ZCS_PID"
 for _ in $(seq 1 100); do [ -s "$T/zcs.port" ] && break; sleep 0.05; done
 ZCS_PORT=$(cat "$T/zcs.port")
 prlimit --pid "$ZCS_PID" --nofile=20:20 || zcb_skip "prlimit cannot set RLIMIT_NOFILE"
-hold 40 "$ZCS_PORT"
+zcb_hold "$ZCS_PORT" 40
 no_spin zcs "$ZCS_PID"
 n=$(grep -c "accept: Too many open files" "$T/zcs.err")
 few "$n" || zcb_fail "zcs: $n EMFILE lines: $(head -5 "$T/zcs.err")"
 grep -q "open file limit 20" "$T/zcs.err" || zcb_fail "zcs: the limit is not named: $(head -3 "$T/zcs.err")"
-release
+zcb_release
 # descriptors free again: a real client is served
 "$ZCC" -q -s 127.0.0.1 -p "$ZCS_PORT" --timeout 20 "$T/a" >"$T/zcc.out" 2>&1 ||
 	zcb_fail "zcc after EMFILE: $(cat "$T/zcc.out")"
@@ -75,11 +60,11 @@ zcb_ok "zcs: EMFILE rests the listener (no spin, one line), accepts again after"
 for model in epoll threads; do
 	start_server "$T/cb-$model.log" --model "$model"
 	prlimit --pid "$spid" --nofile=24:24 || zcb_skip "prlimit cannot set RLIMIT_NOFILE"
-	hold 40 "$port"
+	zcb_hold "$port" 40
 	no_spin "chatbench $model" "$spid"
 	n=$(grep -c "accept: Too many open files" "$T/cb-$model.log")
 	few "$n" || zcb_fail "chatbench $model: $n EMFILE lines: $(head -5 "$T/cb-$model.log")"
-	release
+	zcb_release
 	"$B" --host 127.0.0.1 --port "$port" --model "$model" -r 1 -u 2 -m 10 -t 20 \
 		>"$T/cb-$model.out" 2>&1 || zcb_fail "chatbench $model after EMFILE: $(cat "$T/cb-$model.out")"
 	kill -INT "$spid"
