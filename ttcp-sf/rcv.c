@@ -488,6 +488,7 @@ static int exchange(struct rcv *r, const struct sample *s,
 {
 	const struct cfg *c = r->c;
 	struct ctl_report rep;
+	char err[512];
 	json_t *j;
 	int fd, e;
 
