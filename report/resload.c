@@ -2,7 +2,7 @@
  * resload.c: loads result documents for zcbreport (see resload.h). A
  * file that is not JSON, fails res_validate(), records a failed run or
  * uses another unit for a metric than the rest of the set is refused
- * with its reason; the others are kept.
+ * with its reason; the others are kept, each read once.
  */
 #include "config.h"
 #include "resload.h"
@@ -10,14 +10,16 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-#define RL_MAX_DEPTH 32 /* directory recursion limit */
+#define RL_MAX_DEPTH 32 /* directory recursion limit (a backstop) */
 
 void rl_init(struct rl_set *s)
 {
@@ -25,6 +27,19 @@ void rl_init(struct rl_set *s)
 	s->units = json_object();
 	s->better = json_object();
 	s->rate = json_object();
+	s->seen = json_object();
+	s->walking = json_object();
+}
+
+static void free_list(struct rl_bad *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].path);
+		free(v[i].why);
+	}
+	free(v);
 }
 
 void rl_free(struct rl_set *s)
@@ -35,15 +50,14 @@ void rl_free(struct rl_set *s)
 		free(s->docs[i].path);
 		json_decref(s->docs[i].root);
 	}
-	for (i = 0; i < s->nbad; i++) {
-		free(s->bad[i].path);
-		free(s->bad[i].why);
-	}
 	free(s->docs);
-	free(s->bad);
+	free_list(s->bad, s->nbad);
+	free_list(s->skipped, s->nskipped);
 	json_decref(s->units);
 	json_decref(s->better);
 	json_decref(s->rate);
+	json_decref(s->seen);
+	json_decref(s->walking);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -67,10 +81,12 @@ static char *xstrdup(const char *s)
 	return d;
 }
 
-static void add_bad(struct rl_set *s, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static void add_to(struct rl_bad **v, size_t *n, size_t *cap, const char *path,
+		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
-static void add_bad(struct rl_set *s, const char *path, const char *fmt, ...)
+/* Append "path: why" to a list (bad or skipped). */
+static void add_to(struct rl_bad **v, size_t *n, size_t *cap, const char *path,
+		   const char *fmt, ...)
 {
 	char why[1024];
 	va_list ap;
@@ -78,10 +94,16 @@ static void add_bad(struct rl_set *s, const char *path, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	s->bad = rl_grow(s->bad, &s->capbad, s->nbad, sizeof(*s->bad));
-	s->bad[s->nbad].path = xstrdup(path);
-	s->bad[s->nbad++].why = xstrdup(why);
+	*v = rl_grow(*v, cap, *n, sizeof(**v));
+	(*v)[*n].path = xstrdup(path);
+	(*v)[(*n)++].why = xstrdup(why);
 }
+
+#define add_bad(s, path, ...)                                                  \
+	add_to(&(s)->bad, &(s)->nbad, &(s)->capbad, path, __VA_ARGS__)
+#define add_skipped(s, path, ...)                                              \
+	add_to(&(s)->skipped, &(s)->nskipped, &(s)->capskipped, path,          \
+	       __VA_ARGS__)
 
 /* Take ownership of a validated root. */
 static int add_doc(struct rl_set *s, const char *name, json_t *root)
@@ -135,23 +157,61 @@ int rl_add_buffer(struct rl_set *s, const char *name, const char *buf,
 	return add_doc(s, name, root);
 }
 
-static int add_file(struct rl_set *s, const char *path)
+/* The identity of a file or directory: "dev:ino". */
+static void id_key(char *buf, size_t len, const struct stat *st)
 {
-	FILE *f = fopen(path, "rb");
+	snprintf(buf, len, "%llx:%llx", (unsigned long long)st->st_dev,
+		 (unsigned long long)st->st_ino);
+}
+
+/* The path a file or directory was first read under, or NULL. */
+static const char *seen_as(struct rl_set *s, const char *id)
+{
+	return json_string_value(json_object_get(s->seen, id));
+}
+
+/* Read one file, unless it was read already under another name. In a
+ * directory walk (walk) only a regular file is read, and never waited
+ * for: what was a file when listed may be a FIFO by now. */
+static int add_file(struct rl_set *s, const char *path, int walk)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | (walk ? O_NONBLOCK : 0));
+	char id[64], *buf;
 	struct stat st;
-	char *buf;
 	size_t got;
+	FILE *f;
 	int r;
 
-	if (!f) {
-		add_bad(s, path, "cannot open: %s", strerror(errno));
-		return -errno;
+	if (fd < 0) {
+		r = -errno;
+		add_bad(s, path, "cannot open: %s", strerror(-r));
+		return r;
 	}
-	if (fstat(fileno(f), &st) || st.st_size > (off_t)RL_MAX_FILE) {
-		fclose(f);
+	if (fstat(fd, &st)) {
+		r = -errno;
+		close(fd);
+		add_bad(s, path, "cannot stat: %s", strerror(-r));
+		return r;
+	}
+	if (walk && !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	id_key(id, sizeof(id), &st);
+	if (seen_as(s, id)) {
+		add_skipped(s, path, "the same file as %s", seen_as(s, id));
+		close(fd);
+		return -EEXIST;
+	}
+	json_object_set_new(s->seen, id, json_string_nocheck(path));
+	if (st.st_size > (off_t)RL_MAX_FILE) {
+		close(fd);
 		add_bad(s, path, "larger than %u MiB", RL_MAX_FILE >> 20);
 		return -EINVAL;
 	}
+	f = fdopen(fd, "rb");
+	if (!f)
+		abort();
 	buf = malloc((size_t)st.st_size + 1);
 	if (!buf)
 		abort();
@@ -175,25 +235,49 @@ static int is_json_name(const char *n)
 	return n[0] != '.' && l > 5 && !strcmp(n + l - 5, ".json");
 }
 
+/* Every *.json under dir, once: a directory already walked (another name
+ * for it, or a symlink back to one being walked) is skipped. */
 static size_t add_dir(struct rl_set *s, const char *dir, int depth)
 {
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct dirent **ents;
 	size_t added = 0;
+	struct stat st;
+	char id[64];
 	int n, i;
 
-	if (depth > RL_MAX_DEPTH) {
-		add_bad(s, dir, "directories nested too deep");
+	if (fd < 0 || fstat(fd, &st)) {
+		add_bad(s, dir, "cannot read directory: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return 0;
 	}
-	n = scandir(dir, &ents, NULL, alphasort);
+	id_key(id, sizeof(id), &st);
+	if (seen_as(s, id)) {
+		add_skipped(s, dir, "%s %s",
+			    json_object_get(s->walking, id)
+				    ? "a symlink loop back to"
+				    : "the same directory as",
+			    seen_as(s, id));
+		close(fd);
+		return 0;
+	}
+	if (depth > RL_MAX_DEPTH) {
+		add_bad(s, dir, "directories nested too deep");
+		close(fd);
+		return 0;
+	}
+	json_object_set_new(s->seen, id, json_string_nocheck(dir));
+	n = scandirat(fd, ".", &ents, NULL, alphasort);
+	close(fd);
 	if (n < 0) {
 		add_bad(s, dir, "cannot read directory: %s", strerror(errno));
 		return 0;
 	}
+	json_object_set_new(s->walking, id, json_true());
 	for (i = 0; i < n; i++) {
 		const char *name = ents[i]->d_name;
 		char p[4096];
-		struct stat st;
 
 		if (name[0] != '.' &&
 		    (size_t)snprintf(p, sizeof(p), "%s/%s", dir, name) <
@@ -202,11 +286,12 @@ static size_t add_dir(struct rl_set *s, const char *dir, int depth)
 			if (S_ISDIR(st.st_mode))
 				added += add_dir(s, p, depth + 1);
 			else if (S_ISREG(st.st_mode) && is_json_name(name))
-				added += add_file(s, p) == 0;
+				added += add_file(s, p, 1) == 0;
 		}
 		free(ents[i]);
 	}
 	free(ents);
+	json_object_del(s->walking, id);
 	return added;
 }
 
@@ -220,7 +305,7 @@ size_t rl_add_path(struct rl_set *s, const char *path)
 	}
 	if (S_ISDIR(st.st_mode))
 		return add_dir(s, path, 0);
-	return add_file(s, path) == 0;
+	return add_file(s, path, 0) == 0;
 }
 
 /* The unit most documents use for each metric (first seen wins ties). */

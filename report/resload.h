@@ -1,10 +1,14 @@
 /*
  * resload.h: the result-document loader of zcbreport. Loads files and
- * directories (recursively, *.json), validates every document with
- * res_validate(), refuses failed runs and documents whose unit for a
- * metric disagrees with the other files, and keeps the rest. Nothing
- * here prints: every refused file lands in the set's bad list with the
- * reason, for the caller to name.
+ * directories (recursively, *.json, following symlinks), validates every
+ * document with res_validate(), refuses failed runs and documents whose
+ * unit for a metric disagrees with the other files, and keeps the rest.
+ * Nothing here prints: every refused file lands in the set's bad list
+ * with the reason, for the caller to name.
+ *
+ * Each file and directory is read once: they are known by device and
+ * inode, so a second name for one (results/latest, a file named twice,
+ * a hard link) and a symlink loop are skipped, into the skipped list.
  */
 #ifndef ZCB_RESLOAD_H
 #define ZCB_RESLOAD_H
@@ -27,7 +31,7 @@ struct rl_doc {
 void *rl_grow(void *p, size_t *cap, size_t n, size_t elem);
 
 struct rl_bad {
-	char *path; /* the refused file */
+	char *path; /* the refused (or skipped) file */
 	char *why;  /* the reason, one line */
 };
 
@@ -36,16 +40,21 @@ struct rl_set {
 	size_t ndocs, capdocs;
 	struct rl_bad *bad; /* refused files */
 	size_t nbad, capbad;
-	json_t *units;	/* metric -> unit agreed by the set */
-	json_t *better; /* metric -> "higher" | "lower" */
-	json_t *rate;	/* metric -> true when a rate */
+	struct rl_bad *skipped; /* read already (another name, a loop) */
+	size_t nskipped, capskipped;
+	json_t *seen;	 /* "dev:ino" -> the path read under that name */
+	json_t *walking; /* "dev:ino" of the directories being walked */
+	json_t *units;	 /* metric -> unit agreed by the set */
+	json_t *better;	 /* metric -> "higher" | "lower" */
+	json_t *rate;	 /* metric -> true when a rate */
 };
 
 void rl_init(struct rl_set *s);
 void rl_free(struct rl_set *s);
 
-/* Add a file or a directory (every *.json under it, sorted). Problems
- * are recorded in s->bad; returns the count of documents added. */
+/* Add a file or a directory (every *.json under it, sorted), each file
+ * and directory once. Problems are recorded in s->bad, second names and
+ * loops in s->skipped; returns the count of documents added. */
 size_t rl_add_path(struct rl_set *s, const char *path);
 /* Add one document from memory (name is what the bad list calls it).
  * 0, or -EINVAL when refused (then recorded in s->bad). */

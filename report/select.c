@@ -372,6 +372,10 @@ void load_inputs(struct rl_set *s, char *const *paths, int n)
 	for (b = 0; b < s->nbad; b++)
 		log_err("%s: %s", esc_text(p, sizeof(p), s->bad[b].path),
 			esc_text(w, sizeof(w), s->bad[b].why));
+	for (b = 0; b < s->nskipped; b++)
+		log_verbose("%s: skipped, %s",
+			    esc_text(p, sizeof(p), s->skipped[b].path),
+			    esc_text(w, sizeof(w), s->skipped[b].why));
 }
 
 const char *case_meter(json_t *kase, const char *side)
