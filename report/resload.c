@@ -1,8 +1,10 @@
 /*
  * resload.c: loads result documents for zcbreport (see resload.h). A
- * file that is not JSON, fails res_validate(), records a failed run or
- * uses another unit for a metric than the rest of the set is refused
- * with its reason; the others are kept, each read once.
+ * file that is not JSON, fails res_validate(), records a failed run, is
+ * a transcription whose samples contradict it, or uses another unit for
+ * a metric than the rest of the set is refused with its reason; the
+ * others are kept, each read once, with summaries that follow their
+ * samples.
  */
 #include "config.h"
 #include "resload.h"
@@ -19,7 +21,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define RL_MAX_DEPTH 32 /* directory recursion limit (a backstop) */
+#define RL_MAX_DEPTH 32	  /* directory recursion limit (a backstop) */
+#define RL_SAME	     1e-9 /* relative difference two figures may have */
 
 void rl_init(struct rl_set *s)
 {
@@ -53,6 +56,7 @@ void rl_free(struct rl_set *s)
 	free(s->docs);
 	free_list(s->bad, s->nbad);
 	free_list(s->skipped, s->nskipped);
+	free_list(s->warned, s->nwarned);
 	json_decref(s->units);
 	json_decref(s->better);
 	json_decref(s->rate);
@@ -84,7 +88,7 @@ static char *xstrdup(const char *s)
 static void add_to(struct rl_bad **v, size_t *n, size_t *cap, const char *path,
 		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
-/* Append "path: why" to a list (bad or skipped). */
+/* Append "path: why" to a list (bad, skipped or warned). */
 static void add_to(struct rl_bad **v, size_t *n, size_t *cap, const char *path,
 		   const char *fmt, ...)
 {
@@ -104,13 +108,161 @@ static void add_to(struct rl_bad **v, size_t *n, size_t *cap, const char *path,
 #define add_skipped(s, path, ...)                                              \
 	add_to(&(s)->skipped, &(s)->nskipped, &(s)->capskipped, path,          \
 	       __VA_ARGS__)
+#define add_warned(s, path, ...)                                               \
+	add_to(&(s)->warned, &(s)->nwarned, &(s)->capwarned, path, __VA_ARGS__)
+
+/* Whether stored (a number or null) is the figure v (NAN: none). */
+static int same_figure(json_t *stored, double v)
+{
+	double x;
+
+	if (json_is_null(stored))
+		return !isfinite(v);
+	if (!json_is_number(stored) || !isfinite(v))
+		return 0;
+	x = json_number_value(stored);
+	return fabs(x - v) <= RL_SAME * fmax(fabs(x), fabs(v));
+}
+
+static double figure(json_t *o, const char *field)
+{
+	json_t *v = json_object_get(o, field);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The first figure of a stored summary that its samples' summary
+ * (fresh) contradicts, described in why; 0 when none. A field the
+ * stored summary lacks contradicts nothing. */
+static int contradiction(json_t *stored, json_t *fresh, const char *const *f,
+			 char *why, size_t len)
+{
+	json_t *sv;
+
+	for (; *f; f++) {
+		sv = json_object_get(stored, *f);
+		if (!sv || !json_object_get(fresh, *f) ||
+		    same_figure(sv, figure(fresh, *f)))
+			continue;
+		snprintf(why, len, "%s %.6g, the samples give %.6g", *f,
+			 figure(stored, *f), figure(fresh, *f));
+		return 1;
+	}
+	return 0;
+}
+
+/* The metrics any sample of a case carries, as a set. */
+static json_t *carried_metrics(json_t *kase)
+{
+	json_t *set = json_object(), *smp, *v;
+	const char *name;
+	size_t j;
+
+	json_array_foreach(json_object_get(kase, "samples"), j, smp)
+	{
+		json_object_foreach(json_object_get(smp, "metrics"), name, v)
+			json_object_set_new(set, name, json_true());
+	}
+	return set;
+}
+
+/*
+ * One case of check_summaries(): -1 (a transcription contradicted), 1
+ * (a measured summary was wrong), else 0; why (may be NULL, len 0)
+ * says where.
+ */
+static int check_case(json_t *kase, size_t idx, json_t *metrics,
+		      int transcribed, char *why, size_t len)
+{
+	/* the figures tables read; stddev first, as one sample has none */
+	static const char *const measured[] = {"stddev", "n",	   "mean",
+					       "hmean",	 "median", NULL};
+	static const char *const published[] = {"mean", "hmean", NULL};
+	json_t *sum = json_object_get(kase, "summary");
+	json_t *carried = carried_metrics(kase), *v;
+	const char *name;
+	char w[512];
+	int r = 0;
+
+	json_object_foreach(carried, name, v)
+	{
+		int rate = json_is_true(json_object_get(
+			json_object_get(metrics, name), "rate"));
+		json_t *old = json_object_get(sum, name), *fresh;
+		double *x = NULL;
+		size_t n = 0, cap = 0;
+
+		rl_case_values(kase, name, &x, &n, &cap);
+		fresh = res_summary_json(x, n, transcribed || rate);
+		free(x);
+		if (transcribed) {
+			r = n &&
+			    contradiction(old, fresh, published, w, sizeof(w));
+			json_decref(fresh);
+			if (r) {
+				snprintf(why, len,
+					 "transcribed figures contradict the "
+					 "samples: cases[%zu] %s %s",
+					 idx, name, w);
+				break;
+			}
+			continue;
+		}
+		if (!r && contradiction(old, fresh, measured + (n < 2), w,
+					sizeof(w))) {
+			snprintf(why, len, "cases[%zu] %s %s", idx, name, w);
+			r = 1;
+		}
+		json_object_set_new(sum, name, fresh);
+	}
+	/* a measured summary has no figure without samples */
+	json_object_foreach(metrics, name, v)
+	{
+		if (transcribed || !json_object_get(sum, name) ||
+		    json_object_get(carried, name))
+			continue;
+		if (!r)
+			snprintf(why, len,
+				 "cases[%zu] %s has a summary and no samples",
+				 idx, name);
+		r = 1;
+		json_object_del(sum, name);
+	}
+	json_decref(carried);
+	return transcribed ? -r : r;
+}
+
+/*
+ * Make a document's summaries follow its samples (see resload.h): 0, or
+ * 1 when a measured document's stored summary was wrong (recomputed),
+ * or -1 when a transcription contradicts its samples (refuse it); why
+ * says where (the first place).
+ */
+static int check_summaries(json_t *root, char *why, size_t len)
+{
+	int transcribed = json_is_true(json_object_get(root, "transcribed"));
+	json_t *metrics = json_object_get(root, "metrics"), *c;
+	size_t i;
+	int r = 0, k;
+
+	json_array_foreach(json_object_get(root, "cases"), i, c)
+	{
+		k = check_case(c, i, metrics, transcribed, r ? NULL : why,
+			       r ? 0 : len);
+		if (k < 0)
+			return -1;
+		r |= k;
+	}
+	return r;
+}
 
 /* Take ownership of a validated root. */
 static int add_doc(struct rl_set *s, const char *name, json_t *root)
 {
-	char err[512];
+	char err[1024];
 	struct rl_doc *d;
 	const char *status;
+	int r;
 
 	if (res_validate(root, err, sizeof(err))) {
 		add_bad(s, name, "%s", err);
@@ -127,6 +279,17 @@ static int add_doc(struct rl_set *s, const char *name, json_t *root)
 		json_decref(root);
 		return -EINVAL;
 	}
+	r = check_summaries(root, err, sizeof(err));
+	if (r < 0) {
+		add_bad(s, name, "%s", err);
+		json_decref(root);
+		return -EINVAL;
+	}
+	if (r)
+		add_warned(s, name,
+			   "the stored summary disagrees with the samples, "
+			   "which are used: %s",
+			   err);
 	s->docs = rl_grow(s->docs, &s->capdocs, s->ndocs, sizeof(*s->docs));
 	d = &s->docs[s->ndocs];
 	d->path = xstrdup(name);

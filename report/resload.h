@@ -9,6 +9,14 @@
  * Each file and directory is read once: they are known by device and
  * inode, so a second name for one (results/latest, a file named twice,
  * a hard link) and a symlink loop are skipped, into the skipped list.
+ *
+ * Summaries follow the samples, so every subcommand shows the same
+ * figures: a measured document's summary of each metric its samples
+ * carry is recomputed from them (res_summary_json() over
+ * rl_case_values()), and a stored one that disagreed is named in the
+ * warned list. A transcribed document keeps its published summary (its
+ * samples stand for runs the mail did not list), but is refused when
+ * the published mean is not its samples' mean.
  */
 #ifndef ZCB_RESLOAD_H
 #define ZCB_RESLOAD_H
@@ -31,7 +39,7 @@ struct rl_doc {
 void *rl_grow(void *p, size_t *cap, size_t n, size_t elem);
 
 struct rl_bad {
-	char *path; /* the refused (or skipped) file */
+	char *path; /* the refused (skipped, warned about) file */
 	char *why;  /* the reason, one line */
 };
 
@@ -42,11 +50,13 @@ struct rl_set {
 	size_t nbad, capbad;
 	struct rl_bad *skipped; /* read already (another name, a loop) */
 	size_t nskipped, capskipped;
+	struct rl_bad *warned; /* kept, but their summaries were wrong */
+	size_t nwarned, capwarned;
 	json_t *seen;	 /* "dev:ino" -> the path read under that name */
 	json_t *walking; /* "dev:ino" of the directories being walked */
-	json_t *units;	 /* metric -> unit agreed by the set */
-	json_t *better;	 /* metric -> "higher" | "lower" */
-	json_t *rate;	 /* metric -> true when a rate */
+	json_t *units;	/* metric -> unit agreed by the set */
+	json_t *better; /* metric -> "higher" | "lower" */
+	json_t *rate;	/* metric -> true when a rate */
 };
 
 void rl_init(struct rl_set *s);
@@ -57,7 +67,8 @@ void rl_free(struct rl_set *s);
  * loops in s->skipped; returns the count of documents added. */
 size_t rl_add_path(struct rl_set *s, const char *path);
 /* Add one document from memory (name is what the bad list calls it).
- * 0, or -EINVAL when refused (then recorded in s->bad). */
+ * 0, or -EINVAL when refused (then recorded in s->bad). Its summaries
+ * are made to follow its samples (s->warned names a wrong one). */
 int rl_add_buffer(struct rl_set *s, const char *name, const char *buf,
 		  size_t len);
 /* After every add: refuse documents whose unit for a metric is not the

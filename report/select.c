@@ -372,6 +372,9 @@ void load_inputs(struct rl_set *s, char *const *paths, int n)
 	for (b = 0; b < s->nbad; b++)
 		log_err("%s: %s", esc_text(p, sizeof(p), s->bad[b].path),
 			esc_text(w, sizeof(w), s->bad[b].why));
+	for (b = 0; b < s->nwarned; b++)
+		log_warn("%s: %s", esc_text(p, sizeof(p), s->warned[b].path),
+			 esc_text(w, sizeof(w), s->warned[b].why));
 	for (b = 0; b < s->nskipped; b++)
 		log_verbose("%s: skipped, %s",
 			    esc_text(p, sizeof(p), s->skipped[b].path),
