@@ -1,10 +1,10 @@
 /*
  * resload.c: loads result documents for zcbreport (see resload.h). A
- * file that is not JSON, fails res_validate(), records a failed run, is
- * a transcription whose samples contradict it, or uses another unit for
- * a metric than the rest of the set is refused with its reason; the
- * others are kept, each read once, with summaries that follow their
- * samples.
+ * file that is not JSON, fails res_validate(), records a failed run, has
+ * a tool name that is not a plain word, a transcription whose samples
+ * contradict it, or uses another unit for a metric than the rest of the
+ * set is refused with its reason; the others are kept, each read once,
+ * with summaries that follow their samples.
  */
 #include "config.h"
 #include "resload.h"
@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #define RL_MAX_DEPTH 32	  /* directory recursion limit (a backstop) */
+#define RL_MAX_TOOL  64	  /* longest tool name */
 #define RL_SAME	     1e-9 /* relative difference two figures may have */
 
 void rl_init(struct rl_set *s)
@@ -110,6 +111,22 @@ static void add_to(struct rl_bad **v, size_t *n, size_t *cap, const char *path,
 	       __VA_ARGS__)
 #define add_warned(s, path, ...)                                               \
 	add_to(&(s)->warned, &(s)->nwarned, &(s)->capwarned, path, __VA_ARGS__)
+
+/* A tool is named by a plain word (scripts make file names of it). */
+static int tool_name_ok(const char *t)
+{
+	size_t i;
+
+	for (i = 0; t[i]; i++) {
+		char c = t[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') ||
+		      (i && (c == '-' || c == '_' || c == '.'))))
+			return 0;
+	}
+	return i > 0 && i <= RL_MAX_TOOL;
+}
 
 /* Whether stored (a number or null) is the figure v (NAN: none). */
 static int same_figure(json_t *stored, double v)
@@ -276,6 +293,13 @@ static int add_doc(struct rl_set *s, const char *name, json_t *root)
 
 		add_bad(s, name, "the run failed: %s",
 			e ? e : "no error given");
+		json_decref(root);
+		return -EINVAL;
+	}
+	if (!tool_name_ok(json_string_value(json_object_get(root, "tool")))) {
+		add_bad(s, name,
+			"tool is not a plain name (letters, digits, "
+			"'-', '_', '.')");
 		json_decref(root);
 		return -EINVAL;
 	}

@@ -7,7 +7,9 @@
 # 2. never reach the terminal raw from table, compare, plot --print or a
 #    diagnostic: no control bytes (C0 but newline, DEL, UTF-8 C1) in
 #    stdout or stderr, the escape shown as \x1b;
-# 3. keep CSV one record per line and Markdown one row per line.
+# 3. keep CSV one record per line and Markdown one row per line;
+# 4. never name a tool with more than a plain word (it becomes a file
+#    name in scripts).
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
 source "$ZCB_SRCDIR/tests/data/report/mkdoc.sh"
 zcb_need_cmd jq
@@ -119,3 +121,16 @@ clean "$d/err" "compare diagnostics"
 grep -qF 'ro\x1b]0;owned' "$d/out" || zcb_fail "compare: host facts not shown escaped: $(cat "$d/out")"
 grep -qF 'k\x1b]0;owned' "$d/out" || zcb_fail "compare: the label not shown escaped"
 zcb_ok "compare: host facts, labels and units shown escaped"
+
+# a tool's name becomes a file name (scripts/main.d/90-report.sh makes
+# plots/TOOL-METRIC.png): a tool that is not a plain word is refused
+mkdir -p "$d/tools"
+jq '.tool = "../../x"' "$d/w.json" >"$d/tools/up.json"
+jq --arg e "$esc" '.tool = "t" + $e' "$d/w.json" >"$d/tools/esc.json"
+rc=0; "$Z" table "$d/tools" >"$d/out" 2>"$d/err" || rc=$?
+[ $rc = 2 ] && [ "$(grep -c 'tool is not a plain name' "$d/err")" = 2 ] ||
+	zcb_fail "tools that are not plain names: exit $rc: $(cat "$d/out" "$d/err")"
+clean "$d/err" "refused tools"
+"$Z" table "$d/w.json" >/dev/null 2>"$d/err" && [ ! -s "$d/err" ] ||
+	zcb_fail "a plain tool name was refused: $(cat "$d/err")"
+zcb_ok "a tool that is not a plain name is refused"
