@@ -72,9 +72,9 @@ zcb_ok "plot: newlines and system() in a document are drawn, not run"
 
 # a prefix that would break gnuplot's quoting is refused, not mangled
 rc=0; "$Z" plot -o "$d/a"$'\n'"b" "$d/plot" >"$d/out" 2>&1 || rc=$?
-[ $rc = 2 ] && grep -q -- '--output' "$d/out" || zcb_fail "-o with a newline: exit $rc: $(cat "$d/out")"
+{ [ $rc = 2 ] && grep -q -- '--output' "$d/out"; } || zcb_fail "-o with a newline: exit $rc: $(cat "$d/out")"
 rc=0; "$Z" plot -o "$d/it's" --no-png "$d/plot" >"$d/out" 2>&1 || rc=$?
-[ $rc = 0 ] && [ -s "$d/it's.txt" ] || zcb_fail "-o with a quote: exit $rc: $(cat "$d/out")"
+{ [ $rc = 0 ] && [ -s "$d/it's.txt" ]; } || zcb_fail "-o with a quote: exit $rc: $(cat "$d/out")"
 zcb_ok "plot: --output names are quoted, control characters refused"
 
 # terminal: escape sequences that set the title, clear the screen, move
@@ -98,7 +98,7 @@ for f in text csv markdown; do
 	grep -qF 'k\x1b]0;owned\x07\x1b[2J\x1b[H\u009b31m' "$d/out" ||
 		zcb_fail "table -f $f: the label is not shown escaped: $(cat "$d/out")"
 done
-grep -qF 'died\x1b]0;owned' "$d/err" && grep -qF 'bad\x1b]0;owned' "$d/err" ||
+{ grep -qF 'died\x1b]0;owned' "$d/err" && grep -qF 'bad\x1b]0;owned' "$d/err"; } ||
 	zcb_fail "diagnostics do not name the bad documents escaped: $(cat "$d/err")"
 rc=0; "$Z" table -l all "$d/term" >"$d/out" 2>"$d/err" || rc=$?
 clean "$d/out" "table -l all"
@@ -110,8 +110,8 @@ zcb_ok "table: escape sequences shown escaped (text, csv, markdown, layouts)"
 "$Z" table -f csv "$d/term/t.json" >"$d/out" 2>/dev/null
 [ "$(wc -l <"$d/out")" = 5 ] || zcb_fail "csv: not one record per line: $(cat "$d/out")"
 "$Z" table -f markdown "$d/term/t.json" >"$d/out" 2>/dev/null
-[ "$(grep -c '^|' "$d/out")" = "$(wc -l <"$d/out")" ] && grep -qF 'k\x1b' "$d/out" &&
-	grep -qF '\|x\ny' "$d/out" || zcb_fail "markdown: not one row per line: $(cat "$d/out")"
+{ [ "$(grep -c '^|' "$d/out")" = "$(wc -l <"$d/out")" ] && grep -qF 'k\x1b' "$d/out" &&
+	grep -qF '\|x\ny' "$d/out"; } || zcb_fail "markdown: not one row per line: $(cat "$d/out")"
 zcb_ok "csv and markdown stay one record per line"
 
 rc=0; "$Z" compare "$d/base" "$d/term" >"$d/out" 2>"$d/err" || rc=$?
@@ -128,9 +128,9 @@ mkdir -p "$d/tools"
 jq '.tool = "../../x"' "$d/w.json" >"$d/tools/up.json"
 jq --arg e "$esc" '.tool = "t" + $e' "$d/w.json" >"$d/tools/esc.json"
 rc=0; "$Z" table "$d/tools" >"$d/out" 2>"$d/err" || rc=$?
-[ $rc = 2 ] && [ "$(grep -c 'tool is not a plain name' "$d/err")" = 2 ] ||
+{ [ $rc = 2 ] && [ "$(grep -c 'tool is not a plain name' "$d/err")" = 2 ]; } ||
 	zcb_fail "tools that are not plain names: exit $rc: $(cat "$d/out" "$d/err")"
 clean "$d/err" "refused tools"
-"$Z" table "$d/w.json" >/dev/null 2>"$d/err" && [ ! -s "$d/err" ] ||
+{ "$Z" table "$d/w.json" >/dev/null 2>"$d/err" && [ ! -s "$d/err" ]; } ||
 	zcb_fail "a plain tool name was refused: $(cat "$d/err")"
 zcb_ok "a tool that is not a plain name is refused"

@@ -42,8 +42,8 @@ grep -q "$r/runs/6.1/20250102T000000Z: skipped, the same directory as $r/latest"
 quiet "$r"
 # both sides of compare from the tree: 10 sendfile samples (a and c)
 rc=0; timeout 60 "$Z" compare "$r" "$r" >"$d/out" 2>&1 || rc=$?
-[ $rc = 0 ] && grep -q 'method=sendfile .*(n=10/10)' "$d/out" &&
-	grep -q 'method=write .*(n=5/5)' "$d/out" ||
+{ [ $rc = 0 ] && grep -q 'method=sendfile .*(n=10/10)' "$d/out" &&
+	grep -q 'method=write .*(n=5/5)' "$d/out"; } ||
 	zcb_fail "compare over results/: exit $rc, samples counted twice: $(cat "$d/out")"
 zcb_ok "results/latest: each document once (table and compare)"
 
@@ -84,14 +84,14 @@ grep -q "lie.json: the stored summary disagrees with the samples, which are used
 "$Z" compare -m throughput_MBps "$d/lie.json" "$d/lie/honest.json" >"$d/out" 2>&1 ||
 	zcb_fail "compare over the lying document: exit $?: $(cat "$d/out")"
 cv=$(awk '$1 == "Hmean" { print $5 }' "$d/out")
-[ -n "$tv" ] && [ "$tv" = "$cv" ] && [ "$tv" != 9999.0 ] ||
+{ [ -n "$tv" ] && [ "$tv" = "$cv" ] && [ "$tv" != 9999.0 ]; } ||
 	zcb_fail "table says $tv, compare says $cv for the same document"
 # a summary of a metric no sample carries is dropped, not shown
 jq 'del(.cases[0].samples[].metrics.cpu_local_pct) |
 	.cases[0].summary.cpu_local_pct = {n: 5, mean: 1.5}' \
 	"$d/lie/honest.json" >"$d/nosamples.json"
 "$Z" table -m cpu_local_pct "$d/nosamples.json" >"$d/out" 2>"$d/err"
-[ "$(awk 'NR == 2 { print $2 }' "$d/out")" = - ] && grep -q 'has a summary and no samples' "$d/err" ||
+{ [ "$(awk 'NR == 2 { print $2 }' "$d/out")" = - ] && grep -q 'has a summary and no samples' "$d/err"; } ||
 	zcb_fail "a summary without samples was shown: $(cat "$d/out" "$d/err")"
 zcb_ok "a lying summary: table and compare agree on the samples' figure, named"
 
@@ -99,7 +99,7 @@ jq '.transcribed = true | .source = "test" |
 	.cases[0].summary.throughput_MBps = {n: 50, mean: 9999, stddev: 3}' \
 	"$d/lie/honest.json" >"$d/lie-t.json"
 rc=0; "$Z" table "$d/lie-t.json" >"$d/out" 2>"$d/err" || rc=$?
-[ $rc = 2 ] && grep -q 'lie-t.json: transcribed figures contradict the samples: cases\[0\] throughput_MBps mean 9999' "$d/err" ||
+{ [ $rc = 2 ] && grep -q 'lie-t.json: transcribed figures contradict the samples: cases\[0\] throughput_MBps mean 9999' "$d/err"; } ||
 	zcb_fail "a contradictory transcription: exit $rc: $(cat "$d/out" "$d/err")"
 m=$(jq '[.cases[0].samples[].metrics.throughput_MBps] | add / length' "$d/lie/honest.json")
 jq --argjson m "$m" '.transcribed = true | .source = "test" |
