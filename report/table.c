@@ -175,10 +175,12 @@ static void print_text(FILE *f, const struct tbl *t)
 	free(w);
 }
 
+/* A Markdown table cell: a pipe would end it, and a backslash before a
+ * pipe would cancel that pipe's escape; both are escaped. */
 static void md_cell(FILE *f, const char *s)
 {
 	for (; *s; s++) {
-		if (*s == '|')
+		if (*s == '|' || *s == '\\')
 			fputc('\\', f);
 		fputc(*s, f);
 	}
