@@ -411,6 +411,7 @@ int main(int argc, char **argv)
 	wfail = res_finish(doc) != 0;
 	table_summary(txt, &b, r ? "interrupted" : "done");
 	res_free(doc);
+	sweep_free(&b);
 	free(b.src);
 	free(b.dst);
 	return r == -EINTR ? sig_exit_status() : wfail;
