@@ -201,7 +201,20 @@ static void pausing(struct meterset *set)
 	T_CHECK(meterset_metered(set, 0, err, sizeof(err)) == 0);
 	T_CHECK(!soaked(set));
 	/* parked: the counters stand still, and another client's window
-	 * knows it was not soaked */
+	 * knows it was not soaked. On a busy box an idle-class soaker may
+	 * get its next cycles (and see park) late: wait for all to say so */
+	for (i = 0; i < 400; i++) {
+		struct shm_slot *sl = soak_slots(other.map);
+		int k, parked = 0;
+
+		for (k = 0; k < other.ncpu; k++)
+			parked += __atomic_load_n(&sl[k].state,
+						  __ATOMIC_ACQUIRE) ==
+				  SLOT_PARKED;
+		if (parked == other.ncpu)
+			break;
+		usleep(5000);
+	}
 	T_CHECK(soak_read(&other, &a) == 0);
 	usleep(50000);
 	T_CHECK(soak_read(&other, &b) == 0);
