@@ -23,6 +23,7 @@ static void spin(double seconds)
 	} while ((double)(b.tv_sec - a.tv_sec) +
 			 (double)(b.tv_nsec - a.tv_nsec) / 1e9 <
 		 seconds);
+	(void)x;
 }
 
 int main(void)
