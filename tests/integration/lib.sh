@@ -7,7 +7,8 @@ set -u
 : "${ZCB_BUILDDIR:=$ZCB_SRCDIR}"
 export ZCB_SRCDIR ZCB_BUILDDIR
 # Tests never touch the user's calibration or state.
-ZCB_TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/zcb-test.XXXXXX")
+ZCB_TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/zcb-test.XXXXXX") ||
+	{ echo "FAIL: cannot make a directory under ${TMPDIR:-/tmp} (TMPDIR missing?)" >&2; exit 1; }
 export XDG_STATE_HOME="$ZCB_TEST_TMP/state"
 ZCB_PIDS=()
 ZCB_CLEANUPS=()
