@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # lib.sh: helpers for integration tests (sourced). Tests start real
 # processes on loopback or in namespaces they make, record every PID they
 # start, and stop only those on exit. Exit 0 pass, 1 fail, 77 skip.
