@@ -20,8 +20,9 @@ mapfile -t files < <(find scripts bench tests .ci -type f \
 for must in scripts/nightly scripts/peer-diod bench/zcs-load tests/integration/lib.sh; do
 	printf '%s\n' "${files[@]}" | grep -qxF "$must" || zcb_fail "$must was not selected"
 done
-# all at once, so a sourced file is an input and is followed
-if ! shellcheck "${files[@]}" >"$ZCB_TEST_TMP/sc.out" 2>&1; then
+# all at once, so a sourced file is an input and is followed; niced:
+# seconds of CPU that the timing-sensitive tests beside it should not lose
+if ! nice -n 19 shellcheck "${files[@]}" >"$ZCB_TEST_TMP/sc.out" 2>&1; then
 	cat "$ZCB_TEST_TMP/sc.out"
 	zcb_fail "shellcheck: $(grep -c '^In ' "$ZCB_TEST_TMP/sc.out") findings in ${#files[@]} scripts ($(shellcheck --version | sed -n 's/^version: //p'))"
 fi
