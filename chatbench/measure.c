@@ -187,7 +187,7 @@ void sample_to_doc(struct res_doc *d, json_t *kase, const struct sample *s,
 	res_sample_set(j, "time_cpu_pct", s->cpu_pct);
 	res_sample_set(j, "exchange_s", s->run.exchange_s);
 	if (s->ncs) {
-		meter_add_metrics(d, j, "box", s->cs, s->ncs, 0);
+		meter_add_metrics(d, j, "box", s->cs, s->ncs, 0, 0);
 		meter_add_raw(j, "box", s->cs, s->ncs);
 	}
 	if (s->nsrv) {
@@ -195,7 +195,7 @@ void sample_to_doc(struct res_doc *d, json_t *kase, const struct sample *s,
 		res_metric(d, "server_system_s", "s", RES_LOWER, 0);
 		res_sample_set(j, "server_user_s", s->srv_user_s);
 		res_sample_set(j, "server_system_s", s->srv_sys_s);
-		meter_add_metrics(d, j, "server", s->srv, s->nsrv, 0);
+		meter_add_metrics(d, j, "server", s->srv, s->nsrv, 0, 0);
 		meter_add_raw(j, "server", s->srv, s->nsrv);
 	}
 	if (s->run.err[0])

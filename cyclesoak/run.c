@@ -73,7 +73,7 @@ int do_monitor(const struct cfg *c)
 		if (kase) {
 			json_t *smp = json_object();
 
-			meter_add_metrics(d, smp, "box", &s, 1, 0);
+			meter_add_metrics(d, smp, "box", &s, 1, 0, 0);
 			meter_add_raw(smp, "box", &s, 1);
 			res_sample(kase, smp);
 		}
@@ -166,7 +166,7 @@ static void record(const struct cfg *c, struct res_doc *d,
 		json_array_append_new(cmd, json_string(c->cmd[i]));
 	kase = res_case(d, json_pack("{s:s, s:s}", "load", "command", "meter",
 				     s[0].meter));
-	meter_add_metrics(d, smp, "box", s, n, 0);
+	meter_add_metrics(d, smp, "box", s, n, 0, 0);
 	meter_add_raw(smp, "box", s, n);
 	res_metric(d, "elapsed_s", "s", RES_LOWER, 0);
 	res_sample_set(smp, "elapsed_s", elapsed);

@@ -2,6 +2,7 @@
 #include "config.h"
 #include "meter.h"
 #include "result.h"
+#include "stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -76,14 +77,43 @@ void meter_close(struct meter *m)
 	free(m);
 }
 
+/* Is name one of the comma-separated words of list? */
+static int list_has(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+
+	while ((p = strstr(p, name))) {
+		if ((p == list || p[-1] == ',') && (p[n] == ',' || !p[n]))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+static int count_words(const char *list)
+{
+	int n = 1;
+
+	for (; *list; list++)
+		n += *list == ',';
+	return n;
+}
+
 int meterset_open(struct meterset *s, const char *list,
 		  const struct meter_opts *o, char *err, size_t len)
 {
 	char buf[256], *tok, *save = NULL;
-	int usable = 0;
+	int usable = 0, asked;
 
 	memset(s, 0, sizeof(*s));
 	snprintf(buf, sizeof(buf), "%s", list ? list : meter_default_list(o));
+	/* soak runs paired; /proc/stat costs nothing and describes both
+	 * runs of a pair, so it always comes along */
+	asked = count_words(buf);
+	if (list_has(buf, "soak") && !list_has(buf, "procstat") &&
+	    strlen(buf) + sizeof(",procstat") <= sizeof(buf))
+		strcat(buf, ",procstat");
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (s->n == METER_MAX) {
@@ -102,8 +132,8 @@ int meterset_open(struct meterset *s, const char *list,
 		snprintf(s->name[s->n], sizeof(s->name[0]), "%s", tok);
 		s->m[s->n] = meter_open(tok, o, s->why[s->n],
 					sizeof(s->why[0]));
-		if (s->m[s->n])
-			usable++;
+		if (s->m[s->n] && s->n < asked)
+			usable++; /* one the caller named */
 		s->n++;
 	}
 	if (!s->n) {
@@ -117,6 +147,18 @@ int meterset_open(struct meterset *s, const char *list,
 		return -ENODEV;
 	}
 	return 0;
+}
+
+const char *meterset_names(const struct meterset *s, char *buf, size_t len)
+{
+	size_t off = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < s->n && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s",
+					i ? "," : "", s->name[i]);
+	return buf;
 }
 
 int meterset_start(struct meterset *s)
@@ -159,6 +201,72 @@ void meterset_close(struct meterset *s)
 	memset(s, 0, sizeof(*s));
 }
 
+int meterset_paired(const struct meterset *s)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->m[i] && s->m[i]->ops->pause)
+			return 1;
+	return 0;
+}
+
+int meterset_metered(struct meterset *s, int metered, char *err,
+		     size_t len)
+{
+	int i, r;
+
+	for (i = 0; i < s->n; i++) {
+		if (!s->m[i] || !s->m[i]->ops->pause)
+			continue;
+		r = s->m[i]->ops->pause(s->m[i], !metered, err, len);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+int meter_soak_ran(const struct cpu_sample *s, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (s[i].ok && !strcmp(s[i].meter, "soak"))
+			return 1;
+	return 0;
+}
+
+int meter_perturbed(double ratio)
+{
+	return isfinite(ratio) &&
+	       (ratio < METER_PERTURB_LO || ratio > METER_PERTURB_HI);
+}
+
+void meter_perturbation_note(char *buf, size_t len,
+			     const struct stats_ratio *r)
+{
+	char ci[48] = "";
+
+	if (isfinite(r->lo))
+		snprintf(ci, sizeof(ci), "%.2f-%.2f, ", r->lo, r->hi);
+	snprintf(buf, len,
+		 "soak run reached %.2fx (%s%zu pair%s) of the unmetered rate; %s",
+		 r->ratio, ci, r->n, r->n == 1 ? "" : "s",
+		 meter_perturbed(r->ratio) ?
+			 "its CPU describes that slower run" :
+			 "within 5%: the soakers did not change the rate");
+}
+
+int meter_runs(int paired, int repeat)
+{
+	return paired ? 2 * repeat : repeat;
+}
+
+int meter_run_metered(int paired, int i)
+{
+	return paired && i % 2 == 0;
+}
+
 double meter_service_demand(const struct cpu_sample *s, double bytes)
 {
 	if (!s->ok || bytes <= 0)
@@ -182,6 +290,8 @@ json_t *cpu_sample_to_json(const struct cpu_sample *s)
 
 	if (!s->ok)
 		json_object_set_new(j, "why", json_string(s->why));
+	if (s->paused)
+		json_object_set_new(j, "paused", json_true());
 	if (s->note[0])
 		json_object_set_new(j, "note", json_string(s->note));
 	if (!strcmp(s->meter, "procstat")) {
@@ -258,6 +368,7 @@ int cpu_sample_from_json(json_t *j, struct cpu_sample *s, char *err,
 	getstr(j, "scope", s->scope, sizeof(s->scope));
 	getstr(j, "note", s->note, sizeof(s->note));
 	s->ok = json_is_true(json_object_get(j, "ok"));
+	s->paused = !s->ok && json_is_true(json_object_get(j, "paused"));
 	s->elapsed_s = getnum(j, "elapsed_s");
 	s->busy_pct = getnum(j, "busy_pct");
 	v = json_object_get(j, "ncpu");
@@ -308,39 +419,55 @@ int cpu_sample_from_json(json_t *j, struct cpu_sample *s, char *err,
 	return 0;
 }
 
-void meter_add_metrics(struct res_doc *d, json_t *sample, const char *side,
-		       const struct cpu_sample *s, int n, double bytes)
+/* Declare and set one figure, prefixed metered_ when it describes a
+ * slowed (metered) run. */
+static void put(struct res_doc *d, json_t *sample, const char *unit,
+		int metered, const char *fmt, const char *side,
+		const char *meter, double v)
 {
-	char name[96];
-	int i, first = 1;
+	char name[96], full[112];
 
+	snprintf(name, sizeof(name), fmt, side, meter);
+	snprintf(full, sizeof(full), "%s%s", metered ? "metered_" : "", name);
+	res_metric(d, full, unit, RES_LOWER, 0);
+	res_sample_set(sample, full, v);
+}
+
+void meter_add_metrics(struct res_doc *d, json_t *sample, const char *side,
+		       const struct cpu_sample *s, int n, double bytes,
+		       int metered)
+{
+	int i, prim = -1, soak = -1, m;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(s[i].meter, "soak") && (s[i].ok || s[i].paused))
+			soak = i;
+	if (soak >= 0)
+		prim = s[soak].ok ? soak : -1; /* paused: none this run */
+	else
+		for (i = n - 1; i >= 0; i--)
+			if (s[i].ok)
+				prim = i;
 	for (i = 0; i < n; i++) {
 		if (!s[i].ok)
 			continue;
-		snprintf(name, sizeof(name), "cpu_%s_%s_pct", side,
-			 s[i].meter);
-		res_metric(d, name, "%", RES_LOWER, 0);
-		res_sample_set(sample, name, s[i].busy_pct);
-		if (first) {
-			snprintf(name, sizeof(name), "cpu_%s_pct", side);
-			res_metric(d, name, "%", RES_LOWER, 0);
-			res_sample_set(sample, name, s[i].busy_pct);
-			if (bytes > 0) {
-				snprintf(name, sizeof(name),
-					 "sd_%s_us_per_kb", side);
-				res_metric(d, name, "us/KB", RES_LOWER, 0);
-				res_sample_set(sample, name,
-					       meter_service_demand(&s[i],
-								    bytes));
-			}
-			first = 0;
+		m = metered && i != soak; /* soak's own figures stay plain */
+		put(d, sample, "%", m, "cpu_%s_%s_pct", side, s[i].meter,
+		    s[i].busy_pct);
+		if (bytes > 0)
+			put(d, sample, "us/KB", m, "sd_%s_%s_us_per_kb", side,
+			    s[i].meter, meter_service_demand(&s[i], bytes));
+		if (i == prim) {
+			put(d, sample, "%", m, "cpu_%s_pct%s", side, "",
+			    s[i].busy_pct);
+			if (bytes > 0)
+				put(d, sample, "us/KB", m,
+				    "sd_%s_us_per_kb%s", side, "",
+				    meter_service_demand(&s[i], bytes));
 		}
-		if (!strcmp(s[i].meter, "procstat")) {
-			snprintf(name, sizeof(name), "cpu_%s_softirq_pct",
-				 side);
-			res_metric(d, name, "%", RES_LOWER, 0);
-			res_sample_set(sample, name, s[i].softirq_pct);
-		}
+		if (!strcmp(s[i].meter, "procstat"))
+			put(d, sample, "%", m, "cpu_%s_softirq_pct%s", side, "",
+			    s[i].softirq_pct);
 	}
 }
 

@@ -33,6 +33,8 @@ struct meter_counter {
 struct cpu_sample {
 	char meter[16];		/* "soak", "procstat", "rusage", "perf" */
 	int ok;			/* 0: unavailable or failed, see why */
+	int paused;		/* soak: the soakers were parked during the
+				 * window (the unmetered run of a pair) */
 	char why[256];
 	char scope[16];		/* "box" (whole machine) or "process" */
 	double elapsed_s;	/* the window */
@@ -74,6 +76,9 @@ struct meter_ops {
 	int (*start)(struct meter *m);
 	int (*stop)(struct meter *m, struct cpu_sample *out);
 	void (*close)(struct meter *m);
+	/* optional: stop perturbing the box (pause 1) for the following
+	 * windows, or resume; only a meter with a cost has it (soak) */
+	int (*pause)(struct meter *m, int pause, char *err, size_t len);
 	size_t priv_size;	/* bytes of private state */
 };
 
@@ -98,8 +103,10 @@ void meter_close(struct meter *m);
 /*
  * A set of meters read together. list is "soak,procstat" or NULL for the
  * default: soak when a calibration exists, else procstat (the caller's
- * output should name it). A meter that cannot open stays in the set as
- * unavailable (its sample says why) unless it is the only one.
+ * output should name it). A list with soak gets procstat appended when it
+ * lacks it (free, and it describes both runs of a pair). A meter that
+ * cannot open stays in the set as unavailable (its sample says why)
+ * unless it is the only one.
  */
 struct meterset {
 	int n;
@@ -111,11 +118,50 @@ struct meterset {
 int meterset_open(struct meterset *s, const char *list,
 		  const struct meter_opts *o, char *err, size_t len);
 int meterset_start(struct meterset *s);
+/* "soak,procstat": the meters of the set, as opened. */
+const char *meterset_names(const struct meterset *s, char *buf, size_t len);
 /* Fills out[0..n-1]; returns n. */
 int meterset_stop(struct meterset *s, struct cpu_sample *out);
 void meterset_close(struct meterset *s);
 /* "soak" if a usable calibration exists for this box, else "procstat". */
 const char *meter_default_list(const struct meter_opts *o);
+
+/*
+ * Paired runs (DESIGN.md, "The meter's cost"). Soakers slow what they
+ * measure (request/response most: every wake-up of a soaked CPU is an
+ * IPI, on a VM an exit too), so a case measured with soak runs its
+ * samples in pairs, interleaved: a metered run (soakers on) and an
+ * unmetered one (the box's soakers parked). The rate comes from the
+ * unmetered runs, the soak CPU from the metered ones, /proc/stat from
+ * both; their ratio is the case's perturbation (lib/result.c).
+ *
+ * meterset_paired: 1 when the set holds an open meter with a cost (soak).
+ * meterset_metered: before a run, park (metered 0) or wake (1) the
+ * soakers of this box for the following windows. 0 or -errno, err filled.
+ */
+int meterset_paired(const struct meterset *s);
+int meterset_metered(struct meterset *s, int metered, char *err,
+		     size_t len);
+/* 1 when a soak sample among s ran (the run was slowed by soakers). */
+int meter_soak_ran(const struct cpu_sample *s, int n);
+/* A ratio outside [0.95, 1.05]: every table marks the case. */
+#define METER_PERTURB_LO 0.95
+#define METER_PERTURB_HI 1.05
+int meter_perturbed(double ratio);
+/*
+ * The footnote of a perturbed case (or the line of any paired one):
+ * "soak run reached 0.32x (0.30-0.35, 3 pairs) of the unmetered rate;
+ * its CPU describes that slower run".
+ */
+struct stats_ratio;
+void meter_perturbation_note(char *buf, size_t len,
+			     const struct stats_ratio *r);
+/* Runs to make for `repeat` results: 2 * repeat when paired. */
+int meter_runs(int paired, int repeat);
+/* Is run i (0-based) of a paired case the metered one? Metered first,
+ * then unmetered, and so on (ABAB): a remote peer learns the next run's
+ * kind only at the end of the one before, and starts metered. */
+int meter_run_metered(int paired, int i);
 
 /* Service demand, netperf's: CPU microseconds per KB (1024 bytes) moved. */
 double meter_service_demand(const struct cpu_sample *s, double bytes);
@@ -126,15 +172,24 @@ int cpu_sample_from_json(json_t *j, struct cpu_sample *s, char *err,
 			 size_t len);
 
 /*
- * Put a window's figures into a result sample's metrics:
- * cpu_<side>_pct (the first usable meter), cpu_<side>_<meter>_pct for each,
- * sd_<side>_us_per_kb when bytes > 0, and cpu_<side>_softirq_pct from
- * procstat. Declares the metrics in the document too. side: "local",
- * "remote", "box", "server"...
+ * Put a window's figures into a result sample's metrics, declaring them
+ * in the document too. side: "local", "remote", "box", "server"...
+ *   cpu_<side>_<meter>_pct        each usable meter's box load
+ *   sd_<side>_<meter>_us_per_kb   its service demand, when bytes > 0
+ *   cpu_<side>_softirq_pct        procstat's softirq share
+ *   cpu_<side>_pct, sd_<side>_us_per_kb   the side's primary meter: soak
+ *                                 when the side has it, else the first
+ *                                 usable one
+ * metered: the run had soakers on (a metered run of a pair, or any run
+ * where soak ran). Then every figure not made by the soak meter itself
+ * describes a slowed run and is stored as metered_<name>, and a side
+ * whose soak was paused (the unmetered run) has no primary figure: it
+ * comes from the metered runs.
  */
 struct res_doc;
 void meter_add_metrics(struct res_doc *d, json_t *sample, const char *side,
-		       const struct cpu_sample *s, int n, double bytes);
+		       const struct cpu_sample *s, int n, double bytes,
+		       int metered);
 /* A "cpu": {side: [...]} entry with the full samples. */
 void meter_add_raw(json_t *sample, const char *side,
 		   const struct cpu_sample *s, int n);

@@ -36,7 +36,7 @@ static int soak_open(struct meter *m, const struct meter_opts *o, char *err,
 	hostinfo_read(NULL, &h);
 	soak_calib_check(&p->cal, &h, p->warn, sizeof(p->warn));
 	hostinfo_free(&h);
-	r = soak_join(&p->cl, o ? o->cpus : NULL, err, len);
+	r = soak_join(&p->cl, o ? o->cpus : NULL, p->cal.soaker, err, len);
 	if (r)
 		return r;
 	for (i = 0; i < p->cl.ncpu; i++) {
@@ -79,6 +79,16 @@ static int soak_stop(struct meter *m, struct cpu_sample *out)
 	return 0;
 }
 
+static int soak_meter_pause(struct meter *m, int pause, char *err,
+			    size_t len)
+{
+	struct soak_priv *p = m->priv;
+
+	if (p->cl.holding == pause)
+		return 0;
+	return soak_pause(&p->cl, pause, err, len);
+}
+
 static void soak_close(struct meter *m)
 {
 	struct soak_priv *p = m->priv;
@@ -93,6 +103,7 @@ const struct meter_ops meter_soak_ops = {
 	.start = soak_start,
 	.stop = soak_stop,
 	.close = soak_close,
+	.pause = soak_meter_pause,
 	.priv_size = sizeof(struct soak_priv),
 };
 

@@ -26,6 +26,7 @@ struct remotecpu {
 	size_t len, cap;
 	json_t *host; /* the server's host facts */
 	int open;     /* a window is open */
+	int soak_default; /* the server's default meters include soak */
 };
 
 /* One reply line (without newline) into *line, valid until the next
@@ -125,7 +126,7 @@ struct remotecpu *remotecpu_open(const char *hostport, int timeout_ms,
 				 char *err, size_t len)
 {
 	struct remotecpu *r;
-	char host[256], *p;
+	char host[256], *p, *d;
 	int port, fd;
 
 	if (sock_split_hostport(hostport, host, sizeof(host), &port,
@@ -155,8 +156,29 @@ struct remotecpu *remotecpu_open(const char *hostport, int timeout_ms,
 		remotecpu_close(r);
 		return NULL;
 	}
+	d = strstr(p, " default=");
+	r->soak_default = d && (!strncmp(d + 9, "soak", 4) &&
+				(d[13] == ',' || d[13] == ' ' || !d[13]));
+	if (d && !r->soak_default)
+		r->soak_default = !!strstr(d, ",soak");
 	free(p);
 	return r;
+}
+
+int remotecpu_paired(const struct remotecpu *r, const char *meters)
+{
+	if (!meters)
+		return r->soak_default;
+	return !strncmp(meters, "soak", 4) || strstr(meters, ",soak") != NULL;
+}
+
+int remotecpu_soak(struct remotecpu *r, int metered, char *err, size_t len)
+{
+	char *p;
+	int k = rc_cmd(r, metered ? "SOAK on" : "SOAK off", &p, err, len);
+
+	free(p);
+	return k;
 }
 
 int remotecpu_start(struct remotecpu *r, const char *meters, char *err,

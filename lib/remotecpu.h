@@ -23,6 +23,12 @@ struct remotecpu *remotecpu_open(const char *hostport, int timeout_ms,
  * procstat; meters NULL = the server's default). 0 or -errno. */
 int remotecpu_start(struct remotecpu *r, const char *meters, char *err,
 		    size_t len);
+/* Does a window with these meters (NULL = the server's default) measure
+ * with soak, so the runs must be paired (lib/meter.h)? */
+int remotecpu_paired(const struct remotecpu *r, const char *meters);
+/* Paired runs: before a run, park (metered 0) or wake (1) the server
+ * box's soakers. 0 or -errno with err (an older server answers ERR). */
+int remotecpu_soak(struct remotecpu *r, int metered, char *err, size_t len);
 /* Close the window: fills out[0..max), returns n or -errno. */
 int remotecpu_stop(struct remotecpu *r, struct cpu_sample *out, int max,
 		   char *err, size_t len);

@@ -216,6 +216,129 @@ json_t *res_summary_json(const double *x, size_t n, int is_rate)
 	return o;
 }
 
+void res_sample_pair(struct res_doc *d, json_t *sample, int pair,
+		     int metered)
+{
+	json_t *m = json_object_get(sample, "metrics"), *v, *def;
+	json_t *defs = json_object_get(d->root, "metrics"), *moved;
+	const char *name;
+	char full[160];
+	void *tmp;
+
+	json_object_set_new(sample, "pair", json_integer(pair));
+	json_object_set_new(sample, "soak", json_boolean(metered));
+	if (!metered || !m)
+		return;
+	moved = json_object();
+	json_object_foreach_safe(m, tmp, name, v)
+	{
+		if (!strncmp(name, "cpu_", 4) || !strncmp(name, "sd_", 3) ||
+		    !strncmp(name, "metered_", 8))
+			continue;
+		snprintf(full, sizeof(full), "metered_%s", name);
+		json_object_set(moved, full, v);
+		def = json_object_get(defs, name);
+		if (def && !json_object_get(defs, full))
+			json_object_set_new(defs, full, json_deep_copy(def));
+		json_object_del(m, name);
+	}
+	json_object_update(m, moved);
+	json_decref(moved);
+}
+
+/* The rate a case's perturbation is judged on: the first of these, else
+ * the first rate metric (by name) that both kinds of run carry. */
+static const char *perturb_metric(json_t *summary, json_t *metrics)
+{
+	static const char *const pref[] = { "throughput_MBps", "ops_per_s",
+					    "msgs_per_s", "trans_per_s",
+					    NULL };
+	static char buf[160];
+	const char *name, *best = NULL;
+	json_t *v;
+	int i;
+
+	for (i = 0; pref[i]; i++) {
+		snprintf(buf, sizeof(buf), "metered_%s", pref[i]);
+		if (json_object_get(summary, pref[i]) &&
+		    json_object_get(summary, buf))
+			return pref[i];
+	}
+	json_object_foreach(summary, name, v)
+	{
+		json_t *def = json_object_get(metrics, name);
+
+		snprintf(buf, sizeof(buf), "metered_%s", name);
+		if (json_is_true(json_object_get(def, "rate")) &&
+		    json_object_get(summary, buf) &&
+		    (!best || strcmp(name, best) < 0))
+			best = name;
+	}
+	return best;
+}
+
+static double sample_metric(json_t *s, const char *name)
+{
+	json_t *v = json_object_get(json_object_get(s, "metrics"), name);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/*
+ * perturbation: for each pair k with both runs, r_k = metered rate /
+ * unmetered rate; the ratio is their geometric mean, the interval
+ * Student-t on log r_k. null when the case has no complete pair.
+ */
+static void perturbation(json_t *kase, json_t *metrics)
+{
+	json_t *samples = json_object_get(kase, "samples"), *a, *b;
+	json_t *summary = json_object_get(kase, "summary");
+	const char *metric = perturb_metric(summary, metrics);
+	size_t ns = json_array_size(samples), i, j, n = 0;
+	struct stats_ratio r;
+	char mname[160];
+	double *num, *den;
+
+	json_object_del(kase, "perturbation");
+	if (!metric)
+		return;
+	snprintf(mname, sizeof(mname), "metered_%s", metric);
+	num = calloc(ns + 1, sizeof(*num));
+	den = calloc(ns + 1, sizeof(*den));
+	if (!num || !den)
+		abort();
+	json_array_foreach(samples, i, a)
+	{
+		json_t *pa = json_object_get(a, "pair");
+
+		if (!json_is_true(json_object_get(a, "soak")) ||
+		    !json_is_integer(pa))
+			continue;
+		json_array_foreach(samples, j, b)
+		{
+			if (!json_is_false(json_object_get(b, "soak")) ||
+			    !json_equal(json_object_get(b, "pair"), pa))
+				continue;
+			num[n] = sample_metric(a, mname);
+			den[n++] = sample_metric(b, metric);
+			break;
+		}
+	}
+	stats_ratio_paired(num, den, n, &r);
+	free(num);
+	free(den);
+	if (!r.n)
+		return;
+	json_object_set_new(
+		kase, "perturbation",
+		json_pack("{s:s, s:o, s:[oo], s:I, s:o, s:o, s:s}", "metric",
+			  metric, "ratio", num_or_null(r.ratio), "ci95",
+			  num_or_null(r.lo), num_or_null(r.hi), "pairs",
+			  (json_int_t)r.n, "min", num_or_null(r.min), "max",
+			  num_or_null(r.max), "formula",
+			  "geometric mean over pairs of metered/unmetered; ci95: Student t on the log ratios"));
+}
+
 static void summarize_case(json_t *kase, json_t *metrics)
 {
 	json_t *samples = json_object_get(kase, "samples");
@@ -261,8 +384,10 @@ void res_summarize(struct res_doc *d)
 	json_t *metrics = json_object_get(d->root, "metrics");
 	size_t i;
 
-	json_array_foreach(cases, i, c)
+	json_array_foreach(cases, i, c) {
 		summarize_case(c, metrics);
+		perturbation(c, metrics);
+	}
 }
 
 int res_write(struct res_doc *d, const char *path, char *err, size_t len)

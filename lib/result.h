@@ -42,6 +42,17 @@ void res_metric(struct res_doc *d, const char *name, const char *unit,
 json_t *res_case(struct res_doc *d, json_t *params);
 /* Append a sample (stolen) to a case; it must hold "metrics": {...}. */
 void res_sample(json_t *kase, json_t *sample);
+/*
+ * Paired runs (lib/meter.h): mark a finished sample as run `pair` (0, 1,
+ * ...) of its case, metered (soakers on) or not. A metered sample's
+ * figures other than the meters' (cpu_*, sd_*, which meter_add_metrics
+ * already named) describe a slowed run: they move to metered_<name>, so
+ * a summary of throughput_MBps holds unmetered runs only. The case then
+ * gets "perturbation" at summary time (results/SCHEMA.md). Call after
+ * every metric of the sample is set.
+ */
+void res_sample_pair(struct res_doc *d, json_t *sample, int pair,
+		     int metered);
 /* Shortcut: set metrics[name] = v in a sample, creating "metrics". */
 void res_sample_set(json_t *sample, const char *name, double v);
 

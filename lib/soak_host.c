@@ -22,9 +22,13 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <linux/futex.h>
+#include <stdint.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define SOAK_BUF	 (256 * 1024) /* each soaker's buffer */
@@ -36,27 +40,85 @@ static volatile sig_atomic_t host_term;
 
 /* --- the soakers -------------------------------------------------------- */
 
-static void __attribute__((noreturn)) soak_loop(uint64_t *count, uint64_t *buf)
+static void futex_wait(uint32_t *addr, uint32_t val)
 {
-	size_t off = 0, i;
-	uint64_t n = 0, x = 1;
+	syscall(SYS_futex, addr, FUTEX_WAIT, val, NULL, NULL, 0);
+}
 
+static void futex_wake_all(uint32_t *addr)
+{
+	syscall(SYS_futex, addr, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
+}
+
+/* Parked (an unmetered sample of a pair runs): sleep on the futex until
+ * the host clears park, saying so in the slot both ways. */
+static void soak_park(struct shm_slot *slot, uint32_t *park)
+{
+	__atomic_store_n(&slot->state, SLOT_PARKED, __ATOMIC_RELEASE);
+	while (__atomic_load_n(park, __ATOMIC_ACQUIRE))
+		futex_wait(park, 1);
+	__atomic_store_n(&slot->state, SLOT_RUNNING, __ATOMIC_RELEASE);
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
+/* One counted step: a dependent chain over 64 cache lines of 4 KiB. */
+static inline uint64_t soak_step(uint64_t *p, uint64_t x, int pause)
+{
+	size_t i;
+
+	for (i = 0; i < SOAK_STEP / 8; i += 8) {
+		x = x * 6364136223846793005ull + p[i];
+		p[i] = x;
+		if (pause)
+			cpu_relax();
+	}
+	return x;
+}
+
+static void __attribute__((noreturn))
+soak_loop(struct shm_slot *slot, uint32_t *park, uint64_t *buf,
+	  const struct soak_kind *k)
+{
+	uint64_t n = 0, x = 1, slice = 0, period = 0, t0 = 0, now;
+	struct timespec ts;
+	size_t off = 0;
+
+	if (k->duty_pct < 100) {
+		period = (uint64_t)k->period_us * 1000;
+		slice = period * (uint64_t)k->duty_pct / 100;
+		t0 = clock_ns();
+	}
 	for (;;) {
-		uint64_t *p = buf + off / 8;
-
-		/* one dependent chain over 64 cache lines of 4 KiB */
-		for (i = 0; i < SOAK_STEP / 8; i += 8) {
-			x = x * 6364136223846793005ull + p[i];
-			p[i] = x;
-		}
+		x = soak_step(buf + off / 8, x, k->pause);
 		off = (off + SOAK_STEP) % SOAK_BUF;
-		__atomic_store_n(count, ++n, __ATOMIC_RELAXED);
+		__atomic_store_n(&slot->count, ++n, __ATOMIC_RELAXED);
+		/* a shared, read-mostly line: costs a load per loop */
+		if (__atomic_load_n(park, __ATOMIC_RELAXED))
+			soak_park(slot, park);
+		if (!period || (n & 15))
+			continue;
+		now = clock_ns();
+		if (now - t0 < slice)
+			continue;
+		/* the rest of this period asleep: the CPU idles */
+		t0 += period * ((now - t0) / period + 1);
+		ts.tv_sec = (time_t)(t0 / 1000000000ull);
+		ts.tv_nsec = (long)(t0 % 1000000000ull);
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 	}
 }
 
 static void __attribute__((noreturn))
-soaker_main(struct shm_slot *slot, int cpu, int idx, pid_t host,
-	    const char *cgprocs)
+soaker_main(struct shm_slot *slot, uint32_t *park, int cpu, pid_t host,
+	    const char *cgprocs, const struct soak_kind *kind)
 {
 	struct sched_param sp = {0};
 	cpu_set_t set;
@@ -70,13 +132,22 @@ soaker_main(struct shm_slot *slot, int cpu, int idx, pid_t host,
 	signal(SIGTERM, SIG_DFL);
 	snprintf(name, sizeof(name), "zcb-soak/%d", cpu);
 	prctl(PR_SET_NAME, name);
-	(void)idx;
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set)) {
 		__atomic_store_n(&slot->state, -errno, __ATOMIC_RELEASE);
 		_exit(1);
 	}
+	/* the buffer first, at our parent's priority: on a box kept busy by
+	 * normal tasks an idle-class soaker may wait long for its first
+	 * cycles, and it is ready (counting what it gets) once idle */
+	buf = mmap(NULL, SOAK_BUF, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED) {
+		__atomic_store_n(&slot->state, -ENOMEM, __ATOMIC_RELEASE);
+		_exit(1);
+	}
+	memset(buf, 1, SOAK_BUF);
 	if (cgprocs[0]) {
 		fd = open(cgprocs, O_WRONLY | O_CLOEXEC);
 		snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
@@ -88,16 +159,9 @@ soaker_main(struct shm_slot *slot, int cpu, int idx, pid_t host,
 	setpriority(PRIO_PROCESS, 0, 19);
 	if (!sched_setscheduler(0, SCHED_IDLE, &sp))
 		flags |= SLOT_IDLE;
-	buf = mmap(NULL, SOAK_BUF, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (buf == MAP_FAILED) {
-		__atomic_store_n(&slot->state, -ENOMEM, __ATOMIC_RELEASE);
-		_exit(1);
-	}
-	memset(buf, 1, SOAK_BUF);
 	slot->flags = flags;
-	__atomic_store_n(&slot->state, 1, __ATOMIC_RELEASE);
-	soak_loop(&slot->count, buf);
+	__atomic_store_n(&slot->state, SLOT_RUNNING, __ATOMIC_RELEASE);
+	soak_loop(slot, park, buf, kind);
 }
 
 /* --- the host ----------------------------------------------------------- */
@@ -114,7 +178,10 @@ struct host {
 	char path[256]; /* socket path */
 	ino_t ino;	/* of the socket file we bound */
 	int cl[SOAK_MAX_CLIENTS];
+	char holds[SOAK_MAX_CLIENTS]; /* 1: this client wants them parked */
 	int ncl;
+	int parked; /* the soakers are told to park */
+	struct soak_kind kind; /* what the soakers run */
 	int ever;      /* a client has connected */
 	char err[200]; /* set-up failure */
 	int status;
@@ -201,8 +268,8 @@ static int start_soakers(struct host *h)
 			return h->status;
 		}
 		if (p == 0)
-			soaker_main(&s[i], h->hdr->cpu_id[i], i, me,
-				    h->cg.procs);
+			soaker_main(&s[i], &h->hdr->park, h->hdr->cpu_id[i],
+				    me, h->cg.procs, &h->kind);
 		h->pid[h->nsoak++] = p;
 	}
 	do {
@@ -217,7 +284,7 @@ static int start_soakers(struct host *h)
 					 h->hdr->cpu_id[i], strerror(-st));
 				return st;
 			}
-			ready += st == 1;
+			ready += st == SLOT_RUNNING;
 		}
 		if (ready < h->nsoak)
 			usleep(2000);
@@ -234,7 +301,8 @@ static int start_soakers(struct host *h)
 		flags_all &= s[i].flags;
 	snprintf(
 		h->hdr->note, sizeof(h->hdr->note),
-		"%d soakers (host pid %d), %s, %s", h->nsoak, (int)getpid(),
+		"%d %.16s soakers (host pid %d), %s, %.150s", h->nsoak,
+		h->kind.name, (int)getpid(),
 		flags_all & SLOT_IDLE ? "SCHED_IDLE nice 19"
 				      : "nice 19 (SCHED_IDLE refused)",
 		flags_all & SLOT_CG
@@ -273,8 +341,8 @@ static void send_hello(struct host *h, int fd)
 		cm->cmsg_len = CMSG_LEN(sizeof(int));
 		memcpy(CMSG_DATA(cm), &h->mfd, sizeof(int));
 	}
-	if (sendmsg(fd, &mh, MSG_NOSIGNAL) != (ssize_t)sizeof(m))
-		h->status = h->status; /* the client sees EOF and retries */
+	/* a failed send: the client sees EOF and retries */
+	(void)sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 
 static void host_accept(struct host *h)
@@ -295,7 +363,23 @@ static void host_accept(struct host *h)
 			close(fd);
 			continue;
 		}
+		if (soak_peer_uid(fd) != (int)geteuid()) {
+			int st = h->status;
+
+			/* the socket's directory keeps others out; this is
+			 * the second lock on the door */
+			h->status = -EPERM;
+			snprintf(h->err, sizeof(h->err),
+				 "this soak host serves uid %u only",
+				 (unsigned)geteuid());
+			send_hello(h, fd);
+			h->status = st;
+			h->err[0] = 0;
+			close(fd);
+			continue;
+		}
 		send_hello(h, fd);
+		h->holds[h->ncl] = 0;
 		h->cl[h->ncl++] = fd;
 		h->ever = 1;
 	}
@@ -344,14 +428,80 @@ static void host_cleanup(struct host *h)
 	}
 }
 
+/* Wait until every soaker's state is want, or SOAK_PARK_MS passed (a
+ * soaker starved by real work acts on park when it next runs). */
+static void wait_slots(struct host *h, int want)
+{
+	struct shm_slot *s = soak_slots(h->map);
+	uint64_t t0 = clock_ns();
+	int i, done;
+
+	do {
+		for (i = done = 0; i < h->nsoak; i++)
+			done += __atomic_load_n(&s[i].state,
+						__ATOMIC_ACQUIRE) == want;
+		if (done < h->nsoak)
+			usleep(200);
+	} while (done < h->nsoak &&
+		 clock_ns() - t0 < SOAK_PARK_MS * 1000000ull);
+}
+
+/*
+ * Park the soakers while any client holds them parked, else let them run.
+ * gen turns odd before they are told to park and even after they were
+ * woken, so a client window that saw it odd or changing knows its
+ * soakers did not run throughout (soak.c, soak_load).
+ */
+static void host_park(struct host *h)
+{
+	int want = 0, i;
+
+	for (i = 0; i < h->ncl; i++)
+		want |= h->holds[i];
+	if (want == h->parked)
+		return;
+	h->parked = want;
+	if (want) {
+		__atomic_add_fetch(&h->hdr->gen, 1, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&h->hdr->park, 1, __ATOMIC_SEQ_CST);
+		wait_slots(h, SLOT_PARKED);
+	} else {
+		__atomic_store_n(&h->hdr->park, 0, __ATOMIC_SEQ_CST);
+		futex_wake_all(&h->hdr->park);
+		wait_slots(h, SLOT_RUNNING);
+		__atomic_add_fetch(&h->hdr->gen, 1, __ATOMIC_SEQ_CST);
+	}
+}
+
+/* Bytes from client i: pause and resume requests, each answered with one
+ * byte once the soakers are in the state asked for. Others are ignored. */
+static void host_command(struct host *h, int i, const char *b, size_t n)
+{
+	char ack;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if (b[k] == SOAK_CMD_PAUSE)
+			h->holds[i] = 1;
+		else if (b[k] == SOAK_CMD_RESUME)
+			h->holds[i] = 0;
+		else
+			continue;
+		host_park(h);
+		ack = h->parked ? SOAK_ACK_PAUSED : SOAK_ACK_RUNNING;
+		if (send(h->cl[i], &ack, 1, MSG_NOSIGNAL | MSG_DONTWAIT) != 1)
+			h->holds[i] = 0; /* not listening: drop its hold */
+	}
+}
+
 static void host_loop(struct host *h)
 {
 	struct pollfd pf[SOAK_MAX_CLIENTS + 1];
 	uint64_t born = clock_ns();
 	char junk[256];
+	ssize_t r;
 	int i, n;
 
-	fcntl(h->lfd, F_SETFL, O_NONBLOCK);
 	while (!host_term) {
 		if (waitpid(-1, NULL, WNOHANG) > 0)
 			break; /* a soaker died: the figures would lie */
@@ -367,10 +517,17 @@ static void host_loop(struct host *h)
 		for (i = h->ncl - 1; n > 0 && i >= 0; i--) {
 			if (!pf[i + 1].revents)
 				continue;
-			if (read(h->cl[i], junk, sizeof(junk)) > 0)
+			r = read(h->cl[i], junk, sizeof(junk));
+			if (r > 0) {
+				host_command(h, i, junk, (size_t)r);
+				continue;
+			}
+			if (r < 0 && (errno == EINTR || errno == EAGAIN))
 				continue;
 			close(h->cl[i]);
 			h->cl[i] = h->cl[--h->ncl];
+			h->holds[i] = h->holds[h->ncl];
+			host_park(h); /* its hold, if any, goes with it */
 		}
 		if (n > 0 && pf[0].revents)
 			host_accept(h);
@@ -392,19 +549,22 @@ static void __attribute__((noreturn)) host_main(struct host *h)
 	alive = take_alive_lock();
 	(void)alive; /* held until we exit */
 	h->hdr->host_pid = (int32_t)getpid();
+	/* never block in accept: a failed start answers whoever waits,
+	 * then exits so the next opener starts a fresh host */
+	fcntl(h->lfd, F_SETFL, O_NONBLOCK);
 	soak_cg_setup(&h->cg, getpid());
 	if (!start_soakers(h))
 		host_loop(h);
 	else
-		host_accept(h); /* tell the waiting opener why */
+		host_accept(h); /* tell the waiting openers why */
 	host_cleanup(h);
 	_exit(0);
 }
 
 /* --- starting it ------------------------------------------------------- */
 
-int soak_host_spawn(const char *path, const int *ids, int n, char *err,
-		    size_t len)
+int soak_host_spawn(const char *path, const int *ids, int n,
+		    const struct soak_kind *kind, char *err, size_t len)
 {
 	struct host *h = calloc(1, sizeof(*h));
 	struct sockaddr_un sa;
@@ -442,6 +602,9 @@ int soak_host_spawn(const char *path, const int *ids, int n, char *err,
 	h->hdr = h->map;
 	h->hdr->magic = SOAK_MAGIC;
 	h->hdr->ncpu = (uint32_t)n;
+	h->hdr->features = SOAK_FEAT_PAUSE;
+	h->kind = *kind;
+	snprintf(h->hdr->kind, sizeof(h->hdr->kind), "%s", kind->name);
 	memcpy(h->hdr->cpu_id, ids, (size_t)n * sizeof(int));
 	p = fork();
 	if (p == 0) {

@@ -11,8 +11,19 @@
 #define SOAK_MAGIC    0x7a63736bu /* "zcsk" */
 #define SOAK_HDR      4096	  /* shared header, then the slots */
 #define SOAK_READY_MS 10000	  /* soakers must all run by then */
+#define SOAK_PARK_MS  200	  /* pausing/resuming: wait this long for
+				   * the soakers' acks (a starved one
+				   * parks when it next runs) */
 
 enum { SLOT_IDLE = 1, SLOT_CG = 2 }; /* slot flags: SCHED_IDLE, in cgroup */
+enum { SLOT_STARTING = 0, SLOT_RUNNING = 1, SLOT_PARKED = 2 }; /* state */
+enum { SOAK_FEAT_PAUSE = 1 }; /* shm_hdr.features: what this host can do */
+
+/* One byte a client sends the host, and the byte it answers. */
+#define SOAK_CMD_PAUSE	'P' /* park the soakers while I hold this */
+#define SOAK_CMD_RESUME 'R' /* I no longer need them parked */
+#define SOAK_ACK_PAUSED 'p' /* the soakers are parked */
+#define SOAK_ACK_RUNNING 'r' /* soakers run (or another client holds them) */
 
 /* The counters' memory: this header, then one slot per soaker. */
 struct shm_hdr {
@@ -21,11 +32,18 @@ struct shm_hdr {
 	int32_t host_pid;	       /* as the host sees itself */
 	int32_t cpu_id[SOAK_MAX_CPUS]; /* CPU of each soaker */
 	char note[256];		       /* regime, written before any hello */
+	uint32_t features;	       /* SOAK_FEAT_*; 0 from older hosts */
+	uint32_t park;		       /* futex: 1 = soakers must park */
+	uint32_t gen;		       /* pause generation: odd while the
+					* soakers are (being) parked; a
+					* window that saw it change, or odd,
+					* was not soaked */
+	char kind[SOAK_KIND_LEN];      /* soak_kind name; "" = spin */
 };
 
 struct shm_slot {
 	uint64_t count;	    /* loops done, written by its soaker */
-	int32_t state;	    /* 0 starting, 1 running, <0 -errno */
+	int32_t state;	    /* SLOT_*, or -errno */
 	int32_t flags;	    /* SLOT_* */
 	char pad[128 - 16]; /* own cache lines (and their pair) */
 };
@@ -60,6 +78,8 @@ void soak_cg_remove(struct soak_cg *cg);
 /* "<socket path>.<suffix>": the start lock, the alive lock. */
 void soak_side_path(char *buf, size_t len, const char *suffix);
 size_t soak_map_size(int ncpu);
+/* The uid at the other end of a unix socket (SO_PEERCRED), or -1. */
+int soak_peer_uid(int fd);
 struct shm_slot *soak_slots(void *map);
 int soak_unix_connect(const char *path);
 /*
@@ -67,7 +87,7 @@ int soak_unix_connect(const char *path);
  * counters and fork the host (double fork, in the caller's session).
  * 0 or -errno with err filled.
  */
-int soak_host_spawn(const char *path, const int *ids, int n, char *err,
-		    size_t len);
+int soak_host_spawn(const char *path, const int *ids, int n,
+		    const struct soak_kind *kind, char *err, size_t len);
 
 #endif

@@ -47,6 +47,7 @@ static const struct {
 	{"START", SP_START, 1},	  {"STOP", SP_STOP, 0},
 	{"REPORT", SP_REPORT, 0}, {"CALIB", SP_CALIB, 0},
 	{"HOST", SP_HOST, 0},	  {"QUIT", SP_QUIT, 0},
+	{"SOAK", SP_SOAK, 1},
 };
 
 /* Copy at most 32 printable characters of s for an error message. */
@@ -101,6 +102,12 @@ void soakproto_parse(const char *line, struct soakproto_req *req)
 		}
 		memcpy(req->arg, a, al);
 		req->arg[al] = 0;
+		if (req->cmd == SP_SOAK && strcmp(req->arg, "on") &&
+		    strcmp(req->arg, "off")) {
+			req->cmd = SP_BAD;
+			snprintf(req->why, sizeof(req->why),
+				 "SOAK takes on or off");
+		}
 		return;
 	}
 	req->cmd = SP_UNKNOWN;

@@ -10,6 +10,10 @@
  *   CALIB               OK <json>            the stored calibration
  *   HOST                OK <json>            host facts
  *   QUIT                OK bye               and the server hangs up
+ *   SOAK off|on         OK off|on            park this box's soakers for
+ *                                            the following windows (an
+ *                                            unmetered run of a pair)
+ *                                            until SOAK on or hang-up
  *
  * <json> is one line: {"host": {...}, "cpu": [cpu_sample...], "window":
  * ID, "elapsed_s": S}. Errors are "ERR <reason>". A command line longer
@@ -47,13 +51,14 @@ enum soakproto_cmd {
 	SP_CALIB,
 	SP_HOST,
 	SP_QUIT,
+	SP_SOAK, /* arg "on" / "off" */
 	SP_UNKNOWN, /* why says which word */
 	SP_BAD,	    /* a known command used wrongly: why */
 };
 
 struct soakproto_req {
 	enum soakproto_cmd cmd;
-	char arg[256]; /* START's meter list, "" = default */
+	char arg[256]; /* START's meter list ("" = default), SOAK's on/off */
 	char why[160]; /* for SP_UNKNOWN / SP_BAD */
 };
 

@@ -139,6 +139,38 @@ void stats_summarize(const double *x, size_t n, struct stats_summary *s)
 	free(c);
 }
 
+void stats_ratio_paired(const double *num, const double *den, size_t n,
+			struct stats_ratio *r)
+{
+	double *l = calloc(n + 1, sizeof(*l)), m, h;
+	size_t i;
+
+	if (!l)
+		abort();
+	memset(r, 0, sizeof(*r));
+	r->min = INFINITY;
+	for (i = 0; i < n; i++) {
+		if (!(num[i] > 0) || !(den[i] > 0))
+			continue;
+		l[r->n++] = log(num[i] / den[i]);
+		r->min = fmin(r->min, num[i] / den[i]);
+		r->max = fmax(r->max, num[i] / den[i]);
+	}
+	r->ratio = r->lo = r->hi = NAN;
+	if (r->n) {
+		m = stats_mean(l, r->n);
+		h = stats_ci_halfwidth(l, r->n, 0.95);
+		r->ratio = exp(m);
+		if (r->n > 1) {
+			r->lo = exp(m - h);
+			r->hi = exp(m + h);
+		}
+	} else {
+		r->min = r->max = NAN;
+	}
+	free(l);
+}
+
 int stats_confidence_reached(const double *x, size_t n, double level,
 			     double width_pct)
 {

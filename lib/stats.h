@@ -27,6 +27,21 @@ double stats_ci_halfwidth(const double *x, size_t n, double level);
 void stats_summarize(const double *x, size_t n, struct stats_summary *s);
 
 /*
+ * The ratio of paired measurements num[i] / den[i] (e.g. a metered run
+ * over its unmetered partner): the geometric mean of the per-pair
+ * ratios, and a Student-t 95% interval on their logs (NAN with fewer
+ * than 2 pairs). Pairs with a value <= 0 are skipped.
+ */
+struct stats_ratio {
+	size_t n;	/* pairs used */
+	double ratio;	/* geometric mean of num/den */
+	double lo, hi;	/* 95% interval */
+	double min, max; /* of the per-pair ratios */
+};
+void stats_ratio_paired(const double *num, const double *den, size_t n,
+			struct stats_ratio *r);
+
+/*
  * netperf -I semantics: with `level` (e.g. 95) and `width` (e.g. 5, in
  * percent), the interval is tight enough when its whole width is within
  * width% of the mean (i.e. +- width/2 %). Returns 1 when reached.

@@ -459,9 +459,9 @@ static void record(const struct cfg *c, struct res_doc *d,
 		       s->elapsed_s > 0 ? s->ops / s->elapsed_s : 0);
 	res_sample_set(sample, "elapsed_s", s->elapsed_s);
 	meter_add_metrics(d, sample, "local", s->local, s->nlocal,
-			  (double)s->bytes);
+			  (double)s->bytes, 0);
 	meter_add_metrics(d, sample, "remote", s->remote, s->nremote,
-			  (double)s->bytes);
+			  (double)s->bytes, 0);
 	if (s->nlocal)
 		meter_add_raw(sample, "local", s->local, s->nlocal);
 	if (s->nremote)

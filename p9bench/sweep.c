@@ -163,18 +163,18 @@ static void record(struct bench *b, struct res_doc *doc, struct cpuwin *w,
 		       s->elapsed > 0 ? s->ops / s->elapsed : 0);
 	res_sample_set(js, "elapsed_s", s->elapsed);
 	if (s->ncpu) {
-		meter_add_metrics(doc, js, "local", s->cpu, s->ncpu, s->bytes);
+		meter_add_metrics(doc, js, "local", s->cpu, s->ncpu, s->bytes, 0);
 		meter_add_raw(js, "local", s->cpu, s->ncpu);
 	}
 	if (s->nremote && b->same_box)
 		json_object_set_new(js, "same_box", json_true());
 	if (s->nremote) {
 		meter_add_metrics(doc, js, "remote", s->remote, s->nremote,
-				  s->bytes);
+				  s->bytes, 0);
 		meter_add_raw(js, "remote", s->remote, s->nremote);
 	}
 	if (w->have_pc) {
-		meter_add_metrics(doc, js, "server", &w->srv, 1, s->bytes);
+		meter_add_metrics(doc, js, "server", &w->srv, 1, s->bytes, 0);
 		meter_add_raw(js, "server", &w->srv, 1);
 	}
 	res_sample(kase, js);

@@ -69,7 +69,7 @@ static int get_u64(json_t *j, const char *k, uint64_t *out, int required,
 
 json_t *ctl_hello_build(const struct ctl_hello *h)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:i, s:b}",
+	json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:i, s:b}",
 			 "type", CTL_HELLO, "method", h->method, "source",
 			 h->source, "proto", h->proto, "hostname",
 			 h->hostname, "boot_id", h->boot_id, "buflen",
@@ -77,6 +77,30 @@ json_t *ctl_hello_build(const struct ctl_hello *h)
 			 (json_int_t)h->bytes, "dgrams",
 			 (json_int_t)h->dgrams, "sample", h->sample, "more",
 			 h->more);
+
+	if (h->soak >= 0) { /* paired runs only: older peers never see it */
+		json_object_set_new(j, "soak", json_boolean(h->soak));
+		json_object_set_new(j, "soak_next", json_boolean(h->soak_next));
+	}
+	return j;
+}
+
+/* An optional boolean: -1 when absent, else 0/1; -EINVAL when another
+ * type. */
+static int get_tri(json_t *j, const char *k, int *out, char *err,
+		   size_t elen)
+{
+	json_t *v = json_object_get(j, k);
+
+	*out = -1;
+	if (!v)
+		return 0;
+	if (!json_is_boolean(v)) {
+		snprintf(err, elen, "field \"%s\" is not a boolean", k);
+		return -EINVAL;
+	}
+	*out = json_is_true(v);
+	return 0;
 }
 
 int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len)
@@ -119,6 +143,9 @@ int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len)
 		return -EINVAL;
 	}
 	h->more = json_is_true(m);
+	if (get_tri(j, "soak", &h->soak, err, len) ||
+	    get_tri(j, "soak_next", &h->soak_next, err, len))
+		return -EINVAL;
 	return 0;
 }
 

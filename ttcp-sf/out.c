@@ -96,11 +96,11 @@ json_t *out_sample(struct res_doc *d, const struct cfg *c,
 	}
 	if (c->cpu) {
 		meter_add_metrics(d, j, "local", s->cpu, s->ncpu,
-				  (double)s->bytes);
+				  (double)s->bytes, s->metered);
 		meter_add_raw(j, "local", s->cpu, s->ncpu);
 		if (rep) {
 			meter_add_metrics(d, j, "remote", rep->cpu, rep->ncpu,
-					  (double)rep->bytes);
+					  (double)rep->bytes, s->metered);
 			meter_add_raw(j, "remote", rep->cpu, rep->ncpu);
 		}
 	}

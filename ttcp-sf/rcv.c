@@ -221,6 +221,12 @@ static int exchange(struct rcv *r, const struct sample *s,
 		die("transmitter %s (phase: report): %s", r->peer, err);
 	}
 	*same = !strcmp(h->boot_id, r->boot) && !strcmp(h->hostname, r->me);
+	/* paired runs: park or wake this box's soakers for the next run
+	 * before the transmitter can start it (it waits for our report) */
+	if (h->more && h->soak_next >= 0 && c->cpu &&
+	    meterset_metered(&r->ms, h->soak_next, err, sizeof(err)))
+		log_warn("next run (%s): %s",
+			 h->soak_next ? "metered" : "unmetered", err);
 	memset(&rep, 0, sizeof(rep));
 	snprintf(rep.recv_method, sizeof(rep.recv_method), "%s",
 		 r->ops->name);
@@ -251,7 +257,7 @@ static int one_sample(struct rcv *r, int idx)
 	struct ctl_hello h;
 	struct sample s;
 	int have = 0, same = 0, more = 0;
-	json_t *kase;
+	json_t *kase, *j;
 
 	memset(&s, 0, sizeof(s));
 	memset(&h, 0, sizeof(h));
@@ -273,6 +279,9 @@ static int one_sample(struct rcv *r, int idx)
 		have = exchange(r, &s, &h, &same);
 	if (have) {
 		more = h.more;
+		s.paired = h.soak >= 0;
+		s.metered = h.soak == 1;
+		s.pair = h.sample / 2;
 		if (!c->udp && h.bytes != s.bytes)
 			die("transmitter %s sent %llu bytes, %llu arrived (phase: data)",
 			    r->peer, (unsigned long long)h.bytes,
@@ -293,7 +302,10 @@ static int one_sample(struct rcv *r, int idx)
 	kase = res_case(r->d, ttcp_params(have ? h.method : "unknown",
 					  r->ops->name, c, "receive",
 					  have ? h.source : "unknown"));
-	res_sample(kase, out_sample(r->d, c, &s, NULL, same));
+	j = out_sample(r->d, c, &s, NULL, same);
+	if (s.paired)
+		res_sample_pair(r->d, j, s.pair, s.metered);
+	res_sample(kase, j);
 	json_decref(s.counters);
 	fprintf(ttcp_out, "ttcp-sf: %s <- %s %s: %.1f MB/s%s\n", r->ops->name,
 		have ? h.method : "?", c->udp ? "udp" : "tcp",
@@ -332,7 +344,7 @@ int do_receive(const struct cfg *c, struct res_doc *d)
 		if (meterset_open(&r.ms, c->cpu_list, NULL, err, sizeof(err)))
 			die("--cpu: %s", err);
 		fprintf(ttcp_out, "ttcp-r: CPU meters: %s\n",
-			c->cpu_list ? c->cpu_list : meter_default_list(NULL));
+			meterset_names(&r.ms, why, sizeof(why)));
 	}
 	fflush(ttcp_out);
 	for (i = 0; i < TTCP_MAX_SAMPLES && !sig_stop; i++)

@@ -70,6 +70,9 @@ struct sample {
 	int64_t lost;		/* UDP: lost datagrams, -1 = unknown */
 	uint64_t bad_bytes;	/* -V: mismatches */
 	int verified;		/* -V applied to the bytes */
+	int paired;		/* one run of a metered/unmetered pair */
+	int metered;		/* soakers ran (lib/meter.h, paired runs) */
+	int pair;		/* which pair, 0-based */
 };
 
 /*
@@ -88,6 +91,11 @@ struct ctl_hello {
 	uint64_t dgrams;	/* UDP datagrams sent */
 	int sample;		/* 0-based */
 	int more;		/* 1: another sample follows */
+	int soak;		/* this run: 1 metered, 0 unmetered (soakers
+				 * parked), -1 not paired */
+	int soak_next;		/* the next run's kind, so a receiver on
+				 * another box parks or wakes its soakers
+				 * before it starts; -1 not paired */
 };
 
 struct ctl_report {

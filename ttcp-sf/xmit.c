@@ -235,6 +235,8 @@ static int exchange(struct xmit *t, const struct sample *s, int idx,
 	h.dgrams = s->dgrams;
 	h.sample = idx;
 	h.more = more;
+	h.soak = s->paired ? s->metered : -1;
+	h.soak_next = s->paired ? !s->metered : -1;
 	fd = sock_connect(c->host, c->port, SOCK_STREAM, c->report_ms, err,
 			  sizeof(err));
 	if (fd < 0) {
@@ -283,34 +285,62 @@ static void check_report(struct xmit *t, const struct sample *s,
 			(unsigned long long)s->dgrams, (long long)rep->lost);
 }
 
-static void one_sample(struct xmit *t, int idx, double *mbps, int *more)
+/* Rates so far: unmetered runs (the results) and, paired, the metered
+ * partner of each (same index = same pair). */
+struct rates {
+	double mbps[TTCP_MAX_SAMPLES];	/* unmetered (or unpaired) runs */
+	double metered[TTCP_MAX_SAMPLES]; /* metered run of pair k */
+	int n, nm;
+};
+
+static void print_run_kind(const struct sample *s)
+{
+	if (!s->paired)
+		return;
+	fprintf(ttcp_out, s->metered ?
+		"ttcp-t: pair %d, metered run: soakers on (its CPU is the soak figure; its rate is not the result)\n" :
+		"ttcp-t: pair %d, unmetered run: soakers parked (this rate is the result)\n",
+		s->pair + 1);
+}
+
+static void one_sample(struct xmit *t, int idx, struct sample *s,
+		       struct rates *rt, int *more)
 {
 	const struct cfg *c = t->c;
 	struct ctl_report rep;
-	struct sample s;
 	char why[600] = "no report: --no-report";
 	int have = 0, same = 0;
-	json_t *kase;
+	double mbps;
+	json_t *kase, *j;
 
-	memset(&s, 0, sizeof(s));
-	s.lost = -1;
+	print_run_kind(s);
 	if (c->udp)
-		udp_sample(t, &s);
+		udp_sample(t, s);
 	else
-		tcp_sample(t, &s);
-	mbps[idx] = s.elapsed_s > 0 ? (double)s.bytes / s.elapsed_s / 1e6 : 0;
-	*more = !sig_stop && !ttcp_confidence_done(c, mbps, idx + 1, t->d);
-	ttcp_print_rate("t", c, &s);
-	if (s.zc_warn[0])
-		fprintf(ttcp_out, "ttcp-t: %s\n", s.zc_warn);
+		tcp_sample(t, s);
+	mbps = s->elapsed_s > 0 ? (double)s->bytes / s->elapsed_s / 1e6 : 0;
+	if (s->metered) {
+		rt->metered[rt->nm++] = mbps;
+		*more = !sig_stop; /* its unmetered partner follows */
+	} else {
+		rt->mbps[rt->n++] = mbps;
+		*more = !sig_stop &&
+			!ttcp_confidence_done(c, rt->mbps, rt->n, t->d);
+	}
+	ttcp_print_rate("t", c, s);
+	if (s->zc_warn[0])
+		fprintf(ttcp_out, "ttcp-t: %s\n", s->zc_warn);
 	if (c->report && !sig_stop)
-		have = exchange(t, &s, idx, *more, &rep, why, sizeof(why));
+		have = exchange(t, s, idx, *more, &rep, why, sizeof(why));
 	if (have) {
-		check_report(t, &s, &rep);
+		check_report(t, s, &rep);
 		same = !strcmp(rep.boot_id, t->boot) &&
 		       !strcmp(rep.hostname, t->me);
 		if (idx == 0)
 			res_set_peer(t->d, json_incref(rep.host));
+		if (!s->metered && meter_soak_ran(rep.cpu, rep.ncpu))
+			res_warn(t->d, "the receiver's soakers ran during %s run %d: that rate is perturbed (give both ends the same --cpu)",
+				 s->paired ? "unmetered" : "", idx);
 	} else {
 		if (idx == 0) {
 			fprintf(ttcp_out, "ttcp-t: %s\n", why);
@@ -320,22 +350,56 @@ static void one_sample(struct xmit *t, int idx, double *mbps, int *more)
 			die("receiver %s:%d: %s (--require-peer)", c->host,
 			    c->port, why);
 	}
-	out_cpu("t", c, &s, have ? &rep : NULL, same, why);
+	out_cpu("t", c, s, have ? &rep : NULL, same, why);
 	kase = res_case(t->d, ttcp_params(t->ops->name,
 					  have ? rep.recv_method : "unknown",
 					  c, "transmit", t->source));
-	res_sample(kase, out_sample(t->d, c, &s, have ? &rep : NULL, same));
-	json_decref(s.counters);
+	j = out_sample(t->d, c, s, have ? &rep : NULL, same);
+	if (s->paired)
+		res_sample_pair(t->d, j, s->pair, s->metered);
+	res_sample(kase, j);
+	json_decref(s->counters);
 	if (have)
 		ctl_report_free(&rep);
+}
+
+/* The closing lines: the median of the results, and with pairs what the
+ * soakers did to the rate. */
+static void summary(struct xmit *t, const struct rates *rt, int paired)
+{
+	const struct cfg *c = t->c;
+	struct stats_summary ss;
+	struct stats_ratio pr;
+	char note[256];
+
+	if (rt->n > 1) {
+		stats_summarize(rt->mbps, (size_t)rt->n, &ss);
+		fprintf(ttcp_out, "ttcp-t: %d %s: median %.1f MB/s (min %.1f, max %.1f, cov %.1f%%)\n",
+			rt->n, paired ? "unmetered runs" : "samples",
+			ss.median, ss.min, ss.max, 100 * ss.cov);
+	}
+	if (paired && rt->nm) {
+		stats_ratio_paired(rt->metered, rt->mbps,
+				   (size_t)(rt->nm < rt->n ? rt->nm : rt->n),
+				   &pr);
+		meter_perturbation_note(note, sizeof(note), &pr);
+		fprintf(ttcp_out, "ttcp-t: perturbation: %s\n", note);
+	}
+	fprintf(ttcp_out, "ttcp-sf: %s %s %zux%ld -> %s: %.1f MB/s%s%s\n",
+		t->ops->name, c->udp ? "udp" : "tcp", c->buflen, c->nbuf,
+		c->host, stats_median(rt->mbps, (size_t)rt->n),
+		rt->n > 1 ? " (median)" : "",
+		paired ? ", unmetered runs; soak CPU from the metered runs" :
+			 "");
 }
 
 int do_transmit(const struct cfg *c, struct res_doc *d)
 {
 	struct xmit t = { .c = c, .d = d };
-	double mbps[TTCP_MAX_SAMPLES];
+	static struct rates rt;
+	struct sample s;
 	char err[512], why[256];
-	int i, more = 1;
+	int i, more = 1, paired = 0;
 
 	t.ops = xfer_find(c->method, XFER_SEND);
 	if (xfer_probe(t.ops, why, sizeof(why)))
@@ -348,26 +412,30 @@ int do_transmit(const struct cfg *c, struct res_doc *d)
 	if (c->cpu) {
 		if (meterset_open(&t.ms, c->cpu_list, NULL, err, sizeof(err)))
 			die("--cpu: %s", err);
-		fprintf(ttcp_out, "ttcp-t: CPU meters: %s\n",
-			c->cpu_list ? c->cpu_list : meter_default_list(NULL));
+		paired = meterset_paired(&t.ms);
+		fprintf(ttcp_out, "ttcp-t: CPU meters: %s%s\n",
+			meterset_names(&t.ms, why, sizeof(why)),
+			paired ? "; soak runs in pairs: metered, then unmetered (the rate)" :
+				 "");
 	}
-	for (i = 0; more && i < c->repeat; i++)
-		one_sample(&t, i, mbps, &more);
+	memset(&rt, 0, sizeof(rt));
+	for (i = 0; more && i < meter_runs(paired, c->repeat) &&
+		    i < TTCP_MAX_SAMPLES; i++) {
+		memset(&s, 0, sizeof(s));
+		s.lost = -1;
+		s.paired = paired;
+		s.metered = meter_run_metered(paired, i);
+		s.pair = paired ? i / 2 : i;
+		if (paired &&
+		    meterset_metered(&t.ms, s.metered, err, sizeof(err)))
+			die("--cpu: %s", err);
+		one_sample(&t, i, &s, &rt, &more);
+	}
 	if (t.zc_copied)
 		res_warn(d, "%s: %llu of %llu sends copied by the kernel",
 			 t.ops->name, (unsigned long long)t.zc_copied,
 			 (unsigned long long)t.zc_completions);
-	if (i > 1) {
-		struct stats_summary ss;
-
-		stats_summarize(mbps, (size_t)i, &ss);
-		fprintf(ttcp_out, "ttcp-t: %d samples: median %.1f MB/s (min %.1f, max %.1f, cov %.1f%%)\n",
-			i, ss.median, ss.min, ss.max, 100 * ss.cov);
-	}
-	fprintf(ttcp_out, "ttcp-sf: %s %s %zux%ld -> %s: %.1f MB/s%s\n",
-		t.ops->name, c->udp ? "udp" : "tcp", c->buflen, c->nbuf,
-		c->host, stats_median(mbps, (size_t)i),
-		i > 1 ? " (median)" : "");
+	summary(&t, &rt, paired);
 	if (c->cpu)
 		meterset_close(&t.ms);
 	xfer_source_close(&t.src);

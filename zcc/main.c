@@ -269,12 +269,12 @@ static json_t *sample_of(struct res_doc *doc, const struct run_result *r,
 	res_sample_set(s, "elapsed_s", r->elapsed_s);
 	if (cfg.measure) {
 		meter_add_metrics(doc, s, "local", loc, nloc,
-				  (double)r->payload);
+				  (double)r->payload, 0);
 		meter_add_raw(s, "local", loc, nloc);
 	}
 	if (r->rem.n) {
 		meter_add_metrics(doc, s, "remote", r->rem.cpu, r->rem.n,
-				  (double)r->payload);
+				  (double)r->payload, 0);
 		meter_add_raw(s, "remote", r->rem.cpu, r->rem.n);
 		json_object_set_new(s, "same_box",
 				    json_boolean(same_box(r->rem.host)));

@@ -21,6 +21,67 @@ static int count_tmp(const char *dir)
 	return n;
 }
 
+/* Paired runs: metered figures move aside, the summary of the rate holds
+ * the unmetered runs only, and the case carries its perturbation. */
+static void paired(void)
+{
+	struct res_doc *d = res_new("t", 0, NULL);
+	double rate[4] = { 50, 100, 60, 100 }; /* metered, unmetered, ... */
+	json_t *c, *s, *p, *sum;
+	int i;
+
+	res_metric(d, "throughput_MBps", "MB/s", RES_HIGHER, 1);
+	c = res_case(d, json_pack("{s:s}", "method", "write"));
+	for (i = 0; i < 4; i++) {
+		s = json_object();
+		res_sample_set(s, "throughput_MBps", rate[i]);
+		res_sample_set(s, "cpu_local_pct", 40 + i); /* a meter's */
+		res_sample_pair(d, s, i / 2, i % 2 == 0);
+		res_sample(c, s);
+	}
+	res_summarize(d);
+	s = json_array_get(json_object_get(c, "samples"), 0);
+	T_CHECK(json_is_true(json_object_get(s, "soak")));
+	T_CHECK(json_integer_value(json_object_get(s, "pair")) == 0);
+	T_CHECK(!json_object_get(json_object_get(s, "metrics"),
+				 "throughput_MBps"));
+	T_NEAR(json_number_value(json_object_get(
+		       json_object_get(s, "metrics"), "metered_throughput_MBps")),
+	       50, 1e-9);
+	/* the meter's figure keeps its name */
+	T_CHECK(json_object_get(json_object_get(s, "metrics"),
+				"cpu_local_pct") != NULL);
+	/* metered_ metric declared like its original */
+	T_STREQ(json_string_value(json_object_get(
+			json_object_get(json_object_get(res_json(d), "metrics"),
+					"metered_throughput_MBps"),
+			"unit")),
+		"MB/s");
+	sum = json_object_get(json_object_get(c, "summary"), "throughput_MBps");
+	T_CHECK(json_integer_value(json_object_get(sum, "n")) == 2);
+	T_NEAR(json_number_value(json_object_get(sum, "mean")), 100, 1e-9);
+	p = json_object_get(c, "perturbation");
+	T_ASSERT(json_is_object(p));
+	T_STREQ(json_string_value(json_object_get(p, "metric")),
+		"throughput_MBps");
+	T_NEAR(json_number_value(json_object_get(p, "ratio")), sqrt(0.5 * 0.6),
+	       1e-9);
+	T_CHECK(json_integer_value(json_object_get(p, "pairs")) == 2);
+	T_CHECK(json_is_number(json_array_get(json_object_get(p, "ci95"), 0)));
+	T_CHECK(res_validate(res_json(d), NULL, 0) == 0);
+	res_free(d);
+
+	/* unpaired samples: no perturbation, names untouched */
+	d = res_new("t", 0, NULL);
+	c = res_case(d, json_object());
+	s = json_object();
+	res_sample_set(s, "throughput_MBps", 1);
+	res_sample(c, s);
+	res_summarize(d);
+	T_CHECK(!json_object_get(c, "perturbation"));
+	res_free(d);
+}
+
 int main(void)
 {
 	char *argv[] = { "tool", "-x", NULL };
@@ -28,6 +89,8 @@ int main(void)
 	struct res_doc *d = res_new("testtool", 2, argv);
 	json_t *c, *s, *doc, *sum;
 	json_error_t je;
+
+	paired();
 	int i;
 
 	T_ASSERT(mkdtemp(dir));

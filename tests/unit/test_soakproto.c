@@ -90,6 +90,17 @@ static void parsing(void)
 	T_STREQ(r.why, "unknown command ??zap");
 	soakproto_parse("STARTX", &r);
 	T_CHECK(r.cmd == SP_UNKNOWN);
+	soakproto_parse("SOAK off", &r);
+	T_CHECK(r.cmd == SP_SOAK);
+	T_STREQ(r.arg, "off");
+	soakproto_parse("soak on", &r);
+	T_CHECK(r.cmd == SP_SOAK);
+	T_STREQ(r.arg, "on");
+	soakproto_parse("SOAK", &r);
+	T_CHECK(r.cmd == SP_BAD);
+	T_STREQ(r.why, "SOAK takes on or off");
+	soakproto_parse("SOAK maybe", &r);
+	T_CHECK(r.cmd == SP_BAD);
 }
 
 static void replies(void)

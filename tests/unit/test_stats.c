@@ -59,5 +59,25 @@ int main(void)
 		T_CHECK(!stats_confidence_reached(loose, 5, 95, 5));
 		T_CHECK(!stats_confidence_reached(tight, 1, 95, 5));
 	}
+	/* paired ratios: geometric mean, t interval on logs, bad pairs out */
+	{
+		const double num[] = { 50, 60, 0 }, den[] = { 100, 100, 100 };
+		struct stats_ratio r;
+		double m = (log(0.5) + log(0.6)) / 2,
+		       sd = fabs(log(0.5) - log(0.6)) / sqrt(2);
+
+		stats_ratio_paired(num, den, 3, &r);
+		T_CHECK(r.n == 2);
+		T_NEAR(r.ratio, sqrt(0.3), 1e-12);
+		T_NEAR(r.min, 0.5, 1e-12);
+		T_NEAR(r.max, 0.6, 1e-12);
+		T_NEAR(r.lo, exp(m - 12.7062047 * sd / sqrt(2)), 1e-6);
+		T_NEAR(r.hi, exp(m + 12.7062047 * sd / sqrt(2)), 1e-4);
+		stats_ratio_paired(num, den, 1, &r);
+		T_CHECK(r.n == 1 && isnan(r.lo) && isnan(r.hi));
+		T_NEAR(r.ratio, 0.5, 1e-12);
+		stats_ratio_paired(num + 2, den, 1, &r);
+		T_CHECK(r.n == 0 && isnan(r.ratio));
+	}
 	return t_done();
 }

@@ -1,0 +1,183 @@
+/*
+ * cpuwin.c: one run's CPU windows on every side (this box, a remote
+ * `cyclesoak --serve`, a local server process) and the soak meter's
+ * paired runs across them. See cpuwin.h.
+ */
+#include "config.h"
+#include "cpuwin.h"
+#include "remotecpu.h"
+#include "result.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+int cpuwin_open(struct cpuwin *w, const struct cpuwin_cfg *c, char *err,
+		size_t len)
+{
+	struct meter_opts mo = {0};
+	char e2[512];
+
+	memset(w, 0, sizeof(*w));
+	w->cfg = *c;
+	if (!w->cfg.server_side)
+		w->cfg.server_side = "server";
+	w->metered = 1;
+	if (c->local) {
+		if (meterset_open(&w->ms, c->local_list, &mo, e2, sizeof(e2))) {
+			snprintf(err, len, "CPU meters: %s", e2);
+			return -EINVAL;
+		}
+		w->have_local = 1;
+		w->paired = meterset_paired(&w->ms);
+	}
+	if (c->server_pid > 0) {
+		if (pidcpu_open(&w->pc, NULL, c->server_pid, 1, e2,
+				sizeof(e2))) {
+			snprintf(err, len, "--server-pid %d: %s",
+				 (int)c->server_pid, e2);
+			cpuwin_close(w);
+			return -ESRCH;
+		}
+		w->have_pid = 1;
+	}
+	if (c->remote) {
+		w->rc = remotecpu_open(c->remote, c->timeout_ms, e2,
+				       sizeof(e2));
+		if (!w->rc) {
+			snprintf(err, len, "remote CPU (cyclesoak --serve): %s",
+				 e2);
+			cpuwin_close(w);
+			return -ECONNREFUSED;
+		}
+		w->remote_paired = remotecpu_paired(w->rc, c->remote_list);
+		w->paired |= w->remote_paired;
+	}
+	return 0;
+}
+
+json_t *cpuwin_peer(struct cpuwin *w)
+{
+	return w->rc ? remotecpu_host(w->rc) : NULL;
+}
+
+const char *cpuwin_local_names(const struct cpuwin *w, char *buf,
+			       size_t len)
+{
+	if (!w->have_local) {
+		buf[0] = '\0';
+		return buf;
+	}
+	return meterset_names(&w->ms, buf, len);
+}
+
+int cpuwin_paired(const struct cpuwin *w)
+{
+	return w->paired;
+}
+
+int cpuwin_metered(struct cpuwin *w, int metered, char *err, size_t len)
+{
+	char e2[512];
+	int r;
+
+	w->metered = metered;
+	if (!w->paired)
+		return 0;
+	if (w->have_local && meterset_paired(&w->ms)) {
+		r = meterset_metered(&w->ms, metered, err, len);
+		if (r)
+			return r;
+	}
+	if (w->remote_paired) {
+		r = remotecpu_soak(w->rc, metered, e2, sizeof(e2));
+		if (r) {
+			snprintf(err, len, "remote CPU: %s", e2);
+			return r;
+		}
+	}
+	return 0;
+}
+
+int cpuwin_start(struct cpuwin *w, char *err, size_t len)
+{
+	char e2[512];
+
+	if (w->rc && remotecpu_start(w->rc, w->cfg.remote_list, e2,
+				     sizeof(e2))) {
+		snprintf(err, len, "remote CPU: %s", e2);
+		return -EIO;
+	}
+	if (w->have_pid && pidcpu_start(&w->pc)) {
+		snprintf(err, len, "server process %d (%s) is gone",
+			 (int)w->pc.pid, w->pc.comm);
+		return -ESRCH;
+	}
+	/* the local window last, so it is the tightest around the work */
+	if (w->have_local && meterset_start(&w->ms)) {
+		snprintf(err, len, "cannot start the CPU meters");
+		return -EIO;
+	}
+	return 0;
+}
+
+int cpuwin_stop(struct cpuwin *w, struct cpuwin_sample *s, char *err,
+		size_t len)
+{
+	char e2[512];
+	int n;
+
+	memset(s, 0, sizeof(*s));
+	s->paired = w->paired;
+	s->metered = w->paired ? w->metered : 0;
+	if (w->have_local)
+		s->nlocal = meterset_stop(&w->ms, s->local);
+	if (w->have_pid && !strcmp(w->cfg.server_side, "remote")) {
+		pidcpu_stop(&w->pc, &s->remote[0]); /* the remote side's first */
+		s->nremote = 1;
+	} else if (w->have_pid) {
+		pidcpu_stop(&w->pc, &s->server);
+		s->have_server = 1;
+	}
+	if (w->rc) {
+		n = remotecpu_stop(w->rc, s->remote + s->nremote,
+				   METER_MAX - s->nremote, e2, sizeof(e2));
+		if (n < 0) {
+			snprintf(err, len, "remote CPU: %s", e2);
+			return n;
+		}
+		s->nremote += n;
+	}
+	return 0;
+}
+
+void cpuwin_add(struct res_doc *d, json_t *sample,
+		const struct cpuwin_sample *s, double bytes)
+{
+	if (s->nlocal) {
+		meter_add_metrics(d, sample, "local", s->local, s->nlocal,
+				  bytes, s->metered);
+		meter_add_raw(sample, "local", s->local, s->nlocal);
+	}
+	if (s->nremote) {
+		meter_add_metrics(d, sample, "remote", s->remote, s->nremote,
+				  bytes, s->metered);
+		meter_add_raw(sample, "remote", s->remote, s->nremote);
+	}
+	if (s->have_server) {
+		meter_add_metrics(d, sample, "server", &s->server, 1, bytes,
+				  s->metered);
+		meter_add_raw(sample, "server", &s->server, 1);
+	}
+}
+
+void cpuwin_close(struct cpuwin *w)
+{
+	if (w->have_local)
+		meterset_close(&w->ms);
+	w->have_local = 0;
+	if (w->rc)
+		remotecpu_close(w->rc);
+	w->rc = NULL;
+	w->have_pid = 0;
+}

@@ -1,0 +1,85 @@
+/*
+ * cpuwin.h: the CPU windows of one run, every side at once: this box's
+ * meters (-c/--cpu), a host measured by `cyclesoak --serve`
+ * (--remote-cpu) and a server process on this box (--server-pid), with
+ * the soak meter's paired runs (lib/meter.h) across all of them. A tool
+ * opens one cpuwin, and per run: cpuwin_metered (when paired), then
+ * cpuwin_start and cpuwin_stop around the measured work, then cpuwin_add
+ * into the run's result sample.
+ *
+ * Library code: returns 0 or -errno with err filled, never prints.
+ */
+#ifndef ZCB_CPUWIN_H
+#define ZCB_CPUWIN_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "meter.h"
+#include "pidcpu.h"
+
+struct remotecpu;
+struct res_doc;
+
+struct cpuwin_cfg {
+	int local;		 /* measure this box (-c) */
+	const char *local_list;	 /* --cpu list, NULL = meter_default_list */
+	const char *remote;	 /* --remote-cpu host[:port], NULL = none */
+	const char *remote_list; /* its meters, NULL = the server's default */
+	pid_t server_pid;	 /* --server-pid, 0 = none */
+	const char *server_side; /* side of the pid figures: "server"
+				  * (default), or "remote" (first of the
+				  * remote side's samples, nfsbench) */
+	int timeout_ms;		 /* each exchange with the remote */
+};
+
+struct cpuwin {
+	struct cpuwin_cfg cfg;
+	int have_local;
+	struct meterset ms;	/* -c */
+	struct remotecpu *rc;	/* --remote-cpu */
+	int have_pid;
+	struct pidcpu pc;	/* --server-pid */
+	int paired;		/* some side measures with soak */
+	int remote_paired;	/* the remote side does */
+	int metered;		/* the current run's kind (paired) */
+};
+
+/* What one run's windows read. */
+struct cpuwin_sample {
+	int metered;		/* paired: the soakers ran in this run */
+	int paired;
+	int nlocal, nremote;
+	struct cpu_sample local[METER_MAX];
+	struct cpu_sample remote[METER_MAX];
+	int have_server;
+	struct cpu_sample server;	/* --server-pid, meter "pid" */
+};
+
+int cpuwin_open(struct cpuwin *w, const struct cpuwin_cfg *c, char *err,
+		size_t len);
+/* The remote's host facts (new reference) or NULL. */
+json_t *cpuwin_peer(struct cpuwin *w);
+/* "soak,procstat" (local) or "" when the box is not measured. */
+const char *cpuwin_local_names(const struct cpuwin *w, char *buf,
+			       size_t len);
+/* Some side measures with soak: runs go in pairs (meter_runs). */
+int cpuwin_paired(const struct cpuwin *w);
+/* Before run i of a paired case: park (0) or wake (1) the soakers of
+ * every measured box. 0 or -errno. */
+int cpuwin_metered(struct cpuwin *w, int metered, char *err, size_t len);
+int cpuwin_start(struct cpuwin *w, char *err, size_t len);
+/* Fills s; s->metered from the last cpuwin_metered. */
+int cpuwin_stop(struct cpuwin *w, struct cpuwin_sample *s, char *err,
+		size_t len);
+/*
+ * The run's figures into a result sample: metrics (meter_add_metrics,
+ * per side "local", "remote" and the server side) and raw "cpu" entries.
+ * bytes: the work for service demand (0 = none).
+ */
+void cpuwin_add(struct res_doc *d, json_t *sample,
+		const struct cpuwin_sample *s, double bytes);
+void cpuwin_close(struct cpuwin *w);
+
+#endif
