@@ -29,6 +29,7 @@ struct cfg {
 	double timeout_s;	       /* --timeout; 0 = scaled default */
 	long drop_after;	       /* --fault drop:K (client) */
 	long stall_after;	       /* --fault stall:K (server) */
+	long max_conns;		       /* --max-conns (server); 0 = default */
 };
 
 /* One measured run. */

@@ -331,10 +331,14 @@ void cs_warn_calibration(const struct cfg *c, struct res_doc *d,
 
 int main(int argc, char **argv)
 {
+	char err[512];
+
 	log_init(argv[0]);
 	cfg.argc = argc;
 	cfg.argv = argv;
 	parse_opts(argc, argv);
+	if (res_check_output(cfg.json_out, err, sizeof(err)))
+		die("%s", err);
 	sig_install();
 	switch (cfg.mode) {
 	case CS_CALIBRATE:

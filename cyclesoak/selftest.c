@@ -63,12 +63,12 @@ static pid_t duty_child(int cpu, double duty, double seconds)
 {
 	struct timespec next;
 	uint64_t end, period_end;
-	pid_t p = fork();
+	pid_t me = getpid(), p = fork();
 
 	if (p)
 		return p;
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	sig_default();
+	sig_die_with_parent(SIGKILL, me);
 	pin(cpu);
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	end = clock_ns() + (uint64_t)(seconds * 1e9);
@@ -156,7 +156,7 @@ static pid_t load_leader(struct st *s, double duty, int all, int *go, int *res)
 	int g[2], r[2], nk = 0, i;
 	double used;
 	char b;
-	pid_t p;
+	pid_t p, me = getpid();
 
 	if (pipe(g) || pipe(r))
 		die_errno("pipe");
@@ -164,6 +164,7 @@ static pid_t load_leader(struct st *s, double duty, int all, int *go, int *res)
 	if (p < 0)
 		die_errno("fork");
 	if (p == 0) {
+		sig_die_with_parent(SIGKILL, me);
 		close(g[1]);
 		close(r[0]);
 		if (read(g[0], &b, 1) != 1)
@@ -242,7 +243,7 @@ static double cpu_task(int cpu, uint64_t loops)
 	volatile uint64_t x = 1;
 	int fd[2];
 	double t;
-	pid_t p;
+	pid_t p, me = getpid();
 
 	if (pipe(fd))
 		die_errno("pipe");
@@ -250,6 +251,7 @@ static double cpu_task(int cpu, uint64_t loops)
 	if (p == 0) {
 		uint64_t i;
 
+		sig_die_with_parent(SIGKILL, me);
 		pin(cpu);
 		t = clock_now();
 		for (i = 0; i < loops; i++)
@@ -274,7 +276,7 @@ static double stream(int a, int b, double seconds)
 	char err[256];
 	int lfd, port, fd[2];
 	double res[2] = {NAN, NAN};
-	pid_t p[2];
+	pid_t p[2], me = getpid();
 
 	lfd = sock_listen("127.0.0.1", 0, SOCK_STREAM, 4, &port, err,
 			  sizeof(err));
@@ -286,6 +288,7 @@ static double stream(int a, int b, double seconds)
 		ssize_t n;
 		double bytes = 0, t0;
 
+		sig_die_with_parent(SIGKILL, me);
 		pin(b);
 		c = accept(lfd, NULL, NULL);
 		t0 = clock_now();
@@ -301,6 +304,7 @@ static double stream(int a, int b, double seconds)
 		int c;
 		double end;
 
+		sig_die_with_parent(SIGKILL, me);
 		pin(a);
 		c = sock_connect("127.0.0.1", port, SOCK_STREAM, 5000, err,
 				 sizeof(err));
@@ -519,7 +523,7 @@ int do_selftest(const struct cfg *c)
 	struct soak_client keep = {.fd = -1};
 	cpu_set_t allowed;
 	char list[64], err[512];
-	int i, k = 0, have_soak;
+	int i, k = 0, have_soak, wfail = 0;
 
 	s.d = cs_doc(c);
 	if (c->json_out && !strcmp(c->json_out, "-"))
@@ -571,7 +575,7 @@ int do_selftest(const struct cfg *c)
 		res_metric(s.d, "error_pts", "points", RES_LOWER, 0);
 		if (sig_stop)
 			res_fail(s.d, "interrupted by %s", strsignal(sig_stop));
-		res_finish(s.d);
+		wfail = res_finish(s.d) != 0;
 		res_free(s.d);
 	}
 	if (sig_stop) {
@@ -584,5 +588,5 @@ int do_selftest(const struct cfg *c)
 			s.maxerr);
 	else
 		fprintf(stderr, "cyclesoak: selftest done (no soak meter)\n");
-	return 0;
+	return wfail;
 }

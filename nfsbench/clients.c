@@ -164,9 +164,7 @@ static void client_main(const struct cfg *c, size_t reqsize, int i, int go,
 	struct nfsio *io;
 	char b;
 
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
+	sig_default();
 	client_target(c, i, target, sizeof(target));
 	o.target = target;
 	o.op = c->op;
@@ -353,6 +351,7 @@ int nb_run_sample(const struct cfg *c, size_t reqsize, int nclients,
 	int go[2], res[2], i, rc = -1, running[NB_MAX_CLIENTS];
 	struct nb_msg *msgs;
 	double t0, last = 0, setup_limit;
+	pid_t parent = getpid();
 
 	memset(s, 0, sizeof(*s));
 	s->clients = nclients;
@@ -375,6 +374,7 @@ int nb_run_sample(const struct cfg *c, size_t reqsize, int nclients,
 			goto out;
 		}
 		if (p == 0) {
+			sig_die_with_parent(SIGKILL, parent);
 			close(go[1]);
 			close(res[0]);
 			client_main(c, reqsize, i, go[0], res[1]);

@@ -518,6 +518,8 @@ int main(int argc, char **argv)
 
 	log_init(argv[0]);
 	parse_opts(c, argc, argv);
+	if (res_check_output(c->json_out, err, sizeof(err)))
+		die("%s", err);
 	sig_install();
 	d = res_new("nfsbench", argc, argv);
 	if (c->label)

@@ -314,10 +314,12 @@ int main(int argc, char **argv)
 	json_t *kase = NULL;
 	double *mbps;
 	char err[256], why[256];
-	int k, nloc = 0;
+	int k, nloc = 0, wfail;
 
 	log_init(argv[0]);
 	parse_opts(argc, argv);
+	if (res_check_output(cfg.json_path, err, sizeof(err)))
+		die("%s", err);
 	out = cfg.json_path && !strcmp(cfg.json_path, "-") ? stderr : stdout;
 	doc = res_new("zcc", argc, argv);
 	if (cfg.label)
@@ -371,11 +373,11 @@ int main(int argc, char **argv)
 	if (sig_stop)
 		res_warn(doc, "interrupted after %d of %d runs", k, cfg.repeat);
 	summary(k, mbps);
-	res_finish(doc);
+	wfail = res_finish(doc) != 0;
 	res_free(doc);
 	if (cfg.measure)
 		meterset_close(&ms);
 	files_close(&fs);
 	free(mbps);
-	return sig_stop ? sig_exit_status() : 0;
+	return sig_stop ? sig_exit_status() : wfail;
 }

@@ -39,7 +39,13 @@ zcb_ok "SIGINT: soakers, host and cgroup gone, document written"
 RUN=$!
 zcb_track $RUN
 HOST=$(cs_find_host) || zcb_fail "no soak host for cyclesoak -- sleep"
-sleep 0.5
+# CMD runs once the meters are open (a signal before that ends the run
+# without starting CMD): wait for it, however slowly the soakers start
+for _ in $(seq 1 200); do
+	pgrep -x sleep -P $RUN >/dev/null && break
+	sleep 0.05
+done
+pgrep -x sleep -P $RUN >/dev/null || zcb_fail "cyclesoak did not start sleep within 10 s"
 SOAKERS=$(pgrep -P "$HOST" | tr '\n' ' ')
 kill -TERM $RUN
 zcb_wait_gone $RUN 10 || zcb_fail "cyclesoak -- sleep ignored SIGTERM"

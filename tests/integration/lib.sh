@@ -83,6 +83,22 @@ zcb_wait_gone() {
 	return 1
 }
 
+# zcb_hold PORT N: N connections to 127.0.0.1:PORT, held open (their
+# descriptors appended to ZCB_HELD); zcb_release closes them all.
+ZCB_HELD=()
+zcb_hold() {
+	local i fd
+	for i in $(seq 1 "$2"); do
+		exec {fd}<>"/dev/tcp/127.0.0.1/$1" || zcb_fail "connection $i to port $1 refused"
+		ZCB_HELD+=("$fd")
+	done
+}
+zcb_release() {
+	local fd
+	for fd in "${ZCB_HELD[@]}"; do exec {fd}>&-; done
+	ZCB_HELD=()
+}
+
 # zcb_expect_fail "what" CMD...: the command must fail (exit != 0).
 zcb_expect_fail() {
 	local what=$1
