@@ -44,8 +44,10 @@ zcb_ok "TMPDIR missing: zc-vs-copy, zc-files, compare-power, compare-speed say s
 # every mktemp in scripts/ and bench/ is checked: '||' on its line or the next
 bad=$(cd "$ZCB_SRCDIR" && for f in scripts/* scripts/main.d/* bench/*; do
 	[ -f "$f" ] || continue
-	awk -v f="$f" '/mktemp/ && !/^[[:space:]]*#/ { if ($0 ~ /\|\|/) next; getline nxt
-		if (nxt !~ /^[[:space:]]*\|\|/ && $0 !~ /\|\|[[:space:]]*$/) print f ":" NR ": " $0 }' "$f"
+	# a $(mktemp ...) with no '||' on its line must have one opening the next
+	awk -v f="$f" 'held != "" { if ($0 !~ /^[[:space:]]*\|\|/) print held; held = "" }
+		/\$\(mktemp/ && !/^[[:space:]]*#/ && !/\|\|/ { held = f ":" FNR ": " $0 }
+		END { if (held != "") print held }' "$f"
 done)
 [ -z "$bad" ] || zcb_fail "unchecked mktemp: $bad"
 zcb_ok "every mktemp in scripts/ and bench/ is checked"
