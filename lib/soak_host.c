@@ -181,6 +181,7 @@ struct host {
 	char holds[SOAK_MAX_CLIENTS]; /* 1: this client wants them parked */
 	int ncl;
 	int parked; /* the soakers are told to park */
+	uint64_t accept_after; /* EMFILE: listener rests until (clock_ns) */
 	struct soak_kind kind; /* what the soakers run */
 	int ever;      /* a client has connected */
 	char err[200]; /* set-up failure */
@@ -215,26 +216,49 @@ static void host_signals(void)
 	sigprocmask(SIG_SETMASK, &all, NULL);
 }
 
-/* Keep only lfd and mfd (as 3 and 4); 0-2 to /dev/null. */
-static void host_fds(struct host *h)
+/* Move fd to want (closing the old number); -1 on failure. */
+static int move_fd(int fd, int want)
 {
-	int a = fcntl(h->lfd, F_DUPFD_CLOEXEC, 10);
-	int b = fcntl(h->mfd, F_DUPFD_CLOEXEC, 10);
-	int lo = a < b ? a : b, hi = a < b ? b : a, fd;
+	if (fd == want)
+		return fcntl(fd, F_SETFD, FD_CLOEXEC) ? -1 : fd;
+	if (dup3(fd, want, O_CLOEXEC) != want)
+		return -1;
+	close(fd);
+	return want;
+}
 
-	close_range(0, lo - 1, 0);
+/*
+ * Keep only lfd and mfd, as 3 and 4, with 0-2 on /dev/null. Closes
+ * everything else first, so it works under any descriptor limit of 6 or
+ * more, whatever numbers the opener's descriptors had. 0 or -1.
+ */
+static int host_fds(struct host *h)
+{
+	int l = h->lfd, m = h->mfd, lo = l < m ? l : m, hi = l < m ? m : l;
+	int fd;
+
+	if (lo > 0)
+		close_range(0, (unsigned)lo - 1, 0);
 	if (hi - lo > 1)
-		close_range(lo + 1, hi - 1, 0);
-	close_range(hi + 1, ~0u, 0);
-	fd = open("/dev/null", O_RDWR);
-	while (fd >= 0 && fd < 2)
-		fd = dup(fd);
-	dup3(a, 3, O_CLOEXEC);
-	dup3(b, 4, O_CLOEXEC);
-	close(a);
-	close(b);
+		close_range((unsigned)lo + 1, (unsigned)hi - 1, 0);
+	close_range((unsigned)hi + 1, ~0u, 0);
+	if (m == 3) { /* clear the way for lfd */
+		m = fcntl(m, F_DUPFD_CLOEXEC, 5);
+		if (m < 0)
+			return -1;
+		close(3);
+	}
+	l = move_fd(l, 3);
+	m = l < 0 ? -1 : move_fd(m, 4);
+	if (m < 0)
+		return -1;
+	for (fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 &&
+		    open("/dev/null", O_RDWR) != fd)
+			return -1;
 	h->lfd = 3;
 	h->mfd = 4;
+	return 0;
 }
 
 static int take_alive_lock(void)
@@ -349,7 +373,10 @@ static void host_accept(struct host *h)
 {
 	int fd;
 
-	while ((fd = accept4(h->lfd, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
+	while ((fd = accept4(h->lfd, NULL, NULL, SOCK_CLOEXEC)) >= 0 ||
+	       errno == EINTR) {
+		if (fd < 0)
+			continue;
 		if (h->ncl == SOAK_MAX_CLIENTS) {
 			int st = h->status;
 
@@ -383,6 +410,12 @@ static void host_accept(struct host *h)
 		h->cl[h->ncl++] = fd;
 		h->ever = 1;
 	}
+	/* out of descriptors: the connection stays queued; rest the
+	 * listener instead of polling it hot */
+	if (errno == EMFILE || errno == ENFILE)
+		h->accept_after = clock_ns() + 250000000ull;
+	else if (errno != EAGAIN && errno != ECONNABORTED)
+		host_term = 1; /* the listener itself is broken: go */
 }
 
 /* With no client left: unlink and close under the start lock unless a
@@ -505,7 +538,7 @@ static void host_loop(struct host *h)
 	while (!host_term) {
 		if (waitpid(-1, NULL, WNOHANG) > 0)
 			break; /* a soaker died: the figures would lie */
-		pf[0].fd = h->lfd;
+		pf[0].fd = clock_ns() >= h->accept_after ? h->lfd : -1;
 		pf[0].events = POLLIN;
 		for (i = 0; i < h->ncl; i++) {
 			pf[i + 1].fd = h->cl[i];
@@ -544,7 +577,8 @@ static void __attribute__((noreturn)) host_main(struct host *h)
 	int alive;
 
 	host_signals();
-	host_fds(h);
+	if (host_fds(h))
+		_exit(1); /* the opener sees EOF and starts another */
 	prctl(PR_SET_NAME, "zcb-soakhost");
 	alive = take_alive_lock();
 	(void)alive; /* held until we exit */

@@ -8,8 +8,10 @@
 #include "t.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -448,6 +450,76 @@ static void failed_start(void)
 	unsetenv("ZCB_SOAK_SOCKET");
 }
 
+static long host_ticks(pid_t p)
+{
+	char path[64], buf[1024], *q;
+	unsigned long ut = 0, st = 0;
+	FILE *f;
+	int k;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)p);
+	f = fopen(path, "r");
+	if (!f || !fgets(buf, sizeof(buf), f)) {
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	fclose(f);
+	q = strrchr(buf, ')');
+	for (k = 0; q && k < 12; k++) /* to field 14 */
+		q = strchr(q + 1, ' ');
+	if (!q || sscanf(q, " %lu %lu", &ut, &st) != 2)
+		return -1;
+	return (long)(ut + st);
+}
+
+/* A host out of file descriptors rests its listener instead of spinning
+ * on it (the connections wait in the queue). */
+static void out_of_fds(void)
+{
+	struct soak_client c;
+	char err[512], sock[300];
+	int fds[16], i, go[2], st;
+	long t0, t1;
+	pid_t p;
+
+	snprintf(sock, sizeof(sock), "%s/emfile.sock", dir);
+	setenv("ZCB_SOAK_SOCKET", sock, 1);
+	T_ASSERT(pipe(go) == 0);
+	p = fork();
+	if (p == 0) { /* starts the host with a low descriptor limit */
+		struct rlimit rl = {12, 12};
+
+		if (setrlimit(RLIMIT_NOFILE, &rl) ||
+		    soak_join(&c, NULL, NULL, err, sizeof(err)))
+			_exit(1);
+		if (write(go[1], "x", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(go[1]);
+	T_ASSERT(read(go[0], &st, 1) == 1);
+	T_ASSERT(soak_join(&c, NULL, NULL, err, sizeof(err)) == 0);
+	for (i = 0; i < 16; i++)
+		fds[i] = soak_unix_connect(sock);
+	usleep(300000);
+	t0 = host_ticks(c.host_pid);
+	usleep(1000000);
+	t1 = host_ticks(c.host_pid);
+	T_CHECK(t0 >= 0 && t1 - t0 < sysconf(_SC_CLK_TCK) / 4);
+	for (i = 0; i < 16; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	soak_leave(&c);
+	kill(p, SIGKILL);
+	waitpid(p, NULL, 0);
+	close(go[0]);
+	for (i = 0; i < 300 && soak_host_alive(); i++)
+		usleep(10000);
+	unsetenv("ZCB_SOAK_SOCKET");
+}
+
 /* Soaker kinds parse, and a set of one kind is not joined for another. */
 static void kinds(void)
 {
@@ -485,6 +557,7 @@ int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
 
+	alarm(300); /* a hang is a failure, not a stuck test run */
 	snprintf(dir, sizeof(dir), "%s/test_soak.XXXXXX", tmp ? tmp : "/tmp");
 	T_ASSERT(mkdtemp(dir));
 	round_trip();
@@ -492,6 +565,7 @@ int main(void)
 	arithmetic();
 	live();
 	failed_start();
+	out_of_fds();
 	kinds();
 	strangers();
 	{
