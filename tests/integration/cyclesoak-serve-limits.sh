@@ -9,13 +9,13 @@ source "$ZCB_SRCDIR/tests/integration/cyclesoak-lib.sh"
 T=$ZCB_TEST_TMP
 
 serve() { # OUT ARGS...: start a server, PORT and SP set
-	local out=$1 i
+	local out=$1
 	shift
 	"$@" >"$out" 2>"$out.err" &
 	SP=$!
 	zcb_track $SP
 	PORT=
-	for i in $(seq 1 100); do
+	for _ in $(seq 1 100); do
 		PORT=$(sed -n 's/.* port \([0-9]*\) .*/\1/p' "$out")
 		[ -n "$PORT" ] && return 0
 		sleep 0.05
@@ -80,7 +80,7 @@ kill "$SP"; wait "$SP" 2>/dev/null
 # out of descriptors: accept fails with EMFILE; the server must not spin
 serve "$T/c.out" prlimit --nofile=16 "$CS" --serve --port 0
 fds=()
-for i in $(seq 1 24); do
+for _ in $(seq 1 24); do
 	exec {fd}<>"/dev/tcp/127.0.0.1/$PORT" || break
 	fds+=("$fd")
 done

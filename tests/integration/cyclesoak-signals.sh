@@ -14,10 +14,10 @@ start_monitor() { # start a monitor; HOST and SOAKERS get its soak set
 	zcb_track $MON
 	HOST=$(cs_host_pid "$T/mon.err") || zcb_fail "no soak host named: $(cat "$T/mon.err")"
 	SOAKERS=$(pgrep -P "$HOST" | tr '\n' ' ')
-	[ "$(echo $SOAKERS | wc -w)" -eq "$NCPU" ] ||
+	[ "$(echo "$SOAKERS" | wc -w)" -eq "$NCPU" ] ||
 		zcb_fail "want $NCPU soakers under host $HOST, have: $SOAKERS"
 	for p in $SOAKERS; do
-		grep -q zcb-soak "/proc/$p/comm" || zcb_fail "soaker $p is $(cat /proc/$p/comm)"
+		grep -q zcb-soak "/proc/$p/comm" || zcb_fail "soaker $p is $(cat "/proc/$p/comm")"
 		[ "$(awk '{print $19}' "/proc/$p/stat")" = 19 ] || zcb_fail "soaker $p not nice 19"
 	done
 }

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # lib.sh: helpers for integration tests (sourced). Tests start real
 # processes on loopback or in namespaces they make, record every PID they
 # start, and stop only those on exit. Exit 0 pass, 1 fail, 77 skip.
@@ -7,7 +8,8 @@ set -u
 : "${ZCB_BUILDDIR:=$ZCB_SRCDIR}"
 export ZCB_SRCDIR ZCB_BUILDDIR
 # Tests never touch the user's calibration or state.
-ZCB_TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/zcb-test.XXXXXX")
+ZCB_TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/zcb-test.XXXXXX") ||
+	{ echo "FAIL: cannot make a directory under ${TMPDIR:-/tmp} (TMPDIR missing?)" >&2; exit 1; }
 export XDG_STATE_HOME="$ZCB_TEST_TMP/state"
 ZCB_PIDS=()
 ZCB_CLEANUPS=()
