@@ -9,7 +9,9 @@
 #    one inside never is; rates are the unmetered runs' and each table
 #    says where its figures came from; the seeds print as before;
 # 3. pooled cells say how; an unpaired soaked run is marked; a stored
-#    perturbation that the samples contradict is warned about.
+#    perturbation that the samples contradict is warned about;
+# 4. compare never judges a soaked figure against an unsoaked one, and
+#    shows each side's perturbation.
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
 source "$ZCB_SRCDIR/tests/data/report/mkpaired.sh"
 zcb_need_cmd jq
@@ -135,3 +137,40 @@ jq '(.cases[] | select(.params.path == "copy" and .params.iosize == 4096 and .pa
 grep -q 'perturbation 1 (.*), the samples give 0.319' "$d/ed.err" || zcb_fail "no warning: $(cat "$d/ed.err")"
 grep -q '71.9 mb/s\*1' "$d/ed" || zcb_fail "the samples' perturbation not used: $(cat "$d/ed")"
 zcb_ok "a stored perturbation follows the samples"
+
+# compare: the old (unpaired, soaked) against the paired: rates and
+# /proc/stat figures of runs with soakers against runs without are not
+# judged; soak CPU (metered on both sides) is
+mkdir -p "$d/A" "$d/B"
+cp "$d/old.json" "$d/A/"
+jq '.cases |= map(select(.params.method == "write"))' "$P/ttcp.json" >"$d/B/new.json"
+rc=0; "$Z" compare "$d/A" "$d/B" >"$d/cmp" 2>&1 || rc=$?
+[ $rc = 0 ] || zcb_fail "compare old/new: exit $rc: $(cat "$d/cmp")"
+row() { sed -n "/^$1 (/,/^\$/p" "$d/cmp" | grep '^[HA]mean'; }
+row throughput_MBps | grep -q 'not comparable: base from runs with soakers on (unpaired), new from unmetered runs (n=3/3)' ||
+	zcb_fail "throughput judged across metered/unmetered: $(row throughput_MBps)"
+row throughput_MBps | grep -q '(       -)' || zcb_fail "a change shown for an incomparable row"
+row cpu_local_procstat_pct | grep -q 'not comparable' || zcb_fail "procstat judged across: $(row cpu_local_procstat_pct)"
+! row cpu_local_pct | grep -q 'not comparable' || zcb_fail "soak CPU (metered both sides) refused"
+grep -q '^2 rows not comparable: figures of runs with soakers on against runs without' "$d/cmp" ||
+	zcb_fail "no count of incomparable rows: $(tail -3 "$d/cmp")"
+# the new side's perturbation: on its rows and under the tables
+row cpu_local_pct | grep -q 'soak new 0.60x$' || zcb_fail "row perturbation: $(row cpu_local_pct)"
+grep -q '^    new: soak run reached 0.60x (0.55-0.65, 3 pairs) of the unmetered rate' "$d/cmp" ||
+	zcb_fail "perturbation block: $(cat "$d/cmp")"
+zcb_ok "compare: soaked against unsoaked not judged, perturbation shown"
+
+# paired against paired, and paired against runs without any soaker:
+# every row comparable; within the band nothing said
+jq '.cases |= map(select(.params.method == "sendfile"))' "$P/ttcp.json" >"$d/B/new.json"
+rm -f "$d/A"/*
+jq '.cases |= map(select(.params.method == "sendfile") | .samples |= map(select(.soak == false) | del(.soak, .pair) |
+	.cpu |= map_values(map(select(.meter != "soak")))) | del(.perturbation))' \
+	"$P/ttcp.json" >"$d/A/plain.json"
+rc=0; "$Z" compare -m throughput_MBps,cpu_local_procstat_pct "$d/A" "$d/B" >"$d/cmp" 2>&1 || rc=$?
+[ $rc = 0 ] || zcb_fail "compare plain/paired: exit $rc: $(cat "$d/cmp")"
+! grep -q 'not comparable\|soak \(base\|new\)\|perturbation' "$d/cmp" || zcb_fail "plain/paired: $(cat "$d/cmp")"
+grep -q '2 rows, 2 judged' "$d/cmp" || zcb_fail "plain/paired not judged: $(tail -1 "$d/cmp")"
+rc=0; "$Z" compare "$P/ttcp.json" "$P/ttcp.json" >"$d/cmp" 2>&1 || rc=$?
+{ [ $rc = 0 ] && ! grep -q 'not comparable' "$d/cmp"; } || zcb_fail "paired/paired: $(cat "$d/cmp")"
+zcb_ok "compare: unmetered against unsoaked runs judged"
