@@ -373,19 +373,28 @@ static int write_data(const struct plot_cfg *c, const struct rl_set *s,
 	if (!pd->nseries)
 		return -1;
 	{
-		const char *meter = NULL, *side = "local";
+		const char *meter = NULL, *side = "local", *kind = "";
+		unsigned kinds = 0;
 		char runs[64];
 
 		if (!strncmp(c->metric, "cpu_remote", 10))
 			side = "remote";
-		for (r = 0; r < sel->n && !meter; r++)
-			meter = case_meter(sel->v[r].kase, side);
+		for (r = 0; r < sel->n; r++) {
+			if (!meter)
+				meter = case_meter(sel->v[r].kase, side);
+			kinds |= case_runs(sel->v[r].kase, c->metric);
+		}
+		/* paired runs: which of the pair the figures are */
+		if (kinds == RUN_UNMETERED)
+			kind = "unmetered ";
+		else if (kinds == RUN_METERED)
+			kind = "metered ";
 		if (nmin == nmax)
-			snprintf(runs, sizeof(runs), "%zu run%s", nmin,
+			snprintf(runs, sizeof(runs), "%zu %srun%s", nmin, kind,
 				 nmin == 1 ? "" : "s");
 		else
-			snprintf(runs, sizeof(runs), "%zu-%zu runs", nmin,
-				 nmax);
+			snprintf(runs, sizeof(runs), "%zu-%zu %sruns", nmin,
+				 nmax, kind);
 		snprintf(pd->title, sizeof(pd->title),
 			 "%s %s: %s of %s%s, meter %s%s", sel->v[0].doc->tool,
 			 c->metric,

@@ -174,3 +174,16 @@ grep -q '2 rows, 2 judged' "$d/cmp" || zcb_fail "plain/paired not judged: $(tail
 rc=0; "$Z" compare "$P/ttcp.json" "$P/ttcp.json" >"$d/cmp" 2>&1 || rc=$?
 { [ $rc = 0 ] && ! grep -q 'not comparable' "$d/cmp"; } || zcb_fail "paired/paired: $(cat "$d/cmp")"
 zcb_ok "compare: unmetered against unsoaked runs judged"
+
+# plot: the title says which of the pair the figures came from
+if command -v gnuplot >/dev/null; then
+	"$Z" plot --no-png -o "$d/pl" "$P/p9.json" --where op=read >/dev/null 2>&1 ||
+		zcb_fail "plot of the paired p9 document failed"
+	grep -q 'p9bench throughput_MBps: hmean of 3 unmetered runs' "$d/pl.txt" ||
+		zcb_fail "plot title: $(head -1 "$d/pl.txt")"
+	"$Z" plot --no-png -y cpu_local_pct -o "$d/pl" "$P/p9.json" --where op=read >/dev/null 2>&1 ||
+		zcb_fail "CPU plot of the paired p9 document failed"
+	grep -q 'p9bench cpu_local_pct: mean of 3 metered runs' "$d/pl.txt" ||
+		zcb_fail "CPU plot title: $(head -1 "$d/pl.txt")"
+	zcb_ok "plot titles name the unmetered (rate) and metered (soak CPU) runs"
+fi
