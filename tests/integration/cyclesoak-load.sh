@@ -16,6 +16,10 @@ cs_calibrate 25
 read -r soak ps < <(jq -r '.cases[0].samples[0].metrics |
 	"\(.cpu_box_soak_pct * 10 | round / 10) \(.cpu_box_procstat_pct * 10 | round / 10)"' "$T/idle.json")
 echo "idle: soak $soak% procstat $ps%"
+# other tests run beside this one: a busy box also calibrated busy, so the
+# two meters need not agree then; that is not what this test is about
+awk -v p="$ps" 'BEGIN { exit !(p > 20) }' &&
+	zcb_skip "the box is not idle (procstat $ps% outside the soakers): needs a quiet box"
 jq -e --argjson t $TOL '.cases[0].samples[0].metrics |
 	(.cpu_box_soak_pct - .cpu_box_procstat_pct) | fabs <= $t' "$T/idle.json" >/dev/null ||
 	zcb_fail "idle box: soak $soak% vs procstat $ps% (more than $TOL points apart)"
