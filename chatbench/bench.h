@@ -31,6 +31,7 @@ struct cfg {
 	long drop_after;	       /* --fault drop:K (client) */
 	long stall_after;	       /* --fault stall:K (server) */
 	int unpaired;		       /* --fault unpaired (server) */
+	long max_conns;		       /* --max-conns (server); 0 = default */
 };
 
 /* One measured run. */

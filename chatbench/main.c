@@ -44,12 +44,15 @@ static const char usage_text[] =
 	"      --host HOST      the server to use (default: one in this process)\n"
 	"  -p, --port PORT      server port (default 9999; in-process: any free)\n"
 	"      --bind ADDR      server: address to listen on (default all)\n"
+	"      --max-conns N    server: connections held at once, more are turned\n"
+	"                       away (epoll 20000; threads 10000: 2 threads each)\n"
 	"  -c, --cpu[=LIST]     CPU meters (soak,procstat,rusage,perf)\n"
 	"  -n, --repeat N       runs (default 1); N > 1 prints the seed's table\n"
 	"      --confidence L,W repeat until the L% interval of the throughput\n"
 	"                       is within W% (at most --repeat runs, default 30)\n"
 	"  -t, --timeout DUR    client: the run's limit (default 60 s + 1 s per\n"
-	"                       20000 messages); server: idle limit (120 s)\n"
+	"                       20000 messages); server: idle limit (120 s) of a\n"
+	"                       member, and of a control connection with no run\n"
 	"  -J                   result document to stdout (text to stderr)\n"
 	"  -o, --output FILE    result document to FILE\n"
 	"      --label L        label of the results (default: kernel release)\n"
@@ -69,7 +72,8 @@ enum {
 	O_BIND,
 	O_CONF,
 	O_LABEL,
-	O_FAULT
+	O_FAULT,
+	O_MAX_CONNS
 };
 
 static const struct option long_opts[] = {
@@ -90,6 +94,7 @@ static const struct option long_opts[] = {
 	{"output", required_argument, NULL, 'o'},
 	{"label", required_argument, NULL, O_LABEL},
 	{"fault", required_argument, NULL, O_FAULT},
+	{"max-conns", required_argument, NULL, O_MAX_CONNS},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -187,6 +192,10 @@ static void parse_opts(struct cfg *c, int argc, char **argv)
 		case O_FAULT:
 			parse_fault(c, optarg);
 			break;
+		case O_MAX_CONNS:
+			c->max_conns =
+				cli_long("--max-conns", optarg, 1, 1000000);
+			break;
 		case 'v':
 			log_level++;
 			break;
@@ -207,6 +216,8 @@ static void parse_opts(struct cfg *c, int argc, char **argv)
 			"--server and --host: a server is told where to listen with --bind");
 	if (!c->server && c->bind)
 		die_usage("--bind is for --server");
+	if (!c->server && c->max_conns)
+		die_usage("--max-conns is for --server");
 	if (c->server && repeat_set)
 		die_usage("--repeat is for the client side");
 	if (c->server && c->drop_after >= 0)
@@ -273,6 +284,7 @@ static int do_server(const struct cfg *c)
 						  : meter_default_list(NULL))
 				   : NULL,
 		.unpaired = c->unpaired,
+		.max_conns = (int)c->max_conns,
 	};
 	struct chat_server *s;
 	char err[256];
@@ -435,6 +447,7 @@ static int do_client(const struct cfg *c, int argc, char **argv)
 			.idle_timeout_s = rc.timeout_s,
 			.stall_after = c->stall_after,
 			.quiet = 1,
+			.max_conns = (int)(c->rooms * c->users + 16),
 		};
 
 		srv = chat_server_start(&sc, err, sizeof(err));
@@ -538,9 +551,13 @@ int main(int argc, char **argv)
 		.drop_after = -1,
 		.stall_after = -1,
 	};
+	char err[512];
 
 	log_init(argv[0]);
 	parse_opts(&c, argc, argv);
+	if (!c.server && !c.json &&
+	    res_check_output(c.output, err, sizeof(err)))
+		die("%s", err);
 	sig_install();
 	if (c.server)
 		return do_server(&c);

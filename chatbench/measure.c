@@ -21,6 +21,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#define CTRL_WAIT_MS 10000 /* longest wait on the control connection */
+
 struct measure {
 	struct meterset ms; /* -c: this box */
 	int have_ms;
@@ -41,6 +43,9 @@ static int ctrl_open(const struct cfg *c, const char *host, int port, char *err,
 	(void)c;
 	if (fd < 0)
 		return fd;
+	/* every wait on it has a limit: a server that stops reading or
+	 * answering costs its figures, not the run */
+	sock_set_timeout(fd, CTRL_WAIT_MS);
 	chatframe_join(f, 0, 0, &j);
 	if (chat_send_full(fd, f, sizeof(f)) != (long)sizeof(f)) {
 		snprintf(err, len, "control connection to %s:%d: send failed",
@@ -165,7 +170,7 @@ static json_t *ctrl_recv(struct measure *m)
 
 	if (m->ctrl < 0)
 		return NULL;
-	if (peerrep_recv(m->ctrl, &rep, 10000, err, sizeof(err))) {
+	if (peerrep_recv(m->ctrl, &rep, CTRL_WAIT_MS, err, sizeof(err))) {
 		log_warn("server CPU report: %s", err);
 		close(m->ctrl);
 		m->ctrl = -1;

@@ -10,11 +10,13 @@
 #include "clock.h"
 #include "log.h"
 #include "peerrep.h"
+#include "sock.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 static struct srv_room *room_find(struct chat_server *s, uint64_t token,
 				  uint16_t id)
@@ -67,6 +69,7 @@ int srv_join(struct chat_server *s, struct srv_conn *c,
 				      : "user already joined");
 		return -EINVAL;
 	}
+	s->last_busy = clock_now();
 	r->member[h->sender] = c;
 	r->joined++;
 	r->live++;
@@ -144,6 +147,7 @@ int srv_leave(struct chat_server *s, struct srv_conn *c, const char *why)
 
 	if (!r)
 		return 0;
+	s->last_busy = clock_now();
 	if (!r->aborted &&
 	    (why || !r->started || c->sent < r->shape.messages)) {
 		if (why && r->started)
@@ -306,6 +310,63 @@ int srv_ctrl(struct chat_server *s, struct srv_conn *c,
 	snprintf(err, len, "unexpected %s frame on a control connection",
 		 chatframe_type_name(h->type));
 	return -EINVAL;
+}
+
+void srv_turn_away(struct chat_server *s, int fd, int n)
+{
+	char peer[64];
+
+	s->turned_away++;
+	if (s->turned_away == 1 || s->turned_away % 1000 == 0)
+		log_warn(
+			"client %s: turned away: %d connections open (--max-conns %d%s); %ld so far",
+			sock_peer_name(fd, peer, sizeof(peer)), n,
+			s->cfg.max_conns,
+			s->cfg.model == CHAT_THREADS
+				? ", the threads model runs 2 threads each"
+				: "",
+			s->turned_away);
+	close(fd);
+}
+
+double srv_join_timeout(const struct chat_server *s)
+{
+	double j = SRV_JOIN_TIMEOUT_MS / 1000.0;
+
+	return s->cfg.idle_timeout_s < j ? s->cfg.idle_timeout_s : j;
+}
+
+int srv_ctrl_idle(struct chat_server *s, double last, double now)
+{
+	int busy;
+
+	pthread_mutex_lock(&s->lock);
+	busy = s->rooms != NULL;
+	if (s->last_busy > last)
+		last = s->last_busy;
+	pthread_mutex_unlock(&s->lock);
+	return !busy && now - last > s->cfg.idle_timeout_s;
+}
+
+int srv_accept_failed(struct chat_server *s, int e)
+{
+	double now = clock_now();
+	struct rlimit rl;
+
+	if (e != EMFILE && e != ENFILE && e != ENOBUFS && e != ENOMEM)
+		return 0;
+	s->accept_resume = now + SRV_FD_PAUSE_S;
+	s->fd_pauses++;
+	if (s->fd_warned && now - s->fd_warned < 10)
+		return 1;
+	s->fd_warned = now;
+	getrlimit(RLIMIT_NOFILE, &rl);
+	log_warn(
+		"accept: %s with %d connections open (open file limit %llu): pausing accepts; raise ulimit -n (%ld pauses so far)",
+		strerror(e),
+		s->cfg.model == CHAT_THREADS ? s->nthreads : s->nconns,
+		(unsigned long long)rl.rlim_cur, s->fd_pauses);
+	return 1;
 }
 
 void srv_conn_free(struct srv_conn *c)

@@ -243,26 +243,60 @@ static int log_alloc(struct srv_room *r)
 	return r->log && r->lsender ? 0 : -ENOMEM;
 }
 
-/* Read and check a JOIN; 1 ok, 0 quiet end (probe), -1 with why. */
+/*
+ * Read len bytes by the deadline (monotonic seconds), however they
+ * trickle in: len, a short count at EOF, or -errno (-ETIMEDOUT).
+ */
+static long recv_by(int fd, void *buf, size_t len, double deadline)
+{
+	size_t got = 0;
+	ssize_t n;
+	int ms, w;
+
+	while (got < len) {
+		ms = (int)((deadline - clock_now()) * 1000);
+		if (ms <= 0)
+			return -ETIMEDOUT;
+		w = sock_wait(fd, POLLIN, ms);
+		if (w == -EINTR)
+			continue;
+		if (w <= 0)
+			return w ? w : -ETIMEDOUT;
+		n = chat_recv(fd, (char *)buf + got, len - got, MSG_DONTWAIT);
+		if (n > 0)
+			got += (size_t)n;
+		else if (n == 0)
+			break;
+		else if (errno != EINTR && errno != EAGAIN)
+			return -errno;
+	}
+	return (long)got;
+}
+
+/* Read and check a JOIN, whole by the JOIN deadline; 1 ok, 0 quiet end
+ * (probe), -1 with why. */
 static int read_join(struct srv_conn *c, struct chat_hdr *h,
 		     struct chat_join *j, char *why, size_t wlen)
 {
+	double deadline = c->born + srv_join_timeout(c->s);
 	uint8_t b[CHAT_JOIN_LEN];
 	char err[256];
 	long n;
 	int r;
 
-	n = chat_recv_full(c->fd, b, CHAT_HDR);
+	n = recv_by(c->fd, b, CHAT_HDR, deadline);
 	if (n == 0)
 		return 0;
 	if (n < 0) {
-		snprintf(why, wlen, "no JOIN: %s", strerror((int)-n));
+		snprintf(why, wlen, "no JOIN: %s",
+			 n == -ETIMEDOUT ? "not whole in time"
+					 : strerror((int)-n));
 		return -1;
 	}
 	r = chatframe_decode(b, (size_t)n, CHAT_JOIN_LEN, h, err, sizeof(err));
 	if (r == 0 && n == CHAT_HDR && h->type == CHAT_JOIN) {
-		n = chat_recv_full(c->fd, b + CHAT_HDR,
-				   CHAT_JOIN_LEN - CHAT_HDR);
+		n = recv_by(c->fd, b + CHAT_HDR, CHAT_JOIN_LEN - CHAT_HDR,
+			    deadline);
 		if (n == CHAT_JOIN_LEN - CHAT_HDR)
 			r = 1;
 		else
@@ -282,16 +316,49 @@ static int read_join(struct srv_conn *c, struct chat_hdr *h,
 	return 1;
 }
 
+/*
+ * Wait for the next control frame: 1 when one begins, 0 at the end (EOF,
+ * idle for good: srv_ctrl_idle, or the server stopping; why says which).
+ */
+static int ctrl_wait(struct srv_conn *c, double *last, char *why, size_t wlen)
+{
+	int w;
+
+	for (;;) {
+		w = sock_wait(c->fd, POLLIN, 1000);
+		if (w > 0)
+			return 1;
+		if (w < 0 && w != -EINTR)
+			return 1; /* the recv says what is wrong */
+		if (c->s->stopping)
+			return 0;
+		if (srv_ctrl_idle(c->s, *last, clock_now())) {
+			snprintf(
+				why, wlen,
+				"control: idle for %.0f s with no run going (timeout)",
+				clock_now() - *last);
+			return 0;
+		}
+	}
+}
+
 static void ctrl_loop(struct srv_conn *c, char *why, size_t wlen)
 {
 	uint8_t b[CHAT_HDR], *reply;
 	struct chat_hdr h;
+	double last = clock_now();
 	size_t rlen;
 	char err[256];
-	long n;
+	long n = 0;
 
 	c->ctrl = 1;
-	while ((n = chat_recv_full(c->fd, b, CHAT_HDR)) == CHAT_HDR) {
+	/* a report the client does not take ends the connection */
+	sock_set_timeout(c->fd, SRV_CTRL_FRAME_MS);
+	while (ctrl_wait(c, &last, why, wlen) &&
+	       (n = recv_by(c->fd, b, CHAT_HDR,
+			    clock_now() + SRV_CTRL_FRAME_MS / 1000.0)) ==
+		       CHAT_HDR) {
+		last = clock_now();
 		if (chatframe_decode(b, CHAT_HDR, CHAT_HDR, &h, err,
 				     sizeof(err)) != 1 ||
 		    srv_ctrl(c->s, c, &h, &reply, &rlen, err, sizeof(err))) {
@@ -304,8 +371,11 @@ static void ctrl_loop(struct srv_conn *c, char *why, size_t wlen)
 		}
 		free(reply);
 	}
-	if (n > 0)
+	if (n > 0 && n < CHAT_HDR)
 		snprintf(why, wlen, "control: hung up inside a frame");
+	else if (n == -ETIMEDOUT)
+		snprintf(why, wlen, "control: a frame not whole within %d s",
+			 SRV_CTRL_FRAME_MS / 1000);
 }
 
 /*
@@ -417,12 +487,10 @@ static void *reader_main(void *arg)
 	char why[512] = "", err[256];
 	int r, ms = (int)(s->cfg.idle_timeout_s * 1000);
 
-	sock_set_timeout(c->fd, SRV_JOIN_TIMEOUT_MS);
 	r = read_join(c, &h, &j, why, sizeof(why));
 	if (r == 1 && (j.flags & CHAT_JOIN_CTRL)) {
 		/* the meters want a big stack: hand over to a thread with one
 		 */
-		sock_set_timeout(c->fd, 0);
 		if (chat_thread(ctrl_main, c, 1, 1, NULL) == 0)
 			return NULL;
 		snprintf(why, sizeof(why), "cannot start a thread");
@@ -502,6 +570,7 @@ static struct srv_conn *conn_new(struct chat_server *s, int fd)
 		return NULL;
 	c->s = s;
 	c->fd = fd;
+	c->born = clock_now();
 	sock_peer_name(fd, c->name, sizeof(c->name));
 	return c;
 }
@@ -519,18 +588,12 @@ static void *accept_main(void *arg)
 			continue;
 		fd = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC);
 		if (fd < 0) {
-			if (errno == EMFILE || errno == ENFILE) {
-				log_warn(
-					"accept: %s (raise the open file limit)",
-					strerror(errno));
-				clock_sleep(0.1);
-			}
+			if (srv_accept_failed(s, errno))
+				clock_sleep(SRV_FD_PAUSE_S);
 			continue;
 		}
-		if (s->nthreads >= SRV_MAX_CONNS) { /* racy read: a cap */
-			log_warn("%d connections: refusing more",
-				 SRV_MAX_CONNS);
-			close(fd);
+		if (s->nthreads >= s->cfg.max_conns) { /* racy read: a cap */
+			srv_turn_away(s, fd, s->nthreads);
 			continue;
 		}
 		c = conn_new(s, fd);
@@ -570,6 +633,10 @@ struct chat_server *chat_server_start(const struct chat_server_cfg *cfg,
 		return NULL;
 	}
 	s->cfg = *cfg;
+	if (s->cfg.max_conns <= 0)
+		s->cfg.max_conns = cfg->model == CHAT_EPOLL
+					   ? SRV_MAX_CONNS_EPOLL
+					   : SRV_MAX_CONNS_THREADS;
 	s->ops = cfg->model == CHAT_EPOLL ? &srv_epoll_ops : &thr_ops;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->idle, NULL);

@@ -18,8 +18,12 @@
 /* Bytes of messages held for a room (threads: its log) or for one user
  * (epoll: then the room pauses reading). */
 #define SRV_QUEUE_MAX	    (256 * 1024)
-#define SRV_MAX_CONNS	    20000 /* connections served at once */
-#define SRV_JOIN_TIMEOUT_MS 10000 /* JOIN must come this soon */
+#define SRV_MAX_CONNS_EPOLL   20000 /* default --max-conns, epoll model */
+#define SRV_MAX_CONNS_THREADS 10000 /* threads model: 2 threads each */
+/* A JOIN must be whole this soon after the accept (or --timeout, if
+ * shorter); a control frame once begun, and a report sent, this soon. */
+#define SRV_JOIN_TIMEOUT_MS 10000
+#define SRV_CTRL_FRAME_MS   10000
 
 struct srv_room;
 
@@ -32,6 +36,7 @@ struct srv_conn {
 	uint16_t user;	       /* index in the room */
 	uint32_t sent;	       /* messages this user sent (checked seq) */
 	int ctrl;	       /* a control connection */
+	double born;	       /* accept time (monotonic s): JOIN deadline */
 	struct meterset ms;    /* control: the server's meters */
 	int ms_open, ms_started;
 	enum chat_run_kind run; /* control: kind of the window's run */
@@ -110,12 +115,38 @@ struct chat_server {
 	pthread_cond_t idle;  /* nthreads reached 0 */
 	struct srv_room *rooms;
 	struct srv_conn *conns;
-	int nconns;	     /* open connections (cap SRV_MAX_CONNS) */
+	int nconns;	     /* open connections (epoll; cap max_conns) */
 	int nthreads;	     /* live connection threads (threads) */
 	uint64_t runs;	     /* completed runs, for log lines */
 	uint64_t broken[64]; /* tokens of runs with a broken room */
 	unsigned nbroken;    /* ring index into broken */
+	double last_busy;    /* last time a room was joined or left */
+	long turned_away;    /* connections refused at max_conns */
+	double accept_resume; /* out of descriptors: accept again then */
+	double fd_warned;     /* when that was last logged */
+	long fd_pauses;	      /* times accept ran out of descriptors */
 };
+
+#define SRV_FD_PAUSE_S                                                         \
+	0.25 /* out of descriptors (EMFILE): accepts rest this long rather     \
+	      * than spin on a listener that stays readable */
+
+/* A new connection fd beyond cfg.max_conns (open connections: n):
+ * close it, with a log line now and then naming --max-conns. */
+void srv_turn_away(struct chat_server *s, int fd, int n);
+/* The JOIN deadline after accept, in seconds. */
+double srv_join_timeout(const struct chat_server *s);
+/*
+ * Is a control connection whose last frame came at `last` idle for good?
+ * Silence is allowed while runs are going (a room exists, or one was
+ * joined or left within the idle timeout): the client sends STATS_STOP
+ * only when its run is over. Takes s->lock.
+ */
+int srv_ctrl_idle(struct chat_server *s, double last, double now);
+
+/* accept() failed with e: when it ran out of descriptors or memory, set
+ * s->accept_resume (and log now and then) and return 1; else 0. */
+int srv_accept_failed(struct chat_server *s, int e);
 
 /* Registry, called with s->lock held. */
 /* Join c to its room; 1 when the room just became full (send READY),

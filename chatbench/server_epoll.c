@@ -295,6 +295,8 @@ static void on_ctrl(struct chat_server *s, struct srv_conn *c)
 		free(reply);
 		ep_flush(c);
 	}
+	if (c->outlen - c->outoff > SRV_QUEUE_MAX)
+		close_later(c, "control: the client does not read its reports");
 }
 
 /* A hung-up user's input: discard until it closes too. */
@@ -372,10 +374,8 @@ static void ep_accept(struct chat_server *s)
 
 	while ((fd = accept4(s->lfd, NULL, NULL,
 			     SOCK_CLOEXEC | SOCK_NONBLOCK)) >= 0) {
-		if (s->nconns >= SRV_MAX_CONNS) {
-			log_warn("%d connections: refusing more",
-				 SRV_MAX_CONNS);
-			close(fd);
+		if (s->nconns >= s->cfg.max_conns) {
+			srv_turn_away(s, fd, s->nconns);
 			continue;
 		}
 		c = calloc(1, sizeof(*c));
@@ -390,7 +390,7 @@ static void ep_accept(struct chat_server *s)
 		c->fd = fd;
 		c->incap = CHAT_JOIN_LEN;
 		c->events = EPOLLIN;
-		c->last = clock_now();
+		c->last = c->born = clock_now();
 		sock_peer_name(fd, c->name, sizeof(c->name));
 		ev.data.ptr = c;
 		epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev);
@@ -398,9 +398,10 @@ static void ep_accept(struct chat_server *s)
 		s->conns = c;
 		s->nconns++;
 	}
-	if (errno == EMFILE || errno == ENFILE)
-		log_warn("accept: %s (raise the open file limit)",
-			 strerror(errno));
+	/* out of descriptors: the listener stays readable; take it out of
+	 * the set for a while instead of spinning on it */
+	if (srv_accept_failed(s, errno))
+		epoll_ctl(s->epfd, EPOLL_CTL_DEL, s->lfd, NULL);
 }
 
 /* Close c for good: unregister, leave its room (may free the room). */
@@ -444,15 +445,24 @@ static void reap_all(struct chat_server *s)
 	}
 }
 
-/* Close connections that never joined or went quiet. */
+/* Close connections that never joined (in time: a JOIN that trickles
+ * in holds no slot), control connections idle with no run going, and
+ * members that went quiet. */
 static void sweep(struct chat_server *s, double now)
 {
 	struct srv_conn *c;
 
 	for (c = s->conns; c; c = c->next) {
-		if (c->ctrl || c->reap)
+		if (c->reap)
 			continue;
-		if (!c->room && now - c->last > SRV_JOIN_TIMEOUT_MS / 1000.0)
+		if (c->ctrl) {
+			if (srv_ctrl_idle(s, c->last, now))
+				close_later(
+					c,
+					"control: idle with no run going (timeout)");
+			continue;
+		}
+		if (!c->room && now - c->born > srv_join_timeout(s))
 			close_later(c, "no JOIN in time");
 		else if (c->room && now - c->last > s->cfg.idle_timeout_s)
 			close_later(c, "idle too long (timeout)");
@@ -480,8 +490,17 @@ void *srv_epoll_main(void *arg)
 	e.data.ptr = s;
 	epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->wakefd, &e);
 	while (!s->stopping) {
-		n = epoll_wait(s->epfd, ev, 256, 1000);
+		int wait_ms = 1000;
+
+		if (s->accept_resume > s->now)
+			wait_ms = (int)((s->accept_resume - s->now) * 1000) + 1;
+		n = epoll_wait(s->epfd, ev, 256, wait_ms);
 		s->now = clock_now(); /* activity stamps: once per wake-up */
+		if (s->accept_resume && s->now >= s->accept_resume) {
+			s->accept_resume = 0; /* the listener back in the set */
+			e.data.ptr = NULL;
+			epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->lfd, &e);
+		}
 		for (i = 0; i < n; i++) {
 			struct srv_conn *c = ev[i].data.ptr;
 

@@ -82,7 +82,7 @@ int do_calibrate(const struct cfg *c)
 
 	if (soak_calib_path(c->calib_file, path, sizeof(path)))
 		die_usage("--calib-file: path too long");
-	r = soak_join(&cl, c->cpus, err, sizeof(err));
+	r = soak_join(&cl, c->cpus, c->soaker, err, sizeof(err));
 	if (r)
 		die("cannot start the soakers: %s", err);
 	if (!cl.started_host)
@@ -128,6 +128,7 @@ int do_calibrate(const struct cfg *c)
 		 clock_iso8601(ts, sizeof(ts)));
 	cal.rounds = c->rounds;
 	cal.round_s = c->round_s;
+	snprintf(cal.soaker, sizeof(cal.soaker), "%s", cl.kind);
 	snprintf(cal.note, sizeof(cal.note), "%.200s; others busy %.1f%%",
 		 cl.note, others);
 	if (soak_calib_save(path, &cal, err, sizeof(err)))

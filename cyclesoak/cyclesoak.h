@@ -25,9 +25,14 @@ struct cfg {
 	double round_s;		/* --round-time: length of each */
 	double tolerance_pct;	/* --tolerance: rounds may disagree by */
 	int force;		/* --force: store even when they disagree */
+	const char *soaker;	/* --soaker: kind to calibrate (NULL = spin) */
 	const char *bind;	/* --bind: serve address */
 	int port;		/* --port: serve port (0 = any, printed) */
 	int max_clients;	/* --max-clients */
+	double idle_s;		/* --idle-timeout: serve hangs up on a client
+				 * with no window silent this long */
+	double max_window_s;	/* --max-window: longest window or SOAK off */
+	int host_details;	/* --host-details: HOST shows cmdline, memory */
 	double load_s;		/* --duration: selftest seconds per load */
 	int quick;		/* --quick: selftest without the stream part */
 	const char *json_out;	/* -J ("-") or -o FILE */
@@ -41,6 +46,8 @@ struct cfg {
 void cs_meter_opts(const struct cfg *c, struct meter_opts *o);
 /* The result document, with -o/-J and --label; NULL when not asked. */
 struct res_doc *cs_doc(const struct cfg *c);
+/* The soaker kind of the stored calibration ("spin" when none). */
+const char *cs_soaker(const struct cfg *c);
 /* res_warn the calibration mismatch when the soak meter is in list. */
 void cs_warn_calibration(const struct cfg *c, struct res_doc *d,
 			 const char *list);

@@ -35,6 +35,8 @@ static struct cfg cfg = {
 	.bind = "127.0.0.1",
 	.port = REMOTECPU_PORT,
 	.max_clients = 64,
+	.idle_s = 300,
+	.max_window_s = 3600,
 	.load_s = 2.0,
 };
 
@@ -59,9 +61,16 @@ static void usage(void)
 	       "      --round-time=S    length of each round (default 1s)\n"
 	       "      --tolerance=PCT   rounds may disagree by this much (default 3)\n"
 	       "      --force           store a calibration even when rounds disagree\n"
+	       "      --soaker=KIND     calibrate: spin (default), pause, duty:PCT[/US]\n"
 	       "      --bind=ADDR       serve on ADDR (default 127.0.0.1)\n"
 	       "      --port=N          serve on port N (default 5555; 0 = any)\n"
 	       "      --max-clients=N   serve at most N connections (default 64)\n"
+	       "      --idle-timeout=S  serve: hang up on a client silent this long\n"
+	       "                        with no window open (default 300s)\n"
+	       "      --max-window=S    serve: close a window (or a SOAK off) held\n"
+	       "                        longer (default 3600s)\n"
+	       "      --host-details    serve: HOST and reports include the kernel\n"
+	       "                        command line and memory size\n"
 	       "      --duration=S      selftest: seconds per load (default 2s)\n"
 	       "      --quick           selftest: skip the loopback stream part\n"
 	       "  -J                    result document to stdout (text to stderr)\n"
@@ -83,9 +92,13 @@ enum {
 	O_ROUND_TIME,
 	O_TOLERANCE,
 	O_FORCE,
+	O_SOAKER,
 	O_BIND,
 	O_PORT,
 	O_MAX_CLIENTS,
+	O_IDLE_TIMEOUT,
+	O_MAX_WINDOW,
+	O_HOST_DETAILS,
 	O_DURATION,
 	O_QUICK,
 	O_LABEL,
@@ -105,9 +118,13 @@ static const struct option opts[] = {
 	{"round-time", required_argument, NULL, O_ROUND_TIME},
 	{"tolerance", required_argument, NULL, O_TOLERANCE},
 	{"force", no_argument, NULL, O_FORCE},
+	{"soaker", required_argument, NULL, O_SOAKER},
 	{"bind", required_argument, NULL, O_BIND},
 	{"port", required_argument, NULL, O_PORT},
 	{"max-clients", required_argument, NULL, O_MAX_CLIENTS},
+	{"idle-timeout", required_argument, NULL, O_IDLE_TIMEOUT},
+	{"max-window", required_argument, NULL, O_MAX_WINDOW},
+	{"host-details", no_argument, NULL, O_HOST_DETAILS},
 	{"duration", required_argument, NULL, O_DURATION},
 	{"quick", no_argument, NULL, O_QUICK},
 	{"output", required_argument, NULL, 'o'},
@@ -128,7 +145,7 @@ static void set_mode(enum cs_mode m, const char *opt)
 
 static void parse_opts(int argc, char **argv)
 {
-	int o, setport = 0, setperiod = 0;
+	int o, setport = 0, setperiod = 0, setserve = 0;
 
 	opterr = 0;
 	while ((o = getopt_long(argc, argv, "+:p:n:Jo:vqh", opts, NULL)) !=
@@ -175,6 +192,15 @@ static void parse_opts(int argc, char **argv)
 		case O_FORCE:
 			cfg.force = 1;
 			break;
+		case O_SOAKER: {
+			struct soak_kind k;
+			char err[200];
+
+			if (soak_kind_parse(optarg, &k, err, sizeof(err)))
+				die_usage("--soaker: %s", err);
+			cfg.soaker = optarg;
+			break;
+		}
 		case O_BIND:
 			cfg.bind = optarg;
 			break;
@@ -185,6 +211,20 @@ static void parse_opts(int argc, char **argv)
 		case O_MAX_CLIENTS:
 			cfg.max_clients =
 				(int)cli_long("--max-clients", optarg, 1, 4096);
+			break;
+		case O_IDLE_TIMEOUT:
+			cfg.idle_s = cli_duration("--idle-timeout", optarg, 1,
+						  30 * 86400.0);
+			setserve = 1;
+			break;
+		case O_MAX_WINDOW:
+			cfg.max_window_s = cli_duration("--max-window", optarg,
+							1, 30 * 86400.0);
+			setserve = 1;
+			break;
+		case O_HOST_DETAILS:
+			cfg.host_details = 1;
+			setserve = 1;
 			break;
 		case O_DURATION:
 			cfg.load_s = cli_duration("--duration", optarg, 0.2, 86400);
@@ -231,12 +271,16 @@ static void parse_opts(int argc, char **argv)
 	}
 	if (setport && cfg.mode != CS_SERVE)
 		die_usage("--port: only with --serve");
+	if (setserve && cfg.mode != CS_SERVE)
+		die_usage("--idle-timeout, --max-window, --host-details: only with --serve");
 	if (setperiod && cfg.mode != CS_MONITOR)
 		die_usage("-p: only when monitoring (no mode, no command)");
 	if (cfg.json_out && (cfg.mode == CS_SERVE || cfg.mode == CS_CALIBRATE))
 		die_usage("-J/-o: not with --serve or --calibrate");
 	if (cfg.force && cfg.mode != CS_CALIBRATE)
 		die_usage("--force: only with --calibrate");
+	if (cfg.soaker && cfg.mode != CS_CALIBRATE)
+		die_usage("--soaker: only with --calibrate (the calibration keeps it)");
 }
 
 void cs_meter_opts(const struct cfg *c, struct meter_opts *o)
@@ -259,6 +303,17 @@ struct res_doc *cs_doc(const struct cfg *c)
 	return d;
 }
 
+const char *cs_soaker(const struct cfg *c)
+{
+	static struct soak_calib cal;
+	char path[4096], err[256];
+
+	if (soak_calib_path(c->calib_file, path, sizeof(path)) ||
+	    soak_calib_load(path, &cal, err, sizeof(err)))
+		return "spin";
+	return cal.soaker;
+}
+
 void cs_warn_calibration(const struct cfg *c, struct res_doc *d,
 			 const char *list)
 {
@@ -276,10 +331,14 @@ void cs_warn_calibration(const struct cfg *c, struct res_doc *d,
 
 int main(int argc, char **argv)
 {
+	char err[512];
+
 	log_init(argv[0]);
 	cfg.argc = argc;
 	cfg.argv = argv;
 	parse_opts(argc, argv);
+	if (res_check_output(cfg.json_out, err, sizeof(err)))
+		die("%s", err);
 	sig_install();
 	switch (cfg.mode) {
 	case CS_CALIBRATE:

@@ -7,6 +7,7 @@
 #include "clock.h"
 #include "cyclesoak.h"
 #include "log.h"
+#include "pidcpu.h"
 #include "sig.h"
 #include "soak.h"
 
@@ -49,6 +50,7 @@ int do_monitor(const struct cfg *c)
 	char err[512];
 	long n = 0;
 	json_t *kase = NULL;
+	int r = 0;
 
 	cs_meter_opts(c, &mo);
 	cs_warn_calibration(c, d, "soak");
@@ -84,10 +86,10 @@ int do_monitor(const struct cfg *c)
 		n, n == 1 ? "" : "s", n ? sum / n : 0.0,
 		sig_stop ? ", interrupted" : "");
 	if (d) {
-		res_finish(d);
+		r = res_finish(d) ? 1 : 0;
 		res_free(d);
 	}
-	return 0;
+	return r;
 }
 
 /* --- run a command ------------------------------------------------------ */
@@ -102,13 +104,17 @@ static const char *run_meters(const struct cfg *c, const struct meter_opts *mo)
 		       : "soak,procstat,rusage,perf";
 }
 
+#define CMD_KILL_WAIT_S 3.0  /* a stopped CMD's grace before SIGKILL */
+#define CMD_TREE_MAX	1024 /* CMD's descendants signalled at most */
+
 /* Fork CMD held at a pipe until the meters run; errpipe reports exec
- * failure. Returns the pid. */
+ * failure. CMD gets SIGTERM if cyclesoak dies, even by SIGKILL.
+ * Returns the pid. */
 static pid_t spawn(char **cmd, int *go, int *errpipe)
 {
 	int g[2], e[2], er;
+	pid_t p, me = getpid();
 	char b;
-	pid_t p;
 
 	if (pipe2(g, O_CLOEXEC) || pipe2(e, O_CLOEXEC))
 		die_errno("pipe");
@@ -117,6 +123,7 @@ static pid_t spawn(char **cmd, int *go, int *errpipe)
 		die_errno("fork");
 	if (p == 0) {
 		signal(SIGPIPE, SIG_DFL);
+		sig_die_with_parent(SIGTERM, me);
 		close(g[1]);
 		close(e[0]);
 		if (read(g[0], &b, 1) != 1)
@@ -134,21 +141,49 @@ static pid_t spawn(char **cmd, int *go, int *errpipe)
 	return p;
 }
 
-/* Wait for CMD; SIGTERM/SIGHUP to us are passed on (SIGINT from a
- * terminal reaches it by itself). */
-static int wait_cmd(pid_t p, struct rusage *ru)
+/* Signal CMD and every process under it (a shell's children too). */
+static void signal_tree(pid_t p, int sig)
 {
-	int st, fwd = 0;
+	pid_t kids[CMD_TREE_MAX];
+	int n = pidcpu_descendants(NULL, p, kids, CMD_TREE_MAX), i;
+
+	kill(p, sig);
+	for (i = 0; i < n; i++)
+		kill(kids[i], sig);
+}
+
+/*
+ * Wait for CMD. When cyclesoak is told to stop (INT, TERM, HUP), CMD and
+ * its descendants get SIGINT (for INT) or SIGTERM, and SIGKILL if CMD is
+ * still there CMD_KILL_WAIT_S later; CMD is always reaped.
+ */
+static int wait_cmd(pid_t p, const char *name, struct rusage *ru)
+{
+	double deadline = 0;
+	int st, killed = 0;
+	pid_t r;
 
 	memset(ru, 0, sizeof(*ru));
 	for (;;) {
 		/* a signal may have come before we got here, too */
-		if (sig_stop && !fwd) {
-			kill(p, sig_stop == SIGINT ? SIGINT : SIGTERM);
-			fwd = 1;
+		if (sig_stop && !deadline) {
+			signal_tree(p, sig_stop == SIGINT ? SIGINT : SIGTERM);
+			deadline = clock_now() + CMD_KILL_WAIT_S;
 		}
-		if (wait4(p, &st, 0, ru) >= 0)
+		if (deadline && !killed && clock_now() >= deadline) {
+			log_warn(
+				"%s still running %.0f s after the signal: killing it",
+				name, CMD_KILL_WAIT_S);
+			signal_tree(p, SIGKILL);
+			killed = 1;
+		}
+		r = wait4(p, &st, deadline && !killed ? WNOHANG : 0, ru);
+		if (r == p)
 			break;
+		if (r == 0) {
+			clock_sleep(0.05);
+			continue;
+		}
 		if (errno != EINTR)
 			die_errno("wait for the command");
 	}
@@ -192,7 +227,7 @@ int do_run(const struct cfg *c)
 	struct rusage ru;
 	const char *list;
 	char err[512];
-	int go, ep, st, n, er, code, i;
+	int go, ep, st, n, er, code, i, wfail = 0;
 	double t0, el, ut, stt;
 	pid_t p;
 
@@ -206,12 +241,26 @@ int do_run(const struct cfg *c)
 		waitpid(p, NULL, 0);
 		die("%s", err);
 	}
+	if (sig_stop) { /* stopped while the meters opened: CMD never runs */
+		kill(p, SIGKILL);
+		waitpid(p, NULL, 0);
+		meterset_close(&set);
+		log_err("stopped by signal %d before %s started", (int)sig_stop,
+			c->cmd[0]);
+		if (d) {
+			res_fail(d, "stopped by signal %d before %s started",
+				 (int)sig_stop, c->cmd[0]);
+			res_finish(d);
+			res_free(d);
+		}
+		return sig_exit_status();
+	}
 	meterset_start(&set);
 	t0 = clock_now();
 	if (write(go, "g", 1) != 1)
 		die_errno("start the command");
 	close(go);
-	st = wait_cmd(p, &ru);
+	st = wait_cmd(p, c->cmd[0], &ru);
 	el = clock_now() - t0;
 	n = meterset_stop(&set, s);
 	meterset_close(&set);
@@ -232,12 +281,18 @@ int do_run(const struct cfg *c)
 		stt, c->cmd[0]);
 	if (d) {
 		record(c, d, s, n, el, &ru, code);
+		if (sig_stop && !res_failed(d))
+			res_fail(d, "stopped by signal %d; command %s %s %d",
+				 (int)sig_stop, c->cmd[0],
+				 WIFEXITED(st) ? "exited with status"
+					       : "was killed by signal",
+				 WIFEXITED(st) ? code : WTERMSIG(st));
 		if (code && !res_failed(d))
 			res_fail(d, "command %s %s %d", c->cmd[0],
 				 WIFEXITED(st) ? "exited with status"
 					       : "was killed by signal",
 				 WIFEXITED(st) ? code : WTERMSIG(st));
-		res_finish(d);
+		wfail = res_finish(d) != 0;
 		res_free(d);
 	}
 	fflush(txt(c));
@@ -248,5 +303,7 @@ int do_run(const struct cfg *c)
 		c->cmd[0], WIFEXITED(st) ? "exited" : "killed by signal",
 		WIFEXITED(st) ? code : WTERMSIG(st), el,
 		i < n ? s[i].busy_pct : 0.0, i < n ? s[i].meter : "no meter");
-	return code;
+	if (sig_stop)
+		return sig_exit_status();
+	return code ? code : wfail;
 }

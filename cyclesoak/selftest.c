@@ -27,6 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -61,12 +63,12 @@ static pid_t duty_child(int cpu, double duty, double seconds)
 {
 	struct timespec next;
 	uint64_t end, period_end;
-	pid_t p = fork();
+	pid_t me = getpid(), p = fork();
 
 	if (p)
 		return p;
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	sig_default();
+	sig_die_with_parent(SIGKILL, me);
 	pin(cpu);
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	end = clock_ns() + (uint64_t)(seconds * 1e9);
@@ -154,7 +156,7 @@ static pid_t load_leader(struct st *s, double duty, int all, int *go, int *res)
 	int g[2], r[2], nk = 0, i;
 	double used;
 	char b;
-	pid_t p;
+	pid_t p, me = getpid();
 
 	if (pipe(g) || pipe(r))
 		die_errno("pipe");
@@ -162,6 +164,7 @@ static pid_t load_leader(struct st *s, double duty, int all, int *go, int *res)
 	if (p < 0)
 		die_errno("fork");
 	if (p == 0) {
+		sig_die_with_parent(SIGKILL, me);
 		close(g[1]);
 		close(r[0]);
 		if (read(g[0], &b, 1) != 1)
@@ -240,7 +243,7 @@ static double cpu_task(int cpu, uint64_t loops)
 	volatile uint64_t x = 1;
 	int fd[2];
 	double t;
-	pid_t p;
+	pid_t p, me = getpid();
 
 	if (pipe(fd))
 		die_errno("pipe");
@@ -248,6 +251,7 @@ static double cpu_task(int cpu, uint64_t loops)
 	if (p == 0) {
 		uint64_t i;
 
+		sig_die_with_parent(SIGKILL, me);
 		pin(cpu);
 		t = clock_now();
 		for (i = 0; i < loops; i++)
@@ -272,7 +276,7 @@ static double stream(int a, int b, double seconds)
 	char err[256];
 	int lfd, port, fd[2];
 	double res[2] = {NAN, NAN};
-	pid_t p[2];
+	pid_t p[2], me = getpid();
 
 	lfd = sock_listen("127.0.0.1", 0, SOCK_STREAM, 4, &port, err,
 			  sizeof(err));
@@ -284,6 +288,7 @@ static double stream(int a, int b, double seconds)
 		ssize_t n;
 		double bytes = 0, t0;
 
+		sig_die_with_parent(SIGKILL, me);
 		pin(b);
 		c = accept(lfd, NULL, NULL);
 		t0 = clock_now();
@@ -299,6 +304,7 @@ static double stream(int a, int b, double seconds)
 		int c;
 		double end;
 
+		sig_die_with_parent(SIGKILL, me);
 		pin(a);
 		c = sock_connect("127.0.0.1", port, SOCK_STREAM, 5000, err,
 				 sizeof(err));
@@ -317,63 +323,127 @@ static double stream(int a, int b, double seconds)
 	return res[0];
 }
 
-/* Until the box's soak host is gone (other processes may hold it). */
-static int soakers_gone(void)
+/*
+ * 1-byte TCP request/response (netperf TCP_RR) for seconds, client on
+ * cpu a, server on cpu b, TCP_NODELAY both ends: transactions per second.
+ */
+static double pingpong(int a, int b, double seconds)
 {
-	int i;
+	char err[256], c1 = 'x';
+	int lfd, port, fd[2], one = 1;
+	double res = NAN;
+	pid_t p[2];
 
-	for (i = 0; i < 200 && soak_host_alive(); i++)
-		usleep(10000);
-	return !soak_host_alive();
+	lfd = sock_listen("127.0.0.1", 0, SOCK_STREAM, 4, &port, err,
+			  sizeof(err));
+	if (lfd < 0 || pipe(fd))
+		die("selftest ping-pong: %s",
+		    lfd < 0 ? err : strerror(errno));
+	p[0] = fork();
+	if (p[0] == 0) { /* server: echo each byte */
+		int c;
+
+		pin(b);
+		c = accept(lfd, NULL, NULL);
+		setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		while (c >= 0 && read(c, &c1, 1) == 1)
+			if (write(c, &c1, 1) != 1)
+				break;
+		_exit(0);
+	}
+	p[1] = fork();
+	if (p[1] == 0) { /* client: count round trips */
+		double t0, n = 0;
+		int c;
+
+		pin(a);
+		c = sock_connect("127.0.0.1", port, SOCK_STREAM, 5000, err,
+				 sizeof(err));
+		if (c >= 0)
+			setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one,
+				   sizeof(one));
+		t0 = clock_now();
+		while (c >= 0 && clock_now() - t0 < seconds &&
+		       write(c, &c1, 1) == 1 && read(c, &c1, 1) == 1)
+			n++;
+		n /= clock_now() - t0;
+		if (write(fd[1], &n, sizeof(n)) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(lfd);
+	close(fd[1]);
+	if (read(fd[0], &res, sizeof(res)) != sizeof(res))
+		res = NAN;
+	close(fd[0]);
+	wait_all(p, 2);
+	return res;
 }
 
 struct perturb {
 	const char *load; /* case name */
 	const char *what; /* printed */
 	const char *unit;
-	const char *metric; /* name part: "s", "MBps" */
-	int higher;	    /* 1: a rate (MB/s), 0: seconds */
-	int kind, a, b;	    /* 0 task, 1 stream; CPUs */
+	const char *metric; /* name part: "s", "MBps", "tps" */
+	int higher;	    /* 1: a rate, 0: seconds */
+	int kind, a, b;	    /* 0 task, 1 stream, 2 ping-pong; CPUs */
 };
 
 static double run_perturb(struct st *s, const struct perturb *pt,
 			  uint64_t loops)
 {
-	return pt->kind ? stream(pt->a, pt->b, s->c->quick ? 0.5 : 1.0)
-			: cpu_task(pt->a, loops);
+	double secs = s->c->quick ? 0.5 : 1.0;
+
+	switch (pt->kind) {
+	case 1:
+		return stream(pt->a, pt->b, secs);
+	case 2:
+		return pingpong(pt->a, pt->b, secs);
+	default:
+		return cpu_task(pt->a, loops);
+	}
 }
 
-static void one_perturb(struct st *s, const struct perturb *pt, uint64_t loops)
+/*
+ * Without and with soakers, in pairs (ABAB), the way a paired run sees
+ * them: "without" is the box's soakers parked, "with" them running.
+ */
+static void one_perturb(struct st *s, struct soak_client *cl,
+			const struct perturb *pt, uint64_t loops)
 {
-	double wo[PERTURB_REPS], wi[PERTURB_REPS], mwo, mwi, ratio;
-	int reps = s->c->quick ? 1 : PERTURB_REPS, k, dirty = 0;
-	struct soak_client cl;
+	double wo[PERTURB_REPS], wi[PERTURB_REPS], ratio;
+	int reps = s->c->quick ? 1 : PERTURB_REPS, k;
+	struct stats_ratio r;
 	char err[512], wo_name[32], wi_name[32];
 	json_t *kase, *x;
 
 	for (k = 0; k < reps && !sig_stop; k++) {
-		if (!soakers_gone())
-			dirty = 1;
-		wo[k] = run_perturb(s, pt, loops);
-		if (soak_join(&cl, s->c->cpus, err, sizeof(err)))
+		if (soak_pause(cl, 1, err, sizeof(err)))
 			die("soakers: %s", err);
-		clock_sleep(0.2);
+		wo[k] = run_perturb(s, pt, loops);
+		if (soak_pause(cl, 0, err, sizeof(err)))
+			die("soakers: %s", err);
 		wi[k] = run_perturb(s, pt, loops);
-		soak_leave(&cl);
 	}
 	if (sig_stop)
 		return;
-	mwo = stats_median(wo, (size_t)reps);
-	mwi = stats_median(wi, (size_t)reps);
-	/* ratio of the load's speed: with / without */
-	ratio = pt->higher ? mwi / mwo : mwo / mwi;
-	fprintf(s->out, "  %-26s %10.3f %10.3f  %5.2fx%s\n", pt->what, mwo, mwi,
-		ratio, dirty ? "  (another process kept soakers running)" : "");
+	/* ratio of the load's speed, with / without, per pair */
+	if (pt->higher)
+		stats_ratio_paired(wi, wo, (size_t)reps, &r);
+	else
+		stats_ratio_paired(wo, wi, (size_t)reps, &r);
+	ratio = r.ratio;
+	fprintf(s->out, "  %-28s %10.3f %10.3f  %5.2fx", pt->what,
+		stats_median(wo, (size_t)reps), stats_median(wi, (size_t)reps),
+		ratio);
+	if (reps > 1)
+		fprintf(s->out, " (%.2f-%.2f)", r.min, r.max);
+	fputc('\n', s->out);
 	fflush(s->out);
 	if (!s->d)
 		return;
-	kase = res_case(s->d, json_pack("{s:s, s:s}", "load", pt->load, "meter",
-					"soak"));
+	kase = res_case(s->d, json_pack("{s:s, s:s, s:s}", "load", pt->load,
+					"meter", "soak", "soaker", cl->kind));
 	x = json_object();
 	snprintf(wo_name, sizeof(wo_name), "without_%s", pt->metric);
 	snprintf(wi_name, sizeof(wi_name), "with_%s", pt->metric);
@@ -382,15 +452,12 @@ static void one_perturb(struct st *s, const struct perturb *pt, uint64_t loops)
 	res_metric(s->d, wi_name, pt->unit, pt->higher ? RES_HIGHER : RES_LOWER,
 		   pt->higher);
 	res_sample_set(x, "ratio", ratio);
-	res_sample_set(x, wo_name, mwo);
-	res_sample_set(x, wi_name, mwi);
+	res_sample_set(x, "ratio_min", r.min);
+	res_sample_set(x, "ratio_max", r.max);
+	res_sample_set(x, wo_name, stats_median(wo, (size_t)reps));
+	res_sample_set(x, wi_name, stats_median(wi, (size_t)reps));
 	json_object_set_new(x, "reps", json_integer(reps));
 	res_sample(kase, x);
-	if (dirty)
-		res_warn(
-			s->d,
-			"%s: soakers of another process ran in the without case",
-			pt->load);
 }
 
 /* Loops of cpu_task taking about 0.5 s here. */
@@ -411,22 +478,36 @@ static void perturbation(struct st *s)
 		 0},
 		{"perturb-tcp-1cpu", "tcp stream 1 CPU (MB/s)", "MB/s", "MBps",
 		 1, 1, s->cpu[0], s->cpu[0]},
+		{"perturb-rr-1cpu", "tcp 1-byte rr 1 CPU (tps)", "tps", "tps",
+		 1, 2, s->cpu[0], s->cpu[0]},
 		{"perturb-tcp-2cpu", "tcp stream 2 CPUs (MB/s)", "MB/s", "MBps",
 		 1, 1, s->cpu[0], s->cpu[1]},
+		{"perturb-rr-2cpu", "tcp 1-byte rr 2 CPUs (tps)", "tps", "tps",
+		 1, 2, s->cpu[0], s->cpu[1]},
 	};
-	int i, n = s->ncpu > 1 ? 3 : 2;
+	struct soak_client cl;
+	char err[512];
+	int i, n = s->ncpu > 1 ? 5 : 3;
 	uint64_t loops;
 
 	if (s->c->quick)
 		n = 1;
+	if (soak_join(&cl, s->c->cpus, cs_soaker(s->c), err, sizeof(err)))
+		die("soakers: %s", err);
 	fprintf(s->out,
-		"\nperturbation (median of %d, interleaved)  without       with   ratio (with/without speed)\n",
-		s->c->quick ? 1 : PERTURB_REPS);
+		"\nperturbation (%s soakers; median of %d pairs, interleaved)\n"
+		"  %-28s %10s %10s  %s\n",
+		cl.kind, s->c->quick ? 1 : PERTURB_REPS, "", "parked",
+		"running", "ratio (running/parked speed; min-max)");
 	loops = size_task(s->cpu[0]);
 	for (i = 0; i < n && !sig_stop; i++)
-		one_perturb(s, &pts[i], loops);
-	if (s->d)
+		one_perturb(s, &cl, &pts[i], loops);
+	soak_leave(&cl);
+	if (s->d) {
 		res_metric(s->d, "ratio", "x", RES_HIGHER, 0);
+		res_metric(s->d, "ratio_min", "x", RES_HIGHER, 0);
+		res_metric(s->d, "ratio_max", "x", RES_HIGHER, 0);
+	}
 }
 
 int do_selftest(const struct cfg *c)
@@ -442,7 +523,7 @@ int do_selftest(const struct cfg *c)
 	struct soak_client keep = {.fd = -1};
 	cpu_set_t allowed;
 	char list[64], err[512];
-	int i, k = 0, have_soak;
+	int i, k = 0, have_soak, wfail = 0;
 
 	s.d = cs_doc(c);
 	if (c->json_out && !strcmp(c->json_out, "-"))
@@ -479,7 +560,8 @@ int do_selftest(const struct cfg *c)
 	}
 	fputc('\n', s.out);
 	/* hold the soakers across the loads (one warm set, not six) */
-	if (strstr(list, "soak") && soak_join(&keep, c->cpus, err, sizeof(err)))
+	if (strstr(list, "soak") &&
+	    soak_join(&keep, c->cpus, cs_soaker(c), err, sizeof(err)))
 		die("soakers: %s", err);
 	for (i = 0; i < (int)(sizeof(loads) / sizeof(loads[0])); i++)
 		if (one_load(&s, loads[i].name, loads[i].duty, loads[i].all))
@@ -493,7 +575,7 @@ int do_selftest(const struct cfg *c)
 		res_metric(s.d, "error_pts", "points", RES_LOWER, 0);
 		if (sig_stop)
 			res_fail(s.d, "interrupted by %s", strsignal(sig_stop));
-		res_finish(s.d);
+		wfail = res_finish(s.d) != 0;
 		res_free(s.d);
 	}
 	if (sig_stop) {
@@ -506,5 +588,5 @@ int do_selftest(const struct cfg *c)
 			s.maxerr);
 	else
 		fprintf(stderr, "cyclesoak: selftest done (no soak meter)\n");
-	return 0;
+	return wfail;
 }

@@ -24,16 +24,23 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SERVE_WRITE_MS 2000 /* a client must take a reply this fast */
+#define SERVE_OUT_MAX (4 * SOAKPROTO_REPLY_MAX) /* unread replies held */
+#define SERVE_EMFILE_PAUSE_S 1.0 /* out of descriptors: stop accepting */
 
 struct sclient {
-	int fd;
+	int fd;			/* non-blocking */
 	struct soakproto_in in; /* command line splitter */
 	struct meterset set;	/* the window's meters */
 	int open;		/* a window is open */
-	struct meter *hold;	/* SOAK off: our join of the soaker set */
 	unsigned window;	/* its id */
-	int quit;		/* hang up after the reply */
+	double opened;		/* clock_now() it opened */
+	unsigned expired;	/* a window --max-window closed, 0 = none */
+	struct meter *hold;	/* SOAK off: our join of the soaker set */
+	double held;		/* clock_now() of SOAK off */
+	double last;		/* clock_now() of its last byte */
+	int quit;		/* hang up once the replies are out */
+	char *out;		/* replies not yet taken */
+	size_t outlen;
 	char peer[80];
 };
 
@@ -43,35 +50,73 @@ struct server {
 	struct sclient *cl;
 	int ncl;
 	unsigned next_window;
+	double accept_after; /* EMFILE: listener not polled until then */
 };
+
+/* Send what the socket takes now; a client that stops reading gets its
+ * replies queued, never a blocked server (the others go on). */
+static void flush_out(struct sclient *k)
+{
+	ssize_t n;
+
+	while (k->outlen) {
+		n = send(k->fd, k->out, k->outlen, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		if (n <= 0) {
+			k->quit = 1;
+			k->outlen = 0;
+			return;
+		}
+		memmove(k->out, k->out + n, k->outlen - (size_t)n);
+		k->outlen -= (size_t)n;
+	}
+}
 
 static void reply(struct sclient *k, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 static void reply(struct sclient *k, const char *fmt, ...)
 {
-	char small[1024], *big = NULL;
 	va_list ap;
+	char *p;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(small, sizeof(small), fmt, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	if (n < 0)
+	if (n < 0 || k->quit)
 		return;
-	if ((size_t)n >= sizeof(small) - 1) {
-		big = malloc((size_t)n + 2);
-		if (!big)
-			abort();
-		va_start(ap, fmt);
-		vsnprintf(big, (size_t)n + 1, fmt, ap);
-		va_end(ap);
+	if (k->outlen + (size_t)n + 1 > SERVE_OUT_MAX) {
+		log_warn("%s: %zu bytes of replies not taken: hanging up",
+			 k->peer, k->outlen);
+		k->quit = 1;
+		k->outlen = 0;
+		return;
 	}
-	memcpy(big ? big + n : small + n, "\n", 2);
-	if (sock_write_full(k->fd, big ? big : small, (size_t)n + 1,
-			    SERVE_WRITE_MS) != n + 1)
-		k->quit = 1; /* not reading its replies: hang up */
-	free(big);
+	p = realloc(k->out, k->outlen + (size_t)n + 2);
+	if (!p)
+		abort();
+	k->out = p;
+	va_start(ap, fmt);
+	vsnprintf(k->out + k->outlen, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	k->out[k->outlen + (size_t)n] = '\n';
+	k->outlen += (size_t)n + 1;
+	flush_out(k);
+}
+
+/* Host facts as this server shows them: the kernel command line and the
+ * memory size only with --host-details (--bind may face a network). */
+static json_t *shown_host(const struct server *s, json_t *host)
+{
+	if (!s->cfg->host_details) {
+		json_object_del(host, "cmdline");
+		json_object_del(host, "mem_bytes");
+	}
+	return host;
 }
 
 static void close_window(struct sclient *k)
@@ -111,6 +156,8 @@ static void cmd_start(struct server *s, struct sclient *k, const char *arg)
 	}
 	meterset_start(&k->set);
 	k->open = 1;
+	k->expired = 0;
+	k->opened = clock_now();
 	k->window = ++s->next_window;
 	log_verbose("%s: window %u open (%s)", k->peer, k->window, list);
 	reply(k, "OK %u", k->window);
@@ -125,12 +172,19 @@ static void cmd_figures(struct server *s, struct sclient *k, int stop)
 	char *txt;
 	int n;
 
+	if (!k->open && k->expired) {
+		reply(k, "ERR window %u was closed after %.0f s (--max-window)",
+		      k->expired, s->cfg->max_window_s);
+		k->expired = 0;
+		return;
+	}
 	if (!k->open) {
 		reply(k, "ERR no window open (START first)");
 		return;
 	}
 	n = meterset_stop(&k->set, smp);
 	rep = peerrep_build(smp, n);
+	shown_host(s, json_object_get(rep, "host"));
 	json_object_set_new(rep, "window", json_integer(k->window));
 	json_object_set_new(rep, "elapsed_s", json_real(smp[0].elapsed_s));
 	warn = soak_calibration_warning(s->cfg->calib_file);
@@ -168,6 +222,7 @@ static void cmd_soak(struct server *s, struct sclient *k, const char *arg)
 		reply(k, "ERR %s", err);
 		return;
 	}
+	k->held = clock_now();
 	log_verbose("%s: soakers %s", k->peer, off ? "parked" : "running");
 	reply(k, "OK %s", off ? "off" : "on");
 }
@@ -195,14 +250,14 @@ static void cmd_calib(struct server *s, struct sclient *k)
 	free(txt);
 }
 
-static void cmd_host(struct sclient *k)
+static void cmd_host(struct server *s, struct sclient *k)
 {
 	struct hostinfo h;
 	json_t *j;
 	char *txt;
 
 	hostinfo_read(NULL, &h);
-	j = hostinfo_to_json(&h);
+	j = shown_host(s, hostinfo_to_json(&h));
 	hostinfo_free(&h);
 	txt = json_dumps(j, JSON_COMPACT);
 	json_decref(j);
@@ -250,7 +305,7 @@ static void on_line(void *arg, const char *line, int too_long)
 		cmd_calib(x->s, x->k);
 		break;
 	case SP_HOST:
-		cmd_host(x->k);
+		cmd_host(x->s, x->k);
 		break;
 	case SP_SOAK:
 		cmd_soak(x->s, x->k, rq.arg);
@@ -274,29 +329,39 @@ static void drop(struct server *s, int i)
 	close_window(k);
 	meter_close(k->hold);
 	close(k->fd);
+	free(k->out);
 	s->cl[i] = s->cl[--s->ncl];
 }
 
 static void on_accept(struct server *s, int lfd)
 {
 	struct sclient *k;
-	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 
-	if (fd < 0)
+	if (fd < 0) {
+		if (errno == EMFILE || errno == ENFILE) {
+			/* the pending connection stays queued: stop polling
+			 * the listener a while instead of spinning on it */
+			log_warn("accept: %s: not accepting for %.0f s",
+				 strerror(errno), SERVE_EMFILE_PAUSE_S);
+			s->accept_after = clock_now() + SERVE_EMFILE_PAUSE_S;
+		}
 		return;
+	}
 	if (s->ncl == s->cfg->max_clients) {
 		char msg[80];
 		int n = snprintf(msg, sizeof(msg),
 				 "ERR too many clients (at most %d)\n",
 				 s->cfg->max_clients);
 
-		sock_write_full(fd, msg, (size_t)n, 500);
+		(void)send(fd, msg, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT);
 		close(fd);
 		return;
 	}
 	k = &s->cl[s->ncl++];
 	memset(k, 0, sizeof(*k));
 	k->fd = fd;
+	k->last = clock_now();
 	sock_peer_name(fd, k->peer, sizeof(k->peer));
 	log_verbose("%s: connected", k->peer);
 }
@@ -307,13 +372,48 @@ static void on_readable(struct server *s, int i)
 	char buf[4096];
 	ssize_t n = read(s->cl[i].fd, buf, sizeof(buf));
 
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
 	if (n <= 0) {
 		drop(s, i);
 		return;
 	}
+	s->cl[i].last = clock_now();
 	soakproto_feed(&s->cl[i].in, buf, (size_t)n, on_line, &x);
-	if (s->cl[i].quit)
-		drop(s, i);
+}
+
+/*
+ * The operator's limits: a window open longer than --max-window is
+ * closed (its soakers released; the next STOP says so), a SOAK off held
+ * that long is let go, and a client with no window that sent nothing for
+ * --idle-timeout is hung up on. 1 when client i must go.
+ */
+static int limits(struct server *s, int i, double now)
+{
+	struct sclient *k = &s->cl[i];
+	const struct cfg *c = s->cfg;
+
+	if (k->open && now - k->opened > c->max_window_s) {
+		log_warn("%s: window %u open %.0f s: closed (--max-window)",
+			 k->peer, k->window, now - k->opened);
+		close_window(k);
+		k->expired = k->window;
+		k->last = now;
+	}
+	if (k->hold && now - k->held > c->max_window_s) {
+		log_warn("%s: soakers parked %.0f s: released (--max-window)",
+			 k->peer, now - k->held);
+		meter_close(k->hold);
+		k->hold = NULL;
+	}
+	if (!k->open && !k->outlen && now - k->last > c->idle_s) {
+		log_verbose("%s: idle %.0f s: hanging up", k->peer,
+			    now - k->last);
+		reply(k, "ERR idle for %.0f s (--idle-timeout): closing",
+		      now - k->last);
+		return 1;
+	}
+	return k->quit && !k->outlen;
 }
 
 int do_serve(const struct cfg *c)
@@ -321,7 +421,8 @@ int do_serve(const struct cfg *c)
 	struct server s = {.cfg = c};
 	struct pollfd *pf;
 	char err[512];
-	int lfd, port, i, n;
+	int lfd, port, i, n, listening;
+	double now;
 
 	cs_meter_opts(c, &s.mo);
 	lfd = sock_listen(c->bind, c->port, SOCK_STREAM, 64, &port, err,
@@ -337,22 +438,33 @@ int do_serve(const struct cfg *c)
 	       c->meters ? c->meters : meter_default_list(&s.mo));
 	fflush(stdout);
 	while (!sig_stop) {
-		pf[0].fd = lfd;
+		now = clock_now();
+		for (i = s.ncl - 1; i >= 0; i--)
+			if (limits(&s, i, now))
+				drop(&s, i);
+		listening = now >= s.accept_after;
+		pf[0].fd = listening ? lfd : -1;
 		pf[0].events = POLLIN;
 		for (i = 0; i < s.ncl; i++) {
 			pf[i + 1].fd = s.cl[i].fd;
-			pf[i + 1].events = POLLIN;
+			/* replies not taken: read no more commands */
+			pf[i + 1].events = s.cl[i].outlen ? POLLOUT : POLLIN;
 		}
-		n = poll(pf, (nfds_t)s.ncl + 1, 1000);
+		n = poll(pf, (nfds_t)s.ncl + 1, 500);
 		if (n < 0 && errno != EINTR)
 			die_errno("poll");
 		if (n <= 0)
 			continue;
 		/* from the end: drop() moves the last client into slot i */
-		for (i = s.ncl - 1; i >= 0; i--)
-			if (pf[i + 1].revents)
+		for (i = s.ncl - 1; i >= 0; i--) {
+			if (!pf[i + 1].revents)
+				continue;
+			if (s.cl[i].outlen)
+				flush_out(&s.cl[i]);
+			else
 				on_readable(&s, i);
-		if (pf[0].revents)
+		}
+		if (listening && pf[0].revents)
 			on_accept(&s, lfd);
 	}
 	while (s.ncl)

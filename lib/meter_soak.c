@@ -36,7 +36,7 @@ static int soak_open(struct meter *m, const struct meter_opts *o, char *err,
 	hostinfo_read(NULL, &h);
 	soak_calib_check(&p->cal, &h, p->warn, sizeof(p->warn));
 	hostinfo_free(&h);
-	r = soak_join(&p->cl, o ? o->cpus : NULL, err, len);
+	r = soak_join(&p->cl, o ? o->cpus : NULL, p->cal.soaker, err, len);
 	if (r)
 		return r;
 	for (i = 0; i < p->cl.ncpu; i++) {

@@ -156,6 +156,22 @@ int pidcpu_ticks(const char *root, pid_t pid, int tree, uint64_t *ticks,
 	return 0;
 }
 
+int pidcpu_descendants(const char *root, pid_t pid, pid_t *out, int max)
+{
+	struct node *v;
+	size_t n, i;
+	int k = 0;
+
+	v = scan(root, &n);
+	if (!v)
+		return -errno ? -errno : -ENOMEM;
+	for (i = 0; i < n && k < max; i++)
+		if (v[i].pid != pid && descends(v, n, i, pid))
+			out[k++] = v[i].pid;
+	free(v);
+	return k;
+}
+
 int pidcpu_open(struct pidcpu *p, const char *root, pid_t pid, int tree,
 		char *err, size_t len)
 {

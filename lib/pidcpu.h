@@ -37,6 +37,12 @@ int pidcpu_parse_stat(const char *text, struct pidcpu_stat *s);
 int pidcpu_ticks(const char *root, pid_t pid, int tree, uint64_t *ticks,
 		 uint64_t *uticks, int *nproc);
 
+/*
+ * The live descendants of pid (not pid itself), deepest first is not
+ * promised: at most max of them into out. Returns how many, or -errno.
+ */
+int pidcpu_descendants(const char *root, pid_t pid, pid_t *out, int max);
+
 struct pidcpu {
 	char root[256];	 /* /proc prefix ("" = live) */
 	pid_t pid;	 /* the process */

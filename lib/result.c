@@ -390,9 +390,74 @@ void res_summarize(struct res_doc *d)
 	}
 }
 
+/* The directory path lives in, for fsync and messages. */
+static void dir_of(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, len, ".");
+	else if (slash == path)
+		snprintf(dir, len, "/");
+	else
+		snprintf(dir, len, "%.*s", (int)(slash - path), path);
+}
+
+/* Make a rename in dir durable. 0 or -errno. */
+static int fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), e = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) && errno != EINVAL) /* EINVAL: a fs without it */
+		e = -errno;
+	close(fd);
+	return e;
+}
+
+static int dump(struct res_doc *d, FILE *f)
+{
+	return json_dumpf(d->root, f, JSON_SORT_KEYS | JSON_INDENT(2)) ||
+	       fputc('\n', f) == EOF || fflush(f);
+}
+
+/* A path that is not a regular file (/dev/stdout, /dev/full, a fifo) is
+ * written in place: renaming over it would replace the device node. */
+static int write_in_place(struct res_doc *d, const char *path, char *err,
+			  size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), e;
+	FILE *f;
+
+	if (fd < 0) {
+		e = errno;
+		snprintf(err, len, "cannot write %s: %s", path, strerror(e));
+		return -e;
+	}
+	f = fdopen(fd, "w");
+	errno = 0;
+	if (!f || dump(d, f)) {
+		e = errno ? errno : EIO;
+		snprintf(err, len, "cannot write %s: %s", path, strerror(e));
+		if (f)
+			fclose(f);
+		else
+			close(fd);
+		return -e;
+	}
+	if (fclose(f)) {
+		e = errno;
+		snprintf(err, len, "cannot write %s: %s", path, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
 int res_write(struct res_doc *d, const char *path, char *err, size_t len)
 {
-	char tmp[4096], ts[40];
+	char tmp[4096], ts[40], dir[4096];
+	struct stat st;
 	int fd, e;
 	FILE *f;
 
@@ -400,14 +465,19 @@ int res_write(struct res_doc *d, const char *path, char *err, size_t len)
 	json_object_set_new(d->root, "finished",
 			    json_string(clock_iso8601(ts, sizeof(ts))));
 	if (!strcmp(path, "-")) {
-		if (json_dumpf(d->root, stdout,
-			       JSON_SORT_KEYS | JSON_INDENT(2)) ||
-		    fputc('\n', stdout) == EOF || fflush(stdout)) {
+		if (dump(d, stdout)) {
 			snprintf(err, len, "writing result to stdout failed");
 			return -EIO;
 		}
 		return 0;
 	}
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		snprintf(err, len, "cannot write %s: %s", path,
+			 strerror(EISDIR));
+		return -EISDIR;
+	}
+	if (!stat(path, &st) && !S_ISREG(st.st_mode))
+		return write_in_place(d, path, err, len);
 	snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
@@ -417,8 +487,8 @@ int res_write(struct res_doc *d, const char *path, char *err, size_t len)
 	}
 	fchmod(fd, 0644);
 	f = fdopen(fd, "w");
-	if (!f || json_dumpf(d->root, f, JSON_SORT_KEYS | JSON_INDENT(2)) ||
-	    fputc('\n', f) == EOF || fflush(f) || fsync(fd)) {
+	errno = 0;
+	if (!f || dump(d, f) || fsync(fd)) {
 		e = errno ? errno : EIO;
 		snprintf(err, len, "cannot write %s: %s", tmp, strerror(e));
 		if (f)
@@ -428,7 +498,12 @@ int res_write(struct res_doc *d, const char *path, char *err, size_t len)
 		unlink(tmp);
 		return -e;
 	}
-	fclose(f);
+	if (fclose(f)) {
+		e = errno;
+		snprintf(err, len, "cannot write %s: %s", tmp, strerror(e));
+		unlink(tmp);
+		return -e;
+	}
 	if (rename(tmp, path)) {
 		e = errno;
 		snprintf(err, len, "cannot rename %s to %s: %s", tmp, path,
@@ -436,7 +511,84 @@ int res_write(struct res_doc *d, const char *path, char *err, size_t len)
 		unlink(tmp);
 		return -e;
 	}
+	dir_of(path, dir, sizeof(dir));
+	e = fsync_dir(dir);
+	if (e) {
+		snprintf(err, len, "wrote %s, but cannot fsync %s: %s", path,
+			 dir, strerror(-e));
+		return e;
+	}
 	return 0;
+}
+
+int res_check_output(const char *path, char *err, size_t len)
+{
+	char tmp[4096], dir[4096];
+	struct stat st;
+	int fd, e = 0;
+
+	if (!path || !strcmp(path, "-"))
+		return 0;
+	dir_of(path, dir, sizeof(dir));
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		snprintf(err, len, "cannot write the result to %s: %s", path,
+			 "it is a directory");
+		return -EISDIR;
+	}
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		if (access(path, W_OK)) {
+			e = errno;
+			snprintf(err, len, "cannot write the result to %s: %s",
+				 path, strerror(e));
+			return -e;
+		}
+		return 0;
+	}
+	/* what res_write will do: a new file beside path, one byte of it */
+	snprintf(tmp, sizeof(tmp), "%s.check.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		e = errno;
+		if (e == ENOENT)
+			snprintf(
+				err, len,
+				"cannot write the result to %s: no directory %s",
+				path, dir);
+		else
+			snprintf(
+				err, len,
+				"cannot write the result to %s: %s (directory %s)",
+				path, strerror(e), dir);
+		return -e;
+	}
+	if (write(fd, "\n", 1) != 1 || fsync(fd))
+		e = errno ? errno : EIO;
+	close(fd);
+	unlink(tmp);
+	if (e) {
+		snprintf(err, len, "cannot write the result to %s: %s", path,
+			 strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+/* 1 when path holds a result document of a run that went well. */
+static int holds_good_doc(const char *path)
+{
+	struct stat st;
+	json_t *j;
+	const char *status;
+	int good;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	j = json_load_file(path, 0, NULL);
+	status = json_string_value(json_object_get(j, "status"));
+	good = status && !strcmp(status, "ok") &&
+	       json_is_string(json_object_get(j, "schema"));
+	json_decref(j);
+	return good;
 }
 
 static void die_flush(const char *msg)
@@ -457,14 +609,25 @@ void res_set_output(struct res_doc *d, const char *path)
 
 int res_finish(struct res_doc *d)
 {
-	char err[512];
+	char err[512], *path = d->output, *beside = NULL;
 	int r;
 
-	if (!d->output)
+	if (!path)
 		return 0;
-	r = res_write(d, d->output, err, sizeof(err));
+	/* a failed run never replaces a good document: it goes beside it */
+	if (res_failed(d) && strcmp(path, "-") && holds_good_doc(path)) {
+		if (asprintf(&beside, "%s" RES_FAILED_SUFFIX, path) < 0)
+			abort();
+		path = beside;
+	}
+	r = res_write(d, path, err, sizeof(err));
 	if (r)
 		log_err("%s", err);
+	else if (beside)
+		log_warn(
+			"%s holds a good run: this failed run's document is %s",
+			d->output, beside);
+	free(beside);
 	return r;
 }
 

@@ -68,9 +68,19 @@ void res_summarize(struct res_doc *d);
 
 /*
  * Write to path ("-" = stdout) with sorted keys: summarize, write a temp
- * file in the same directory, fsync, rename. 0 or -errno (err filled).
+ * file in the same directory, fsync, rename, fsync the directory. A path
+ * that exists and is not a regular file (/dev/stdout, /dev/full, a fifo)
+ * is written in place. 0 or -errno (err filled).
  */
 int res_write(struct res_doc *d, const char *path, char *err, size_t len);
+
+/*
+ * Before a run: can a document be written to path? NULL and "-" can;
+ * else a file is made, written (one byte), synced and removed beside
+ * path, and path must not be a directory. 0, or -errno with err one line
+ * naming path ("no directory D", "Permission denied", "No space left").
+ */
+int res_check_output(const char *path, char *err, size_t len);
 
 /*
  * Remember where the document goes (-o FILE or -J) so res_finish() and the
@@ -78,6 +88,12 @@ int res_write(struct res_doc *d, const char *path, char *err, size_t len);
  * status "failed" and the error. path NULL = no document asked for.
  */
 void res_set_output(struct res_doc *d, const char *path);
+/*
+ * Write the document where res_set_output said; 0 or -errno (logged). A
+ * failed run's document never replaces a good one (status "ok") at that
+ * path: it goes to PATH.failed beside it (and a warning says so).
+ */
+#define RES_FAILED_SUFFIX ".failed"
 int res_finish(struct res_doc *d);
 /* Summarize one metric over an array of numbers into a JSON object. */
 json_t *res_summary_json(const double *x, size_t n, int is_rate);

@@ -24,18 +24,67 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-const char *soak_socket_path(void)
+/* Is dir a directory of ours that nobody else may enter (0700, not a
+ * symlink)? Make it when missing. 0 or -errno with why. */
+static int private_dir(const char *dir, char *why, size_t len)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0700) && errno != EEXIST) {
+		snprintf(why, len, "cannot make %s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	if (lstat(dir, &st)) {
+		snprintf(why, len, "%s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & 077)) {
+		snprintf(why, len,
+			 "%s is not a private directory of uid %u (owner %u, mode %03o): refusing to put the soak socket there",
+			 dir, (unsigned)geteuid(), (unsigned)st.st_uid,
+			 (unsigned)(st.st_mode & 0777));
+		return -EPERM;
+	}
+	return 0;
+}
+
+/*
+ * Where the box's soak host listens: $ZCB_SOAK_SOCKET (tests), else for
+ * root /run/zcbench-soak.sock (one host for the box), else a private
+ * directory of the user: $XDG_RUNTIME_DIR when it is one, else
+ * /tmp/zcbench-UID made 0700 and checked, so no other user can bind the
+ * path first or reach our host. "" with why filled when there is none.
+ */
+static const char *socket_path(char *why, size_t len)
 {
 	static char buf[256];
-	const char *e = getenv("ZCB_SOAK_SOCKET");
+	const char *e = getenv("ZCB_SOAK_SOCKET"), *x;
+	char dir[200];
 
+	why[0] = '\0';
 	if (e && *e && strlen(e) < 200)
 		return e;
 	if (geteuid() == 0 && !access("/run", W_OK))
 		return SOAK_SOCKET;
-	snprintf(buf, sizeof(buf), "/tmp/zcbench-soak-%u.sock",
-		 (unsigned)geteuid());
+	x = getenv("XDG_RUNTIME_DIR");
+	if (x && *x && strlen(x) < sizeof(dir) - 40 &&
+	    !private_dir(x, why, len)) {
+		snprintf(buf, sizeof(buf), "%s/zcbench-soak.sock", x);
+		return buf;
+	}
+	snprintf(dir, sizeof(dir), "/tmp/zcbench-%u", (unsigned)geteuid());
+	if (private_dir(dir, why, len))
+		return "";
+	snprintf(buf, sizeof(buf), "%s/soak.sock", dir);
 	return buf;
+}
+
+const char *soak_socket_path(void)
+{
+	char why[300];
+
+	return socket_path(why, sizeof(why));
 }
 
 void soak_side_path(char *buf, size_t len, const char *suffix)
@@ -48,6 +97,8 @@ int soak_host_alive(void)
 	char p[300];
 	int fd, alive = 0;
 
+	if (!*soak_socket_path())
+		return 0;
 	soak_side_path(p, sizeof(p), "alive");
 	fd = open(p, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -87,6 +138,41 @@ int soak_unix_connect(const char *path)
 		return -e;
 	}
 	return fd;
+}
+
+int soak_kind_parse(const char *s, struct soak_kind *k, char *err,
+		    size_t len)
+{
+	char *end;
+	long p, t = 10000;
+
+	memset(k, 0, sizeof(*k));
+	k->duty_pct = 100;
+	if (!s || !*s || !strcmp(s, "spin")) {
+		snprintf(k->name, sizeof(k->name), "spin");
+		return 0;
+	}
+	if (!strcmp(s, "pause")) {
+		k->pause = 1;
+		snprintf(k->name, sizeof(k->name), "pause");
+		return 0;
+	}
+	if (!strncmp(s, "duty:", 5)) {
+		p = strtol(s + 5, &end, 10);
+		if (*end == '/')
+			t = strtol(end + 1, &end, 10);
+		if (!*end && p >= 1 && p <= 100 && t >= 100 && t <= 1000000) {
+			k->duty_pct = (int)p;
+			k->period_us = (int)t;
+			snprintf(k->name, sizeof(k->name), "duty:%ld/%ld", p,
+				 t);
+			return 0;
+		}
+	}
+	snprintf(err, len,
+		 "bad soaker kind \"%.40s\" (spin, pause, duty:PCT[/PERIOD_US]: PCT 1-100, period 100-1000000)",
+		 s);
+	return -EINVAL;
 }
 
 /* --- the client --------------------------------------------------------- */
@@ -137,7 +223,8 @@ static int pick_cpus(const char *list, int *ids, char *err, size_t len)
 /* Under the start lock: connect to a host, or start one and connect.
  * Returns a connected fd or -errno. */
 static int start_host(const char *path, const int *ids, int n,
-		      struct soak_client *c, char *err, size_t len)
+		      const struct soak_kind *kind, struct soak_client *c,
+		      char *err, size_t len)
 {
 	char lp[300];
 	int lk, fd, e;
@@ -153,7 +240,7 @@ static int start_host(const char *path, const int *ids, int n,
 	}
 	fd = soak_unix_connect(path);
 	if (fd < 0) {
-		fd = soak_host_spawn(path, ids, n, err, len);
+		fd = soak_host_spawn(path, ids, n, kind, err, len);
 		if (!fd) {
 			c->started_host = 1;
 			fd = soak_unix_connect(path);
@@ -166,6 +253,18 @@ static int start_host(const char *path, const int *ids, int n,
 	close(lk);
 	return fd;
 }
+
+/* The uid of the process at the other end of a unix socket, or -1. */
+int soak_peer_uid(int fd)
+{
+	struct ucred cr;
+	socklen_t n = sizeof(cr);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &n) || n != sizeof(cr))
+		return -1;
+	return (int)cr.uid;
+}
+#define peer_uid(fd) ((uid_t)soak_peer_uid(fd))
 
 /* 0, -EAGAIN (host went away: retry) or -errno with err. */
 static int recv_hello(int fd, struct soak_client *c, char *err, size_t len)
@@ -192,6 +291,16 @@ static int recv_hello(int fd, struct soak_client *c, char *err, size_t len)
 	r = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC);
 	if (r <= 0)
 		return -EAGAIN;
+	if (peer_uid(fd) != geteuid()) {
+		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm))
+			if (cm->cmsg_type == SCM_RIGHTS)
+				close(*(int *)CMSG_DATA(cm));
+		snprintf(err, len,
+			 "the soak socket %s is served by uid %d, not by us (uid %u): refusing its counters",
+			 soak_socket_path(), (int)peer_uid(fd),
+			 (unsigned)geteuid());
+		return -EPERM;
+	}
 	for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm))
 		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS)
 			memcpy(&mfd, CMSG_DATA(cm), sizeof(int));
@@ -226,17 +335,25 @@ static int recv_hello(int fd, struct soak_client *c, char *err, size_t len)
 	}
 	c->ncpu = (int)hdr->ncpu;
 	c->can_pause = !!(hdr->features & SOAK_FEAT_PAUSE);
+	snprintf(c->kind, sizeof(c->kind), "%.*s", SOAK_KIND_LEN - 1,
+		 c->can_pause && hdr->kind[0] ? hdr->kind : "spin");
 	memcpy(c->cpu_id, hdr->cpu_id, (size_t)c->ncpu * sizeof(int));
 	snprintf(c->note, sizeof(c->note), "%.*s", (int)sizeof(hdr->note) - 1,
 		 hdr->note);
 	return 0;
 }
 
-static int covers(const struct soak_client *c, const int *ids, int n, char *err,
-		  size_t len)
+static int covers(const struct soak_client *c, const int *ids, int n,
+		  const struct soak_kind *kind, char *err, size_t len)
 {
 	int i, j;
 
+	if (strcmp(c->kind, kind->name)) {
+		snprintf(err, len,
+			 "the box's soaker set (host pid %d) runs %s soakers, not %s (another calibration is in use)",
+			 (int)c->host_pid, c->kind, kind->name);
+		return -EBUSY;
+	}
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < c->ncpu && c->cpu_id[j] != ids[i]; j++)
 			;
@@ -251,20 +368,31 @@ static int covers(const struct soak_client *c, const int *ids, int n, char *err,
 	return 0;
 }
 
-int soak_join(struct soak_client *c, const char *cpus, char *err, size_t len)
+int soak_join(struct soak_client *c, const char *cpus, const char *kind,
+	      char *err, size_t len)
 {
-	const char *path = soak_socket_path();
+	char why[300];
+	const char *path = socket_path(why, sizeof(why));
 	int ids[SOAK_MAX_CPUS], n, attempt, fd = -1, r = -EAGAIN;
+	struct soak_kind k;
 
 	memset(c, 0, sizeof(*c));
 	c->fd = -1;
+	if (!*path) {
+		snprintf(err, len, "%s", why);
+		return -EPERM;
+	}
+	r = soak_kind_parse(kind, &k, err, len);
+	if (r)
+		return r;
+	r = -EAGAIN;
 	n = pick_cpus(cpus, ids, err, len);
 	if (n < 0)
 		return n;
 	for (attempt = 0; attempt < 8 && r == -EAGAIN; attempt++) {
 		fd = soak_unix_connect(path);
 		if (fd < 0)
-			fd = start_host(path, ids, n, c, err, len);
+			fd = start_host(path, ids, n, &k, c, err, len);
 		if (fd < 0)
 			return fd;
 		r = recv_hello(fd, c, err, len);
@@ -279,7 +407,7 @@ int soak_join(struct soak_client *c, const char *cpus, char *err, size_t len)
 		snprintf(err, len, "soak host at %s keeps going away", path);
 	if (!r) {
 		c->fd = fd;
-		r = covers(c, ids, n, err, len);
+		r = covers(c, ids, n, &k, err, len);
 	}
 	if (r)
 		soak_leave(c);

@@ -9,7 +9,10 @@
  *
  * A box runs ONE soaker set, whoever asks: the first process to open a
  * window starts a soak host (a double-forked child in the caller's
- * session) listening on a unix socket (SOAK_SOCKET, or $ZCB_SOAK_SOCKET);
+ * session) listening on a unix socket (root: SOAK_SOCKET; another user:
+ * in a 0700 directory of its own, $XDG_RUNTIME_DIR or /tmp/zcbench-UID,
+ * checked before use; tests: $ZCB_SOAK_SOCKET). Host and clients check
+ * each other's uid (SO_PEERCRED), so nobody else can feed or read them;
  * later openers, in this process or any other, connect to it and receive
  * the counters' memfd over SCM_RIGHTS. Each client snapshots the counters
  * at the start and the end of its own window. The host stops its soakers
@@ -29,10 +32,30 @@
 #include "meter.h"
 
 #define SOAK_MAX_CPUS	  METER_MAX_CPUS
-#define SOAK_SOCKET	  "/run/zcbench-soak.sock" /* root; else /tmp/...-UID */
+#define SOAK_SOCKET	  "/run/zcbench-soak.sock" /* root's; see above */
 #define SOAK_CALIB_SCHEMA "zcbench-soak-calibration/1"
 
 struct hostinfo;
+
+/*
+ * How a soaker soaks (cyclesoak --soaker=KIND; the calibration stores it
+ * and every later soaker set of that calibration runs it):
+ *   spin          a SCHED_IDLE loop over a 256 KiB buffer (the default)
+ *   pause         the same with a pause (x86) / yield (arm64) per step
+ *   duty:P[/T]    spin P% of every T microseconds (default 10000), sleep
+ *                 the rest: an idle CPU part of the time, and a load
+ *                 sampled in the soaking part (calibrated the same way)
+ */
+#define SOAK_KIND_LEN 32
+struct soak_kind {
+	char name[SOAK_KIND_LEN]; /* canonical: "spin", "duty:50/10000" */
+	int pause;		  /* a pause instruction per step */
+	int duty_pct;		  /* 1..100 (100: never sleeps) */
+	int period_us;		  /* duty period */
+};
+/* Parse KIND (NULL or "" = spin). 0 or -EINVAL with err naming it. */
+int soak_kind_parse(const char *s, struct soak_kind *k, char *err,
+		    size_t len);
 
 /* Calibration: idle rates per CPU and what box they were made on. */
 struct soak_calib {
@@ -47,6 +70,7 @@ struct soak_calib {
 	char cpu_model[256];
 	char made[40];	/* ISO 8601 UTC */
 	char note[256]; /* the soakers' regime (cgroup...) */
+	char soaker[SOAK_KIND_LEN]; /* the soaker kind calibrated */
 };
 
 /* The state file: override, else $XDG_STATE_HOME/zcbench/calibration.json
@@ -86,6 +110,7 @@ struct soak_client {
 	pid_t host_pid;
 	int started_host; /* 1: this open started the host */
 	int can_pause;	  /* the host parks soakers on request */
+	char kind[SOAK_KIND_LEN]; /* what its soakers run */
 	int holding;	  /* we asked it to park them */
 	char note[256];	  /* regime: cgroup, SCHED_IDLE... */
 };
@@ -100,10 +125,11 @@ struct soak_snap {
 /*
  * Join the box's soaker set, starting it when none runs. cpus: a CPU
  * list to soak ("0-1"), NULL = the allowed online CPUs; when a set
- * already runs it must cover these. Waits until every soaker runs.
- * 0 or -errno with err filled.
+ * already runs it must cover these and run kind (NULL = spin). Waits
+ * until every soaker runs. 0 or -errno with err filled.
  */
-int soak_join(struct soak_client *c, const char *cpus, char *err, size_t len);
+int soak_join(struct soak_client *c, const char *cpus, const char *kind,
+	      char *err, size_t len);
 /*
  * Park the box's soakers (pause 1) until this client resumes them or
  * leaves, or let them run again (pause 0); parked while ANY client holds
@@ -131,7 +157,8 @@ int soak_load(const struct soak_calib *cal, const struct soak_client *c,
 	      struct cpu_sample *out);
 /* Is a soak host running on this box now (any namespace)? */
 int soak_host_alive(void);
-/* The socket path in use ($ZCB_SOAK_SOCKET or the default). */
+/* The socket path in use ($ZCB_SOAK_SOCKET or the default); "" when the
+ * user's private directory is unsafe (soak_join says why). */
 const char *soak_socket_path(void);
 
 #endif

@@ -41,11 +41,13 @@ json_t *soak_calib_to_json(const struct soak_calib *c)
 						      c->cpu_id[i], "rate",
 						      c->rate[i]));
 	return json_pack(
-		"{s:s, s:s, s:s, s:i, s:s, s:i, s:f, s:f, s:s, s:o}", "schema",
-		SOAK_CALIB_SCHEMA, "kernel_release", c->kernel_release,
-		"cpu_model", c->cpu_model, "online_cpus", c->online_cpus,
-		"made", c->made, "rounds", c->rounds, "round_s", c->round_s,
-		"spread_pct", c->spread_pct, "note", c->note, "cpus", cpus);
+		"{s:s, s:s, s:s, s:i, s:s, s:i, s:f, s:f, s:s, s:s, s:o}",
+		"schema", SOAK_CALIB_SCHEMA, "kernel_release",
+		c->kernel_release, "cpu_model", c->cpu_model, "online_cpus",
+		c->online_cpus, "made", c->made, "rounds", c->rounds,
+		"round_s", c->round_s, "spread_pct", c->spread_pct, "note",
+		c->note, "soaker", c->soaker[0] ? c->soaker : "spin", "cpus",
+		cpus);
 }
 
 static void str(json_t *j, const char *k, char *buf, size_t len)
@@ -93,6 +95,9 @@ int soak_calib_from_json(json_t *j, struct soak_calib *c, char *err, size_t len)
 	str(j, "cpu_model", c->cpu_model, sizeof(c->cpu_model));
 	str(j, "made", c->made, sizeof(c->made));
 	str(j, "note", c->note, sizeof(c->note));
+	str(j, "soaker", c->soaker, sizeof(c->soaker));
+	if (!c->soaker[0]) /* made before soakers had kinds */
+		snprintf(c->soaker, sizeof(c->soaker), "spin");
 	c->online_cpus =
 		(int)json_integer_value(json_object_get(j, "online_cpus"));
 	c->rounds = (int)json_integer_value(json_object_get(j, "rounds"));

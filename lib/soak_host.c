@@ -28,6 +28,7 @@
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define SOAK_BUF	 (256 * 1024) /* each soaker's buffer */
@@ -59,31 +60,65 @@ static void soak_park(struct shm_slot *slot, uint32_t *park)
 	__atomic_store_n(&slot->state, SLOT_RUNNING, __ATOMIC_RELEASE);
 }
 
-static void __attribute__((noreturn))
-soak_loop(struct shm_slot *slot, uint32_t *park, uint64_t *buf)
+static inline void cpu_relax(void)
 {
-	size_t off = 0, i;
-	uint64_t n = 0, x = 1;
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
 
+/* One counted step: a dependent chain over 64 cache lines of 4 KiB. */
+static inline uint64_t soak_step(uint64_t *p, uint64_t x, int pause)
+{
+	size_t i;
+
+	for (i = 0; i < SOAK_STEP / 8; i += 8) {
+		x = x * 6364136223846793005ull + p[i];
+		p[i] = x;
+		if (pause)
+			cpu_relax();
+	}
+	return x;
+}
+
+static void __attribute__((noreturn))
+soak_loop(struct shm_slot *slot, uint32_t *park, uint64_t *buf,
+	  const struct soak_kind *k)
+{
+	uint64_t n = 0, x = 1, slice = 0, period = 0, t0 = 0, now;
+	struct timespec ts;
+	size_t off = 0;
+
+	if (k->duty_pct < 100) {
+		period = (uint64_t)k->period_us * 1000;
+		slice = period * (uint64_t)k->duty_pct / 100;
+		t0 = clock_ns();
+	}
 	for (;;) {
-		uint64_t *p = buf + off / 8;
-
-		/* one dependent chain over 64 cache lines of 4 KiB */
-		for (i = 0; i < SOAK_STEP / 8; i += 8) {
-			x = x * 6364136223846793005ull + p[i];
-			p[i] = x;
-		}
+		x = soak_step(buf + off / 8, x, k->pause);
 		off = (off + SOAK_STEP) % SOAK_BUF;
 		__atomic_store_n(&slot->count, ++n, __ATOMIC_RELAXED);
 		/* a shared, read-mostly line: costs a load per loop */
 		if (__atomic_load_n(park, __ATOMIC_RELAXED))
 			soak_park(slot, park);
+		if (!period || (n & 15))
+			continue;
+		now = clock_ns();
+		if (now - t0 < slice)
+			continue;
+		/* the rest of this period asleep: the CPU idles */
+		t0 += period * ((now - t0) / period + 1);
+		ts.tv_sec = (time_t)(t0 / 1000000000ull);
+		ts.tv_nsec = (long)(t0 % 1000000000ull);
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 	}
 }
 
 static void __attribute__((noreturn))
 soaker_main(struct shm_slot *slot, uint32_t *park, int cpu, pid_t host,
-	    const char *cgprocs)
+	    const char *cgprocs, const struct soak_kind *kind)
 {
 	struct sched_param sp = {0};
 	cpu_set_t set;
@@ -103,6 +138,16 @@ soaker_main(struct shm_slot *slot, uint32_t *park, int cpu, pid_t host,
 		__atomic_store_n(&slot->state, -errno, __ATOMIC_RELEASE);
 		_exit(1);
 	}
+	/* the buffer first, at our parent's priority: on a box kept busy by
+	 * normal tasks an idle-class soaker may wait long for its first
+	 * cycles, and it is ready (counting what it gets) once idle */
+	buf = mmap(NULL, SOAK_BUF, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED) {
+		__atomic_store_n(&slot->state, -ENOMEM, __ATOMIC_RELEASE);
+		_exit(1);
+	}
+	memset(buf, 1, SOAK_BUF);
 	if (cgprocs[0]) {
 		fd = open(cgprocs, O_WRONLY | O_CLOEXEC);
 		snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
@@ -114,16 +159,9 @@ soaker_main(struct shm_slot *slot, uint32_t *park, int cpu, pid_t host,
 	setpriority(PRIO_PROCESS, 0, 19);
 	if (!sched_setscheduler(0, SCHED_IDLE, &sp))
 		flags |= SLOT_IDLE;
-	buf = mmap(NULL, SOAK_BUF, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (buf == MAP_FAILED) {
-		__atomic_store_n(&slot->state, -ENOMEM, __ATOMIC_RELEASE);
-		_exit(1);
-	}
-	memset(buf, 1, SOAK_BUF);
 	slot->flags = flags;
 	__atomic_store_n(&slot->state, SLOT_RUNNING, __ATOMIC_RELEASE);
-	soak_loop(slot, park, buf);
+	soak_loop(slot, park, buf, kind);
 }
 
 /* --- the host ----------------------------------------------------------- */
@@ -143,6 +181,8 @@ struct host {
 	char holds[SOAK_MAX_CLIENTS]; /* 1: this client wants them parked */
 	int ncl;
 	int parked; /* the soakers are told to park */
+	uint64_t accept_after; /* EMFILE: listener rests until (clock_ns) */
+	struct soak_kind kind; /* what the soakers run */
 	int ever;      /* a client has connected */
 	char err[200]; /* set-up failure */
 	int status;
@@ -176,26 +216,49 @@ static void host_signals(void)
 	sigprocmask(SIG_SETMASK, &all, NULL);
 }
 
-/* Keep only lfd and mfd (as 3 and 4); 0-2 to /dev/null. */
-static void host_fds(struct host *h)
+/* Move fd to want (closing the old number); -1 on failure. */
+static int move_fd(int fd, int want)
 {
-	int a = fcntl(h->lfd, F_DUPFD_CLOEXEC, 10);
-	int b = fcntl(h->mfd, F_DUPFD_CLOEXEC, 10);
-	int lo = a < b ? a : b, hi = a < b ? b : a, fd;
+	if (fd == want)
+		return fcntl(fd, F_SETFD, FD_CLOEXEC) ? -1 : fd;
+	if (dup3(fd, want, O_CLOEXEC) != want)
+		return -1;
+	close(fd);
+	return want;
+}
 
-	close_range(0, lo - 1, 0);
+/*
+ * Keep only lfd and mfd, as 3 and 4, with 0-2 on /dev/null. Closes
+ * everything else first, so it works under any descriptor limit of 6 or
+ * more, whatever numbers the opener's descriptors had. 0 or -1.
+ */
+static int host_fds(struct host *h)
+{
+	int l = h->lfd, m = h->mfd, lo = l < m ? l : m, hi = l < m ? m : l;
+	int fd;
+
+	if (lo > 0)
+		close_range(0, (unsigned)lo - 1, 0);
 	if (hi - lo > 1)
-		close_range(lo + 1, hi - 1, 0);
-	close_range(hi + 1, ~0u, 0);
-	fd = open("/dev/null", O_RDWR);
-	while (fd >= 0 && fd < 2)
-		fd = dup(fd);
-	dup3(a, 3, O_CLOEXEC);
-	dup3(b, 4, O_CLOEXEC);
-	close(a);
-	close(b);
+		close_range((unsigned)lo + 1, (unsigned)hi - 1, 0);
+	close_range((unsigned)hi + 1, ~0u, 0);
+	if (m == 3) { /* clear the way for lfd */
+		m = fcntl(m, F_DUPFD_CLOEXEC, 5);
+		if (m < 0)
+			return -1;
+		close(3);
+	}
+	l = move_fd(l, 3);
+	m = l < 0 ? -1 : move_fd(m, 4);
+	if (m < 0)
+		return -1;
+	for (fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 &&
+		    open("/dev/null", O_RDWR) != fd)
+			return -1;
 	h->lfd = 3;
 	h->mfd = 4;
+	return 0;
 }
 
 static int take_alive_lock(void)
@@ -230,7 +293,7 @@ static int start_soakers(struct host *h)
 		}
 		if (p == 0)
 			soaker_main(&s[i], &h->hdr->park, h->hdr->cpu_id[i],
-				    me, h->cg.procs);
+				    me, h->cg.procs, &h->kind);
 		h->pid[h->nsoak++] = p;
 	}
 	do {
@@ -262,7 +325,8 @@ static int start_soakers(struct host *h)
 		flags_all &= s[i].flags;
 	snprintf(
 		h->hdr->note, sizeof(h->hdr->note),
-		"%d soakers (host pid %d), %s, %s", h->nsoak, (int)getpid(),
+		"%d %.16s soakers (host pid %d), %s, %.150s", h->nsoak,
+		h->kind.name, (int)getpid(),
 		flags_all & SLOT_IDLE ? "SCHED_IDLE nice 19"
 				      : "nice 19 (SCHED_IDLE refused)",
 		flags_all & SLOT_CG
@@ -301,15 +365,18 @@ static void send_hello(struct host *h, int fd)
 		cm->cmsg_len = CMSG_LEN(sizeof(int));
 		memcpy(CMSG_DATA(cm), &h->mfd, sizeof(int));
 	}
-	if (sendmsg(fd, &mh, MSG_NOSIGNAL) != (ssize_t)sizeof(m))
-		h->status = h->status; /* the client sees EOF and retries */
+	/* a failed send: the client sees EOF and retries */
+	(void)sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 
 static void host_accept(struct host *h)
 {
 	int fd;
 
-	while ((fd = accept4(h->lfd, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
+	while ((fd = accept4(h->lfd, NULL, NULL, SOCK_CLOEXEC)) >= 0 ||
+	       errno == EINTR) {
+		if (fd < 0)
+			continue;
 		if (h->ncl == SOAK_MAX_CLIENTS) {
 			int st = h->status;
 
@@ -323,11 +390,32 @@ static void host_accept(struct host *h)
 			close(fd);
 			continue;
 		}
+		if (soak_peer_uid(fd) != (int)geteuid()) {
+			int st = h->status;
+
+			/* the socket's directory keeps others out; this is
+			 * the second lock on the door */
+			h->status = -EPERM;
+			snprintf(h->err, sizeof(h->err),
+				 "this soak host serves uid %u only",
+				 (unsigned)geteuid());
+			send_hello(h, fd);
+			h->status = st;
+			h->err[0] = 0;
+			close(fd);
+			continue;
+		}
 		send_hello(h, fd);
 		h->holds[h->ncl] = 0;
 		h->cl[h->ncl++] = fd;
 		h->ever = 1;
 	}
+	/* out of descriptors: the connection stays queued; rest the
+	 * listener instead of polling it hot */
+	if (errno == EMFILE || errno == ENFILE)
+		h->accept_after = clock_ns() + 250000000ull;
+	else if (errno != EAGAIN && errno != ECONNABORTED)
+		host_term = 1; /* the listener itself is broken: go */
 }
 
 /* With no client left: unlink and close under the start lock unless a
@@ -447,11 +535,10 @@ static void host_loop(struct host *h)
 	ssize_t r;
 	int i, n;
 
-	fcntl(h->lfd, F_SETFL, O_NONBLOCK);
 	while (!host_term) {
 		if (waitpid(-1, NULL, WNOHANG) > 0)
 			break; /* a soaker died: the figures would lie */
-		pf[0].fd = h->lfd;
+		pf[0].fd = clock_ns() >= h->accept_after ? h->lfd : -1;
 		pf[0].events = POLLIN;
 		for (i = 0; i < h->ncl; i++) {
 			pf[i + 1].fd = h->cl[i];
@@ -490,24 +577,28 @@ static void __attribute__((noreturn)) host_main(struct host *h)
 	int alive;
 
 	host_signals();
-	host_fds(h);
+	if (host_fds(h))
+		_exit(1); /* the opener sees EOF and starts another */
 	prctl(PR_SET_NAME, "zcb-soakhost");
 	alive = take_alive_lock();
 	(void)alive; /* held until we exit */
 	h->hdr->host_pid = (int32_t)getpid();
+	/* never block in accept: a failed start answers whoever waits,
+	 * then exits so the next opener starts a fresh host */
+	fcntl(h->lfd, F_SETFL, O_NONBLOCK);
 	soak_cg_setup(&h->cg, getpid());
 	if (!start_soakers(h))
 		host_loop(h);
 	else
-		host_accept(h); /* tell the waiting opener why */
+		host_accept(h); /* tell the waiting openers why */
 	host_cleanup(h);
 	_exit(0);
 }
 
 /* --- starting it ------------------------------------------------------- */
 
-int soak_host_spawn(const char *path, const int *ids, int n, char *err,
-		    size_t len)
+int soak_host_spawn(const char *path, const int *ids, int n,
+		    const struct soak_kind *kind, char *err, size_t len)
 {
 	struct host *h = calloc(1, sizeof(*h));
 	struct sockaddr_un sa;
@@ -546,6 +637,8 @@ int soak_host_spawn(const char *path, const int *ids, int n, char *err,
 	h->hdr->magic = SOAK_MAGIC;
 	h->hdr->ncpu = (uint32_t)n;
 	h->hdr->features = SOAK_FEAT_PAUSE;
+	h->kind = *kind;
+	snprintf(h->hdr->kind, sizeof(h->hdr->kind), "%s", kind->name);
 	memcpy(h->hdr->cpu_id, ids, (size_t)n * sizeof(int));
 	p = fork();
 	if (p == 0) {

@@ -38,6 +38,7 @@ struct shm_hdr {
 					* soakers are (being) parked; a
 					* window that saw it change, or odd,
 					* was not soaked */
+	char kind[SOAK_KIND_LEN];      /* soak_kind name; "" = spin */
 };
 
 struct shm_slot {
@@ -77,6 +78,8 @@ void soak_cg_remove(struct soak_cg *cg);
 /* "<socket path>.<suffix>": the start lock, the alive lock. */
 void soak_side_path(char *buf, size_t len, const char *suffix);
 size_t soak_map_size(int ncpu);
+/* The uid at the other end of a unix socket (SO_PEERCRED), or -1. */
+int soak_peer_uid(int fd);
 struct shm_slot *soak_slots(void *map);
 int soak_unix_connect(const char *path);
 /*
@@ -84,7 +87,7 @@ int soak_unix_connect(const char *path);
  * counters and fork the host (double fork, in the caller's session).
  * 0 or -errno with err filled.
  */
-int soak_host_spawn(const char *path, const int *ids, int n, char *err,
-		    size_t len);
+int soak_host_spawn(const char *path, const int *ids, int n,
+		    const struct soak_kind *kind, char *err, size_t len);
 
 #endif

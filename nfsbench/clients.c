@@ -1,5 +1,6 @@
 /*
- * clients.c: nfsbench's clients and CPU windows. Each client is a process
+ * clients.c: nfsbench's clients and CPU windows (lib/cpuwin: the client
+ * box, --server-pid, --remote-cpu, paired runs). Each client is a process
  * with its own libnfs context and connection (or its own open file under
  * a mount). They set up, report "ready" on a shared pipe, and block on a
  * barrier pipe; closing its write end releases all of them at once. Each
@@ -10,8 +11,6 @@
 #include "nfsbench.h"
 #include "clock.h"
 #include "log.h"
-#include "pidcpu.h"
-#include "remotecpu.h"
 #include "sig.h"
 
 #include <errno.h>
@@ -41,94 +40,30 @@ static int nkids;
 
 /* ---- CPU of both sides ---- */
 
-struct nb_cpu {
-	int have_local; /* local meterset open */
-	struct meterset local;
-	int have_pid; /* --server-pid */
-	struct pidcpu pid;
-	struct remotecpu *rc; /* --remote-cpu */
-};
-
-struct nb_cpu *nb_cpu_open(const struct cfg *c, char *err, size_t len)
+struct cpuwin *nb_cpu_open(const struct cfg *c)
 {
-	struct nb_cpu *k = calloc(1, sizeof(*k));
-	struct meter_opts mo = {0};
+	static struct cpuwin w;
+	struct cpuwin_cfg cc = {
+		.local = c->cpu != NULL,
+		.local_list = c->cpu && *c->cpu ? c->cpu : NULL,
+		.remote = c->remote_cpu,
+		.server_pid = c->server_pid,
+		.server_side = "remote", /* the server's figures, first */
+		.timeout_ms = c->timeout_ms,
+	};
+	char err[1024];
 
-	if (!k)
-		abort();
-	if (c->cpu) {
-		if (meterset_open(&k->local, *c->cpu ? c->cpu : NULL, &mo, err,
-				  len)) {
-			free(k);
-			return NULL;
-		}
-		k->have_local = 1;
-	}
-	if (c->server_pid) {
-		if (pidcpu_open(&k->pid, NULL, c->server_pid, 1, err, len)) {
-			nb_cpu_close(k);
-			return NULL;
-		}
-		k->have_pid = 1;
-	}
-	if (c->remote_cpu) {
-		k->rc = remotecpu_open(c->remote_cpu, c->timeout_ms, err, len);
-		if (!k->rc) {
-			nb_cpu_close(k);
-			return NULL;
-		}
-	}
-	return k;
+	if (!c->cpu && !c->server_pid && !c->remote_cpu)
+		return NULL;
+	if (cpuwin_open(&w, &cc, err, sizeof(err)))
+		die("CPU: %s", err);
+	return &w;
 }
 
-int nb_cpu_start(struct nb_cpu *k, char *err, size_t len)
+void nb_cpu_close(struct cpuwin *w)
 {
-	if (k->rc && remotecpu_start(k->rc, NULL, err, len))
-		return -1;
-	if (k->have_pid && pidcpu_start(&k->pid)) {
-		snprintf(err, len, "server process %d (%s) is gone",
-			 (int)k->pid.pid, k->pid.comm);
-		return -1;
-	}
-	if (k->have_local)
-		meterset_start(&k->local);
-	return 0;
-}
-
-int nb_cpu_stop(struct nb_cpu *k, struct nb_sample *s, char *err, size_t len)
-{
-	int n;
-
-	s->nlocal = k->have_local ? meterset_stop(&k->local, s->local) : 0;
-	s->nremote = 0;
-	if (k->have_pid) {
-		pidcpu_stop(&k->pid, &s->remote[0]);
-		s->nremote = 1;
-	}
-	if (k->rc) {
-		n = remotecpu_stop(k->rc, s->remote + s->nremote,
-				   METER_MAX - s->nremote, err, len);
-		if (n < 0)
-			return -1;
-		s->nremote += n;
-	}
-	return 0;
-}
-
-json_t *nb_cpu_peer(struct nb_cpu *k)
-{
-	return k && k->rc ? remotecpu_host(k->rc) : NULL;
-}
-
-void nb_cpu_close(struct nb_cpu *k)
-{
-	if (!k)
-		return;
-	if (k->have_local)
-		meterset_close(&k->local);
-	if (k->rc)
-		remotecpu_close(k->rc);
-	free(k);
+	if (w)
+		cpuwin_close(w);
 }
 
 /* ---- one client (a child process) ---- */
@@ -164,9 +99,7 @@ static void client_main(const struct cfg *c, size_t reqsize, int i, int go,
 	struct nfsio *io;
 	char b;
 
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
+	sig_default();
 	client_target(c, i, target, sizeof(target));
 	o.target = target;
 	o.op = c->op;
@@ -348,16 +281,22 @@ static int drop_caches(char *err, size_t len)
 }
 
 int nb_run_sample(const struct cfg *c, size_t reqsize, int nclients,
-		  struct nb_cpu *k, struct nb_sample *s, char *err, size_t len)
+		  struct cpuwin *w, int metered, struct nb_sample *s, char *err,
+		  size_t len)
 {
 	int go[2], res[2], i, rc = -1, running[NB_MAX_CLIENTS];
 	struct nb_msg *msgs;
 	double t0, last = 0, setup_limit;
+	pid_t parent = getpid();
 
 	memset(s, 0, sizeof(*s));
 	s->clients = nclients;
 	s->reqsize = reqsize;
 	if (c->drop_caches && drop_caches(err, len))
+		return -1;
+	/* paired runs: the soakers of every measured box park (or wake)
+	 * now, box-wide; the clients, forked below, run as the box runs */
+	if (w && cpuwin_paired(w) && cpuwin_metered(w, metered, err, len))
 		return -1;
 	msgs = calloc((size_t)nclients, sizeof(*msgs));
 	if (!msgs || pipe2(go, O_CLOEXEC) || pipe2(res, O_CLOEXEC)) {
@@ -375,6 +314,7 @@ int nb_run_sample(const struct cfg *c, size_t reqsize, int nclients,
 			goto out;
 		}
 		if (p == 0) {
+			sig_die_with_parent(SIGKILL, parent);
 			close(go[1]);
 			close(res[0]);
 			client_main(c, reqsize, i, go[0], res[1]);
@@ -389,7 +329,7 @@ int nb_run_sample(const struct cfg *c, size_t reqsize, int nclients,
 	if (collect(c, res[0], MSG_READY, nclients, clock_now() + setup_limit,
 		    running, msgs, &last, err, len, "connecting"))
 		goto out;
-	if (k && nb_cpu_start(k, err, len))
+	if (w && cpuwin_start(w, err, len))
 		goto out;
 	t0 = clock_now();
 	close(go[1]); /* the barrier falls */
@@ -403,7 +343,7 @@ int nb_run_sample(const struct cfg *c, size_t reqsize, int nclients,
 		if (kids[i] > 0)
 			waitpid(kids[i], NULL, 0);
 	nkids = 0;
-	if (k && nb_cpu_stop(k, s, err, len))
+	if (w && cpuwin_stop(w, &s->cpu, err, len))
 		goto out;
 	s->elapsed_s = last - t0;
 	sum_up(s, msgs, nclients);

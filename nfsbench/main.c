@@ -458,14 +458,10 @@ static void record(const struct cfg *c, struct res_doc *d,
 	res_sample_set(sample, "ops_per_s",
 		       s->elapsed_s > 0 ? s->ops / s->elapsed_s : 0);
 	res_sample_set(sample, "elapsed_s", s->elapsed_s);
-	meter_add_metrics(d, sample, "local", s->local, s->nlocal,
-			  (double)s->bytes, 0);
-	meter_add_metrics(d, sample, "remote", s->remote, s->nremote,
-			  (double)s->bytes, 0);
-	if (s->nlocal)
-		meter_add_raw(sample, "local", s->local, s->nlocal);
-	if (s->nremote)
-		meter_add_raw(sample, "remote", s->remote, s->nremote);
+	/* service demand: this run's CPU over this run's bytes */
+	cpuwin_add(d, sample, &s->cpu, (double)s->bytes);
+	if (s->cpu.paired)
+		res_sample_pair(d, sample, s->pair, s->cpu.metered);
 	res_sample(kase, sample);
 }
 
@@ -504,20 +500,76 @@ static void fail(struct res_doc *d, const char *err)
 	die("%s", err);
 }
 
+/* The fastest unmetered (or unpaired) run so far, for the last line. */
+struct best {
+	int n; /* such runs */
+	double mbps;
+	size_t size;
+	int clients;
+};
+
+/* One run of a case: measure, record, print; metered only when paired. */
+static void one_run(const struct cfg *c, struct res_doc *d, struct cpuwin *w,
+		    size_t size, int clients, int rep, int metered,
+		    struct best *b)
+{
+	struct nb_sample s;
+	char err[1024];
+	double mbps;
+
+	if (nb_run_sample(c, size, clients, w, metered, &s, err, sizeof(err)))
+		fail(d, err);
+	s.pair = rep;
+	check_limits(c, d, &s);
+	record(c, d, &s);
+	nb_print_sample(c, &s, rep);
+	if (s.cpu.metered)
+		return; /* its rate is not a result */
+	mbps = s.elapsed_s > 0 ? s.bytes / s.elapsed_s / 1e6 : 0;
+	if (!b->n++ || mbps > b->mbps) {
+		b->mbps = mbps;
+		b->size = s.reqsize;
+		b->clients = s.clients;
+	}
+}
+
+/* "client soak,procstat, server pid and soak (cyclesoak --serve)" */
+static void meters_line(FILE *f, const struct cfg *c, struct cpuwin *w)
+{
+	char names[64];
+
+	fprintf(f,
+		"nfsbench: CPU meters: client %s, server %s%s%s; soak runs in pairs: metered, then unmetered (the rate)\n",
+		w->have_local ? cpuwin_local_names(w, names, sizeof(names))
+			      : "-",
+		c->server_pid ? "pid" : "",
+		c->server_pid && c->remote_cpu ? " and " : "",
+		w->remote_paired ? "soak (cyclesoak --serve)"
+		: c->remote_cpu	 ? "cyclesoak --serve"
+		: c->server_pid	 ? ""
+				 : "-");
+}
+
+/*
+ * The order runs go in: for each repeat, each request size, each client
+ * count, one sample; paired (the soak meter on some side), each sample is
+ * two runs back to back, metered then unmetered (pair = the repeat), so a
+ * case's runs alternate MUMU... (ABAB), each pair's runs close in time.
+ */
 int main(int argc, char **argv)
 {
 	struct cfg *c = &cfg;
+	struct best best = {0};
 	struct res_doc *d;
-	struct nb_cpu *k = NULL;
-	struct nb_sample s;
+	struct cpuwin *w;
 	char err[1024];
-	double best = 0;
-	size_t best_size = 0;
-	int rep, i, j, best_clients = 0, nsamples = 0;
+	int rep, i, j, run, paired;
 	FILE *f;
 
 	log_init(argv[0]);
 	parse_opts(c, argc, argv);
+	if (res_check_output(c->json_out, err, sizeof(err)))
+		die("%s", err);
 	sig_install();
 	d = res_new("nfsbench", argc, argv);
 	if (c->label)
@@ -525,50 +577,42 @@ int main(int argc, char **argv)
 	res_set_output(d, c->json_out);
 	do_target(c, d);
 	res_set(d, "config", config_json(c));
-	if (c->cpu || c->server_pid || c->remote_cpu) {
-		json_t *peer;
+	w = nb_cpu_open(c);
+	if (w) {
+		json_t *peer = cpuwin_peer(w);
 
-		k = nb_cpu_open(c, err, sizeof(err));
-		if (!k)
-			die("CPU: %s", err);
-		peer = nb_cpu_peer(k);
 		if (peer)
 			res_set_peer(d, peer);
 	}
+	paired = w && cpuwin_paired(w);
+	f = c->json_out && !strcmp(c->json_out, "-") ? stderr : stdout;
+	if (paired && !c->quiet)
+		meters_line(f, c, w);
 	for (rep = 0; rep < c->repeat; rep++)
 		for (i = 0; i < c->nsizes; i++)
-			for (j = 0; j < c->nclients; j++) {
-				if (nb_run_sample(c, c->sizes[i], c->clients[j],
-						  k, &s, err, sizeof(err)))
-					fail(d, err);
-				check_limits(c, d, &s);
-				record(c, d, &s);
-				nb_print_sample(c, &s, rep);
-				if (!nsamples++ ||
-				    (s.elapsed_s > 0 &&
-				     s.bytes / s.elapsed_s / 1e6 > best)) {
-					best = s.elapsed_s > 0
-						       ? s.bytes / s.elapsed_s /
-								 1e6
-						       : 0;
-					best_size = s.reqsize;
-					best_clients = s.clients;
-				}
-			}
-	nb_cpu_close(k);
+			for (j = 0; j < c->nclients; j++)
+				for (run = 0; run < meter_runs(paired, 1);
+				     run++)
+					one_run(c, d, w, c->sizes[i],
+						c->clients[j], rep,
+						meter_run_metered(paired, run),
+						&best);
+	nb_cpu_close(w);
+	nb_print_perturbation(c, d);
 	nb_print_tables(c, d);
 	if (res_finish(d))
 		return 1;
-	f = c->json_out && !strcmp(c->json_out, "-") ? stderr : stdout;
 	if (!c->quiet)
 		fprintf(f,
-			"nfsbench: ok, %s %s %s%s, %d sample%s, best %.1f MB/s (%zu B x %d client%s)\n",
+			"nfsbench: ok, %s %s %s%s, %d sample%s%s, best %.1f MB/s (%zu B x %d client%s)\n",
 			c->mode_libnfs ? "libnfs" : "mounted",
 			c->op == NFSIO_WRITE ? "write" : "read",
 			strcmp(c->vers_label, "-") ? "NFSv" : "on ",
 			strcmp(c->vers_label, "-") ? c->vers_label : c->fstype,
-			nsamples, nsamples == 1 ? "" : "s", best, best_size,
-			best_clients, best_clients == 1 ? "" : "s");
+			best.n, best.n == 1 ? "" : "s",
+			paired ? " (unmetered runs; as many metered)" : "",
+			best.mbps, best.size, best.clients,
+			best.clients == 1 ? "" : "s");
 	res_free(d);
 	return 0;
 }

@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "cpuwin.h"
 #include "meter.h"
 #include "nfsio.h"
 
@@ -57,33 +58,36 @@ struct nb_sample {
 	double min_client_s, max_client_s; /* spread of client times */
 	uint64_t readmax, writemax;	   /* server's limits (libnfs) */
 	int vers;			   /* NFS version used */
-	int nlocal, nremote;		   /* CPU samples */
-	struct cpu_sample local[METER_MAX];
-	struct cpu_sample remote[METER_MAX];
+	int pair;			   /* paired runs: which pair */
+	/* CPU: local = the client box (-c), remote = the server side
+	 * (--server-pid first, then --remote-cpu's meters) */
+	struct cpuwin_sample cpu;
 };
 
-/* CPU meters of both sides, opened once for the run. */
-struct nb_cpu;
-struct nb_cpu *nb_cpu_open(const struct cfg *c, char *err, size_t len);
-int nb_cpu_start(struct nb_cpu *k, char *err, size_t len);
-int nb_cpu_stop(struct nb_cpu *k, struct nb_sample *s, char *err, size_t len);
-void nb_cpu_close(struct nb_cpu *k);
-/* The server's host facts from --remote-cpu (new reference) or NULL. */
-json_t *nb_cpu_peer(struct nb_cpu *k);
+/* The CPU windows of both sides (lib/cpuwin), opened once for the run;
+ * NULL when nothing is measured. Dies on failure. */
+struct cpuwin *nb_cpu_open(const struct cfg *c);
+void nb_cpu_close(struct cpuwin *w);
 
 /*
  * Run one sample: fork s->clients clients, each opens its target, all
  * wait on one barrier, then move their bytes. CPU windows bracket the
- * transfer. 0, or -1 with err naming the client and the phase.
+ * transfer; with paired runs metered says whether the soakers run: they
+ * are parked or woken box-wide before the clients are forked, so the
+ * clients need do nothing. 0, or -1 with err naming the client and the
+ * phase.
  */
 int nb_run_sample(const struct cfg *c, size_t reqsize, int nclients,
-		  struct nb_cpu *k, struct nb_sample *s, char *err, size_t len);
+		  struct cpuwin *w, int metered, struct nb_sample *s, char *err,
+		  size_t len);
 /* Stop any clients still running (SIGKILL) and reap them. */
 void nb_kill_clients(void);
 
 /* Printers (print.c). */
 struct res_doc;
 void nb_print_sample(const struct cfg *c, const struct nb_sample *s, int rep);
+/* Each paired case's perturbation line (the document's). */
+void nb_print_perturbation(const struct cfg *c, struct res_doc *d);
 void nb_print_tables(const struct cfg *c, struct res_doc *d);
 
 #endif

@@ -5,12 +5,17 @@
  * the label in the first column) and seed 002's (clients, aggregate
  * throughput, server CPU). mbyte/sec is 10^6 bytes per second, the MB/s
  * the document stores, so zcbreport's nfs-rsize layout prints the same
- * figure (the seed does not say which mbyte it meant).
+ * figure (the seed does not say which mbyte it meant). Paired runs (the
+ * soak meter): the tables print the unmetered runs' rates and the soak
+ * CPU of the metered runs (the document's summaries hold exactly those),
+ * and a row whose perturbation is outside 0.95-1.05 gets a "*" and a
+ * footnote under its table; the seed's columns stay as they are.
  */
 #include "config.h"
 #include "nfsbench.h"
 #include "log.h"
 #include "result.h"
+#include "stats.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -49,20 +54,84 @@ void nb_print_sample(const struct cfg *c, const struct nb_sample *s, int rep)
 	if (c->quiet)
 		return;
 	fprintf(f,
-		"%-5s %7zu B x %d client%s #%d: %9.1f MB/s  %llu bytes in %.3f s, %llu ops, %llu short",
+		"%-5s %7zu B x %d client%s #%d%-*s: %9.1f MB/s  %llu bytes in %.3f s, %llu ops, %llu short",
 		c->op == NFSIO_WRITE ? "write" : "read", s->reqsize, s->clients,
-		s->clients == 1 ? " " : "s", rep + 1, mbps,
-		(unsigned long long)s->bytes, s->elapsed_s,
+		s->clients == 1 ? " " : "s", rep + 1, s->cpu.paired ? 10 : 0,
+		!s->cpu.paired	 ? ""
+		: s->cpu.metered ? " metered"
+				 : " unmetered",
+		mbps, (unsigned long long)s->bytes, s->elapsed_s,
 		(unsigned long long)s->ops, (unsigned long long)s->short_ops);
 	if (s->verified)
 		fprintf(f, ", %llu verified", (unsigned long long)s->verified);
-	cpu_brief(f, "client", s->local, s->nlocal);
-	cpu_brief(f, "server", s->remote, s->nremote);
+	cpu_brief(f, "client", s->cpu.local, s->cpu.nlocal);
+	cpu_brief(f, "server", s->cpu.remote, s->cpu.nremote);
 	fputc('\n', f);
 	if (log_level >= LOG_VERBOSE) {
-		meter_print(f, "client", s->local, s->nlocal, (double)s->bytes);
-		meter_print(f, "server", s->remote, s->nremote,
+		if (s->cpu.paired)
+			fputs(s->cpu.metered
+				      ? "  metered run: soakers on (its soak CPU is the figure; its rate is not the result)\n"
+				      : "  unmetered run: soakers parked (this rate is the result)\n",
+			      f);
+		meter_print(f, "client", s->cpu.local, s->cpu.nlocal,
 			    (double)s->bytes);
+		meter_print(f, "server", s->cpu.remote, s->cpu.nremote,
+			    (double)s->bytes);
+	}
+}
+
+static long param(json_t *kase, const char *name)
+{
+	json_t *v = json_object_get(json_object_get(kase, "params"), name);
+
+	return json_is_integer(v) ? (long)json_integer_value(v) : 0;
+}
+
+/* The case's perturbation from the document (res_summarize): 1 and r
+ * filled when it has one. */
+static int perturbation(json_t *kase, struct stats_ratio *r)
+{
+	json_t *p = json_object_get(kase, "perturbation");
+	json_t *ci = json_object_get(p, "ci95");
+	json_t *lo = json_array_get(ci, 0), *hi = json_array_get(ci, 1);
+
+	if (!json_is_number(json_object_get(p, "ratio")))
+		return 0;
+	memset(r, 0, sizeof(*r));
+	r->ratio = json_number_value(json_object_get(p, "ratio"));
+	r->n = (size_t)json_integer_value(json_object_get(p, "pairs"));
+	r->lo = json_is_number(lo) ? json_number_value(lo) : NAN;
+	r->hi = json_is_number(hi) ? json_number_value(hi) : NAN;
+	return 1;
+}
+
+static int marked(json_t *kase)
+{
+	struct stats_ratio r;
+
+	return perturbation(kase, &r) && meter_perturbed(r.ratio);
+}
+
+void nb_print_perturbation(const struct cfg *c, struct res_doc *d)
+{
+	json_t *cases = json_object_get(res_json(d), "cases"), *k;
+	struct stats_ratio r;
+	char note[256];
+	size_t i;
+
+	if (c->quiet)
+		return;
+	res_summarize(d);
+	json_array_foreach(cases, i, k)
+	{
+		if (!perturbation(k, &r))
+			continue;
+		meter_perturbation_note(note, sizeof(note), &r);
+		fprintf(out(c),
+			"%-5s %7ld B x %ld client%s: perturbation: %s\n",
+			c->op == NFSIO_WRITE ? "write" : "read",
+			param(k, "iosize"), param(k, "clients"),
+			param(k, "clients") == 1 ? " " : "s", note);
 	}
 }
 
@@ -92,11 +161,46 @@ static long n_of(json_t *kase, const char *metric)
 	return json_is_integer(v) ? (long)json_integer_value(v) : 0;
 }
 
-static long param(json_t *kase, const char *name)
+/*
+ * Under a table: which runs its figures come from (paired), and a
+ * footnote per marked row. Rows are the cases of one client count
+ * (seed 001: keyed by rsize; size < 0) or of one request size (seed 002:
+ * keyed by clients; clients < 0).
+ */
+static int in_table(json_t *k, long size, long clients)
 {
-	json_t *v = json_object_get(json_object_get(kase, "params"), name);
+	if (clients >= 0)
+		return param(k, "clients") == clients;
+	return param(k, "rsize") == size || param(k, "wsize") == size;
+}
 
-	return json_is_integer(v) ? (long)json_integer_value(v) : 0;
+static void footnotes(FILE *f, json_t *cases, long size, long clients)
+{
+	struct stats_ratio r;
+	char note[256];
+	json_t *k;
+	size_t i;
+	int any = 0;
+
+	json_array_foreach(cases, i, k)
+	{
+		if (!in_table(k, size, clients))
+			continue;
+		if (!any && json_object_get(k, "perturbation")) {
+			fputs("(paired runs: rates and other CPU from the unmetered runs, soak CPU from the metered runs)\n",
+			      f);
+			any = 1;
+		}
+		if (!perturbation(k, &r) || !meter_perturbed(r.ratio))
+			continue;
+		meter_perturbation_note(note, sizeof(note), &r);
+		if (clients >= 0)
+			fprintf(f, "* rsize %ld: %s\n", param(k, "rsize"),
+				note);
+		else
+			fprintf(f, "* %ld client%s: %s\n", param(k, "clients"),
+				param(k, "clients") == 1 ? "" : "s", note);
+	}
 }
 
 static void pct(FILE *f, double v)
@@ -129,11 +233,15 @@ static void table_001(FILE *f, json_t *cases, const char *label,
 			mean_of(k, "throughput_MBps") * 1e6 / MBYTE);
 		pct(f, mean_of(k, metric));
 		sd = sd_of(k, "throughput_MBps");
+		if (marked(k))
+			fputc('*', f);
 		if (!isnan(sd) && n_of(k, "throughput_MBps") > 1)
-			fprintf(f, "   (+- %.1f, n=%ld)", sd * 1e6 / MBYTE,
+			fprintf(f, "%s(+- %.1f, n=%ld)",
+				marked(k) ? "  " : "   ", sd * 1e6 / MBYTE,
 				n_of(k, "throughput_MBps"));
 		fputc('\n', f);
 	}
+	footnotes(f, cases, -1, clients);
 }
 
 /* Seed 002: clients, aggregate throughput, server CPU. */
@@ -158,8 +266,11 @@ static void table_002(FILE *f, json_t *cases, const char *label, long size,
 		pct(f, mean_of(k, "cpu_remote_pct"));
 		fprintf(f, "     ");
 		pct(f, mean_of(k, "cpu_local_pct"));
+		if (marked(k))
+			fputc('*', f);
 		fputc('\n', f);
 	}
+	footnotes(f, cases, size, -1);
 }
 
 void nb_print_tables(const struct cfg *c, struct res_doc *d)

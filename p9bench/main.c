@@ -370,12 +370,15 @@ int main(int argc, char **argv)
 	static struct bench b;
 	struct cfg cfg;
 	struct res_doc *doc;
+	char err[512];
 	FILE *txt;
-	int r;
+	int r, wfail;
 
 	log_init(argv[0]);
 	cfg_defaults(&cfg);
 	parse_opts(&cfg, argc, argv);
+	if (!cfg.json && res_check_output(cfg.out, err, sizeof(err)))
+		die("%s", err);
 	sig_install();
 	txt = cfg.json ? stderr : stdout;
 
@@ -405,10 +408,11 @@ int main(int argc, char **argv)
 		log_err("interrupted by signal %d", (int)sig_stop);
 	}
 	table_print(txt, &b);
-	res_finish(doc);
+	wfail = res_finish(doc) != 0;
 	table_summary(txt, &b, r ? "interrupted" : "done");
 	res_free(doc);
+	sweep_free(&b);
 	free(b.src);
 	free(b.dst);
-	return r == -EINTR ? sig_exit_status() : 0;
+	return r == -EINTR ? sig_exit_status() : wfail;
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "cpuwin.h"
 #include "meter.h"
 #include "p9.h"
 
@@ -77,20 +78,25 @@ extern const struct bk_ops bk_9p, bk_mounted;
 struct sample {
 	uint64_t bytes, ops, msgs; /* moved */
 	double elapsed;		/* seconds */
-	int ncpu;		/* local meters' samples */
-	struct cpu_sample cpu[METER_MAX];
-	int nremote;
-	struct cpu_sample remote[METER_MAX];
-	double server_pct;	/* --server-pid, < 0 = not measured */
+	struct cpuwin_sample cpu; /* every side's CPU windows */
 };
 
-/* A table cell: one (op, size, path) over its repeats. */
+/*
+ * A table cell: one (op, size, path) over its repeats. Paired runs (the
+ * soak meter, lib/meter.h): the rate is pooled over the unmetered runs
+ * only, a side's soak CPU over the metered runs, every other CPU figure
+ * over the unmetered runs (the runs the rate describes).
+ */
 struct cell {
-	int n;			/* samples */
-	double bytes, secs, ops; /* pooled */
-	double cpu_sum, remote_sum, server_sum; /* of the first meter */
+	int n;			 /* unmetered (or unpaired) samples */
+	double bytes, secs, ops; /* pooled over those */
+	double cpu_sum, remote_sum, server_sum; /* each side's primary */
 	int cpu_n, remote_n, server_n;
 	double mbps_min, mbps_max;
+	/* paired: MB/s of pair k's metered and unmetered run */
+	double *pair_m, *pair_u;
+	int npairs; /* complete pairs */
+	int have_m; /* pair npairs has its metered run */
 };
 
 struct bench {
@@ -115,6 +121,7 @@ struct bench {
 	char cpu_meter[16];	/* the local meter the table shows */
 	char remote_meter[16];	/* the remote one */
 	int same_box;		/* --remote-cpu answered from this host */
+	int paired;		/* soak on some side: runs in pairs */
 	struct cell cells[2][MAX_SIZES][NPATHS]; /* [op][size][path] */
 };
 
@@ -131,6 +138,8 @@ void bench_buffers(struct bench *b, size_t align);
 
 /* sweep.c */
 int sweep_run(struct bench *b, struct res_doc *doc);
+/* The cells' pair arrays. */
+void sweep_free(struct bench *b);
 
 /* table.c */
 void table_print(FILE *f, const struct bench *b);
@@ -139,5 +148,9 @@ const char *table_total(double bytes, char *buf, size_t len);
 void table_note(FILE *f, const struct bench *b);
 /* The closing one-line summary. */
 void table_summary(FILE *f, const struct bench *b, const char *status);
+/* A cell's perturbation (metered / unmetered rate over its pairs): 1 and
+ * r filled when it has a complete pair, else 0. */
+struct stats_ratio;
+int table_perturbation(const struct cell *c, struct stats_ratio *r);
 
 #endif

@@ -1,18 +1,20 @@
 /*
  * sweep.c: seed 000's experiment: for every repeat, every IO size, write
  * then read, each path in turn (ABBA across repeats, so drift cancels),
- * one sample each, bracketed by the CPU meters: local (-c), the server's
- * host (--remote-cpu, cyclesoak --serve) and a local server process
- * (--server-pid). Samples go to the result document and the table cells.
+ * one sample each, bracketed by the CPU windows of lib/cpuwin: this box
+ * (-c), the server's host (--remote-cpu, cyclesoak --serve) and a local
+ * server process (--server-pid). With the soak meter on any side a
+ * sample is a pair of runs, metered then unmetered (lib/meter.h).
+ * Samples go to the result document and the table cells.
  */
 #include "config.h"
 #include "p9bench.h"
 #include "clock.h"
+#include "cpuwin.h"
 #include "log.h"
-#include "pidcpu.h"
-#include "remotecpu.h"
 #include "result.h"
 #include "sig.h"
+#include "stats.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -21,98 +23,53 @@
 #include <string.h>
 #include <unistd.h>
 
-struct cpuwin {
-	struct meterset ms; /* -c */
-	int have_ms;
-	struct remotecpu *rc; /* --remote-cpu */
-	struct pidcpu pc;     /* --server-pid */
-	int have_pc;
-	struct cpu_sample srv; /* the server process's window */
-};
-
 static void cpu_open(struct bench *b, struct res_doc *doc, struct cpuwin *w)
 {
 	const struct cfg *cfg = b->cfg;
-	struct meter_opts mo = {0};
-	char err[512];
+	struct cpuwin_cfg cc = {
+		.local = cfg->cpu,
+		.local_list = cfg->cpu_list,
+		.remote = cfg->remote_cpu,
+		.server_pid = cfg->server_pid,
+		.server_side = "server",
+		.timeout_ms = (int)(cfg->timeout * 1000),
+	};
+	char err[1024];
 	json_t *host;
 
-	if (cfg->cpu) {
-		const char *list =
-			cfg->cpu_list ? cfg->cpu_list : meter_default_list(&mo);
+	if (cpuwin_open(w, &cc, err, sizeof(err)))
+		die("%s", err);
+	host = cpuwin_peer(w);
+	if (host) {
+		char me[256] = "";
+		const char *hn =
+			json_string_value(json_object_get(host, "hostname"));
 
-		if (meterset_open(&w->ms, list, &mo, err, sizeof(err)))
-			die("CPU meters '%s': %s", list, err);
-		w->have_ms = 1;
+		gethostname(me, sizeof(me) - 1);
+		b->same_box = hn && !strcmp(hn, me);
+		res_set_peer(doc, host);
 	}
-	if (cfg->remote_cpu) {
-		w->rc = remotecpu_open(cfg->remote_cpu,
-				       (int)(cfg->timeout * 1000), err,
-				       sizeof(err));
-		if (!w->rc)
-			die("remote CPU (cyclesoak --serve): %s", err);
-		host = remotecpu_host(w->rc);
-		if (host) {
-			char me[256] = "";
-			const char *hn = json_string_value(
-				json_object_get(host, "hostname"));
-
-			gethostname(me, sizeof(me) - 1);
-			b->same_box = hn && !strcmp(hn, me);
-			res_set_peer(doc, host);
-		}
-	}
-	if (cfg->server_pid > 0) {
-		if (pidcpu_open(&w->pc, NULL, cfg->server_pid, 1, err,
-				sizeof(err)))
-			die("--server-pid %d: %s", (int)cfg->server_pid, err);
-		w->have_pc = 1;
-	}
+	b->paired = cpuwin_paired(w);
 }
 
-static void cpu_start(struct cpuwin *w)
-{
-	char err[512];
-
-	if (w->have_ms && meterset_start(&w->ms))
-		die("cannot start the CPU meters");
-	if (w->rc && remotecpu_start(w->rc, NULL, err, sizeof(err)))
-		die("remote CPU: %s", err);
-	if (w->have_pc)
-		pidcpu_start(&w->pc);
-}
-
-static void cpu_stop(struct bench *b, struct cpuwin *w)
-{
-	char err[512];
-	int n;
-
-	if (w->have_pc)
-		pidcpu_stop(&w->pc, &w->srv);
-	if (w->rc) {
-		n = remotecpu_stop(w->rc, b->s.remote, METER_MAX, err,
-				   sizeof(err));
-		if (n < 0)
-			die("remote CPU: %s", err);
-		b->s.nremote = n;
-	}
-	if (w->have_ms)
-		b->s.ncpu = meterset_stop(&w->ms, b->s.cpu);
-}
-
-static void cpu_close(struct cpuwin *w)
-{
-	if (w->have_ms)
-		meterset_close(&w->ms);
-	if (w->rc)
-		remotecpu_close(w->rc);
-}
-
-/* The first usable figure of a set (its meter into name), or -1. */
-static double first_pct(const struct cpu_sample *s, int n, char *name)
+/*
+ * A side's figure for the table (its meter into name), or -1: soak when
+ * the side has it (only a metered run has one), else the first usable
+ * meter; in a paired case that one from the unmetered runs only, since a
+ * metered run's procstat or process time describes a slowed run.
+ */
+static double side_pct(const struct cpu_sample *s, int n, int paired,
+		       int metered, char *name)
 {
 	int i;
 
+	for (i = 0; i < n; i++)
+		if (!strcmp(s[i].meter, "soak") && (s[i].ok || s[i].paused)) {
+			snprintf(name, 16, "%s", s[i].meter);
+			return s[i].ok ? s[i].busy_pct : -1;
+		}
+	if (paired && metered)
+		return -1;
 	for (i = 0; i < n; i++)
 		if (s[i].ok) {
 			snprintf(name, 16, "%s", s[i].meter);
@@ -130,17 +87,58 @@ static uint64_t ops_for(const struct cfg *cfg, size_t size)
 	return cfg->ops;
 }
 
-static void record(struct bench *b, struct res_doc *doc, struct cpuwin *w,
-		   int op, int si, int path, uint64_t copied)
+/* Into the cell: the rate of unmetered (or unpaired) runs, each side's
+ * CPU as side_pct picks it, and the pair's two rates. */
+static void add_to_cell(struct bench *b, struct cell *c, int pair, double mbps)
+{
+	const struct cpuwin_sample *cs = &b->s.cpu;
+	const struct sample *s = &b->s;
+	double pct;
+
+	if (cs->metered) {
+		c->pair_m[c->npairs] = mbps;
+		c->have_m = 1;
+	} else {
+		if (cs->paired && c->have_m && pair == c->npairs) {
+			c->pair_u[c->npairs++] = mbps;
+			c->have_m = 0;
+		}
+		c->n++;
+		c->bytes += s->bytes;
+		c->secs += s->elapsed;
+		c->ops += s->ops;
+		if (c->n == 1 || mbps < c->mbps_min)
+			c->mbps_min = mbps;
+		if (c->n == 1 || mbps > c->mbps_max)
+			c->mbps_max = mbps;
+	}
+	pct = side_pct(cs->local, cs->nlocal, cs->paired, cs->metered,
+		       b->cpu_meter);
+	if (pct >= 0) {
+		c->cpu_sum += pct;
+		c->cpu_n++;
+	}
+	pct = side_pct(cs->remote, cs->nremote, cs->paired, cs->metered,
+		       b->remote_meter);
+	if (pct >= 0) {
+		c->remote_sum += pct;
+		c->remote_n++;
+	}
+	if (cs->have_server && cs->server.ok && !cs->metered) {
+		c->server_sum += cs->server.busy_pct;
+		c->server_n++;
+	}
+}
+
+static void record(struct bench *b, struct res_doc *doc, int op, int si,
+		   int path, int pair, uint64_t copied)
 {
 	const struct cfg *cfg = b->cfg;
 	const size_t size = cfg->sizes[si];
 	const struct sample *s = &b->s;
-	struct cell *c = &b->cells[op][si][path];
 	uint64_t ops = ops_for(cfg, size);
 	double mbps = s->elapsed > 0 ? s->bytes / s->elapsed / 1e6 : 0;
 	json_t *kase, *js;
-	double pct;
 
 	kase = res_case(
 		doc,
@@ -162,89 +160,134 @@ static void record(struct bench *b, struct res_doc *doc, struct cpuwin *w,
 	res_sample_set(js, "ops_per_s",
 		       s->elapsed > 0 ? s->ops / s->elapsed : 0);
 	res_sample_set(js, "elapsed_s", s->elapsed);
-	if (s->ncpu) {
-		meter_add_metrics(doc, js, "local", s->cpu, s->ncpu, s->bytes, 0);
-		meter_add_raw(js, "local", s->cpu, s->ncpu);
-	}
-	if (s->nremote && b->same_box)
+	/* service demand: this run's CPU over this run's bytes */
+	cpuwin_add(doc, js, &s->cpu, (double)s->bytes);
+	if (s->cpu.nremote && b->same_box)
 		json_object_set_new(js, "same_box", json_true());
-	if (s->nremote) {
-		meter_add_metrics(doc, js, "remote", s->remote, s->nremote,
-				  s->bytes, 0);
-		meter_add_raw(js, "remote", s->remote, s->nremote);
-	}
-	if (w->have_pc) {
-		meter_add_metrics(doc, js, "server", &w->srv, 1, s->bytes, 0);
-		meter_add_raw(js, "server", &w->srv, 1);
-	}
+	if (s->cpu.paired)
+		res_sample_pair(doc, js, pair, s->cpu.metered);
 	res_sample(kase, js);
-
-	c->n++;
-	c->bytes += s->bytes;
-	c->secs += s->elapsed;
-	c->ops += s->ops;
-	if (c->n == 1 || mbps < c->mbps_min)
-		c->mbps_min = mbps;
-	if (c->n == 1 || mbps > c->mbps_max)
-		c->mbps_max = mbps;
-	if ((pct = first_pct(s->cpu, s->ncpu, b->cpu_meter)) >= 0) {
-		c->cpu_sum += pct;
-		c->cpu_n++;
-	}
-	if ((pct = first_pct(s->remote, s->nremote, b->remote_meter)) >= 0) {
-		c->remote_sum += pct;
-		c->remote_n++;
-	}
-	if (w->have_pc && w->srv.ok) {
-		c->server_sum += w->srv.busy_pct;
-		c->server_n++;
-	}
+	add_to_cell(b, &b->cells[op][si][path], pair, mbps);
 }
 
+/* One run of a cell: rep is the pair when paired (lib/meter.h). */
 static int sample(struct bench *b, struct res_doc *doc, struct cpuwin *w,
-		  int op, int si, int path, int rep)
+		  int op, int si, int path, int rep, int metered)
 {
 	const struct cfg *cfg = b->cfg;
 	const size_t size = cfg->sizes[si];
+	struct cell *c = &b->cells[op][si][path];
 	uint64_t copied0 = b->c.copied;
-	char phase[200], rate[32];
+	char phase[200], rate[32], err[1024];
 	int r;
 
 	if (sig_stop)
 		return -EINTR;
-	snprintf(phase, sizeof(phase), "%s of %zu bytes, %s path (repeat %d)",
-		 op ? "read" : "write", size, b->bk->path_name[path], rep + 1);
+	snprintf(phase, sizeof(phase), "%s of %zu bytes, %s path (repeat %d%s)",
+		 op ? "read" : "write", size, b->bk->path_name[path], rep + 1,
+		 !b->paired ? ""
+		 : metered  ? ", metered run"
+			    : ", unmetered run");
 	b->phase = phase;
+	if (b->paired && !c->pair_m) {
+		c->pair_m = calloc((size_t)cfg->repeat, sizeof(double));
+		c->pair_u = calloc((size_t)cfg->repeat, sizeof(double));
+		if (!c->pair_m || !c->pair_u)
+			die("out of memory");
+	}
+	/* park or wake the soakers of every measured box before the run */
+	if (b->paired && cpuwin_metered(w, metered, err, sizeof(err)))
+		die("%s: %s", phase, err);
 	memset(&b->s, 0, sizeof(b->s));
 	b->verify_bad = 0;
-	cpu_start(w);
+	if (cpuwin_start(w, err, sizeof(err)))
+		die("%s: %s", phase, err);
 	r = b->bk->run(b, !op, size, path, ops_for(cfg, size),
 		       cfg->duration ? clock_now() + cfg->duration : 0);
-	cpu_stop(b, w);
+	if (cpuwin_stop(w, &b->s.cpu, err, sizeof(err)))
+		die("%s: %s", phase, err);
 	if (r)
 		return r;
-	record(b, doc, w, op, si, path, b->c.copied - copied0);
-	log_verbose("%-5s %7zu %-8s %12s  %10.0f ops/s  %.3f s",
-		    op ? "read" : "write", size, b->bk->path_name[path],
-		    table_rate(b->s.bytes / b->s.elapsed, rate, sizeof(rate)),
-		    b->s.ops / b->s.elapsed, b->s.elapsed);
+	record(b, doc, op, si, path, rep, b->c.copied - copied0);
+	log_verbose(
+		"%-5s %7zu %-8s %12s  %10.0f ops/s  %.3f s%s",
+		op ? "read" : "write", size, b->bk->path_name[path],
+		table_rate(b->s.bytes / b->s.elapsed, rate, sizeof(rate)),
+		b->s.ops / b->s.elapsed, b->s.elapsed,
+		!b->paired ? ""
+		: metered
+			? "  metered (soakers on: its CPU is the soak figure, its rate not the result)"
+			: "  unmetered (soakers parked: this rate is the result)");
 	if (b->verify_bad)
 		die("%s: %s: %llu bytes read differ from p9bench's pattern (a file p9bench did not write?)",
 		    phase, b->where, (unsigned long long)b->verify_bad);
 	return 0;
 }
 
+/* -v: each paired cell's perturbation, as the document has it. */
+static void print_perturbation(const struct bench *b)
+{
+	const struct cfg *cfg = b->cfg;
+	struct stats_ratio r;
+	char note[256];
+	int op, si, p;
+
+	for (op = 0; op < 2; op++)
+		for (si = 0; si < cfg->nsizes; si++)
+			for (p = 0; p < NPATHS; p++) {
+				if (!table_perturbation(&b->cells[op][si][p],
+							&r))
+					continue;
+				meter_perturbation_note(note, sizeof(note), &r);
+				log_verbose("%-5s %7zu %-8s perturbation: %s",
+					    op ? "read" : "write",
+					    cfg->sizes[si], b->bk->path_name[p],
+					    note);
+			}
+}
+
+/* One sample of a cell: a run, or paired a metered then an unmetered run
+ * (pair = the repeat). */
+static int cell_sample(struct bench *b, struct res_doc *doc, struct cpuwin *w,
+		       int op, int si, int path, int rep)
+{
+	int i, r = 0;
+
+	for (i = 0; i < meter_runs(b->paired, 1) && !r; i++)
+		r = sample(b, doc, w, op, si, path, rep,
+			   meter_run_metered(b->paired, i));
+	return r;
+}
+
+/*
+ * The order runs go in: for each repeat, each size, write then read, each
+ * path (copy then direct on even repeats, direct then copy on odd ones:
+ * ABBA, so drift cancels between the paths). Paired, every such sample
+ * is two runs back to back, metered then unmetered (pair = the repeat),
+ * so within a cell the runs alternate MUMU... (ABAB) and each pair's two
+ * runs are as close in time as they can be.
+ */
 int sweep_run(struct bench *b, struct res_doc *doc)
 {
 	const struct cfg *cfg = b->cfg;
 	struct cpuwin w;
-	int rep, si, op, k, r = 0;
+	char names[64];
+	int rep, si, op, k, path, r = 0;
 
 	memset(&w, 0, sizeof(w));
 	res_metric(doc, "throughput_MBps", "MB/s", RES_HIGHER, 1);
 	res_metric(doc, "ops_per_s", "ops/s", RES_HIGHER, 1);
 	res_metric(doc, "elapsed_s", "s", RES_LOWER, 0);
 	cpu_open(b, doc, &w);
+	if (b->paired)
+		log_verbose(
+			"CPU meters: this box %s, server host %s; soak runs in pairs: metered, then unmetered (the rate)",
+			w.have_local
+				? cpuwin_local_names(&w, names, sizeof(names))
+				: "-",
+			w.remote_paired	  ? "soak"
+			: cfg->remote_cpu ? "(its default)"
+					  : "-");
 	for (rep = 0; rep < cfg->repeat && !r; rep++)
 		for (si = 0; si < cfg->nsizes && !r; si++)
 			for (op = 0; op < 2 && !r; op++) {
@@ -252,15 +295,25 @@ int sweep_run(struct bench *b, struct res_doc *doc)
 				      (op ? OP_READ : OP_WRITE)))
 					continue;
 				for (k = 0; k < NPATHS && !r; k++) {
-					/* ABBA: odd repeats run paths backwards
-					 */
-					int path = rep % 2 ? NPATHS - 1 - k : k;
-
+					path = rep % 2 ? NPATHS - 1 - k : k;
 					if (cfg->paths & (1 << path))
-						r = sample(b, doc, &w, op, si,
-							   path, rep);
+						r = cell_sample(b, doc, &w, op,
+								si, path, rep);
 				}
 			}
-	cpu_close(&w);
+	cpuwin_close(&w);
+	print_perturbation(b);
 	return r;
+}
+
+void sweep_free(struct bench *b)
+{
+	int op, si, p;
+
+	for (op = 0; op < 2; op++)
+		for (si = 0; si < MAX_SIZES; si++)
+			for (p = 0; p < NPATHS; p++) {
+				free(b->cells[op][si][p].pair_m);
+				free(b->cells[op][si][p].pair_u);
+			}
 }

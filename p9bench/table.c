@@ -5,13 +5,18 @@
  * pooled over the repeats (total bytes / total seconds: the harmonic
  * mean); units as lib/units.h units_fmt_seed_rate/total (kb/s = 1000
  * bytes/s; TOTAL SIZE binary), the same as zcbreport's p9 layout.
+ * Paired runs (the soak meter): rates are the unmetered runs', and a
+ * cell whose metered runs' rate is outside 0.95-1.05 of it gets a "*"
+ * and a footnote under the table, so the seed's layout stays as it is.
  */
 #include "config.h"
 #include "p9bench.h"
+#include "stats.h"
 #include "units.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 const char *table_rate(double bytes_per_s, char *buf, size_t len)
 {
@@ -45,6 +50,49 @@ void table_note(FILE *f, const struct bench *b)
 	fprintf(f, "# kb/s, mb/s: 1000 and 10^6 bytes per second; %d repeat%s,\n"
 		   "# rates pooled over them.\n",
 		b->cfg->repeat, b->cfg->repeat == 1 ? "" : "s");
+	if (b->paired)
+		fputs("# CPU meter soak: each repeat is a pair of runs, metered (soakers\n"
+		      "# on) then unmetered (soakers parked). Rates are the unmetered runs';\n"
+		      "# soak CPU is the metered runs' (and so is its service demand), other\n"
+		      "# CPU figures the unmetered runs'. * marks a cell whose metered rate\n"
+		      "# is outside 0.95-1.05 of its unmetered rate.\n",
+		      f);
+}
+
+int table_perturbation(const struct cell *c, struct stats_ratio *r)
+{
+	if (!c->npairs)
+		return 0;
+	stats_ratio_paired(c->pair_m, c->pair_u, (size_t)c->npairs, r);
+	return r->n > 0;
+}
+
+/* Does the cell get a "*" (its soak runs were perturbed)? */
+static int marked(const struct cell *c)
+{
+	struct stats_ratio r;
+
+	return table_perturbation(c, &r) && meter_perturbed(r.ratio);
+}
+
+/* Under a table: one footnote per marked cell of direction op. */
+static void footnotes(FILE *f, const struct bench *b, int op)
+{
+	struct stats_ratio r;
+	char note[256];
+	int si, p;
+
+	for (si = 0; si < b->cfg->nsizes; si++)
+		for (p = 0; p < NPATHS; p++) {
+			const struct cell *c = &b->cells[op][si][p];
+
+			if (!table_perturbation(c, &r) ||
+			    !meter_perturbed(r.ratio))
+				continue;
+			meter_perturbation_note(note, sizeof(note), &r);
+			fprintf(f, "* %zu %s: %s\n", b->cfg->sizes[si],
+				b->bk->col_name[p], note);
+		}
 }
 
 static void cell_rate(const struct cell *c, char *buf, size_t len)
@@ -53,6 +101,17 @@ static void cell_rate(const struct cell *c, char *buf, size_t len)
 		snprintf(buf, len, "-");
 	else
 		table_rate(c->bytes / c->secs, buf, len);
+}
+
+/* The cell's rate with its footnote mark. */
+static void cell_rate_marked(const struct cell *c, char *buf, size_t len)
+{
+	size_t n;
+
+	cell_rate(c, buf, len);
+	n = strlen(buf);
+	if (marked(c) && n + 1 < len)
+		snprintf(buf + n, len - n, "*");
 }
 
 static void seed_table(FILE *f, const struct bench *b, int op)
@@ -72,11 +131,12 @@ static void seed_table(FILE *f, const struct bench *b, int op)
 		if (!c->n)
 			continue;
 		table_total(c->bytes / c->n, tot, sizeof(tot));
-		cell_rate(c0, r0, sizeof(r0));
-		cell_rate(c1, r1, sizeof(r1));
+		cell_rate_marked(c0, r0, sizeof(r0));
+		cell_rate_marked(c1, r1, sizeof(r1));
 		fprintf(f, "%-10zu %-12s %-13s %s\n", cfg->sizes[si], tot, r0,
 			r1);
 	}
+	footnotes(f, b, op);
 	fputc('\n', f);
 }
 
@@ -135,6 +195,12 @@ static int cpu_cols(const struct bench *b, int op, int which)
 	return any;
 }
 
+/* Which runs a soak column comes from. */
+static const char *soak_runs(const char *meter)
+{
+	return strcmp(meter, "soak") ? "" : ", metered runs";
+}
+
 static void extra_table(FILE *f, const struct bench *b, int op)
 {
 	static const char *const head[3] = {"CPU", "HOST CPU", "SRV CPU"};
@@ -152,12 +218,13 @@ static void extra_table(FILE *f, const struct bench *b, int op)
 	if (col[0] || col[1] || col[2]) {
 		add(&l, "; CPU %% of all CPUs:");
 		if (col[0])
-			add(&l, " this box (%s)%s%s", b->cpu_meter,
+			add(&l, " this box (%s%s)%s%s", b->cpu_meter,
+			    soak_runs(b->cpu_meter),
 			    b->same_box ? " = server host" : "",
 			    col[1] || col[2] ? "," : "");
 		if (col[1])
-			add(&l, " server host (%s)%s", b->remote_meter,
-			    col[2] ? "," : "");
+			add(&l, " server host (%s%s)%s", b->remote_meter,
+			    soak_runs(b->remote_meter), col[2] ? "," : "");
 		if (col[2])
 			add(&l, " server process");
 	}
@@ -190,8 +257,9 @@ static void extra_table(FILE *f, const struct bench *b, int op)
 
 			snprintf(o[p], sizeof(o[p]), "-");
 			if (x->n && x->secs > 0)
-				snprintf(o[p], sizeof(o[p]), "%.0f",
-					 x->ops / x->secs);
+				snprintf(o[p], sizeof(o[p]), "%.0f%s",
+					 x->ops / x->secs,
+					 marked(x) ? "*" : "");
 			if (x->n > 1 && mean > 0 &&
 			    (x->mbps_max - x->mbps_min) / mean > worst)
 				worst = (x->mbps_max - x->mbps_min) / mean;
@@ -224,6 +292,7 @@ static void extra_table(FILE *f, const struct bench *b, int op)
 			}
 		emit(f, &l);
 	}
+	footnotes(f, b, op);
 	fputc('\n', f);
 }
 
@@ -253,7 +322,8 @@ void table_summary(FILE *f, const struct bench *b, const char *status)
 	    cfg->repeat == 1 ? "" : "s", status);
 	if (si >= 0 && (b->cells[0][si][0].n || b->cells[0][si][1].n ||
 			b->cells[1][si][0].n || b->cells[1][si][1].n))
-		add(&l, "; at %zu bytes:", cfg->sizes[si]);
+		add(&l, "; at %zu bytes%s:", cfg->sizes[si],
+		    b->paired ? " (unmetered runs)" : "");
 	for (op = 0; op < 2 && si >= 0; op++)
 		for (p = 0; p < NPATHS; p++) {
 			const struct cell *c = &b->cells[op][si][p];

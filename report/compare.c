@@ -12,6 +12,7 @@
 #include "config.h"
 #include "cmpstats.h"
 #include "cli.h"
+#include "esc.h"
 #include "log.h"
 #include "report.h"
 #include "stats.h"
@@ -481,7 +482,11 @@ static void print_metric(const struct cmp_cfg *c, const struct rl_set *s,
 			tbl_set(t, row, 11, "(n=%zu/%zu)", r->n[0], r->n[1]);
 	}
 	if (any) {
-		printf("%s (%s, %s is better)\n", metric, rl_unit(s, metric),
+		char em[256], eu[256];
+
+		printf("%s (%s, %s is better)\n",
+		       esc_text(em, sizeof(em), metric),
+		       esc_text(eu, sizeof(eu), rl_unit(s, metric)),
 		       better > 0   ? "higher"
 		       : better < 0 ? "lower"
 				    : "?");
@@ -518,7 +523,7 @@ int cmd_compare(int argc, char **argv)
 	struct rl_set set[2];
 	struct rsel sel[2];
 	const char *metrics[256], *la, *lb;
-	char sa[300], sb[300];
+	char sa[300], sb[300], el[2][1024];
 	size_t nm, i, k, flagged, nbad, judged = 0;
 	int side, nsets;
 
@@ -566,9 +571,13 @@ int cmd_compare(int argc, char **argv)
 		const char *ub = rl_unit(&set[nsets - 1], metrics[i]);
 
 		if (*ua && *ub && strcmp(ua, ub)) {
+			char em[256], ea[256], eb[256];
+
 			log_err("metric %s is in %s in BASE but in %s in NEW: "
 				"not compared",
-				metrics[i], ua, ub);
+				esc_text(em, sizeof(em), metrics[i]),
+				esc_text(ea, sizeof(ea), ua),
+				esc_text(eb, sizeof(eb), ub));
 			nbad++;
 			continue;
 		}
@@ -594,8 +603,9 @@ int cmd_compare(int argc, char **argv)
 	printf("zcbreport compare: %s -> %s: %zu rows, %zu judged, %zu "
 	       "regression%s flagged (alpha %g after Benjamini-Hochberg, "
 	       "threshold %g%%)%s\n",
-	       la, lb, st.nrows, judged, flagged, flagged == 1 ? "" : "s",
-	       c.alpha, c.threshold,
+	       esc_text(el[0], sizeof(el[0]), la),
+	       esc_text(el[1], sizeof(el[1]), lb), st.nrows, judged, flagged,
+	       flagged == 1 ? "" : "s", c.alpha, c.threshold,
 	       nbad ? "; some input was refused (see stderr)" : "");
 #ifndef __SANITIZE_ADDRESS__
 	/* thousands of parsed documents: exit() returns their memory far

@@ -1,9 +1,11 @@
 /*
  * hostdiff.c: the host facts that differ between the two sides of a
  * comparison (kernel release and version, cmdline, CPU model and count,
- * memory, every recorded sysctl), printed above compare's tables.
+ * memory, every recorded sysctl), printed above compare's tables,
+ * escaped (esc.h): a host's facts come from the document.
  */
 #include "config.h"
+#include "esc.h"
 #include "report.h"
 
 #include <stdio.h>
@@ -68,7 +70,7 @@ void print_host_diff(const struct rsel *base, const struct rsel *new)
 {
 	json_t *a = host_facts(base), *b = host_facts(new), *all, *v;
 	const char *k;
-	char x[1024], y[1024];
+	char x[1024], y[1024], ek[256], ex[4096], ey[4096];
 	int n = 0;
 
 	all = json_deep_copy(a);
@@ -83,7 +85,9 @@ void print_host_diff(const struct rsel *base, const struct rsel *new)
 			printf("Host differences (base -> new):\n");
 		values_text(va, x, sizeof(x));
 		values_text(vb, y, sizeof(y));
-		printf("  %-34s %s -> %s\n", k, x, y);
+		printf("  %-34s %s -> %s\n", esc_text(ek, sizeof(ek), k),
+		       esc_text(ex, sizeof(ex), x),
+		       esc_text(ey, sizeof(ey), y));
 	}
 	if (!n)
 		printf("Hosts: same kernel, cmdline, CPU and sysctls on both "

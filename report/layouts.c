@@ -658,9 +658,10 @@ int layout_print(const char *name, const struct rl_set *s,
 		if (o->all) {
 			char line[160];
 
-			snprintf(line, sizeof(line), "%s--- %s: %s",
-				 i ? "\n" : "", layouts[i].name,
-				 layouts[i].what);
+			if (i)
+				fputc('\n', stdout);
+			snprintf(line, sizeof(line), "--- %s: %s",
+				 layouts[i].name, layouts[i].what);
 			tbl_note(stdout, o->fmt, line);
 			fputc('\n', stdout);
 		}

@@ -5,6 +5,7 @@
  * a plain-text mail. The title names the meter and the run count.
  */
 #include "config.h"
+#include "esc.h"
 #include "log.h"
 #include "report.h"
 #include "stats.h"
@@ -157,6 +158,9 @@ static void parse_opts(int argc, char **argv, struct plot_cfg *c)
 		die_usage("plot: no result files or directories given");
 	if (!*c->out)
 		die_usage("--output: empty prefix");
+	if (esc_needed(c->out))
+		die_usage("--output: the prefix holds control characters or "
+			  "is not UTF-8");
 }
 
 /* The one tool of the selection, or NULL when there are several. */
@@ -186,13 +190,25 @@ static const char *default_x(const struct rsel *sel)
 	return NULL;
 }
 
-/* Text safe inside a gnuplot single-quoted string. */
+/*
+ * Every string gnuplot reads goes through here: a single-quoted gnuplot
+ * string, where a backslash, a backquote and '@' are plain text and a
+ * quote is doubled. Control characters (a newline would end the command
+ * and start the next: system("...")) are escaped to visible text first;
+ * with noenhanced terminals nothing else in the string is interpreted.
+ */
 static void gp_str(FILE *f, const char *s)
 {
+	char *e = esc_dup(s), *p;
+
 	fputc('\'', f);
-	for (; *s; s++)
-		fputc(*s == '\'' ? '"' : *s, f);
+	for (p = e; *p; p++) {
+		if (*p == '\'')
+			fputc('\'', f);
+		fputc(*p, f);
+	}
 	fputc('\'', f);
+	free(e);
 }
 
 static int run_gnuplot(const char *script, char *err, size_t len)
@@ -361,14 +377,17 @@ static void write_script(FILE *f, const struct plot_cfg *c,
 			 const struct plot_data *pd, const char *x,
 			 const char *data, const char *term, const char *output)
 {
+	char xlabel[300];
 	size_t i;
 
-	fprintf(f, "set terminal %s\nset output ", term);
+	fprintf(f, "set terminal %s\nset termoption noenhanced\nset output ",
+		term);
 	gp_str(f, output);
 	fprintf(f, "\nset title ");
 	gp_str(f, c->title ? c->title : pd->title);
+	snprintf(xlabel, sizeof(xlabel), "%s (log2 scale)", x);
 	fprintf(f, "\nset xlabel ");
-	fprintf(f, "'%s (log2 scale)'", x);
+	gp_str(f, xlabel);
 	fprintf(f, "\nset ylabel ");
 	gp_str(f, pd->ylabel);
 	fprintf(f,
@@ -410,7 +429,8 @@ static int render(const struct plot_cfg *c, const struct plot_data *pd,
 }
 
 /* The dumb terminal starts with a form feed and pads lines with blanks:
- * drop both, and the blank lines above the title, for a mail. */
+ * drop both, and the blank lines above the title, for a mail. Any other
+ * control character is escaped: the file is printed to terminals. */
 static int tidy_ascii(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -436,7 +456,9 @@ static int tidy_ascii(const char *path)
 		if (!started && !*p)
 			continue;
 		started = 1;
-		fprintf(m, "%s\n", p);
+		e = esc_dup(p);
+		fprintf(m, "%s\n", e);
+		free(e);
 	}
 	fclose(f);
 	fclose(m);
@@ -486,8 +508,13 @@ int cmd_plot(int argc, char **argv)
 	f.need_metrics = need;
 	sel_build(&s, &f, &sel);
 	if (!sel.n) {
-		log_err("no cases with metric %s%s%s", c.metric,
-			c.tool ? " from " : "", c.tool ? c.tool : "");
+		char em[256], et[256];
+
+		/* --tool may come from a document (scripts/main.d) */
+		log_err("no cases with metric %s%s%s",
+			esc_text(em, sizeof(em), c.metric),
+			c.tool ? " from " : "",
+			esc_text(et, sizeof(et), c.tool ? c.tool : ""));
 		r = 2;
 		goto out;
 	}

@@ -96,7 +96,8 @@ int parse_format(const char *s, enum tbl_fmt *f);
  * "remote"...), or NULL. */
 const char *case_meter(json_t *kase, const char *side);
 
-/* Load every path into s; names each refused file on stderr. */
+/* Load every path into s; names each refused file on stderr (escaped),
+ * warns of wrong summaries, and says what was skipped with -v. */
 void load_inputs(struct rl_set *s, char *const *paths, int n);
 
 /* Print the host facts that differ between two selections (hostdiff.c). */

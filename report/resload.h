@@ -1,10 +1,22 @@
 /*
  * resload.h: the result-document loader of zcbreport. Loads files and
- * directories (recursively, *.json), validates every document with
- * res_validate(), refuses failed runs and documents whose unit for a
- * metric disagrees with the other files, and keeps the rest. Nothing
- * here prints: every refused file lands in the set's bad list with the
- * reason, for the caller to name.
+ * directories (recursively, *.json, following symlinks), validates every
+ * document with res_validate(), refuses failed runs and documents whose
+ * unit for a metric disagrees with the other files, and keeps the rest.
+ * Nothing here prints: every refused file lands in the set's bad list
+ * with the reason, for the caller to name.
+ *
+ * Each file and directory is read once: they are known by device and
+ * inode, so a second name for one (results/latest, a file named twice,
+ * a hard link) and a symlink loop are skipped, into the skipped list.
+ *
+ * Summaries follow the samples, so every subcommand shows the same
+ * figures: a measured document's summary of each metric its samples
+ * carry is recomputed from them (res_summary_json() over
+ * rl_case_values()), and a stored one that disagreed is named in the
+ * warned list. A transcribed document keeps its published summary (its
+ * samples stand for runs the mail did not list), but is refused when
+ * the published mean is not its samples' mean.
  */
 #ifndef ZCB_RESLOAD_H
 #define ZCB_RESLOAD_H
@@ -27,7 +39,7 @@ struct rl_doc {
 void *rl_grow(void *p, size_t *cap, size_t n, size_t elem);
 
 struct rl_bad {
-	char *path; /* the refused file */
+	char *path; /* the refused (skipped, warned about) file */
 	char *why;  /* the reason, one line */
 };
 
@@ -36,6 +48,12 @@ struct rl_set {
 	size_t ndocs, capdocs;
 	struct rl_bad *bad; /* refused files */
 	size_t nbad, capbad;
+	struct rl_bad *skipped; /* read already (another name, a loop) */
+	size_t nskipped, capskipped;
+	struct rl_bad *warned; /* kept, but their summaries were wrong */
+	size_t nwarned, capwarned;
+	json_t *seen;	 /* "dev:ino" -> the path read under that name */
+	json_t *walking; /* "dev:ino" of the directories being walked */
 	json_t *units;	/* metric -> unit agreed by the set */
 	json_t *better; /* metric -> "higher" | "lower" */
 	json_t *rate;	/* metric -> true when a rate */
@@ -44,11 +62,13 @@ struct rl_set {
 void rl_init(struct rl_set *s);
 void rl_free(struct rl_set *s);
 
-/* Add a file or a directory (every *.json under it, sorted). Problems
- * are recorded in s->bad; returns the count of documents added. */
+/* Add a file or a directory (every *.json under it, sorted), each file
+ * and directory once. Problems are recorded in s->bad, second names and
+ * loops in s->skipped; returns the count of documents added. */
 size_t rl_add_path(struct rl_set *s, const char *path);
 /* Add one document from memory (name is what the bad list calls it).
- * 0, or -EINVAL when refused (then recorded in s->bad). */
+ * 0, or -EINVAL when refused (then recorded in s->bad). Its summaries
+ * are made to follow its samples (s->warned names a wrong one). */
 int rl_add_buffer(struct rl_set *s, const char *name, const char *buf,
 		  size_t len);
 /* After every add: refuse documents whose unit for a metric is not the

@@ -4,6 +4,7 @@
  * cases of a row.
  */
 #include "config.h"
+#include "esc.h"
 #include "report.h"
 #include "log.h"
 #include "stats.h"
@@ -360,6 +361,7 @@ int parse_stat(const char *s, enum stat_kind *st)
 
 void load_inputs(struct rl_set *s, char *const *paths, int n)
 {
+	char p[1024], w[2048];
 	int i;
 	size_t b;
 
@@ -368,7 +370,15 @@ void load_inputs(struct rl_set *s, char *const *paths, int n)
 		rl_add_path(s, paths[i]);
 	rl_finish(s);
 	for (b = 0; b < s->nbad; b++)
-		log_err("%s: %s", s->bad[b].path, s->bad[b].why);
+		log_err("%s: %s", esc_text(p, sizeof(p), s->bad[b].path),
+			esc_text(w, sizeof(w), s->bad[b].why));
+	for (b = 0; b < s->nwarned; b++)
+		log_warn("%s: %s", esc_text(p, sizeof(p), s->warned[b].path),
+			 esc_text(w, sizeof(w), s->warned[b].why));
+	for (b = 0; b < s->nskipped; b++)
+		log_verbose("%s: skipped, %s",
+			    esc_text(p, sizeof(p), s->skipped[b].path),
+			    esc_text(w, sizeof(w), s->skipped[b].why));
 }
 
 const char *case_meter(json_t *kase, const char *side)

@@ -1,8 +1,12 @@
 /*
  * table.c: the table printers of zcbreport (aligned text, Markdown,
- * CSV) and the number formats of the seed layouts.
+ * CSV) and the number formats of the seed layouts. Every heading, cell,
+ * title and note is escaped (esc.h) as it is stored or printed, so a
+ * document's text cannot reach the terminal raw, and a CSV record or a
+ * Markdown row stays on one line.
  */
 #include "config.h"
+#include "esc.h"
 #include "table.h"
 #include "units.h"
 
@@ -60,7 +64,7 @@ void tbl_free(struct tbl *t)
 void tbl_col(struct tbl *t, size_t col, const char *head, enum tbl_align al)
 {
 	free(t->head[col]);
-	t->head[col] = xstrdup(head);
+	t->head[col] = esc_dup(head);
 	t->align[col] = al;
 }
 
@@ -92,7 +96,7 @@ void tbl_set(struct tbl *t, size_t row, size_t col, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	free(t->rows[row].cell[col]);
-	t->rows[row].cell[col] = xstrdup(buf);
+	t->rows[row].cell[col] = esc_dup(buf);
 }
 
 void tbl_section(struct tbl *t, const char *fmt, ...)
@@ -105,7 +109,7 @@ void tbl_section(struct tbl *t, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	free(t->rows[r].cell[0]);
-	t->rows[r].cell[0] = xstrdup(buf);
+	t->rows[r].cell[0] = esc_dup(buf);
 	t->rows[r].section = 1;
 }
 
@@ -171,10 +175,12 @@ static void print_text(FILE *f, const struct tbl *t)
 	free(w);
 }
 
+/* A Markdown table cell: a pipe would end it, and a backslash before a
+ * pipe would cancel that pipe's escape; both are escaped. */
 static void md_cell(FILE *f, const char *s)
 {
 	for (; *s; s++) {
-		if (*s == '|')
+		if (*s == '|' || *s == '\\')
 			fputc('\\', f);
 		fputc(*s, f);
 	}
@@ -257,11 +263,12 @@ void tbl_print(FILE *f, const struct tbl *t, enum tbl_fmt fmt)
 
 void tbl_title(FILE *f, enum tbl_fmt fmt, const char *title, char underline)
 {
-	size_t i, l = strlen(title);
+	char *e = esc_dup(title);
+	size_t i, l = strlen(e);
 
 	switch (fmt) {
 	case FMT_TEXT:
-		fprintf(f, "%s\n", title);
+		fprintf(f, "%s\n", e);
 		if (underline) {
 			for (i = 0; i < l; i++)
 				fputc(underline, f);
@@ -270,17 +277,21 @@ void tbl_title(FILE *f, enum tbl_fmt fmt, const char *title, char underline)
 		fputc('\n', f);
 		break;
 	case FMT_MARKDOWN:
-		fprintf(f, "### %s\n\n", title);
+		fprintf(f, "### %s\n\n", e);
 		break;
 	case FMT_CSV:
-		fprintf(f, "# %s\n", title);
+		fprintf(f, "# %s\n", e);
 		break;
 	}
+	free(e);
 }
 
 void tbl_note(FILE *f, enum tbl_fmt fmt, const char *text)
 {
-	fprintf(f, fmt == FMT_CSV ? "# %s\n" : "%s\n", text);
+	char *e = esc_dup(text);
+
+	fprintf(f, fmt == FMT_CSV ? "# %s\n" : "%s\n", e);
+	free(e);
 }
 
 void fmt_auto(char *buf, size_t len, double v)

@@ -133,11 +133,14 @@ int main(int argc, char **argv)
 {
 	struct res_doc *d;
 	struct cfg c;
+	char err[512];
 	int r;
 
 	log_init(argv[0]);
 	cfg_defaults(&c);
 	parse_opts(&c, argc, argv);
+	if (!c.json_stdout && res_check_output(c.out, err, sizeof(err)))
+		die("%s", err);
 	ttcp_out = c.json_stdout ? stderr : stdout;
 	sig_install();
 	d = res_new("ttcp-sf", argc, argv);

@@ -5,6 +5,14 @@
  * hello on the same port and answer with this side's report. A plain
  * ttcp transmitter sends no hello: the run ends after one sample and says
  * so. The transmitter's hello says whether another sample follows.
+ *
+ * Strays never cost a sample: a report-window connection whose first
+ * frame is not our hello is logged and closed while the window stays
+ * open; a data connection that closes without a byte is not a sample,
+ * and once a hello named the transmitter's address, later data
+ * connections from elsewhere are turned away. UDP datagrams from anyone
+ * but the sender of the data, and short ones that are not its end
+ * marker, are counted and ignored.
  */
 #include "config.h"
 #include "clock.h"
@@ -25,6 +33,9 @@
 
 #define UDP_IDLE_MS 2000	/* no datagram this long: the end was lost */
 #define UDP_BUF 65536		/* receive buffer for datagrams */
+#define RPT_CONNS     8	   /* report-window connections read at once */
+#define RPT_HELLO_MAX 8192 /* a hello is far smaller than this */
+#define STRAYS_LOGGED 5	   /* stray connections logged per window */
 
 struct rcv {
 	const struct cfg *c;
@@ -35,61 +46,149 @@ struct rcv {
 	int ufd;		/* UDP socket (-u) */
 	char me[256], boot[40];
 	char peer[64];		/* the transmitter, for messages */
+	struct sockaddr_storage tx; /* its address once a hello came */
+	int tx_known; /* 1: tx is set (its port is not compared) */
+	long strays;  /* stray connections turned away so far */
 };
 
-/* Wait for a connection; 0 when ms passed (ms 0 = forever). */
-static int accept_within(struct rcv *r, int ms, const char *phase)
+/* Same host (address only), for TCP connections of one transmitter. */
+static int same_host(const struct sockaddr_storage *a,
+		     const struct sockaddr_storage *b)
 {
-	int fd, w;
+	if (a->ss_family != b->ss_family)
+		return 0;
+	if (a->ss_family == AF_INET)
+		return !memcmp(&((const struct sockaddr_in *)a)->sin_addr,
+			       &((const struct sockaddr_in *)b)->sin_addr,
+			       sizeof(struct in_addr));
+	if (a->ss_family == AF_INET6)
+		return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			       &((const struct sockaddr_in6 *)b)->sin6_addr,
+			       sizeof(struct in6_addr));
+	return 0;
+}
 
-	do {
-		w = sock_wait(r->lfd, POLLIN, ms);
+/* Same address and port: one UDP socket of one sender. */
+static int same_sender(const struct sockaddr_storage *a,
+		       const struct sockaddr_storage *b)
+{
+	if (!same_host(a, b))
+		return 0;
+	if (a->ss_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_port ==
+		       ((const struct sockaddr_in *)b)->sin_port;
+	return ((const struct sockaddr_in6 *)a)->sin6_port ==
+	       ((const struct sockaddr_in6 *)b)->sin6_port;
+}
+
+static void stray(struct rcv *r, const char *peer, const char *phase,
+		  const char *why)
+{
+	r->strays++;
+	if (r->strays <= STRAYS_LOGGED)
+		log_warn("connection from %s during the %s: %s; closed", peer,
+			 phase, why);
+	else if (r->strays == STRAYS_LOGGED + 1)
+		log_warn("more stray connections: no longer logged");
+}
+
+/* Accept one connection, its address in *from; -1 on error (logged). */
+static int accept_one(struct rcv *r, struct sockaddr_storage *from,
+		      const char *phase)
+{
+	socklen_t alen = sizeof(*from);
+	int fd = accept4(r->lfd, (struct sockaddr *)from, &alen, SOCK_CLOEXEC);
+
+	if (fd < 0) {
+		if (errno == EMFILE || errno == ENFILE || errno == ENOMEM ||
+		    errno == ENOBUFS)
+			die_errno("accept (phase: %s)", phase);
+		log_debug("accept (phase: %s): %s", phase, strerror(errno));
+	}
+	return fd;
+}
+
+/*
+ * Wait for the transmitter's data connection; 0 when ms passed (ms 0 =
+ * forever). Once a hello named the transmitter, connections from other
+ * hosts are strays.
+ */
+static int accept_data(struct rcv *r, int ms, const char *phase)
+{
+	double deadline = ms ? clock_now() + ms / 1000.0 : 0;
+	struct sockaddr_storage from;
+	char peer[64];
+	int fd, w, left;
+
+	for (;;) {
+		left = ms ? (int)((deadline - clock_now()) * 1000) : 0;
+		if (ms && left <= 0)
+			return 0;
+		w = sock_wait(r->lfd, POLLIN, left);
 		if (sig_stop)
 			return -1;
-	} while (w == -EINTR);
-	if (w == 0)
-		return 0;
-	fd = accept(r->lfd, NULL, NULL);
-	if (fd < 0)
-		die_errno("accept (phase: %s)", phase);
-	sock_peer_name(fd, r->peer, sizeof(r->peer));
-	return fd;
+		if (w == -EINTR)
+			continue;
+		if (w == 0)
+			return 0;
+		fd = accept_one(r, &from, phase);
+		if (fd < 0)
+			continue;
+		sock_peer_name(fd, peer, sizeof(peer));
+		if (r->tx_known && !same_host(&from, &r->tx)) {
+			stray(r, peer, phase, "not the transmitter's host");
+			close(fd);
+			continue;
+		}
+		snprintf(r->peer, sizeof(r->peer), "%s", peer);
+		return fd;
+	}
 }
 
 static int tcp_sample(struct rcv *r, int first, struct sample *s)
 {
 	const struct cfg *c = r->c;
+	int ms = first ? c->wait_ms : c->timeout_ms;
 	char err[512];
 	struct xfer *x;
 	double t0;
 	int64_t n;
 	int fd;
 
-	fd = accept_within(r, first ? c->wait_ms : c->timeout_ms, "data");
-	if (fd <= 0) {
-		if (sig_stop)
-			return -1;
-		die("no transmitter connected within %d ms (phase: accept)",
-		    first ? c->wait_ms : c->timeout_ms);
+	for (;;) {
+		fd = accept_data(r, ms, "data accept");
+		if (fd <= 0) {
+			if (sig_stop)
+				return -1;
+			die("no transmitter connected within %d ms (phase: accept)",
+			    ms);
+		}
+		fprintf(ttcp_out, "ttcp-r: accept from %s\n", r->peer);
+		ttcp_socket_opts(c, fd, 0);
+		x = xfer_open(r->ops, fd, NULL, c->buflen, err, sizeof(err));
+		if (!x)
+			die("%s", err);
+		if ((c->align || c->offset) &&
+		    xfer_set_rbuf_align(x, c->align, c->offset))
+			die("-A/-O: out of memory");
+		x->timeout_ms = c->timeout_ms;
+		x->verify = c->verify;
+		x->touch = c->touch;
+		if (c->cpu)
+			meterset_start(&r->ms);
+		t0 = clock_now();
+		n = xfer_recv_stream(x, 0, 0, &sig_stop);
+		s->elapsed_s = clock_now() - t0;
+		if (c->cpu)
+			s->ncpu = meterset_stop(&r->ms, s->cpu);
+		if (n != 0 || sig_stop)
+			break;
+		/* a port probe or a health check: not a sample */
+		stray(r, r->peer, "data accept",
+		      "closed without sending a byte");
+		xfer_close(x);
+		close(fd);
 	}
-	fprintf(ttcp_out, "ttcp-r: accept from %s\n", r->peer);
-	ttcp_socket_opts(c, fd, 0);
-	x = xfer_open(r->ops, fd, NULL, c->buflen, err, sizeof(err));
-	if (!x)
-		die("%s", err);
-	if ((c->align || c->offset) &&
-	    xfer_set_rbuf_align(x, c->align, c->offset))
-		die("-A/-O: out of memory");
-	x->timeout_ms = c->timeout_ms;
-	x->verify = c->verify;
-	x->touch = c->touch;
-	if (c->cpu)
-		meterset_start(&r->ms);
-	t0 = clock_now();
-	n = xfer_recv_stream(x, 0, 0, &sig_stop);
-	s->elapsed_s = clock_now() - t0;
-	if (c->cpu)
-		s->ncpu = meterset_stop(&r->ms, s->cpu);
 	if (n < 0)
 		die("transmitter %s (phase: data, after %llu bytes): %s",
 		    r->peer, (unsigned long long)x->bytes, x->err);
@@ -105,83 +204,162 @@ static int tcp_sample(struct rcv *r, int first, struct sample *s)
 	return 0;
 }
 
+/* UDP: where a sample is, and who sends it. */
+struct udp_state {
+	struct sockaddr_storage start; /* sender of the start marker */
+	struct sockaddr_storage src;   /* sender of the data */
+	int started;		       /* a start marker (or data) came */
+	int have_src;		       /* data came: src is set */
+	int ours;		       /* data carries TTCP_UDP_MAGIC */
+	uint32_t maxseq;	       /* highest sequence number seen */
+	int64_t end_count;	       /* ours: the count in the end marker */
+	double t0, last;	       /* start, last data (or end) */
+	long strays;		       /* datagrams ignored */
+};
+
+/* (Re)start the sample's clock and meters at now. */
+static void udp_begin(struct rcv *r, struct udp_state *u, double now)
+{
+	struct cpu_sample junk[METER_MAX];
+
+	if (r->c->cpu) {
+		if (u->started)
+			meterset_stop(&r->ms, junk);
+		meterset_start(&r->ms);
+	}
+	u->started = 1;
+	u->t0 = now;
+}
+
+/*
+ * One datagram of n bytes from `from`. Returns 1 when it ends the
+ * sample. Before data, a datagram of 4 bytes or less is a start marker
+ * (the last one from a new sender restarts the clock); the first data
+ * datagram fixes the sender. After that only the sender counts, and only
+ * its end marker ends the sample: for ttcp-sf (data with our magic) 4
+ * bytes holding a count no lower than the sequence numbers seen, for a
+ * plain ttcp any short datagram.
+ */
+static int udp_one(struct rcv *r, struct udp_state *u, struct sample *s,
+		   const unsigned char *b, ssize_t n,
+		   const struct sockaddr_storage *from, double now)
+{
+	uint32_t m, seq;
+
+	if (!u->have_src) {
+		if (n <= 4) {
+			if (u->started && same_sender(from, &u->start))
+				return 0; /* a repeated start marker */
+			if (u->started)
+				u->strays++; /* the earlier one was not it */
+			udp_begin(r, u, now);
+			u->start = *from;
+			return 0;
+		}
+		if (!u->started || !same_sender(from, &u->start)) {
+			if (u->started)
+				u->strays++;
+			udp_begin(r, u, now); /* start lost, or a stray's */
+		}
+		u->src = *from;
+		u->have_src = 1;
+	} else if (!same_sender(from, &u->src)) {
+		u->strays++;
+		return 0;
+	}
+	if (n <= 4) {
+		if (u->ours) {
+			if (n != 4)
+				goto not_end;
+			memcpy(&m, b, 4);
+			if (ntohl(m) <= u->maxseq)
+				goto not_end;
+			u->end_count = ntohl(m);
+		}
+		u->last = now;
+		return 1;
+	}
+	u->last = now;
+	s->bytes += (uint64_t)n;
+	s->dgrams++;
+	if (n >= TTCP_UDP_HDR) {
+		memcpy(&m, b, 4);
+		if (ntohl(m) == TTCP_UDP_MAGIC) {
+			u->ours = 1;
+			memcpy(&seq, b + 4, 4);
+			seq = ntohl(seq);
+			if (seq > u->maxseq)
+				u->maxseq = seq;
+		}
+	}
+	return 0;
+not_end:
+	u->strays++;
+	return 0;
+}
+
 static void udp_sample(struct rcv *r, int first, struct sample *s)
 {
 	const struct cfg *c = r->c;
 	unsigned char *b = malloc(UDP_BUF);
-	double t0 = 0, last = 0;
+	struct udp_state u;
+	struct sockaddr_storage from;
+	socklen_t alen;
 	int64_t expect = -1;
-	uint32_t m, seq, maxseq = 0;
-	int going = 0, ours = 0, w;
+	int w, start_ms = first ? c->wait_ms : c->timeout_ms;
 	ssize_t n;
 
 	if (!b)
 		abort();
+	memset(&u, 0, sizeof(u));
+	u.end_count = -1;
 	for (;;) {
+		/* before data, the start timeout; then the idle limit */
 		w = sock_wait(r->ufd, POLLIN,
-			      going ? UDP_IDLE_MS :
-				      (first ? c->wait_ms : c->timeout_ms));
-		if (sig_stop || w == -EINTR) {
-			if (sig_stop)
-				break;
+			      u.have_src ? UDP_IDLE_MS : start_ms);
+		if (sig_stop)
+			break;
+		if (w == -EINTR)
 			continue;
-		}
 		if (w == 0) {
-			if (!going)
-				die("no UDP datagram within %d ms (phase: start)",
-				    first ? c->wait_ms : c->timeout_ms);
+			if (!u.have_src)
+				die("no UDP data within %d ms (phase: start)",
+				    start_ms);
 			log_warn("no end datagram: stopped after %d ms without data",
 				 UDP_IDLE_MS);
 			res_warn(r->d, "UDP: the end datagrams were lost; ended after %d ms idle",
 				 UDP_IDLE_MS);
 			break;
 		}
-		n = recv(r->ufd, b, UDP_BUF, 0);
+		alen = sizeof(from);
+		n = recvfrom(r->ufd, b, UDP_BUF, 0, (struct sockaddr *)&from,
+			     &alen);
 		s->calls++;
 		if (n < 0)
 			die_errno("UDP receive (phase: data)");
-		if (n <= 4 && going) { /* end */
-			last = clock_now();
-			if (n == 4 && ours) {
-				memcpy(&m, b, 4);
-				expect = ntohl(m);
-			}
+		if (udp_one(r, &u, s, b, n, &from, clock_now()))
 			break;
-		}
-		if (!going) { /* start datagram, or data if the start was lost */
-			going = 1;
-			t0 = clock_now();
-			if (c->cpu)
-				meterset_start(&r->ms);
-			if (n <= 4)
-				continue;
-		}
-		last = clock_now();
-		s->bytes += (uint64_t)n;
-		s->dgrams++;
-		if (n >= TTCP_UDP_HDR) {
-			memcpy(&m, b, 4);
-			if (ntohl(m) == TTCP_UDP_MAGIC) {
-				ours = 1;
-				memcpy(&seq, b + 4, 4);
-				seq = ntohl(seq);
-				if (seq > maxseq)
-					maxseq = seq;
-			}
-		}
 	}
 	free(b);
-	s->elapsed_s = going ? last - t0 : 0;
-	if (c->cpu && going)
+	s->elapsed_s = u.have_src ? u.last - u.t0 : 0;
+	if (c->cpu && u.started)
 		s->ncpu = meterset_stop(&r->ms, s->cpu);
-	if (ours && expect < 0 && s->dgrams)
-		expect = (int64_t)maxseq + 1;
+	expect = u.end_count;
+	if (u.ours && expect < 0 && s->dgrams)
+		expect = (int64_t)u.maxseq + 1;
 	s->lost = -1;
-	if (ours && expect >= 0)
+	if (u.ours && expect >= 0)
 		s->lost = expect > (int64_t)s->dgrams ?
 				  expect - (int64_t)s->dgrams :
 				  0;
 	s->zc_copied_pct = NAN;
+	if (u.strays) {
+		log_warn(
+			"UDP: %ld stray datagram%s ignored (not from the sender of the data, or not its end marker)",
+			u.strays, u.strays == 1 ? "" : "s");
+		res_warn(r->d, "UDP: %ld stray datagram%s ignored", u.strays,
+			 u.strays == 1 ? "" : "s");
+	}
 	if (s->lost >= 0)
 		fprintf(ttcp_out, "ttcp-r: %llu datagrams, %lld lost (sequence numbers)\n",
 			(unsigned long long)s->dgrams, (long long)s->lost);
@@ -190,9 +368,120 @@ static void udp_sample(struct rcv *r, int first, struct sample *s)
 			(unsigned long long)s->dgrams);
 }
 
+/* A report-window connection, read until its first frame is whole. */
+struct cand {
+	int fd;
+	char peer[64];
+	struct sockaddr_storage from;
+	uint8_t buf[RPT_HELLO_MAX];
+	size_t len;
+};
+
+static void cand_drop(struct rcv *r, struct cand *v, int *n, int i,
+		      const char *why)
+{
+	stray(r, v[i].peer, "report window", why);
+	close(v[i].fd);
+	v[i] = v[--*n];
+}
+
+/*
+ * Read what candidate i sent. 1: its first frame is our hello (*h
+ * filled); 0: more to come; -1: it was dropped as a stray.
+ */
+static int cand_read(struct rcv *r, struct cand *v, int *n, int i,
+		     struct ctl_hello *h)
+{
+	char err[512], why[600];
+	size_t used;
+	ssize_t k;
+	json_t *j;
+	int d;
+
+	k = read(v[i].fd, v[i].buf + v[i].len, sizeof(v[i].buf) - v[i].len);
+	if (k < 0 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (k <= 0) {
+		cand_drop(r, v, n, i,
+			  k < 0 ? strerror(errno)
+				: "closed before a ttcp-sf hello");
+		return -1;
+	}
+	v[i].len += (size_t)k;
+	d = peerrep_decode(v[i].buf, v[i].len, &used, &j, err, sizeof(err));
+	if (d == 0 && v[i].len == sizeof(v[i].buf))
+		snprintf(err, sizeof(err), "a frame larger than any hello");
+	if (d == 0 && v[i].len < sizeof(v[i].buf))
+		return 0;
+	if (d == 1) {
+		d = ctl_hello_parse(j, h, err, sizeof(err)) ? -1 : 1;
+		json_decref(j);
+		if (d == 1)
+			return 1;
+	}
+	snprintf(why, sizeof(why), "not a ttcp-sf hello (%s)", err);
+	cand_drop(r, v, n, i, why);
+	return -1;
+}
+
+/*
+ * The report window: the first connection whose first frame is our hello
+ * is the transmitter's; others are logged and closed, and the window
+ * (report_ms) stays open for the real one. Returns its fd with *h
+ * filled, or -1 when no hello came.
+ */
+static int await_hello(struct rcv *r, struct ctl_hello *h)
+{
+	double deadline = clock_now() + r->c->report_ms / 1000.0;
+	struct pollfd p[RPT_CONNS + 1];
+	struct cand *v = calloc(RPT_CONNS, sizeof(*v));
+	int n = 0, i, w, left, fd = -1;
+
+	if (!v)
+		abort();
+	while (fd < 0 && !sig_stop) {
+		left = (int)((deadline - clock_now()) * 1000);
+		if (left <= 0)
+			break;
+		p[0] = (struct pollfd){.fd = r->lfd, .events = POLLIN};
+		for (i = 0; i < n; i++)
+			p[i + 1] = (struct pollfd){.fd = v[i].fd,
+						   .events = POLLIN};
+		w = poll(p, (nfds_t)n + 1, left);
+		if (w <= 0)
+			continue;
+		for (i = n - 1; i >= 0 && fd < 0; i--)
+			if (p[i + 1].revents &&
+			    cand_read(r, v, &n, i, h) == 1) {
+				fd = v[i].fd;
+				snprintf(r->peer, sizeof(r->peer), "%s",
+					 v[i].peer);
+				r->tx = v[i].from;
+				r->tx_known = 1;
+				v[i] = v[--n];
+			}
+		if (fd >= 0 || !(p[0].revents & POLLIN))
+			continue;
+		if (n == RPT_CONNS) /* the oldest has had its chance */
+			cand_drop(r, v, &n, 0, "too many connections at once");
+		v[n].len = 0;
+		v[n].fd = accept_one(r, &v[n].from, "report window");
+		if (v[n].fd < 0)
+			continue;
+		sock_set_nonblock(v[n].fd, 1);
+		sock_peer_name(v[n].fd, v[n].peer, sizeof(v[n].peer));
+		n++;
+	}
+	for (i = 0; i < n; i++)
+		close(v[i].fd);
+	free(v);
+	if (fd >= 0)
+		sock_set_nonblock(fd, 0);
+	return fd;
+}
+
 /*
  * The exchange: 1 with *h filled (report sent), 0 when no hello came.
- * A hello that does not parse is fatal (a lying peer).
  */
 static int exchange(struct rcv *r, const struct sample *s,
 		    struct ctl_hello *h, int *same)
@@ -203,23 +492,9 @@ static int exchange(struct rcv *r, const struct sample *s,
 	json_t *j;
 	int fd, e;
 
-	fd = accept_within(r, c->report_ms, "report");
-	if (fd <= 0)
+	fd = await_hello(r, h);
+	if (fd < 0)
 		return 0;
-	e = peerrep_recv(fd, &j, c->report_ms, err, sizeof(err));
-	if (e) {
-		close(fd);
-		if (e == -EINVAL)
-			die("transmitter %s (phase: report): %s", r->peer, err);
-		log_warn("transmitter %s (phase: report): %s", r->peer, err);
-		return 0;
-	}
-	e = ctl_hello_parse(j, h, err, sizeof(err));
-	json_decref(j);
-	if (e) {
-		close(fd);
-		die("transmitter %s (phase: report): %s", r->peer, err);
-	}
 	*same = !strcmp(h->boot_id, r->boot) && !strcmp(h->hostname, r->me);
 	/* paired runs: park or wake this box's soakers for the next run
 	 * before the transmitter can start it (it waits for our report) */

@@ -375,11 +375,13 @@ int main(int argc, char **argv)
 	struct rates rt = {0};
 	json_t *kase = NULL;
 	char err[512], why[256];
-	int k, paired, told = 0;
+	int k, paired, told = 0, wfail;
 	double mbps;
 
 	log_init(argv[0]);
 	parse_opts(argc, argv);
+	if (res_check_output(cfg.json_path, err, sizeof(err)))
+		die("%s", err);
 	out = cfg.json_path && !strcmp(cfg.json_path, "-") ? stderr : stdout;
 	doc = res_new("zcc", argc, argv);
 	if (cfg.label)
@@ -463,11 +465,11 @@ int main(int argc, char **argv)
 		res_warn(doc, "interrupted after %d of %d runs", k,
 			 meter_runs(paired, cfg.repeat));
 	summary(&rt, paired);
-	res_finish(doc);
+	wfail = res_finish(doc) != 0;
 	res_free(doc);
 	cpuwin_close(&w);
 	files_close(&fs);
 	free(rt.mbps);
 	free(rt.metered);
-	return sig_stop ? sig_exit_status() : 0;
+	return sig_stop ? sig_exit_status() : wfail;
 }

@@ -31,6 +31,10 @@ struct conn {
 	struct xfer *x;	    /* the receive method on fd */
 	double t_last;	    /* monotonic time of the last byte */
 	int told;	    /* CS_HELLO was returned for the hello */
+	double t_accept;    /* when the connection came */
+	int hdr_done;	    /* the first file header is complete */
+	double win_t0;	    /* start of the --min-rate period */
+	uint64_t win_bytes; /* bytes received before it */
 	int answered;	    /* the hello has been answered */
 	int asks_cpu;	    /* 1: a CPU report is owed at the end */
 	struct zcw_run run; /* the run the hello announced */
@@ -65,6 +69,7 @@ struct conn *conn_new(const struct cfg *cfg, int fd, struct slot *s, char *err,
 	c->cfg = cfg;
 	c->slot = s;
 	c->t_last = clock_now();
+	c->t_accept = c->win_t0 = c->t_last;
 	zcw_dec_init(&c->dec, &cfg->lim, 1);
 	sock_set_nonblock(fd, 1);
 	if (cfg->rcvbuf || cfg->sndbuf)
@@ -268,6 +273,10 @@ enum conn_step conn_service(struct conn *c)
 		if (r == 0)
 			break;
 		c->t_last = clock_now();
+		if (!c->hdr_done &&
+		    (zcw_dec_want(&c->dec) || c->dec.files_done ||
+		     zcw_dec_done(&c->dec)))
+			c->hdr_done = 1;
 		if (c->dec.hello && !c->told) {
 			/* the caller parks soakers first, then answers */
 			c->told = 1;
@@ -281,6 +290,38 @@ enum conn_step conn_service(struct conn *c)
 		c->slot->result = CR_OK;
 		return CS_DONE;
 	}
+	return CS_MORE;
+}
+
+enum conn_step conn_check(struct conn *c, double now)
+{
+	const struct cfg *cfg = c->cfg;
+	uint64_t got = c->dec.payload_bytes + c->dec.header_bytes;
+	double period = cfg->idle_timeout > 1 ? cfg->idle_timeout : 1;
+	char w[96];
+
+	if (now - c->t_last > cfg->idle_timeout)
+		return fail(c, CR_TIMEOUT,
+			    "no byte for %.0f s (--idle-timeout)",
+			    now - c->t_last);
+	if (cfg->header_timeout > 0 && !c->hdr_done &&
+	    now - c->t_accept > cfg->header_timeout)
+		return fail(
+			c, CR_TIMEOUT,
+			"%llu header bytes in %.0f s, %s (--header-timeout)",
+			(unsigned long long)c->dec.header_bytes,
+			now - c->t_accept, where(c, w, sizeof(w)));
+	if (now - c->win_t0 < period)
+		return CS_MORE;
+	if (cfg->min_rate > 0 &&
+	    (double)(got - c->win_bytes) < cfg->min_rate * (now - c->win_t0))
+		return fail(
+			c, CR_TIMEOUT,
+			"%llu bytes in %.0f s, below --min-rate %.0f bytes/s",
+			(unsigned long long)(got - c->win_bytes),
+			now - c->win_t0, cfg->min_rate);
+	c->win_t0 = now;
+	c->win_bytes = got;
 	return CS_MORE;
 }
 

@@ -2,7 +2,8 @@
  * fork.c: zcs --fork, the original's model: the parent accepts and forks
  * a child per connection; the child serves it (its figures land in the
  * slot shared with the parent) and measures its own CPU window when the
- * client asks. SIGINT/SIGTERM of the parent ends every child.
+ * client asks. SIGINT/SIGTERM of the parent ends every child, and a
+ * child gets SIGTERM when the parent dies any other way (SIGKILL).
  */
 #include "config.h"
 #include "zcs.h"
@@ -115,13 +116,8 @@ child(const struct cfg *cfg, int fd, struct slot *s)
 				child_cpu_report(c, &w);
 			break;
 		}
-		if (clock_now() - conn_last(c) > cfg->idle_timeout) {
-			s->result = CR_TIMEOUT;
-			snprintf(s->err, sizeof(s->err),
-				 "no byte for %.0f s (--idle-timeout)",
-				 clock_now() - conn_last(c));
+		if (st == CS_MORE && conn_check(c, clock_now()) == CS_FAIL)
 			break;
-		}
 	}
 	if (!s->t_end)
 		s->t_end = clock_now();
@@ -202,14 +198,16 @@ static void end_children(struct server *srv)
 int serve_fork(struct server *srv)
 {
 	struct pollfd p = {.fd = srv->lfd, .events = POLLIN};
+	pid_t pid, parent = getpid();
 	struct slot *s;
-	pid_t pid;
 	int fd;
 
 	while (!server_should_stop(srv)) {
 		reap(srv, 0);
 		server_tick(srv, clock_now());
-		if (poll(&p, 1, TICK_MS) <= 0)
+		/* resting after EMFILE: poll nothing (a negative fd) */
+		p.fd = server_accept_paused(srv, clock_now()) ? -1 : srv->lfd;
+		if (poll(&p, 1, TICK_MS) <= 0 || p.fd < 0)
 			continue;
 		fd = server_accept(srv);
 		if (fd < 0)
@@ -228,6 +226,7 @@ int serve_fork(struct server *srv)
 		}
 		if (pid == 0) {
 			close(srv->lfd);
+			sig_die_with_parent(SIGTERM, parent);
 			child(srv->cfg, fd, s);
 		}
 		s->pid = pid;

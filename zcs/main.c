@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "log.h"
+#include "result.h"
 #include "sig.h"
 #include "units.h"
 #include "zcwire.h"
@@ -34,6 +35,8 @@ static struct cfg cfg = {
 	.max_conns = 1024,
 	.lim = {ZCW_DEF_MAX_LOOPS, ZCW_DEF_MAX_FILES, ZCW_DEF_MAX_FILE_LEN},
 	.idle_timeout = 30.0,
+	.header_timeout = 20.0,
+	.min_rate = 500,
 	.max_per_client_lines = 16,
 };
 
@@ -56,6 +59,10 @@ static void usage(void)
 	       "      --max-files N      refuse a file count above N (%u)\n"
 	       "      --max-file-len SIZE  refuse a file length above SIZE (1G)\n"
 	       "      --idle-timeout SECS  close a connection silent this long (30)\n"
+	       "      --header-timeout SECS  close one whose first file header is not\n"
+	       "                         complete this long after connecting (20; 0 = none)\n"
+	       "      --min-rate RATE    close one that sends fewer bytes/s over an\n"
+	       "                         --idle-timeout period (500; 0 = none)\n"
 	       "  -c                     measure this box's CPU (default meters) and\n"
 	       "                         report it to clients that ask (zcc -C)\n"
 	       "      --cpu=LIST         the same with meters soak,procstat,rusage,perf\n"
@@ -79,6 +86,8 @@ enum {
 	O_MAX_FILES,
 	O_MAX_FILE_LEN,
 	O_IDLE,
+	O_HEADER_TIMEOUT,
+	O_MIN_RATE,
 	O_CPU,
 	O_OUTPUT,
 	O_LABEL,
@@ -99,6 +108,8 @@ static const struct option longopts[] = {
 	{"max-files", required_argument, NULL, O_MAX_FILES},
 	{"max-file-len", required_argument, NULL, O_MAX_FILE_LEN},
 	{"idle-timeout", required_argument, NULL, O_IDLE},
+	{"header-timeout", required_argument, NULL, O_HEADER_TIMEOUT},
+	{"min-rate", required_argument, NULL, O_MIN_RATE},
 	{"cpu", optional_argument, NULL, O_CPU},
 	{"output", required_argument, NULL, O_OUTPUT},
 	{"label", required_argument, NULL, O_LABEL},
@@ -165,6 +176,17 @@ static void parse_opts(int argc, char **argv)
 			break;
 		case O_IDLE:
 			cfg.idle_timeout = cli_duration("--idle-timeout", optarg, 0, 86400);
+			break;
+		case O_HEADER_TIMEOUT:
+			cfg.header_timeout =
+				strcmp(optarg, "0")
+					? cli_duration("--header-timeout",
+						       optarg, 0, 86400)
+					: 0; /* none */
+			break;
+		case O_MIN_RATE:
+			cfg.min_rate = (double)cli_size("--min-rate", optarg, 0,
+							1ull << 40);
 			break;
 		case 'c':
 			cfg.measure = 1;
@@ -254,9 +276,12 @@ static void bind_cpu(void)
 int main(int argc, char **argv)
 {
 	struct server srv;
+	char err[512];
 
 	log_init(argv[0]);
 	parse_opts(argc, argv);
+	if (res_check_output(cfg.json_path, err, sizeof(err)))
+		die("%s", err);
 	check_method();
 	sig_install();
 	raise_fd_limit();
@@ -266,6 +291,5 @@ int main(int argc, char **argv)
 		serve_fork(&srv);
 	else
 		serve_epoll(&srv);
-	server_finish(&srv);
-	return 0;
+	return server_finish(&srv) ? 1 : 0;
 }

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -108,13 +109,40 @@ struct slot *server_slot_get(struct server *srv, int fd, double now)
 	return NULL; /* server_accept keeps nactive below max_conns */
 }
 
+/* Out of descriptors (or memory): rest the listener, log now and then. */
+static void accept_pause(struct server *srv, int e)
+{
+	double now = clock_now();
+	struct rlimit rl;
+
+	srv->accept_resume = now + ZCS_FD_PAUSE_S;
+	srv->fd_pauses++;
+	if (srv->fd_warned && now - srv->fd_warned < 10)
+		return;
+	srv->fd_warned = now;
+	getrlimit(RLIMIT_NOFILE, &rl);
+	log_warn(
+		"accept: %s with %d connections open (open file limit %llu): pausing accepts; raise ulimit -n or lower --max-conns (%ld pauses so far)",
+		strerror(e), srv->nactive, (unsigned long long)rl.rlim_cur,
+		srv->fd_pauses);
+}
+
+int server_accept_paused(const struct server *srv, double now)
+{
+	return srv->accept_resume > now;
+}
+
 int server_accept(struct server *srv)
 {
 	int fd = accept4(srv->lfd, NULL, NULL, SOCK_CLOEXEC);
 	char peer[64];
 
 	if (fd < 0) {
-		if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
+		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+		    errno == ENOMEM)
+			accept_pause(srv, errno);
+		else if (errno != EAGAIN && errno != EINTR &&
+			 errno != ECONNABORTED)
 			log_warn("accept: %s", strerror(errno));
 		return -1;
 	}
@@ -251,8 +279,10 @@ int server_should_stop(const struct server *srv)
 	       (srv->cfg->exit_after > 0 && srv->ended >= srv->cfg->exit_after);
 }
 
-void server_finish(struct server *srv)
+int server_finish(struct server *srv)
 {
+	int r = 0;
+
 	close(srv->lfd);
 	log_info(
 		"served %ld connections (%ld ok, %ld refused, %ld short, %ld timed out, %ld errors, %ld interrupted), %ld turned away at --max-conns, at most %d at once",
@@ -272,10 +302,11 @@ void server_finish(struct server *srv)
 				  (json_int_t)srv->by_result[CR_OK],
 				  "turned_away", (json_int_t)srv->refused_full,
 				  "peak", srv->peak, "port", srv->port));
-		res_finish(srv->doc);
+		r = res_finish(srv->doc);
 		res_free(srv->doc);
 	}
 	munmap(srv->slots, sizeof(struct slot) * (size_t)srv->cfg->max_conns);
+	return r;
 }
 
 /* ---- the event loop ---- */
@@ -298,8 +329,9 @@ struct eloop {
 	int askers;	    /* asking connections still streaming */
 	int nwin;	    /* asking connections in this window */
 	int nparked;
-	int soak;  /* the meters include soak: runs pair */
-	int holds; /* unmetered connections open: soakers parked */
+	int soak;    /* the meters include soak: runs pair */
+	int holds;   /* unmetered connections open: soakers parked */
+	int lfd_off; /* the listener is out of the set (EMFILE) */
 };
 
 /* Paired runs: park this box's soakers (metered 0) or let them run. */
@@ -379,8 +411,10 @@ static void step_conn(struct eloop *l, int i, enum conn_step st, double now)
 {
 	struct econn *e = &l->ec[i];
 
-	if (st == CS_HELLO)
+	if (st == CS_HELLO) {
 		st = hello(l, i);
+		now = clock_now(); /* after any parking */
+	}
 	switch (st) {
 	case CS_MORE:
 		return;
@@ -444,7 +478,8 @@ static void accept_some(struct eloop *l, double now)
 	}
 }
 
-/* Idle connections, and parked ones whose report is due. */
+/* Slow or idle connections (conn_check), and parked ones whose report
+ * is due. */
 static void sweep(struct eloop *l, double now)
 {
 	const struct cfg *cfg = l->srv->cfg;
@@ -453,7 +488,6 @@ static void sweep(struct eloop *l, double now)
 
 	for (i = 0; i < cfg->max_conns; i++) {
 		struct econn *e = &l->ec[i];
-		struct slot *s = &l->srv->slots[i];
 
 		if (!e->c)
 			continue;
@@ -462,13 +496,8 @@ static void sweep(struct eloop *l, double now)
 				oldest = e->t_parked;
 			continue;
 		}
-		if (now - conn_last(e->c) > cfg->idle_timeout) {
-			s->result = CR_TIMEOUT;
-			snprintf(s->err, sizeof(s->err),
-				 "no byte for %.0f s (--idle-timeout)",
-				 now - conn_last(e->c));
+		if (conn_check(e->c, now) == CS_FAIL)
 			end_conn(l, i, now);
-		}
 	}
 	if (l->nparked &&
 	    (!l->askers || now - oldest > (cfg->idle_timeout / 2 < CUT_MAX_S
@@ -515,6 +544,16 @@ int serve_epoll(struct server *srv)
 		}
 		sweep(&l, now);
 		server_tick(srv, now);
+		/* out of descriptors: the level-triggered listener would wake
+		 * us at once, forever; rest it and take it back later */
+		if (server_accept_paused(srv, now) != l.lfd_off) {
+			l.lfd_off = !l.lfd_off;
+			ev.data.u32 = 0;
+			if (epoll_ctl(l.ep,
+				      l.lfd_off ? EPOLL_CTL_DEL : EPOLL_CTL_ADD,
+				      srv->lfd, &ev))
+				die_errno("epoll_ctl");
+		}
 	}
 	/* stopping: reports for those who finished, the rest interrupted */
 	if (l.nparked)

@@ -24,6 +24,10 @@ struct cfg {
 	int max_conns;		  /* --max-conns: connections at once */
 	struct zcw_limits lim;	  /* --max-loops/-files/-file-len */
 	double idle_timeout;	  /* --idle-timeout: seconds */
+	double header_timeout;	  /* --header-timeout: first file header
+				   * due this long after accept, 0 = none */
+	double min_rate;	  /* --min-rate: bytes/s over each
+				   * --idle-timeout period, 0 = none */
 	int measure;		  /* -c / --cpu: measure this box's CPU */
 	const char *meters;	  /* --cpu=LIST, NULL = default list */
 	const char *json_path;	  /* -J ("-"), --output, or NULL */
@@ -90,6 +94,14 @@ enum conn_step conn_answer(struct conn *c, int cpu, int soak);
 /* After the answer: a CPU report is owed at the end. */
 int conn_asks_cpu(const struct conn *c);
 double conn_last(const struct conn *c); /* monotonic time of last byte */
+/*
+ * The limits a slow client meets, checked every tick: no byte for
+ * --idle-timeout, the first file header not complete --header-timeout
+ * after accept, fewer than --min-rate bytes/s over an --idle-timeout
+ * period (a byte every few seconds holds a slot no longer). CS_MORE, or
+ * CS_FAIL with the slot's result (timeout) and err set.
+ */
+enum conn_step conn_check(struct conn *c, double now);
 /* Send the CPU report (peerrep frame) for this connection. 0 or -errno. */
 int conn_send_report(struct conn *c, const struct cpu_sample *s, int n,
 		     double window_s, int nconns);
@@ -113,7 +125,14 @@ struct server {
 	uint64_t gone_bytes;   /* bytes of slots ended since last line */
 	int peak;	       /* most connections at once */
 	long unrecorded;       /* connections past ZCS_MAX_SAMPLES */
+	double accept_resume;  /* out of descriptors: accept again then */
+	double fd_warned;      /* when that was last logged */
+	long fd_pauses;	       /* times accept ran out of descriptors */
 };
+
+#define ZCS_FD_PAUSE_S                                                         \
+	0.25 /* out of descriptors (EMFILE): the listener rests this long,     \
+	      * instead of waking the loop at once, again and again */
 
 #define ZCS_MAX_SAMPLES                                                        \
 	10000 /* connections kept one by one in the                            \
@@ -132,9 +151,13 @@ int server_run_kind(struct slot *s, const struct zcw_run *run, int soak);
 void server_record(struct server *srv, struct slot *s);
 /* The "N kbytes/sec" lines, when a period has passed. */
 void server_tick(struct server *srv, double now);
-/* Accept failures and the cap: returns fd or -1. */
+/* Accept failures and the cap: returns fd or -1. Out of descriptors,
+ * it sets accept_resume: callers stop polling the listener until then. */
 int server_accept(struct server *srv);
-void server_finish(struct server *srv);
+/* 1 while the listener rests after EMFILE/ENFILE. */
+int server_accept_paused(const struct server *srv, double now);
+/* Close, log the summary, write the document: 0 or -errno (not written). */
+int server_finish(struct server *srv);
 int server_should_stop(const struct server *srv);
 
 int serve_epoll(struct server *srv);

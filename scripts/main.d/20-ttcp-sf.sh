@@ -1,9 +1,10 @@
+#!/usr/bin/env bash
 # 20-ttcp-sf: seed 001's ttcp-sf table, short form: copy and zero-copy
 # send methods, 2 interleaved rounds of 2 s, on a veth pair of network
 # namespaces when this box allows it, else on loopback.
 set -uo pipefail
 zc="$ZCB_SRCDIR/scripts/zc-vs-copy"
-args=(--methods write,sendfile,splice,msg-zerocopy,uring-zc --sizes 32768
+args=(--methods "write,sendfile,splice,msg-zerocopy,uring-zc" --sizes 32768
 	--repeat 2 --duration 2s --source-size 64M --out "$ZCB_OUT"
 	--label "$ZCB_LABEL" --bin "$ZCB_BUILDDIR/ttcp-sf/ttcp-sf")
 if [ "$(id -u)" = 0 ] && "$ZCB_SRCDIR/scripts/netns-hosts" -- true 2>/dev/null; then

@@ -1,25 +1,107 @@
-/* fuzz_resload.c: zcbreport's result-document loader (report/resload). */
+/*
+ * fuzz_resload.c: zcbreport's reading of result documents: the loader and
+ * validator (report/resload.c, lib/result.c res_validate) and what the
+ * report does with what they let through: the case accessors, every seed
+ * layout (layout_print "all") and the generic table (grid_print). Input:
+ * [mode][opts][a document]. mode & 1: the document is added twice (the
+ * unit vote between documents); mode & 2: print every layout; mode & 4:
+ * print the generic table (opts & 1: +- stddev, opts >> 1 % 3: text,
+ * markdown or CSV, opts >> 3 % 4: the statistic; opts & 0x80: one column
+ * per value of "size"). Printing goes to /dev/null; nothing may crash.
+ * And report/esc: escaped document text needs no escaping again (no
+ * control character, all UTF-8) and fits its buffer.
+ */
 #include "config.h"
+#include "esc.h"
+#include "fz.h"
+#include "report.h"
 #include "resload.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void check_esc(const char *s)
+{
+	char small[7], *d = esc_dup(s);
+
+	if (esc_needed(d))
+		__builtin_trap();
+	esc_text(small, sizeof(small), s);
+	if (strlen(small) >= sizeof(small) || esc_needed(small) ||
+	    strncmp(small, d, strlen(small)))
+		__builtin_trap();
+	free(d);
+}
+
+/* Run the printers with stdout on /dev/null. */
+static void print(const struct rl_set *s, uint8_t mode, uint8_t opts)
+{
+	static const char *none[RPT_MAX_WHERE]; /* no --where, as main's */
+	struct layout_opts lo = {.fmt = (enum tbl_fmt)(opts >> 1 & 3) % 3,
+				 .where = none,
+				 .stat = (enum stat_kind)(opts >> 3 & 3),
+				 .all = 1};
+	struct grid_opts g = {.show_sd = opts & 1,
+			      .cols = opts & 0x80 ? "size" : NULL};
+	int keep;
+
+	fflush(stdout);
+	keep = dup(1);
+	dup2(fileno(fz_null()), 1);
+	if (mode & 2)
+		layout_print("all", s, &lo);
+	if (mode & 4) {
+		if (g.cols) { /* --cols takes exactly one metric */
+			g.metrics[0] = "mbps";
+			g.nmetrics = 1;
+		}
+		grid_print(s, &lo, &g);
+	}
+	fflush(stdout);
+	dup2(keep, 1);
+	close(keep);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rl_set s;
 	double *x = NULL;
 	size_t n = 0, cap = 0, i, j;
+	uint8_t mode, opts;
 	char buf[64];
+	int copies;
 
+	if (size < 2)
+		return 0;
+	mode = data[0];
+	opts = data[1];
+	data += 2;
+	size -= 2;
+	copies = 1 + (mode & 1);
+	if (size < 4096) {
+		char *text = strndup((const char *)data, size);
+
+		if (!text)
+			abort();
+		check_esc(text);
+		free(text);
+	}
 	rl_init(&s);
 	rl_add_buffer(&s, "fuzz", (const char *)data, size);
-	/* a second copy exercises the unit vote between documents */
-	rl_add_buffer(&s, "fuzz2", (const char *)data, size);
+	if (copies == 2)
+		rl_add_buffer(&s, "fuzz2", (const char *)data, size);
 	rl_finish(&s);
+	if (s.nbad > (size_t)copies || s.ndocs + s.nbad != (size_t)copies)
+		__builtin_trap();
 	for (i = 0; i < s.ndocs; i++) {
 		json_t *c;
 
+		if (!json_is_object(s.docs[i].root))
+			__builtin_trap();
+		check_esc(s.docs[i].label);
 		json_array_foreach(json_object_get(s.docs[i].root, "cases"), j,
 				   c)
 		{
@@ -27,19 +109,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			json_t *v;
 
 			json_object_foreach(json_object_get(c, "params"), k, v)
+			{
 				rl_param_str(json_object_get(c, "params"), k,
 					     buf, sizeof(buf));
+				rl_param_num(json_object_get(c, "params"), k);
+			}
 			json_object_foreach(
 				json_object_get(s.docs[i].root, "metrics"), k,
 				v)
 			{
+				n = 0;
 				rl_case_values(c, k, &x, &n, &cap);
+				if (n > cap)
+					__builtin_trap();
 				rl_case_has(c, k);
+				rl_unit(&s, k);
+				rl_better(&s, k);
+				rl_is_rate(&s, k);
 			}
 		}
 	}
-	if (s.nbad > 2 || s.ndocs + s.nbad != 2)
-		__builtin_trap();
+	if (s.ndocs && (mode & 6))
+		print(&s, mode, opts);
 	free(x);
 	rl_free(&s);
 	return 0;

@@ -1,26 +1,173 @@
-/* fuzz_ttcpctl.c: ttcp-sf's end-of-run exchange (ttcp-sf/ctl.c): a
- * peerrep frame holding the transmitter's hello or the receiver's report. */
+/*
+ * fuzz_ttcpctl.c: ttcp-sf's end-of-run exchange (ttcp-sf/ctl.c): the
+ * transmitter's hello and the receiver's report, each a lib/peerrep frame.
+ * Input: [mode][split][frames].
+ *   mode 0: the frames decoded from one buffer.
+ *   mode 1: both ends' socket path: a peer sends the frames in chunks;
+ *           each is received with peerrep_recv; a hello is answered with
+ *           a report as the receiver does (ctl_report_build, peerrep_send).
+ * Every frame is parsed as a hello and as a report; what parses must come
+ * back unchanged through build, encode, decode and parse again (what one
+ * end accepts, the other end's encoder can say).
+ */
 #include "config.h"
+#include "fz.h"
 #include "peerrep.h"
 #include "ttcp.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_FRAMES 32
+
+/* obj (stolen) through the wire format and back. */
+static json_t *wire(json_t *obj)
+{
+	char err[256];
+	uint8_t *b;
+	size_t n, used;
+	json_t *j = NULL;
+
+	n = peerrep_encode(obj, &b);
+	json_decref(obj);
+	if (peerrep_decode(b, n, &used, &j, err, sizeof(err)) != 1 || used != n)
+		__builtin_trap(); /* our own frame does not decode */
+	free(b);
+	return j;
+}
+
+static void hello_round_trip(const struct ctl_hello *h)
+{
+	struct ctl_hello back;
+	char err[256] = "";
+	json_t *j = wire(ctl_hello_build(h));
+
+	if (ctl_hello_parse(j, &back, err, sizeof(err)) ||
+	    strcmp(back.method, h->method) || strcmp(back.source, h->source) ||
+	    strcmp(back.proto, h->proto) ||
+	    strcmp(back.hostname, h->hostname) ||
+	    strcmp(back.boot_id, h->boot_id) || back.buflen != h->buflen ||
+	    back.bytes != h->bytes || back.dgrams != h->dgrams ||
+	    back.sample != h->sample || back.more != h->more)
+		__builtin_trap();
+	json_decref(j);
+}
+
+static int same_num(double a, double b)
+{
+	return a == b || (isnan(a) && isnan(b));
+}
+
+static void report_round_trip(const struct ctl_report *r)
+{
+	struct ctl_report back;
+	char err[256] = "";
+	json_t *j = wire(ctl_report_build(r, r->cpu, r->ncpu));
+	int i;
+
+	if (ctl_report_parse(j, &back, err, sizeof(err)))
+		__builtin_trap(); /* what we accepted, we cannot send */
+	if (strcmp(back.recv_method, r->recv_method) ||
+	    strcmp(back.hostname, r->hostname) ||
+	    strcmp(back.boot_id, r->boot_id) || back.bytes != r->bytes ||
+	    back.calls != r->calls || back.bad_bytes != r->bad_bytes ||
+	    back.verified != r->verified || back.elapsed_s != r->elapsed_s ||
+	    back.dgrams != r->dgrams || back.lost != r->lost ||
+	    !same_num(back.zc_copied_pct, r->zc_copied_pct) ||
+	    back.ncpu != r->ncpu)
+		__builtin_trap();
+	for (i = 0; i < r->ncpu; i++)
+		if (strcmp(back.cpu[i].meter, r->cpu[i].meter) ||
+		    back.cpu[i].ok != r->cpu[i].ok ||
+		    (r->cpu[i].ok &&
+		     (back.cpu[i].busy_pct != r->cpu[i].busy_pct ||
+		      back.cpu[i].ncpu != r->cpu[i].ncpu)))
+			__builtin_trap();
+	ctl_report_free(&back);
+	json_decref(j);
+}
+
+/* One frame: parse as both; 1 when it was a hello. */
+static int frame(json_t *j)
 {
 	struct ctl_report rep;
 	struct ctl_hello h;
 	char err[256];
-	size_t used;
-	json_t *j = NULL;
+	int hello = 0;
 
-	if (peerrep_decode(data, size, &used, &j, err, sizeof(err)) == 1) {
-		if (used > size)
-			__builtin_trap();
-		err[0] = '\0';
-		ctl_hello_parse(j, &h, err, sizeof(err));
-		err[0] = '\0';
-		if (!ctl_report_parse(j, &rep, err, sizeof(err)))
-			ctl_report_free(&rep);
+	err[0] = '\0';
+	if (!ctl_hello_parse(j, &h, err, sizeof(err))) {
+		hello_round_trip(&h);
+		hello = 1;
+	} else if (!err[0]) {
+		__builtin_trap(); /* refused without saying why */
+	}
+	err[0] = '\0';
+	if (!ctl_report_parse(j, &rep, err, sizeof(err))) {
+		report_round_trip(&rep);
+		ctl_report_free(&rep);
+	} else if (!err[0]) {
+		__builtin_trap();
+	}
+	return hello;
+}
+
+static void buffer(const uint8_t *data, size_t size)
+{
+	char err[256];
+	size_t off = 0, used;
+	json_t *j;
+	int i;
+
+	for (i = 0; i < MAX_FRAMES && off < size; i++) {
+		if (peerrep_decode(data + off, size - off, &used, &j, err,
+				   sizeof(err)) != 1)
+			break;
+		frame(j);
+		json_decref(j);
+		off += used;
+	}
+}
+
+static void sockets(const uint8_t *data, size_t size, uint8_t split)
+{
+	struct ctl_report rep;
+	struct fz_peer p;
+	char err[256];
+	json_t *j;
+	int fd, i;
+
+	if (fz_peer_pair(&p, data, size, split, &fd))
+		return;
+	memset(&rep, 0, sizeof(rep));
+	snprintf(rep.recv_method, sizeof(rep.recv_method), "read");
+	snprintf(rep.hostname, sizeof(rep.hostname), "fuzz");
+	rep.lost = -1;
+	rep.zc_copied_pct = NAN;
+	for (i = 0; i < MAX_FRAMES; i++) {
+		if (peerrep_recv(fd, &j, 2000, err, sizeof(err)))
+			break;
+		if (frame(j)) { /* the receiver answers a hello */
+			json_t *r = ctl_report_build(&rep, NULL, 0);
+
+			peerrep_send(fd, r, 2000);
+			json_decref(r);
+		}
 		json_decref(j);
 	}
+	close(fd);
+	fz_peer_end(&p);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size < 2 || size > 2 * PEERREP_MAX)
+		return 0;
+	if (data[0] & 1)
+		sockets(data + 2, size - 2, data[1]);
+	else
+		buffer(data + 2, size - 2);
 	return 0;
 }

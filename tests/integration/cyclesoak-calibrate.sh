@@ -16,8 +16,7 @@ cs_busy_or_fail() { # a soaker that got no cycles at all: the box is full
 # while a soaker got no cycles at all because parallel tests filled the
 # box; the last output stays in $T/out.
 cs_quiet() {
-	local i
-	for i in 1 2 3 4 5 6 7 8; do
+	for _ in 1 2 3 4 5 6 7 8; do
 		"$@" >"$T/out" 2>&1 && return 0
 		grep -q "got no cycles" "$T/out" || return 1
 		sleep 2

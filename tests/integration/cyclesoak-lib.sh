@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # cyclesoak-lib.sh: what the cyclesoak integration tests share (sourced
 # after lib.sh). Each test gets a private soaker set (its own socket) and
 # the tests that soak take a lock, so they never compete for idle cycles.
@@ -31,8 +32,7 @@ cs_host_alive() { # is our private soak host up? (it holds .alive locked)
 }
 
 cs_wait_no_host() { # until our soak host is gone
-	local i
-	for i in $(seq 1 100); do
+	for _ in $(seq 1 100); do
 		cs_host_alive || return 0
 		sleep 0.1
 	done
@@ -40,8 +40,8 @@ cs_wait_no_host() { # until our soak host is gone
 }
 
 cs_host_pid() { # FILE: the soak host pid named in a note in FILE
-	local i p
-	for i in $(seq 1 150); do
+	local p
+	for _ in $(seq 1 150); do
 		p=$(grep -o 'host pid [0-9]*' "$1" 2>/dev/null | head -1 | awk '{print $3}')
 		[ -n "$p" ] && { echo "$p"; return 0; }
 		sleep 0.1
@@ -64,8 +64,8 @@ cs_no_leftovers() { # HOSTPID SOAKERPID...: none of them, nor its cgroup, remain
 }
 
 cs_find_host() { # the soak host on our socket, waiting for it to appear
-	local i p
-	for i in $(seq 1 100); do
+	local p
+	for _ in $(seq 1 100); do
 		for p in $(pgrep -x zcb-soakhost); do
 			tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null |
 				grep -qx "ZCB_SOAK_SOCKET=$ZCB_SOAK_SOCKET" && { echo "$p"; return 0; }

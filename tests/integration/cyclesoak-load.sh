@@ -22,6 +22,7 @@ jq -e --argjson t $TOL '.cases[0].samples[0].metrics |
 zcb_ok "idle box: soak $soak%, procstat $ps%"
 
 # one pinned busy CPU for 3 s
+# shellcheck disable=SC2016 # the inner bash expands it
 "$CS" --cpu=soak,procstat -o "$T/busy.json" -- taskset -c 0 bash -c \
 	'e=$((SECONDS + 3)); while ((SECONDS < e)); do :; done' >"$T/out" 2>&1 ||
 	zcb_fail "busy run: $(cat "$T/out")"

@@ -18,6 +18,7 @@ done
 zcb_ok "bad options exit 2 with one line"
 
 # a good command: the document, side by side meters (no calibration here)
+# shellcheck disable=SC2016 # the inner sh expands it
 "$CS" -J --label t1 -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' \
 	>"$T/ok.json" 2>"$T/err" || zcb_fail "run: $(cat "$T/err")"
 jq -e '.schema == "zcbench-result/1" and .tool == "cyclesoak" and

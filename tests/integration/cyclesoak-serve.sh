@@ -61,7 +61,7 @@ zcb_ok "a window: START, REPORT, STOP"
 
 # many clients at once, each its own window
 fds=()
-for i in $(seq 1 10); do
+for _ in $(seq 1 10); do
 	exec {fd}<>"/dev/tcp/127.0.0.1/$PORT"
 	fds+=("$fd")
 	expect "$fd" "START procstat" "^OK [0-9]+$"

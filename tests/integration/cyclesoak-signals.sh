@@ -14,10 +14,10 @@ start_monitor() { # start a monitor; HOST and SOAKERS get its soak set
 	zcb_track $MON
 	HOST=$(cs_host_pid "$T/mon.err") || zcb_fail "no soak host named: $(cat "$T/mon.err")"
 	SOAKERS=$(pgrep -P "$HOST" | tr '\n' ' ')
-	[ "$(echo $SOAKERS | wc -w)" -eq "$NCPU" ] ||
+	[ "$(echo "$SOAKERS" | wc -w)" -eq "$NCPU" ] ||
 		zcb_fail "want $NCPU soakers under host $HOST, have: $SOAKERS"
 	for p in $SOAKERS; do
-		grep -q zcb-soak "/proc/$p/comm" || zcb_fail "soaker $p is $(cat /proc/$p/comm)"
+		grep -q zcb-soak "/proc/$p/comm" || zcb_fail "soaker $p is $(cat "/proc/$p/comm")"
 		[ "$(awk '{print $19}' "/proc/$p/stat")" = 19 ] || zcb_fail "soaker $p not nice 19"
 	done
 }
@@ -39,7 +39,13 @@ zcb_ok "SIGINT: soakers, host and cgroup gone, document written"
 RUN=$!
 zcb_track $RUN
 HOST=$(cs_find_host) || zcb_fail "no soak host for cyclesoak -- sleep"
-sleep 0.5
+# CMD runs once the meters are open (a signal before that ends the run
+# without starting CMD): wait for it, however slowly the soakers start
+for _ in $(seq 1 200); do
+	pgrep -x sleep -P $RUN >/dev/null && break
+	sleep 0.05
+done
+pgrep -x sleep -P $RUN >/dev/null || zcb_fail "cyclesoak did not start sleep within 10 s"
 SOAKERS=$(pgrep -P "$HOST" | tr '\n' ' ')
 kill -TERM $RUN
 zcb_wait_gone $RUN 10 || zcb_fail "cyclesoak -- sleep ignored SIGTERM"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # lib.sh: helpers for integration tests (sourced). Tests start real
 # processes on loopback or in namespaces they make, record every PID they
 # start, and stop only those on exit. Exit 0 pass, 1 fail, 77 skip.
@@ -7,7 +8,8 @@ set -u
 : "${ZCB_BUILDDIR:=$ZCB_SRCDIR}"
 export ZCB_SRCDIR ZCB_BUILDDIR
 # Tests never touch the user's calibration or state.
-ZCB_TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/zcb-test.XXXXXX")
+ZCB_TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/zcb-test.XXXXXX") ||
+	{ echo "FAIL: cannot make a directory under ${TMPDIR:-/tmp} (TMPDIR missing?)" >&2; exit 1; }
 export XDG_STATE_HOME="$ZCB_TEST_TMP/state"
 ZCB_PIDS=()
 ZCB_CLEANUPS=()
@@ -79,6 +81,22 @@ zcb_wait_gone() {
 		sleep 0.05
 	done
 	return 1
+}
+
+# zcb_hold PORT N: N connections to 127.0.0.1:PORT, held open (their
+# descriptors appended to ZCB_HELD); zcb_release closes them all.
+ZCB_HELD=()
+zcb_hold() {
+	local i fd
+	for i in $(seq 1 "$2"); do
+		exec {fd}<>"/dev/tcp/127.0.0.1/$1" || zcb_fail "connection $i to port $1 refused"
+		ZCB_HELD+=("$fd")
+	done
+}
+zcb_release() {
+	local fd
+	for fd in "${ZCB_HELD[@]}"; do exec {fd}>&-; done
+	ZCB_HELD=()
 }
 
 # zcb_expect_fail "what" CMD...: the command must fail (exit != 0).

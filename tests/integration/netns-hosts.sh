@@ -23,6 +23,7 @@ wait
 "$NH" down "$a" "$b"
 ip netns list | grep -q "$a" && zcb_fail "down left $a"
 rc=0
+# shellcheck disable=SC2016 # the command's own bash expands it
 "$NH" -- bash -c 'echo "$ZCB_NS_A" >"$0"; exit 3' "$T/ns" || rc=$?
 [ $rc = 3 ] || zcb_fail "-- CMD: exit status $rc not passed on"
 ip netns list | grep -q "$(cat "$T/ns")" && zcb_fail "a failing command left its pair"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # nfsbench-lib.sh: what the nfsbench integration tests share (sourced):
 # the built tool and a real nfs-ganesha started by scripts/peer-ganesha,
 # stopped by PID (and its namespace removed) when the test exits.
@@ -30,6 +31,7 @@ nb_ganesha() {
 	GPID=$("$PG" get "$GSTATE" PID)
 	GURL=$("$PG" get "$GSTATE" URL)
 	GQUERY=$("$PG" get "$GSTATE" QUERY)
+	# shellcheck disable=SC2034 # for the tests that source this
 	GEXPORT=$("$PG" get "$GSTATE" EXPORT)
 	kill -0 "$GPID" 2>/dev/null || zcb_fail "ganesha PID $GPID is not running"
 }

@@ -50,14 +50,14 @@ if [ "$(id -u)" = 0 ]; then
 	done
 	PATH="$T/bin" /bin/bash "$SW" --server 127.0.0.1:/export --mnt "$T" >"$T/out" 2>"$T/err"
 	rc=$?
-	[ $rc = 1 ] && grep -q "mount.nfs not found" "$T/err" ||
+	{ [ $rc = 1 ] && grep -q "mount.nfs not found" "$T/err"; } ||
 		zcb_fail "without mount.nfs: exit $rc, $(cat "$T/err")"
 	zcb_ok "refuses without mount.nfs"
 	if command -v mount.nfs >/dev/null && ! grep -qw nfs /proc/filesystems &&
 		! modprobe -n -q nfs 2>/dev/null; then
 		bash "$SW" --server 127.0.0.1:/export --mnt "$T" >"$T/out" 2>"$T/err"
 		rc=$?
-		[ $rc = 1 ] && grep -q "no NFS client" "$T/err" ||
+		{ [ $rc = 1 ] && grep -q "no NFS client" "$T/err"; } ||
 			zcb_fail "without the kernel client: exit $rc, $(cat "$T/err")"
 		zcb_ok "refuses without the kernel NFS client"
 	fi

@@ -9,7 +9,7 @@ nb_need_libnfs
 zcb_need_cmd ip
 nb_ganesha 3
 ns=$("$PG" get "$GSTATE" NETNS)
-[ -n "$ns" ] && ip netns list | grep -q "^$ns" || zcb_fail "no namespace $ns"
+{ [ -n "$ns" ] && ip netns list | grep -q "^$ns"; } || zcb_fail "no namespace $ns"
 
 size=$((2 * 1048576 + 4097))
 head -c "$size" /dev/urandom >"$GEXPORT/rand"

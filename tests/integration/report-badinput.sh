@@ -38,7 +38,7 @@ rc=0; "$Z" table "$d/bad" >"$d/out" 2>"$d/err" || rc=$?
 [ $rc = 2 ] || zcb_fail "nothing usable: exit $rc, want 2"
 grep -q "no usable result documents" "$d/err" || zcb_fail "no summary of the refusal"
 rc=0; "$Z" table "$d/does-not-exist" >"$d/out" 2>"$d/err" || rc=$?
-[ $rc = 2 ] && grep -q "does-not-exist: cannot open" "$d/err" || zcb_fail "missing path: exit $rc"
+{ [ $rc = 2 ] && grep -q "does-not-exist: cannot open" "$d/err"; } || zcb_fail "missing path: exit $rc"
 zcb_ok "nothing usable: exit 2"
 
 # compare: a bad file in NEW is named; exit 2 (no regression to report)
@@ -49,8 +49,8 @@ grep -q "notjson.json: not JSON" "$d/err" || zcb_fail "compare did not name the 
 grep -q "1 rows\|2 rows" "$d/out" || zcb_fail "compare did not report the usable rest"
 # units that differ between BASE and NEW are not compared
 rc=0; "$Z" compare "$d/base/r.json" "$d/set/z-units.json" >"$d/out" 2>"$d/err" || rc=$?
-[ $rc = 2 ] && grep -q "throughput_MBps is in MB/s in BASE but in kB/s in NEW" "$d/err" ||
+{ [ $rc = 2 ] && grep -q "throughput_MBps is in MB/s in BASE but in kB/s in NEW" "$d/err"; } ||
 	zcb_fail "unit mismatch between sides: exit $rc: $(cat "$d/err")"
 rc=0; "$Z" compare "$d/base" "$d/bad" >"$d/out" 2>"$d/err" || rc=$?
-[ $rc = 2 ] && grep -q "NEW has no usable cases" "$d/err" || zcb_fail "empty NEW: exit $rc"
+{ [ $rc = 2 ] && grep -q "NEW has no usable cases" "$d/err"; } || zcb_fail "empty NEW: exit $rc"
 zcb_ok "compare: bad input named, exit 2"

@@ -72,5 +72,5 @@ zcb_ok "paired split compare flags sendfile 20% slower, exit 1"
 rc=0; "$Z" compare "$d/base" >/dev/null 2>&1 || rc=$?
 [ $rc = 2 ] || zcb_fail "one argument: exit $rc"
 rc=0; "$Z" compare --alpha 2 "$d/base" "$d/slow" >/dev/null 2>"$d/err" || rc=$?
-[ $rc = 2 ] && grep -q -- --alpha "$d/err" || zcb_fail "--alpha 2: exit $rc"
+{ [ $rc = 2 ] && grep -q -- --alpha "$d/err"; } || zcb_fail "--alpha 2: exit $rc"
 zcb_ok "usage errors exit 2"

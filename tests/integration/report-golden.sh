@@ -58,8 +58,8 @@ got=$(collapse <"$out/nfs-clients")
 for row in "2.5.7 48 87 100%" "2.5.7+zerocopy-nfs 48 130 82%"; do
 	[[ "$got" == *"$row"* ]] || zcb_fail "nfs-clients: no row \"$row\""
 done
-grep -q "87 MB/sec with 100% CPU" "$data/seed002-nfs-clients.frag" &&
-	grep -q "130 MB/sec with 82% CPU" "$data/seed002-nfs-clients.frag" ||
+{ grep -q "87 MB/sec with 100% CPU" "$data/seed002-nfs-clients.frag" &&
+	grep -q "130 MB/sec with 82% CPU" "$data/seed002-nfs-clients.frag"; } ||
 	zcb_fail "seed002 fragment lost its figures"
 zcb_ok "seed 002 figures in the nfs-clients table"
 
@@ -70,7 +70,8 @@ for f in "$seeds"/*.json; do
 		all(.cases[]; (.samples | length) == 1)' "$f" >/dev/null ||
 		zcb_fail "$f is not a one-sample transcription"
 done
-zcb_ok "$(ls "$seeds"/*.json | wc -l) transcribed documents"
+n=("$seeds"/*.json)
+zcb_ok "${#n[@]} transcribed documents"
 
 # a layout with nothing to show says so and exits 2
 if "$Z" table --layout p9 "$seeds/001a-nfs-client-zc.json" >"$out/none" 2>&1; then

@@ -59,7 +59,7 @@ holder=$!
 zcb_track "$holder"
 for _ in $(seq 1 50); do flock -n "$d/res/.lock" true || break; sleep 0.1; done
 rc=0; FAKE_MEAN=900 nightly --label k2 >"$d/out4" 2>&1 || rc=$?
-[ $rc = 75 ] && grep -q "another nightly run holds" "$d/out4" || zcb_fail "overlap: exit $rc: $(cat "$d/out4")"
+{ [ $rc = 75 ] && grep -q "another nightly run holds" "$d/out4"; } || zcb_fail "overlap: exit $rc: $(cat "$d/out4")"
 kill "$holder"; wait "$holder" 2>/dev/null
 zcb_ok "overlapping run refused (exit 75)"
 
@@ -70,7 +70,7 @@ sleep 1
 rc=0; FAKE_FAIL=1 FAKE_MEAN=900 nightly --label k2 >"$d/out5" 2>&1 || rc=$?
 cat "$d/out5"
 [ $rc = 2 ] || zcb_fail "failed part: exit $rc, want 2"
-grep -q "FAILED: fake(round 1)" "$d/out5" && grep -q "peer died in phase transfer" "$d/out5" ||
+{ grep -q "FAILED: fake(round 1)" "$d/out5" && grep -q "peer died in phase transfer" "$d/out5"; } ||
 	zcb_fail "the failure is not named"
 after=$(cd "$d/res" && find . -path '*.failed' -prune -o -type f -print | sort | xargs md5sum)
 [ "$before" = "$after" ] || zcb_fail "a failed run changed earlier results"
@@ -80,5 +80,5 @@ ls -d "$d/res/k2/"*.failed >/dev/null || zcb_fail "the failed run was not kept f
 zcb_ok "failed run: named, kept as .failed, earlier results untouched (exit 2)"
 
 rc=0; nightly --repeat 0 >"$d/out6" 2>&1 || rc=$?
-[ $rc = 2 ] && grep -q -- "--repeat" "$d/out6" || zcb_fail "--repeat 0: exit $rc"
+{ [ $rc = 2 ] && grep -q -- "--repeat" "$d/out6"; } || zcb_fail "--repeat 0: exit $rc"
 zcb_ok "bad option exit 2"

@@ -20,7 +20,7 @@ png_ok "$d/tput.png" || zcb_fail "tput.png is not a PNG"
 [ -s "$d/tput.txt" ] || zcb_fail "no ASCII plot"
 grep -q 'ttcp-sf throughput_MBps: hmean of 4 runs +- sd, meter procstat' "$d/tput.txt" ||
 	zcb_fail "title lacks meter or run count: $(head -4 "$d/tput.txt")"
-grep -q '6.18 sendfile' "$d/tput.txt" && grep -q '6.18 write' "$d/tput.txt" || zcb_fail "a line per method missing"
+{ grep -q '6.18 sendfile' "$d/tput.txt" && grep -q '6.18 write' "$d/tput.txt"; } || zcb_fail "a line per method missing"
 grep -q '32768\|16384' "$d/tput.txt" || zcb_fail "x axis sizes missing"
 awk 'length > 72 { bad = 1 } END { exit bad }' "$d/tput.txt" || zcb_fail "ASCII plot wider than 72 columns"
 [ "$(wc -l <"$d/tput.txt")" -le 21 ] || zcb_fail "ASCII plot taller than 20 lines"
@@ -29,7 +29,7 @@ zcb_ok "PNG and ASCII plot written"
 
 # CPU on y, ci95 bars
 rc=0; "$Z" plot -o "$d/cpu" -y cpu_local_pct -e ci95 "$d/runs" >"$d/out" 2>&1 || rc=$?
-[ $rc = 0 ] && png_ok "$d/cpu.png" && grep -q 'cpu_local_pct: mean of 4 runs +- ci95' "$d/cpu.txt" ||
+{ [ $rc = 0 ] && png_ok "$d/cpu.png" && grep -q 'cpu_local_pct: mean of 4 runs +- ci95' "$d/cpu.txt"; } ||
 	zcb_fail "CPU plot: exit $rc: $(cat "$d/out")"
 zcb_ok "CPU plot with ci95 bars"
 
@@ -42,11 +42,11 @@ EOS
 chmod +x "$d/gp-nocairo"
 rm -f "$d/tput.png"
 rc=0; GNUPLOT="$d/gp-nocairo" "$Z" plot -o "$d/tput" "$d/runs" >"$d/out" 2>&1 || rc=$?
-[ $rc = 0 ] && png_ok "$d/tput.png" || zcb_fail "png fallback: exit $rc: $(cat "$d/out")"
+{ [ $rc = 0 ] && png_ok "$d/tput.png"; } || zcb_fail "png fallback: exit $rc: $(cat "$d/out")"
 zcb_ok "falls back to the png terminal"
 
 rc=0; GNUPLOT="$d/no-such-gnuplot" "$Z" plot -o "$d/x" "$d/runs" >"$d/out" 2>&1 || rc=$?
-[ $rc = 1 ] && grep -q "could not write" "$d/out" || zcb_fail "missing gnuplot: exit $rc"
+{ [ $rc = 1 ] && grep -q "could not write" "$d/out"; } || zcb_fail "missing gnuplot: exit $rc"
 rc=0; "$Z" plot -o "$d/x" -y no_such_metric "$d/runs" >"$d/out" 2>&1 || rc=$?
-[ $rc = 2 ] && grep -q "no cases with metric no_such_metric" "$d/out" || zcb_fail "unknown metric: exit $rc"
+{ [ $rc = 2 ] && grep -q "no cases with metric no_such_metric" "$d/out"; } || zcb_fail "unknown metric: exit $rc"
 zcb_ok "errors: missing gnuplot exit 1, nothing to plot exit 2"

@@ -47,7 +47,7 @@ for sm in write send sendfile splice mmap msg-zerocopy uring uring-zc; do
 			comp=$(jq -r .zc_completions <<<"$c")
 			copied=$(jq -r .zc_copied <<<"$c")
 			sends=$(jq -r .zc_sends <<<"$c")
-			[ "$comp" -gt 0 ] && [ "$comp" = "$sends" ] || zcb_fail "$sm: $comp completions for $sends sends"
+			{ [ "$comp" -gt 0 ] && [ "$comp" = "$sends" ]; } || zcb_fail "$sm: $comp completions for $sends sends"
 			# loopback copies every zero-copy send: all must be counted
 			[ "$copied" = "$comp" ] || zcb_fail "$sm: $copied of $comp counted as copied"
 			[ "$(zcb_json "$T/t.json" '.cases[0].samples[0].metrics.zc_copied_pct')" = 100 ] || zcb_fail "$sm: zc_copied_pct"

@@ -9,7 +9,7 @@ head -c 2000000 /dev/urandom >"$T/a"
 head -c 500000 /dev/urandom >"$T/b"
 
 for mode in epoll fork; do
-	args=(-c --cpu=procstat,rusage)
+	args=(-c "--cpu=procstat,rusage")
 	[ "$mode" = fork ] && args+=(--fork)
 	zcs_start "$mode" "${args[@]}"
 	"$ZCC" -s 127.0.0.1 -p "$ZCS_PORT" -n 40 -P 2 -c -C --repeat 2 --label t1 -J \
@@ -25,8 +25,8 @@ for mode in epoll fork; do
 		and (.metrics.throughput_MBps > 0) and (.cpu.remote | length) == 2] | all and length == 2' "$D" >/dev/null ||
 		zcb_fail "$mode: samples $(jq -c '.cases[0].samples[] | del(.cpu)' "$D")"
 	jq -e '.peer.hostname and .cases[0].summary.throughput_MBps.n == 2' "$D" >/dev/null || zcb_fail "$mode: no peer or summary"
-	grep -q "cpu local  procstat" "$T/$mode.txt" && grep -q "cpu remote procstat" "$T/$mode.txt" &&
-		grep -q "cpu remote rusage" "$T/$mode.txt" || zcb_fail "$mode: CPU lines missing: $(cat "$T/$mode.txt")"
+	{ grep -q "cpu local  procstat" "$T/$mode.txt" && grep -q "cpu remote procstat" "$T/$mode.txt" &&
+		grep -q "cpu remote rusage" "$T/$mode.txt"; } || zcb_fail "$mode: CPU lines missing: $(cat "$T/$mode.txt")"
 	zcb_ok "$mode: local and remote CPU, per run, bytes checked against the server's count"
 done
 

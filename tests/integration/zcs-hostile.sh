@@ -18,6 +18,7 @@ zcb_track $good
 send() { # send NAME BYTES...: write the bytes, close
 	exec 3<>"/dev/tcp/127.0.0.1/$ZCS_PORT" || zcb_fail "connect for $1"
 	shift
+	# shellcheck disable=SC2059 # the callers pass the format: bytes as \x escapes
 	printf "$@" >&3 2>/dev/null || true
 	exec 3>&-
 }

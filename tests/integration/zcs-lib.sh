@@ -1,5 +1,7 @@
+# shellcheck shell=bash
 # zcs-lib.sh: what the zcs/zcc tests share (sourced after lib.sh).
 ZCS=$(zcb_bin zcs) || exit 1
+# shellcheck disable=SC2034 # for the tests that source this
 ZCC=$(zcb_bin zcc) || exit 1
 
 # zcs_start NAME ARGS...: start zcs on 127.0.0.1, a free port; sets
@@ -19,6 +21,7 @@ zcs_start() {
 		sleep 0.05
 	done
 	[ -s "$pf" ] || zcb_fail "zcs $name wrote no port file"
+	# shellcheck disable=SC2034 # for the tests that source this
 	ZCS_PORT=$(cat "$pf")
 }
 
@@ -42,6 +45,7 @@ zcs_wait_end() {
 
 # u32 N: N as 4 big-endian bytes on stdout.
 u32() {
+	# shellcheck disable=SC2059 # the format is the \x escapes just made
 	printf "$(printf '\\x%02x\\x%02x\\x%02x\\x%02x' \
 		$(($1 >> 24 & 255)) $(($1 >> 16 & 255)) $(($1 >> 8 & 255)) $(($1 & 255)))"
 }

@@ -40,3 +40,24 @@ for mode in fork epoll; do
 	[ "$n" = 3 ] || zcb_fail "$mode: $n of 3 connections recorded as interrupted: $(cat "$T/$mode.json")"
 	zcb_ok "$mode: SIGINT ended zcs${kids:+, its ${#kids[@]} children (${kids[*]})} and all 3 connections; document written"
 done
+
+# SIGKILL of a --fork parent: its children go with it (PR_SET_PDEATHSIG)
+zcs_start killed --fork
+for fd in 5 6; do
+	eval "exec $fd<>/dev/tcp/127.0.0.1/$ZCS_PORT"
+	printf '\x00\x00\x00\x01\x00\x00\x00\x01\x00\x10\x00\x00abc' >&$fd
+done
+kids=()
+for _ in $(seq 1 100); do
+	mapfile -t kids < <(pgrep -P "$ZCS_PID")
+	[ "${#kids[@]}" -ge 2 ] && break
+	sleep 0.05
+done
+[ "${#kids[@]}" = 2 ] || zcb_fail "fork: ${#kids[@]} children for 2 connections"
+for k in "${kids[@]}"; do zcb_track "$k"; done
+kill -KILL "$ZCS_PID"
+for k in "${kids[@]}"; do
+	zcb_wait_gone "$k" 5 || zcb_fail "child $k outlived its SIGKILLed parent"
+done
+for fd in 5 6; do eval "exec $fd>&-"; done
+zcb_ok "fork: parent SIGKILLed, its children (${kids[*]}) went with it"

@@ -22,6 +22,7 @@ static void spin(double seconds)
 	} while ((double)(b.tv_sec - a.tv_sec) +
 			 (double)(b.tv_nsec - a.tv_nsec) / 1e9 <
 		 seconds);
+	(void)x;
 }
 
 static struct cpu_sample fake(const char *meter, int ok, double busy)

@@ -32,6 +32,7 @@ static void spin(double seconds)
 	} while ((double)(b.tv_sec - a.tv_sec) +
 			 (double)(b.tv_nsec - a.tv_nsec) / 1e9 <
 		 seconds);
+	(void)x;
 }
 
 static const struct meter_counter *find(const struct cpu_sample *s,

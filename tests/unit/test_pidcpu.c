@@ -23,6 +23,7 @@ static void spin(double seconds)
 	} while ((double)(b.tv_sec - a.tv_sec) +
 			 (double)(b.tv_nsec - a.tv_nsec) / 1e9 <
 		 seconds);
+	(void)x;
 }
 
 int main(void)
@@ -56,6 +57,14 @@ int main(void)
 	T_CHECK(pidcpu_ticks(root, 100, 1, &t, &u, &n) == 0);
 	T_CHECK(t == 585 && u == 357 && n == 3);
 	T_CHECK(pidcpu_ticks(root, 999, 1, &t, &u, &n) == -ESRCH);
+	{
+		pid_t d[8];
+		int k = pidcpu_descendants(root, 100, d, 8);
+
+		T_CHECK(k == 2 && d[0] + d[1] == 101 + 102);
+		T_CHECK(pidcpu_descendants(root, 100, d, 1) == 1);
+		T_CHECK(pidcpu_descendants(root, 102, d, 8) == 0);
+	}
 	T_CHECK(pidcpu_open(&p, root, 999, 1, err, sizeof(err)) == -ESRCH);
 	T_CHECK(strstr(err, "999") != NULL);
 

@@ -1,11 +1,139 @@
-/* test_result.c: result documents: build, summarize, validate, write. */
+/* test_result.c: result documents: build, summarize, validate, write;
+ * the output checked before a run, a failed run kept beside a good one,
+ * the directory synced after the rename, devices written in place. */
 #include "config.h"
 #include "result.h"
 #include "t.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+/*
+ * fsync, interposed (this program's definition wins over libc's for the
+ * library linked into it): count the fsyncs of a directory made while
+ * watch_file already exists, i.e. after the rename.
+ */
+static const char *watch_file;
+static int dir_syncs_after;
+
+int fsync(int fd)
+{
+	struct stat st;
+
+	if (watch_file && !fstat(fd, &st) && S_ISDIR(st.st_mode) &&
+	    !access(watch_file, F_OK))
+		dir_syncs_after++;
+	return (int)syscall(SYS_fsync, fd);
+}
+
+static int count_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static const char *status_of(const char *path, char *run_id, size_t len)
+{
+	static char st[32];
+	json_t *j = json_load_file(path, 0, NULL);
+
+	snprintf(st, sizeof(st), "%s",
+		 j ? json_string_value(json_object_get(j, "status")) : "none");
+	if (run_id)
+		snprintf(run_id, len, "%s",
+			 j ? json_string_value(json_object_get(j, "run_id"))
+			   : "");
+	json_decref(j);
+	return st;
+}
+
+/* res_check_output: what a tool asks before its run. */
+static void test_check_output(const char *dir)
+{
+	char path[512], err[512];
+	int before = count_files(dir);
+
+	T_CHECK(res_check_output(NULL, err, sizeof(err)) == 0);
+	T_CHECK(res_check_output("-", err, sizeof(err)) == 0);
+	snprintf(path, sizeof(path), "%s/new.json", dir);
+	T_CHECK(res_check_output(path, err, sizeof(err)) == 0);
+	T_CHECK(count_files(dir) == before); /* the probe is gone */
+	snprintf(path, sizeof(path), "%s/missing/r.json", dir);
+	T_CHECK(res_check_output(path, err, sizeof(err)) == -ENOENT);
+	T_CHECK(strstr(err, "no directory") && strstr(err, "/missing") &&
+		!strchr(err, '\n'));
+	T_CHECK(res_check_output(dir, err, sizeof(err)) == -EISDIR);
+	T_CHECK(strstr(err, "directory") != NULL);
+	T_CHECK(res_check_output("/dev/null", err, sizeof(err)) == 0);
+}
+
+/* A failed run beside a good document; failed over failed is fine. */
+static void test_failed_beside_good(const char *dir)
+{
+	char *argv[] = {"tool", NULL};
+	char path[512], failed[600], id[64], id2[64];
+	struct res_doc *d;
+
+	snprintf(path, sizeof(path), "%s/keep.json", dir);
+	snprintf(failed, sizeof(failed), "%s" RES_FAILED_SUFFIX, path);
+	d = res_new("t", 1, argv);
+	res_set_output(d, path);
+	T_CHECK(res_finish(d) == 0);
+	res_free(d);
+	T_STREQ(status_of(path, id, sizeof(id)), "ok");
+
+	d = res_new("t", 1, argv);
+	res_set_output(d, path);
+	res_fail(d, "bad --bind");
+	T_CHECK(res_finish(d) == 0);
+	res_free(d);
+	T_STREQ(status_of(path, id2, sizeof(id2)), "ok");
+	T_STREQ(id2, id); /* the good one is untouched */
+	T_STREQ(status_of(failed, NULL, 0), "failed");
+
+	/* a failed document may replace a failed one */
+	unlink(failed);
+	d = res_new("t", 1, argv);
+	res_fail(d, "first");
+	T_CHECK(res_write(d, path, id, sizeof(id)) == 0);
+	res_free(d);
+	d = res_new("t", 1, argv);
+	res_set_output(d, path);
+	res_fail(d, "second");
+	T_CHECK(res_finish(d) == 0);
+	res_free(d);
+	T_STREQ(status_of(path, NULL, 0), "failed");
+	T_CHECK(access(failed, F_OK) != 0);
+	unlink(path);
+}
+
+/* A device is written in place, never renamed over; /dev/full fails. */
+static void test_devices(void)
+{
+	struct res_doc *d = res_new("t", 0, NULL);
+	char err[512];
+	struct stat st;
+
+	T_CHECK(res_write(d, "/dev/null", err, sizeof(err)) == 0);
+	if (!stat("/dev/full", &st) && S_ISCHR(st.st_mode)) {
+		T_CHECK(res_write(d, "/dev/full", err, sizeof(err)) == -ENOSPC);
+		T_CHECK(strstr(err, "No space left") != NULL);
+		T_CHECK(!stat("/dev/full", &st) && S_ISCHR(st.st_mode));
+	}
+	T_CHECK(!stat("/dev/null", &st) && S_ISCHR(st.st_mode));
+	res_free(d);
+}
 
 static int count_tmp(const char *dir)
 {
@@ -110,7 +238,10 @@ int main(void)
 	T_CHECK(json_array_size(json_object_get(res_json(d), "cases")) == 1);
 	res_warn(d, "calibration is %d days old", 3);
 	T_CHECK(!res_failed(d));
+	watch_file = path;
 	T_ASSERT(res_write(d, path, err, sizeof(err)) == 0);
+	watch_file = NULL;
+	T_CHECK(dir_syncs_after == 1); /* the directory, after the rename */
 	T_CHECK(count_tmp(dir) == 0);
 
 	doc = json_load_file(path, 0, &je);
@@ -169,7 +300,12 @@ int main(void)
 	T_CHECK(strstr(err, "metric x") != NULL);
 	res_free(d);
 
+	test_check_output(dir);
+	test_failed_beside_good(dir);
+	test_devices();
+
 	unlink(path);
+	T_CHECK(count_files(dir) == 0);
 	rmdir(dir);
 	return t_done();
 }

@@ -4,11 +4,21 @@
 #include "hostinfo.h"
 #include "meter.h"
 #include "soak.h"
+#include "soak_int.h"
 #include "t.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#define NOBODY 65534
 
 static char dir[256];
 
@@ -186,12 +196,25 @@ static void pausing(struct meterset *set)
 	int i, still = 1;
 
 	T_CHECK(meterset_paired(set));
-	T_ASSERT(soak_join(&other, NULL, err, sizeof(err)) == 0);
+	T_ASSERT(soak_join(&other, NULL, "spin", err, sizeof(err)) == 0);
 	T_CHECK(other.can_pause);
 	T_CHECK(meterset_metered(set, 0, err, sizeof(err)) == 0);
 	T_CHECK(!soaked(set));
 	/* parked: the counters stand still, and another client's window
-	 * knows it was not soaked */
+	 * knows it was not soaked. On a busy box an idle-class soaker may
+	 * get its next cycles (and see park) late: wait for all to say so */
+	for (i = 0; i < 400; i++) {
+		struct shm_slot *sl = soak_slots(other.map);
+		int k, parked = 0;
+
+		for (k = 0; k < other.ncpu; k++)
+			parked += __atomic_load_n(&sl[k].state,
+						  __ATOMIC_ACQUIRE) ==
+				  SLOT_PARKED;
+		if (parked == other.ncpu)
+			break;
+		usleep(5000);
+	}
 	T_CHECK(soak_read(&other, &a) == 0);
 	usleep(50000);
 	T_CHECK(soak_read(&other, &b) == 0);
@@ -258,16 +281,306 @@ static void live(void)
 	unsetenv("ZCB_SOAK_SOCKET");
 }
 
+/* Run fn as uid nobody in a child; its exit status (0 = its checks
+ * passed). */
+static int as_nobody(int (*fn)(void))
+{
+	int st;
+	pid_t p = fork();
+
+	if (p == 0) {
+		if (setgid(NOBODY) || setuid(NOBODY))
+			_exit(77);
+		_exit(fn());
+	}
+	if (p < 0 || waitpid(p, &st, 0) != p || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+static char shared_sock[300]; /* in a 0777 directory both can reach */
+
+/* A stranger's client: the root host refuses it (second lock: the
+ * host's own uid check, seen in the raw greeting). */
+static int stranger_raw(void)
+{
+	struct hello m;
+	int fd = soak_unix_connect(shared_sock);
+
+	if (fd < 0)
+		return 2;
+	if (recv(fd, &m, sizeof(m), MSG_WAITALL) != (ssize_t)sizeof(m))
+		return 3;
+	return m.status == -EPERM && strstr(m.msg, "serves uid 0 only") ? 0 : 4;
+}
+
+/* A stranger's fake host on the shared path, greeting with counters of
+ * its own making: a root client must refuse them. */
+static void fake_host(int lfd)
+{
+	struct hello m = {.magic = SOAK_MAGIC, .status = 0, .map_len = 8192};
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = {&m, sizeof(m)};
+	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1,
+			    .msg_control = cbuf,
+			    .msg_controllen = sizeof(cbuf)};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+	int mfd = memfd_create("fake", 0), c;
+
+	if (mfd < 0 || ftruncate(mfd, 8192))
+		_exit(1);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &mfd, sizeof(int));
+	c = accept(lfd, NULL, NULL);
+	if (c < 0 || sendmsg(c, &mh, 0) < 0)
+		_exit(1);
+	sleep(2);
+	_exit(0);
+}
+
+/* Without ZCB_SOAK_SOCKET, a non-root user's socket lives in a private
+ * directory of its own, and a directory someone else made is refused. */
+static int private_path(void)
+{
+	struct soak_client c;
+	char err[512];
+	int r;
+
+	unsetenv("ZCB_SOAK_SOCKET");
+	unsetenv("XDG_RUNTIME_DIR");
+	r = soak_join(&c, NULL, NULL, err, sizeof(err));
+	if (!r) {
+		soak_leave(&c);
+		return strstr(soak_socket_path(), "/tmp/zcbench-65534/") ? 0
+									  : 5;
+	}
+	fprintf(stderr, "nobody's join: %s\n", err);
+	return 6;
+}
+
+static int hijacked_path(void)
+{
+	struct soak_client c;
+	char err[512];
+
+	unsetenv("ZCB_SOAK_SOCKET");
+	unsetenv("XDG_RUNTIME_DIR");
+	if (soak_join(&c, NULL, NULL, err, sizeof(err)) != -EPERM)
+		return 7;
+	return strstr(err, "not a private directory") ? 0 : 8;
+}
+
+/* Issue: the soak meter serves only its own user and nobody can spoof
+ * it (checked as root, with uid nobody as the stranger). */
+static void strangers(void)
+{
+	char shared[200], err[512];
+	struct soak_client c;
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int lfd, st;
+	pid_t p;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "strangers: not root, skipped\n");
+		return;
+	}
+	snprintf(shared, sizeof(shared), "%.150s/shared", dir);
+	T_ASSERT(mkdir(shared, 0777) == 0 && chmod(shared, 0777) == 0 &&
+		 chmod(dir, 0755) == 0);
+	snprintf(shared_sock, sizeof(shared_sock), "%s/soak.sock", shared);
+	setenv("ZCB_SOAK_SOCKET", shared_sock, 1);
+	/* a root host refuses a stranger */
+	T_ASSERT(soak_join(&c, NULL, NULL, err, sizeof(err)) == 0);
+	/* as if the directory check were gone: the host's own check holds */
+	T_CHECK(chmod(shared_sock, 0777) == 0);
+	T_CHECK(as_nobody(stranger_raw) == 0);
+	soak_leave(&c);
+	for (st = 0; st < 300 && soak_host_alive(); st++)
+		usleep(10000);
+	/* a stranger's host is refused by a root client */
+	unlink(shared_sock);
+	p = fork();
+	if (p == 0) {
+		if (setgid(NOBODY) || setuid(NOBODY))
+			_exit(77);
+		snprintf(sa.sun_path, sizeof(sa.sun_path), "%.100s", shared_sock);
+		lfd = socket(AF_UNIX, SOCK_STREAM, 0);
+		if (lfd < 0 || bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) ||
+		    listen(lfd, 4))
+			_exit(1);
+		fake_host(lfd);
+	}
+	for (st = 0; st < 200 && access(shared_sock, F_OK); st++)
+		usleep(10000);
+	T_CHECK(soak_join(&c, NULL, NULL, err, sizeof(err)) == -EPERM);
+	T_CHECK(strstr(err, "served by uid 65534") != NULL);
+	kill(p, SIGKILL);
+	waitpid(p, NULL, 0);
+	unlink(shared_sock);
+	unsetenv("ZCB_SOAK_SOCKET");
+	/* a non-root user's default path: private, and checked */
+	if (access("/tmp/zcbench-65534", F_OK) == 0) {
+		fprintf(stderr, "/tmp/zcbench-65534 exists: path part skipped\n");
+		return;
+	}
+	T_ASSERT(mkdir("/tmp/zcbench-65534", 0777) == 0);
+	chmod("/tmp/zcbench-65534", 0777); /* made by root, open to all */
+	T_CHECK(as_nobody(hijacked_path) == 0);
+	rmdir("/tmp/zcbench-65534");
+	T_CHECK(as_nobody(private_path) == 0);
+	{
+		struct stat sb;
+
+		T_CHECK(lstat("/tmp/zcbench-65534", &sb) == 0 &&
+			sb.st_uid == NOBODY && (sb.st_mode & 0777) == 0700);
+	}
+	T_CHECK(system("rm -rf /tmp/zcbench-65534") == 0);
+}
+
+/* A host whose soakers cannot start answers why and goes, so the next
+ * opener starts a fresh one (it used to block in accept for good). */
+static void failed_start(void)
+{
+	struct soak_client c;
+	char err[512], sock[300];
+	int i;
+
+	snprintf(sock, sizeof(sock), "%s/fail.sock", dir);
+	setenv("ZCB_SOAK_SOCKET", sock, 1);
+	/* CPU 200 does not exist here: its soaker cannot pin itself */
+	T_CHECK(soak_join(&c, "0,200", NULL, err, sizeof(err)) < 0);
+	T_CHECK(strstr(err, "CPU 200") != NULL);
+	for (i = 0; i < 300 && soak_host_alive(); i++)
+		usleep(10000);
+	T_CHECK(!soak_host_alive());
+	T_CHECK(soak_join(&c, NULL, NULL, err, sizeof(err)) == 0);
+	T_CHECK(c.started_host);
+	soak_leave(&c);
+	for (i = 0; i < 300 && soak_host_alive(); i++)
+		usleep(10000);
+	unsetenv("ZCB_SOAK_SOCKET");
+}
+
+static long host_ticks(pid_t p)
+{
+	char path[64], buf[1024], *q;
+	unsigned long ut = 0, st = 0;
+	FILE *f;
+	int k;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)p);
+	f = fopen(path, "r");
+	if (!f || !fgets(buf, sizeof(buf), f)) {
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	fclose(f);
+	q = strrchr(buf, ')');
+	for (k = 0; q && k < 12; k++) /* to field 14 */
+		q = strchr(q + 1, ' ');
+	if (!q || sscanf(q, " %lu %lu", &ut, &st) != 2)
+		return -1;
+	return (long)(ut + st);
+}
+
+/* A host out of file descriptors rests its listener instead of spinning
+ * on it (the connections wait in the queue). */
+static void out_of_fds(void)
+{
+	struct soak_client c;
+	char err[512], sock[300];
+	int fds[16], i, go[2], st;
+	long t0, t1;
+	pid_t p;
+
+	snprintf(sock, sizeof(sock), "%s/emfile.sock", dir);
+	setenv("ZCB_SOAK_SOCKET", sock, 1);
+	T_ASSERT(pipe(go) == 0);
+	p = fork();
+	if (p == 0) { /* starts the host with a low descriptor limit */
+		struct rlimit rl = {12, 12};
+
+		if (setrlimit(RLIMIT_NOFILE, &rl) ||
+		    soak_join(&c, NULL, NULL, err, sizeof(err)))
+			_exit(1);
+		if (write(go[1], "x", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(go[1]);
+	T_ASSERT(read(go[0], &st, 1) == 1);
+	T_ASSERT(soak_join(&c, NULL, NULL, err, sizeof(err)) == 0);
+	for (i = 0; i < 16; i++)
+		fds[i] = soak_unix_connect(sock);
+	usleep(300000);
+	t0 = host_ticks(c.host_pid);
+	usleep(1000000);
+	t1 = host_ticks(c.host_pid);
+	T_CHECK(t0 >= 0 && t1 - t0 < sysconf(_SC_CLK_TCK) / 4);
+	for (i = 0; i < 16; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	soak_leave(&c);
+	kill(p, SIGKILL);
+	waitpid(p, NULL, 0);
+	close(go[0]);
+	for (i = 0; i < 300 && soak_host_alive(); i++)
+		usleep(10000);
+	unsetenv("ZCB_SOAK_SOCKET");
+}
+
+/* Soaker kinds parse, and a set of one kind is not joined for another. */
+static void kinds(void)
+{
+	struct soak_kind k;
+	struct soak_client a, b;
+	char err[512], sock[300];
+	int i;
+
+	T_CHECK(soak_kind_parse(NULL, &k, err, sizeof(err)) == 0);
+	T_STREQ(k.name, "spin");
+	T_CHECK(soak_kind_parse("pause", &k, err, sizeof(err)) == 0 && k.pause);
+	T_CHECK(soak_kind_parse("duty:50", &k, err, sizeof(err)) == 0);
+	T_STREQ(k.name, "duty:50/10000");
+	T_CHECK(k.duty_pct == 50 && k.period_us == 10000);
+	T_CHECK(soak_kind_parse("duty:25/500", &k, err, sizeof(err)) == 0);
+	T_CHECK(k.duty_pct == 25 && k.period_us == 500);
+	T_CHECK(soak_kind_parse("duty:0", &k, err, sizeof(err)) == -EINVAL);
+	T_CHECK(soak_kind_parse("duty:50/5", &k, err, sizeof(err)) == -EINVAL);
+	T_CHECK(soak_kind_parse("spinny", &k, err, sizeof(err)) == -EINVAL);
+	T_CHECK(strstr(err, "spinny") != NULL);
+	snprintf(sock, sizeof(sock), "%s/kind.sock", dir);
+	setenv("ZCB_SOAK_SOCKET", sock, 1);
+	T_ASSERT(soak_join(&a, NULL, "duty:50/2000", err, sizeof(err)) == 0);
+	T_STREQ(a.kind, "duty:50/2000");
+	T_CHECK(strstr(a.note, "duty:50/2000 soakers") != NULL);
+	T_CHECK(soak_join(&b, NULL, "spin", err, sizeof(err)) == -EBUSY);
+	T_CHECK(strstr(err, "runs duty:50/2000 soakers, not spin") != NULL);
+	soak_leave(&a);
+	for (i = 0; i < 300 && soak_host_alive(); i++)
+		usleep(10000);
+	unsetenv("ZCB_SOAK_SOCKET");
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
 
+	alarm(300); /* a hang is a failure, not a stuck test run */
 	snprintf(dir, sizeof(dir), "%s/test_soak.XXXXXX", tmp ? tmp : "/tmp");
 	T_ASSERT(mkdtemp(dir));
 	round_trip();
 	mismatch();
 	arithmetic();
 	live();
+	failed_start();
+	out_of_fds();
+	kinds();
+	strangers();
 	{
 		char cmd[300];
 

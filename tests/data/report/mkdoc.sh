@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # mkdoc.sh: synthetic result documents for zcbreport's tests (sourced).
 #   mkdoc FILE LABEL MEAN SD N SEED
 # writes a valid zcbench-result/1 document with one case whose N samples

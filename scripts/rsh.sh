@@ -1,0 +1,85 @@
+# shellcheck shell=bash
+# rsh.sh: run one side of a two-host experiment on the other host, and
+# stop it again; sourced by zc-vs-copy and zc-files.
+#
+# The other host is reached through a command prefix: ZCB_RSH ("ssh
+# HOST" by default, or "ip netns exec NS" as netns-hosts sets), or none
+# for this host. A prefix whose first word is ssh gets one command line,
+# each word single-quoted for the remote shell (ssh joins its arguments
+# and hands them to a shell there), so a label or a path never runs as
+# shell code on the other host; any other prefix gets the words as argv.
+#
+# Every command started by rsh_start prints "zcb-remote-pid PID" on its
+# stderr first (a sh that then execs the command), so rsh_stop can signal
+# it on its own host: killing a local ssh leaves the remote command
+# running. rsh_stop signals that PID only while its command line still
+# holds the command's name.
+#
+#   rsh_split VAR STRING       the prefix STRING as the array VAR
+#   rsh_start VAR LOG ERR CMD...  CMD in the background via the prefix in
+#                              array VAR, stdout to LOG, stderr to ERR
+#                              (the same file is fine); sets RSH_PID
+#   rsh_stop VAR ERR PID NAME [always]
+#                              stop the command started so (ERR holds its
+#                              PID there; NAME is its program), then PID
+#                              (the local end), waiting up to 5 s. The
+#                              other host is asked only while the local
+#                              end runs, or always (on exit or a signal:
+#                              the local end may have died first)
+
+rsh_split() { # rsh_split VAR STRING
+	read -r -a "$1" <<<"$2"
+}
+
+rsh_quote() { # rsh_quote WORD...: one line, each word single-quoted
+	local w out=""
+	for w in "$@"; do
+		out+="'${w//\'/\'\\\'\'}' "
+	done
+	printf '%s' "${out% }"
+}
+
+rsh_is_ssh() { [ $# -gt 0 ] && [ "${1##*/}" = ssh ]; }
+
+rsh_run() { # rsh_run VAR CMD...: CMD via the prefix, in the foreground
+	local -n _rsh_pre=$1
+	shift
+	if rsh_is_ssh "${_rsh_pre[@]}"; then
+		"${_rsh_pre[@]}" "$(rsh_quote "$@")"
+	else
+		"${_rsh_pre[@]}" "$@"
+	fi
+}
+
+rsh_start() { # rsh_start VAR LOG ERR CMD...: sets RSH_PID
+	local var=$1 log=$2 err=$3
+	shift 3
+	local wrap=(sh -c 'echo "zcb-remote-pid $$" >&2; exec "$@"' zcb-remote "$@")
+	if [ "$log" = "$err" ]; then
+		rsh_run "$var" "${wrap[@]}" </dev/null >"$log" 2>&1 &
+	else
+		rsh_run "$var" "${wrap[@]}" </dev/null >"$log" 2>>"$err" &
+	fi
+	# shellcheck disable=SC2034 # read by the caller
+	RSH_PID=$!
+}
+
+rsh_stop() { # rsh_stop VAR ERR PID NAME [always]
+	local var=$1 err=$2 pid=$3 name=$4 always=${5:-} rpid
+	rpid=$(sed -n 's/^zcb-remote-pid \([0-9][0-9]*\)$/\1/p' "$err" 2>/dev/null | head -1)
+	if [ -n "$rpid" ] && { [ -n "$always" ] || kill -0 "$pid" 2>/dev/null; }; then
+		# shellcheck disable=SC2016 # expanded by the sh on the other host
+		rsh_run "$var" sh -c 'c=$(tr "\000" " " <"/proc/$1/cmdline" 2>/dev/null) || exit 0
+			case "$c" in *"$2"*) kill -TERM "$1" ;; esac' zcb-stop "$rpid" "$name" \
+			</dev/null >/dev/null 2>&1
+	fi
+	[ -n "$pid" ] || return 0
+	kill -TERM "$pid" 2>/dev/null
+	for _ in $(seq 1 50); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	return 0
+}

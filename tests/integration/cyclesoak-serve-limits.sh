@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# cyclesoak-serve-limits: a remote client cannot take the box hostage.
+# An idle client is hung up on; one that stops reading keeps its replies
+# queued while others are served; running out of descriptors does not
+# spin the CPU; a window held past --max-window is closed; HOST shows the
+# kernel command line and memory only with --host-details.
+source "$ZCB_SRCDIR/tests/integration/lib.sh"
+source "$ZCB_SRCDIR/tests/integration/cyclesoak-lib.sh"
+T=$ZCB_TEST_TMP
+
+serve() { # OUT ARGS...: start a server, PORT and SP set
+	local out=$1
+	shift
+	"$@" >"$out" 2>"$out.err" &
+	SP=$!
+	zcb_track $SP
+	PORT=
+	for _ in $(seq 1 100); do
+		PORT=$(sed -n 's/.* port \([0-9]*\) .*/\1/p' "$out")
+		[ -n "$PORT" ] && return 0
+		sleep 0.05
+	done
+	zcb_fail "server did not say its port: $(cat "$out.err")"
+}
+ask() { # FD CMD
+	printf '%s\n' "$2" >&"$1"
+	IFS= read -r -t 10 REPLY <&"$1" || zcb_fail "no reply to $2"
+}
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
+serve "$T/a.out" "$CS" --serve --port 0 --idle-timeout 3 --max-window 1 -v
+exec {A}<>"/dev/tcp/127.0.0.1/$PORT"
+ask $A HOST
+echo "${REPLY#OK }" | jq -e 'has("hostname") and (has("cmdline") | not) and (has("mem_bytes") | not)' \
+	>/dev/null || zcb_fail "HOST without --host-details: ${REPLY:0:300}"
+zcb_ok "HOST hides the kernel command line and memory by default"
+
+ask $A "START procstat"
+[[ $REPLY =~ ^OK\ ([0-9]+)$ ]] || zcb_fail "START: $REPLY"
+W=${BASH_REMATCH[1]}
+sleep 2.5
+ask $A STOP
+[[ $REPLY =~ ^ERR\ window\ $W\ was\ closed\ after\ [0-9]+\ s\ \(--max-window\) ]] ||
+	zcb_fail "window past --max-window: $REPLY"
+grep -q "window $W open .* closed (--max-window)" "$T/a.out.err" || zcb_fail "no log of the closed window"
+zcb_ok "a window held past --max-window is closed and the client told"
+
+# idle: no window, silent past --idle-timeout: told and hung up on
+IFS= read -r -t 8 REPLY <&$A || zcb_fail "idle client not told"
+[[ $REPLY =~ ^ERR\ idle\ for ]] || zcb_fail "idle: $REPLY"
+IFS= read -r -t 5 REPLY <&$A && zcb_fail "idle client still connected: $REPLY"
+exec {A}>&-
+zcb_ok "an idle client is hung up on"
+kill "$SP"; wait "$SP" 2>/dev/null
+
+serve "$T/b.out" "$CS" --serve --port 0 --host-details
+exec {B}<>"/dev/tcp/127.0.0.1/$PORT"
+ask $B HOST
+echo "${REPLY#OK }" | jq -e 'has("cmdline") and has("mem_bytes")' >/dev/null ||
+	zcb_fail "HOST with --host-details: ${REPLY:0:300}"
+zcb_ok "--host-details shows them"
+
+# a client that sends and never reads: its replies queue, others go on
+exec {S}<>"/dev/tcp/127.0.0.1/$PORT"
+yes HOST | head -n 1500 >&$S
+sleep 2
+ask $B PING
+[ "$REPLY" = "OK PONG" ] || zcb_fail "other client while one stalls: $REPLY"
+n=0
+while IFS= read -r -t 5 REPLY <&$S; do
+	[[ $REPLY =~ ^OK\ \{ ]] || zcb_fail "stalled client's reply $n: ${REPLY:0:80}"
+	n=$((n + 1))
+	[ $n = 1500 ] && break
+done
+[ $n = 1500 ] || zcb_fail "the stalled client got $n of 1500 replies"
+zcb_ok "a client that stops reading stalls nobody and loses nothing"
+exec {S}>&- {B}>&-
+kill "$SP"; wait "$SP" 2>/dev/null
+
+# out of descriptors: accept fails with EMFILE; the server must not spin
+serve "$T/c.out" prlimit --nofile=16 "$CS" --serve --port 0
+fds=()
+for _ in $(seq 1 24); do
+	exec {fd}<>"/dev/tcp/127.0.0.1/$PORT" || break
+	fds+=("$fd")
+done
+sleep 0.5
+t0=$(ticks "$SP")
+sleep 2
+t1=$(ticks "$SP")
+hz=$(getconf CLK_TCK)
+# a spin burns ~2 s of CPU here; a backed-off server almost none
+[ $((t1 - t0)) -lt $((hz / 2)) ] || zcb_fail "server burned $((t1 - t0)) ticks in 2 s at EMFILE"
+grep -q "accept: Too many open files" "$T/c.out.err" || zcb_fail "EMFILE not reported"
+for fd in "${fds[@]}"; do exec {fd}>&-; done
+exec {D}<>"/dev/tcp/127.0.0.1/$PORT"
+ask $D PING
+[ "$REPLY" = "OK PONG" ] || zcb_fail "after EMFILE: $REPLY"
+zcb_ok "EMFILE: no spin, serving again once descriptors free up"
