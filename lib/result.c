@@ -287,9 +287,9 @@ static double sample_metric(json_t *s, const char *name)
 /*
  * perturbation: for each pair k with both runs, r_k = metered rate /
  * unmetered rate; the ratio is their geometric mean, the interval
- * Student-t on log r_k. null when the case has no complete pair.
+ * Student-t on log r_k. None when the case has no complete pair.
  */
-static void perturbation(json_t *kase, json_t *metrics)
+void res_case_perturbation(json_t *kase, json_t *metrics)
 {
 	json_t *samples = json_object_get(kase, "samples"), *a, *b;
 	json_t *summary = json_object_get(kase, "summary");
@@ -386,7 +386,7 @@ void res_summarize(struct res_doc *d)
 
 	json_array_foreach(cases, i, c) {
 		summarize_case(c, metrics);
-		perturbation(c, metrics);
+		res_case_perturbation(c, metrics);
 	}
 }
 

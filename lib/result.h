@@ -65,6 +65,10 @@ int res_failed(struct res_doc *d);
 
 /* Recompute every case's summary from its samples. */
 void res_summarize(struct res_doc *d);
+/* Recompute one case's "perturbation" from its paired samples (removed
+ * when it has no complete pair); its summary must be current. The
+ * report uses it so a loaded document's marks follow its samples. */
+void res_case_perturbation(json_t *kase, json_t *metrics);
 
 /*
  * Write to path ("-" = stdout) with sorted keys: summarize, write a temp

@@ -6,14 +6,19 @@
  * and flagged only when significant, larger than max(threshold, the
  * baseline's own noise) and in the metric's bad direction. --paired
  * compares interleaved runs sample by sample (paired t on log ratios,
- * Wilcoxon signed-rank). Exit 1 when a regression is flagged, 2 on bad
- * input, else 0.
+ * Wilcoxon signed-rank). A figure of runs with soakers on is never
+ * judged against one of runs without (a paired case's metered and
+ * unmetered runs, an unpaired soaked run): such a row says why it is not
+ * comparable. A case whose soak meter slowed it (perturbation outside
+ * 0.95-1.05) says so on its rows and under the tables. Exit 1 when a
+ * regression is flagged, 2 on bad input, else 0.
  */
 #include "config.h"
 #include "cmpstats.h"
 #include "cli.h"
 #include "esc.h"
 #include "log.h"
+#include "meter.h"
 #include "report.h"
 #include "stats.h"
 #include "units.h"
@@ -43,6 +48,8 @@ struct ckey {
 	char *name;	     /* "ttcp-sf method=sendfile size=65536" */
 	struct rcase **c[2]; /* cases of base [0] and new [1] */
 	size_t n[2], cap[2];
+	struct stats_ratio pert[2]; /* each side's worst perturbation */
+	size_t npert[2];	    /* its cases with a perturbation */
 };
 
 struct crow {
@@ -55,6 +62,7 @@ struct crow {
 	int have_t, have_u;
 	double q;	  /* BH-adjusted p of the t-test */
 	const char *note; /* why not judged, or the verdict */
+	char why[160];	  /* not comparable: why (else "") */
 	int flag;	  /* a regression */
 };
 
@@ -65,6 +73,7 @@ struct cmp_state {
 	struct crow *rows;
 	size_t nrows, caprows;
 	size_t only[2]; /* keys seen on one side only */
+	size_t incomparable; /* rows of soaked against unsoaked runs */
 };
 
 static void usage(void)
@@ -285,6 +294,54 @@ static void judge_row(const struct cmp_cfg *c, struct crow *r, const double *x,
 		r->t.ratio = r->v[1] / r->v[0];
 }
 
+/* The runs (RUN_* bits) behind a metric on one side of a key. */
+static unsigned side_runs(const struct ckey *k, int side, const char *metric)
+{
+	unsigned runs = 0;
+	size_t i;
+
+	for (i = 0; i < k->n[side]; i++)
+		runs |= case_runs(k->c[side][i]->kase, metric);
+	return runs;
+}
+
+#define RUNS_SOAKED   (RUN_METERED | RUN_SOAKED)
+#define RUNS_UNSOAKED (RUN_UNMETERED | RUN_PLAIN)
+
+static const char *runs_desc(unsigned runs)
+{
+	if ((runs & RUNS_SOAKED) && (runs & RUNS_UNSOAKED))
+		return "runs with and without soakers";
+	if (runs == RUN_METERED)
+		return "metered runs";
+	if (runs == RUN_UNMETERED)
+		return "unmetered runs";
+	if (runs & RUNS_SOAKED)
+		return "runs with soakers on (unpaired)";
+	return "runs without soakers";
+}
+
+/*
+ * A metered figure is never compared with an unmetered one: the runs
+ * behind a row must all have had soakers on, or all off. Names keep a
+ * paired case's apart (metered_*); this catches an unpaired soaked run
+ * (an older document, cyclesoak -- CMD) against a paired or unmetered
+ * one, and a side that pools both. 1 (why filled) when not comparable.
+ */
+static int incomparable(const struct ckey *k, const char *metric, char *why,
+			size_t len)
+{
+	unsigned a = side_runs(k, 0, metric), b = side_runs(k, 1, metric);
+	int mixed = ((a & RUNS_SOAKED) && (a & RUNS_UNSOAKED)) ||
+		    ((b & RUNS_SOAKED) && (b & RUNS_UNSOAKED));
+
+	if (!mixed && !!(a & RUNS_SOAKED) == !!(b & RUNS_SOAKED))
+		return 0;
+	snprintf(why, len, "not comparable: base from %s, new from %s",
+		 runs_desc(a), runs_desc(b));
+	return 1;
+}
+
 static void build_row(const struct cmp_cfg *c, const struct rl_set *s,
 		      struct cmp_state *st, size_t ki, const char *metric)
 {
@@ -323,7 +380,13 @@ static void build_row(const struct cmp_cfg *c, const struct rl_set *s,
 	}
 	r->change =
 		r->v[0] != 0 ? (r->v[1] - r->v[0]) / fabs(r->v[0]) * 100 : NAN;
-	judge_row(c, r, x[0], n[0], x[1], n[1]);
+	r->t.ratio = r->t.ratio_lo = r->t.ratio_hi = NAN;
+	if (incomparable(k, metric, r->why, sizeof(r->why))) {
+		r->change = NAN;
+		st->incomparable++;
+	} else {
+		judge_row(c, r, x[0], n[0], x[1], n[1]);
+	}
 out:
 	free(x[0]);
 	free(x[1]);
@@ -425,6 +488,84 @@ static void fmt_pct_paren(char *b, size_t l, double v, int base)
 	snprintf(b, l, "(%8s)", in);
 }
 
+/* Each side's worst perturbation over a key's cases. */
+static void key_perturbation(struct ckey *k)
+{
+	struct stats_ratio r;
+	size_t i;
+	int side;
+
+	for (side = 0; side < 2; side++)
+		for (i = 0; i < k->n[side]; i++) {
+			if (case_perturbation(k->c[side][i]->kase, &r))
+				continue;
+			if (!k->npert[side]++ ||
+			    fabs(log(r.ratio)) > fabs(log(k->pert[side].ratio)))
+				k->pert[side] = r;
+		}
+}
+
+static int key_perturbed(const struct ckey *k)
+{
+	return (k->npert[0] && meter_perturbed(k->pert[0].ratio)) ||
+	       (k->npert[1] && meter_perturbed(k->pert[1].ratio));
+}
+
+/* " soak base 0.32x, new 0.98x" on a row of a perturbed case, else "". */
+static void pert_words(char *b, size_t l, const struct ckey *k)
+{
+	int side;
+
+	b[0] = 0;
+	if (!key_perturbed(k))
+		return;
+	snprintf(b, l, " soak");
+	for (side = 0; side < 2; side++) {
+		if (!k->npert[side])
+			continue;
+		snprintf(b + strlen(b), l - strlen(b), "%s %s %.2fx%s",
+			 strlen(b) > 5 ? "," : "", side ? "new" : "base",
+			 k->pert[side].ratio,
+			 k->npert[side] > 1 ? " (worst)" : "");
+	}
+}
+
+/* Under the tables: each perturbed case, both sides in full. */
+static void print_perturbations(const struct cmp_state *st)
+{
+	char note[256];
+	size_t k, any = 0;
+	int side;
+
+	for (k = 0; k < st->nkeys; k++) {
+		const struct ckey *key = &st->keys[k];
+		char en[512];
+
+		if (!key->n[0] || !key->n[1] || !key_perturbed(key))
+			continue;
+		if (!any++)
+			printf("Soak meter perturbation outside %.2f-%.2f "
+			       "(\"soak\" on a row: the metered rate over the "
+			       "unmetered rate of each side; rates come from "
+			       "the unmetered runs, soak CPU and service demand "
+			       "from the metered ones):\n",
+			       METER_PERTURB_LO, METER_PERTURB_HI);
+		printf("  %s\n", esc_text(en, sizeof(en), key->name));
+		for (side = 0; side < 2; side++) {
+			if (!key->npert[side])
+				continue;
+			meter_perturbation_note(note, sizeof(note),
+						&key->pert[side]);
+			printf("    %s: %s%s\n", side ? "new" : "base", note,
+			       key->npert[side] > 1
+				       ? " (the worst of its cases)"
+				       : "");
+		}
+	}
+	if (any)
+		printf("\n");
+}
+
 static void print_metric(const struct cmp_cfg *c, const struct rl_set *s,
 			 const struct cmp_state *st, const char *metric,
 			 const char *la, const char *lb)
@@ -432,7 +573,7 @@ static void print_metric(const struct cmp_cfg *c, const struct rl_set *s,
 	struct tbl *t = tbl_new(12);
 	size_t i, row;
 	int better = rl_better(s, metric), any = 0;
-	char b[128];
+	char b[128], pw[96];
 
 	tbl_col(t, 2, la, AL_RIGHT);
 	tbl_col(t, 5, lb, AL_RIGHT);
@@ -475,11 +616,14 @@ static void print_metric(const struct cmp_cfg *c, const struct rl_set *s,
 				r->t.ratio_lo, r->t.ratio_hi);
 		else if (isfinite(r->t.ratio))
 			tbl_set(t, row, 10, "%.3f", r->t.ratio);
-		if (r->note)
-			tbl_set(t, row, 11, "%s (n=%zu/%zu)", r->note, r->n[0],
-				r->n[1]);
+		pert_words(pw, sizeof(pw), &st->keys[r->key]);
+		if (r->why[0] || r->note)
+			tbl_set(t, row, 11, "%s (n=%zu/%zu)%s",
+				r->why[0] ? r->why : r->note, r->n[0], r->n[1],
+				pw);
 		else
-			tbl_set(t, row, 11, "(n=%zu/%zu)", r->n[0], r->n[1]);
+			tbl_set(t, row, 11, "(n=%zu/%zu)%s", r->n[0], r->n[1],
+				pw);
 	}
 	if (any) {
 		char em[256], eu[256];
@@ -585,6 +729,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	nm = k;
 	for (k = 0; k < st.nkeys; k++) {
+		key_perturbation(&st.keys[k]);
 		for (side = 0; side < 2; side++)
 			st.only[side] += !st.keys[k].n[1 - side];
 		if (!st.keys[k].n[0] || !st.keys[k].n[1])
@@ -595,8 +740,13 @@ int cmd_compare(int argc, char **argv)
 	flagged = verdicts(&c, &set[0], &st);
 	for (i = 0; i < nm; i++)
 		print_metric(&c, &set[0], &st, metrics[i], la, lb);
+	print_perturbations(&st);
 	for (i = 0; i < st.nrows; i++)
 		judged += st.rows[i].have_t;
+	if (st.incomparable)
+		printf("%zu row%s not comparable: figures of runs with soakers "
+		       "on against runs without (not judged)\n",
+		       st.incomparable, st.incomparable == 1 ? "" : "s");
 	if (st.only[0] || st.only[1])
 		printf("cases only in base: %zu, only in new: %zu\n",
 		       st.only[0], st.only[1]);

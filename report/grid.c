@@ -90,6 +90,7 @@ int grid_print(const struct rl_set *s, const struct layout_opts *o,
 	const char *keys[RPT_MAX_KEYS], *metrics[64], *excl[2] = {go->cols};
 	struct rgroups g, cg = {0};
 	size_t nk = 0, nm, ncol, r, c;
+	struct fnotes fn;
 	struct rsel sel;
 	struct tbl *t;
 	char head[160];
@@ -137,22 +138,31 @@ int grid_print(const struct rl_set *s, const struct layout_opts *o,
 			snprintf(head, sizeof(head), "%s", metrics[c]);
 		tbl_col(t, nk + c, head, AL_RIGHT);
 	}
+	fn_init(&fn);
 	for (r = 0; r < g.n; r++) {
-		size_t row = tbl_add_row(t);
+		struct rcase **cs = g.g[r].cases;
+		size_t row = tbl_add_row(t), n = g.g[r].n;
 		struct cellv v;
 
 		for (c = 0; c < nk; c++)
 			tbl_set(t, row, c, "%s", g.g[r].vals[c]);
 		for (c = 0; c < ncol; c++) {
+			/* with --cols each cell is its own cases */
+			const char *m = go->cols ? metrics[0] : metrics[c];
+			const char *p = go->cols, *pv = NULL;
+
 			if (go->cols)
-				cell_value(g.g[r].cases, g.g[r].n, metrics[0],
-					   o->stat, go->cols, cg.g[c].vals[0],
-					   &v);
-			else
-				cell_value(g.g[r].cases, g.g[r].n, metrics[c],
-					   o->stat, NULL, NULL, &v);
+				pv = cg.g[c].vals[0];
+			cell_value(cs, n, m, o->stat, p, pv, &v);
 			put_value(t, row, nk + c, &v, go->show_sd);
+			if (go->cols)
+				fn_cell(&fn, row, nk + c, cs, n, m, p, pv,
+					FN_ANY);
+			fn_source(&fn, m, cs, n, m, p, pv);
 		}
+		/* metrics as columns: one mark for the row, on its first key */
+		if (!go->cols)
+			fn_cell(&fn, row, 0, cs, n, NULL, NULL, NULL, FN_ANY);
 	}
 	if (go->cols) {
 		snprintf(head, sizeof(head), "%s %s (%s)",
@@ -161,7 +171,11 @@ int grid_print(const struct rl_set *s, const struct layout_opts *o,
 			 metrics[0], rl_unit(s, metrics[0]));
 		tbl_title(stdout, o->fmt, head, 0);
 	}
+	fn_marks(&fn, t);
 	tbl_print(stdout, t, o->fmt);
+	fn_footnotes(&fn, o->fmt);
+	fn_sources(&fn, o->fmt);
+	fn_free(&fn);
 	tbl_free(t);
 	grp_free(&g);
 	grp_free(&cg);

@@ -140,7 +140,8 @@ static const char *common_param(const struct rsel *sel, const char *p,
 
 /* "(mean of 3 runs per row; CPU by meter procstat)" below measured
  * tables; nothing under transcribed ones. With colparam, a row's cases
- * are split into columns by that param and the runs counted per cell. */
+ * are split into columns by that param and the runs counted per cell.
+ * A paired case counts its unmetered runs, those its rates come from. */
 static void measured_note(const struct rgroups *g, const char *side,
 			  const char *colparam, const struct layout_opts *o)
 {
@@ -169,8 +170,7 @@ static void measured_note(const struct rgroups *g, const char *side,
 				snprintf(key[nkey], sizeof(key[0]), "%s", k);
 				cnt[nkey++] = 0;
 			}
-			cnt[j] += json_array_size(
-				json_object_get(c->kase, "samples"));
+			cnt[j] += case_result_runs(c->kase);
 			if (!meter && side)
 				meter = case_meter(c->kase, side);
 		}
@@ -191,7 +191,21 @@ static void measured_note(const struct rgroups *g, const char *side,
 		snprintf(line + strlen(line), sizeof(line) - strlen(line),
 			 "; CPU by meter %s", meter ? meter : "(none usable)");
 	strncat(line, ")", sizeof(line) - strlen(line) - 1);
-	tbl_note(stdout, o->fmt, line);
+	fn_note(o->fmt, line);
+}
+
+/* Print a table with its marks, then what goes under it: the
+ * footnotes, the measured-runs note (side and colparam as
+ * measured_note's) and where paired figures came from. */
+static void print_marked(struct tbl *t, struct fnotes *fn,
+			 const struct rgroups *g, const char *side,
+			 const char *colparam, const struct layout_opts *o)
+{
+	fn_marks(fn, t);
+	tbl_print(stdout, t, o->fmt);
+	fn_footnotes(fn, o->fmt);
+	measured_note(g, side, colparam, o);
+	fn_sources(fn, o->fmt);
 }
 
 /* Fill the key cells of a row; returns the next column. */
@@ -250,15 +264,18 @@ static int lay_p9(const struct rl_set *s, const struct layout_opts *o)
 	static const char *const excl[] = {"op", "iosize", "total_bytes",
 					   "path", NULL};
 	static const char *const ops[] = {"write", "read", NULL};
+	static const char *const paths[] = {"copy", "direct"}; /* No ZC, ZC */
 	int printed = 0, i;
 
 	for (i = 0; ops[i]; i++) {
 		const char *keys[RPT_MAX_KEYS];
 		char w[32], title[32], b[64];
+		struct fnotes fn;
 		struct rgroups g;
 		struct rsel sel;
 		struct tbl *t;
 		size_t nk, r, k;
+		int p;
 
 		snprintf(w, sizeof(w), "op=%s", ops[i]);
 		select_cases(s, o, "p9bench", need, needm, w, &sel);
@@ -273,17 +290,22 @@ static int lay_p9(const struct rl_set *s, const struct layout_opts *o)
 			tbl_col(t, k, key_head(keys[k]), AL_LEFT);
 		tbl_col(t, nk, "No ZC", AL_RIGHT);
 		tbl_col(t, nk + 1, "ZC", AL_RIGHT);
+		fn_init(&fn);
 		for (r = 0; r < g.n; r++) {
 			size_t row = tbl_add_row(t);
 
 			put_keys(t, row, &g.g[r], keys, nk);
-			cell(b, sizeof(b), g.g[r].cases, g.g[r].n,
-			     "throughput_MBps", o, "path", "copy", fmt_p9_rate);
-			tbl_set(t, row, nk, "%s", b);
-			cell(b, sizeof(b), g.g[r].cases, g.g[r].n,
-			     "throughput_MBps", o, "path", "direct",
-			     fmt_p9_rate);
-			tbl_set(t, row, nk + 1, "%s", b);
+			for (p = 0; p < 2; p++) {
+				cell(b, sizeof(b), g.g[r].cases, g.g[r].n,
+				     "throughput_MBps", o, "path", paths[p],
+				     fmt_p9_rate);
+				tbl_set(t, row, nk + (size_t)p, "%s", b);
+				fn_cell(&fn, row, nk + (size_t)p, g.g[r].cases,
+					g.g[r].n, "throughput_MBps", "path",
+					paths[p], FN_ANY);
+				fn_source(&fn, "rates", g.g[r].cases, g.g[r].n,
+					  "throughput_MBps", "path", paths[p]);
+			}
 		}
 		snprintf(title, sizeof(title), "%s", ops[i]);
 		for (k = 0; title[k]; k++)
@@ -292,8 +314,8 @@ static int lay_p9(const struct rl_set *s, const struct layout_opts *o)
 		if (printed)
 			fputc('\n', stdout);
 		tbl_title(stdout, o->fmt, title, 0);
-		tbl_print(stdout, t, o->fmt);
-		measured_note(&g, NULL, "path", o);
+		print_marked(t, &fn, &g, NULL, "path", o);
+		fn_free(&fn);
 		tbl_free(t);
 		grp_free(&g);
 		sel_free(&sel);
@@ -327,6 +349,7 @@ static int nfs_table(const struct rl_set *s, const struct layout_opts *o,
 			       nt->cpu_optional ? NULL : nt->cpu_metric, NULL};
 	const char *keys[RPT_MAX_KEYS], *proto;
 	char title[96], pbuf[64], b[64];
+	struct fnotes fn;
 	struct rgroups g;
 	struct rsel sel;
 	struct tbl *t;
@@ -344,16 +367,28 @@ static int nfs_table(const struct rl_set *s, const struct layout_opts *o,
 		tbl_col(t, k, key_head(keys[k]), k ? AL_RIGHT : AL_LEFT);
 	tbl_col(t, nk, nt->tput_head, AL_RIGHT);
 	tbl_col(t, nk + 1, nt->cpu_head, AL_RIGHT);
+	fn_init(&fn);
 	for (r = 0; r < g.n; r++) {
-		size_t row = tbl_add_row(t);
+		struct rcase **cs = g.g[r].cases;
+		size_t row = tbl_add_row(t), n = g.g[r].n;
 
 		put_keys(t, row, &g.g[r], keys, nk);
-		cell(b, sizeof(b), g.g[r].cases, g.g[r].n, "throughput_MBps", o,
-		     NULL, NULL, nt->tput_fmt);
+		cell(b, sizeof(b), cs, n, "throughput_MBps", o, NULL, NULL,
+		     nt->tput_fmt);
 		tbl_set(t, row, nk, "%s", b);
-		cell(b, sizeof(b), g.g[r].cases, g.g[r].n, nt->cpu_metric, o,
-		     NULL, NULL, nt->cpu_fmt);
+		cell(b, sizeof(b), cs, n, nt->cpu_metric, o, NULL, NULL,
+		     nt->cpu_fmt);
 		tbl_set(t, row, nk + 1, "%s", b);
+		/* a perturbation is about the CPU: the rate carries it only
+		 * when the row has no CPU */
+		fn_cell(&fn, row, nk, cs, n, "throughput_MBps", NULL, NULL,
+			cell_cases(cs, n, nt->cpu_metric, NULL, NULL, NULL)
+				? FN_SOAKED
+				: FN_ANY);
+		fn_cell(&fn, row, nk + 1, cs, n, nt->cpu_metric, NULL, NULL,
+			FN_ANY);
+		fn_source(&fn, "rates", cs, n, "throughput_MBps", NULL, NULL);
+		fn_source(&fn, "CPU", cs, n, nt->cpu_metric, NULL, NULL);
 	}
 	proto = common_param(&sel, "proto", pbuf, sizeof(pbuf));
 	snprintf(title, sizeof(title), "NFS%s%s %s", proto ? "/" : "",
@@ -364,8 +399,8 @@ static int nfs_table(const struct rl_set *s, const struct layout_opts *o,
 	if (sep)
 		fputc('\n', stdout);
 	tbl_title(stdout, o->fmt, title, '=');
-	tbl_print(stdout, t, o->fmt);
-	measured_note(&g, nt->side, NULL, o);
+	print_marked(t, &fn, &g, nt->side, NULL, o);
+	fn_free(&fn);
 	tbl_free(t);
 	grp_free(&g);
 	sel_free(&sel);
@@ -404,14 +439,23 @@ static int lay_nfs_clients(const struct rl_set *s, const struct layout_opts *o)
 	return nfs_table(s, o, &clients, 0);
 }
 
+/* The cases and metric a direction's CPU figure came from. */
+struct dir_src {
+	struct rcase **cs; /* owned */
+	size_t n;
+	const char *metric;
+};
+
 /*
  * The CPU of the sending or receiving box over a row's cases: a
  * ttcp-sf transmitter's local figure is the sender's, its remote the
  * receiver's, and the other way round for a receiver; zcc sends the
- * files (its local CPU is the sender's), zcs receives them.
+ * files (its local CPU is the sender's), zcs receives them. used says
+ * which cases and metric gave it (free used->cs).
  */
 static void direction_cpu(struct rcase *const *cs, size_t n, int sending,
-			  const struct layout_opts *o, struct cellv *v)
+			  const struct layout_opts *o, struct cellv *v,
+			  struct dir_src *used)
 {
 	struct rcase **loc = calloc(n + 1, sizeof(*loc));
 	struct rcase **rem = calloc(n + 1, sizeof(*rem));
@@ -436,10 +480,27 @@ static void direction_cpu(struct rcase *const *cs, size_t n, int sending,
 			rem[nr++] = cs[i];
 	}
 	cell_value(loc, nl, "cpu_local_pct", o->stat, NULL, NULL, v);
-	if (!v->ok)
+	*used = (struct dir_src){loc, nl, "cpu_local_pct"};
+	if (!v->ok) {
 		cell_value(rem, nr, "cpu_remote_pct", o->stat, NULL, NULL, v);
-	free(loc);
-	free(rem);
+		*used = (struct dir_src){rem, nr, "cpu_remote_pct"};
+		free(loc);
+	} else {
+		free(rem);
+	}
+}
+
+/* Mark a direction's CPU cell and note where it came from; frees u.
+ * Returns how many cases gave the figure. */
+static size_t direction_mark(struct fnotes *fn, size_t row, size_t col,
+			     struct dir_src *u)
+{
+	size_t n = cell_cases(u->cs, u->n, u->metric, NULL, NULL, NULL);
+
+	fn_cell(fn, row, col, u->cs, u->n, u->metric, NULL, NULL, FN_ANY);
+	fn_source(fn, "CPU", u->cs, u->n, u->metric, NULL, NULL);
+	free(u->cs);
+	return n;
 }
 
 /* Extra params of a group as " (k=v k=v)", or "". */
@@ -462,6 +523,7 @@ static int lay_ttcp_cpu(const struct rl_set *s, const struct layout_opts *o)
 	static const char *const fixed[] = {"label", NULL};
 	static const char *const excl[] = {"role", NULL};
 	const char *keys[RPT_MAX_KEYS];
+	struct fnotes fn;
 	struct rgroups g;
 	struct rsel sel;
 	struct tbl *t;
@@ -478,28 +540,33 @@ static int lay_ttcp_cpu(const struct rl_set *s, const struct layout_opts *o)
 	t = tbl_new(2);
 	tbl_col(t, 0, "", AL_LEFT);
 	tbl_col(t, 1, "CPU", AL_RIGHT);
+	fn_init(&fn);
 	for (r = 0; r < g.n; r++) {
 		char q[256], b[64];
 
 		qualifier(q, sizeof(q), &g.g[r], keys, 1, nk);
 		for (dir = 1; dir >= 0; dir--) {
+			struct dir_src u;
 			struct cellv v;
 			size_t row;
 
-			direction_cpu(g.g[r].cases, g.g[r].n, dir, o, &v);
-			if (!v.ok)
+			direction_cpu(g.g[r].cases, g.g[r].n, dir, o, &v, &u);
+			if (!v.ok) {
+				free(u.cs);
 				continue;
+			}
 			row = tbl_add_row(t);
 			tbl_set(t, row, 0,
 				"%s, %s with ttcp-sf%s:", g.g[r].vals[0],
 				dir ? "sending" : "receiving", q);
 			fmt_pct1(b, sizeof(b), v.v);
 			tbl_set(t, row, 1, "%s", b);
+			direction_mark(&fn, row, 1, &u);
 		}
 	}
 	tbl_title(stdout, o->fmt, "ttcp-sf Results", '=');
-	tbl_print(stdout, t, o->fmt);
-	measured_note(&g, "local", NULL, o);
+	print_marked(t, &fn, &g, "local", NULL, o);
+	fn_free(&fn);
 	tbl_free(t);
 	grp_free(&g);
 	sel_free(&sel);
@@ -517,6 +584,7 @@ static int lay_chat(const struct rl_set *s, const struct layout_opts *o)
 		    {"System", "system_s"},	  {"User", "user_s"},
 		    {"CPU", "time_cpu_pct"},	  {NULL, NULL}};
 	const char *keys[RPT_MAX_KEYS];
+	struct fnotes fn;
 	struct rgroups g;
 	struct rsel sel;
 	struct tbl *t;
@@ -534,6 +602,7 @@ static int lay_chat(const struct rl_set *s, const struct layout_opts *o)
 	tbl_col(t, 0, "", AL_LEFT);
 	tbl_col(t, 1, "Mean", AL_RIGHT);
 	tbl_col(t, 2, "Standard Deviation", AL_RIGHT);
+	fn_init(&fn);
 	for (r = 0; r < g.n; r++) {
 		char q[256];
 
@@ -553,10 +622,17 @@ static int lay_chat(const struct rl_set *s, const struct layout_opts *o)
 			tbl_set(t, row, 1, "%s", b);
 			fmt_6f(b, sizeof(b), v.ok ? v.sd : NAN);
 			tbl_set(t, row, 2, "%s", b);
+			/* no figure here is the soak CPU: the rate's mean
+			 * carries the mark */
+			if (!i)
+				fn_cell(&fn, row, 1, g.g[r].cases, g.g[r].n,
+					rows[i].metric, NULL, NULL, FN_ANY);
+			fn_source(&fn, rows[i].name, g.g[r].cases, g.g[r].n,
+				  rows[i].metric, NULL, NULL);
 		}
 	}
-	tbl_print(stdout, t, o->fmt);
-	measured_note(&g, NULL, NULL, o);
+	print_marked(t, &fn, &g, NULL, NULL, o);
+	fn_free(&fn);
 	tbl_free(t);
 	grp_free(&g);
 	sel_free(&sel);
@@ -571,6 +647,7 @@ static int zc_table(const struct rl_set *s, const struct layout_opts *o,
 	static const char *const fixed[] = {"label", "method", NULL};
 	static const char *const excl[] = {"method", "role", NULL};
 	const char *keys[RPT_MAX_KEYS];
+	struct fnotes fn;
 	struct rgroups g;
 	struct rsel sel;
 	struct tbl *t;
@@ -590,28 +667,40 @@ static int zc_table(const struct rl_set *s, const struct layout_opts *o,
 	tbl_col(t, nk, "sending CPU", AL_RIGHT);
 	tbl_col(t, nk + 1, "receiving CPU", AL_RIGHT);
 	tbl_col(t, nk + 2, "MB/s", AL_RIGHT);
+	fn_init(&fn);
 	for (r = 0; r < g.n; r++) {
 		size_t row = tbl_add_row(t);
+		struct dir_src u;
 		struct cellv v;
+		size_t cpu_cases = 0;
 		char b[64];
 		int dir;
 
 		put_keys(t, row, &g.g[r], keys, nk);
+		fn_source(&fn, "rates", g.g[r].cases, g.g[r].n,
+			  "throughput_MBps", NULL, NULL);
 		for (dir = 1; dir >= 0; dir--) {
-			direction_cpu(g.g[r].cases, g.g[r].n, dir, o, &v);
+			size_t col = nk + (size_t)(1 - dir);
+
+			direction_cpu(g.g[r].cases, g.g[r].n, dir, o, &v, &u);
 			fmt_pct1(b, sizeof(b), v.ok ? v.v : NAN);
-			tbl_set(t, row, nk + (size_t)(1 - dir), "%s", b);
+			tbl_set(t, row, col, "%s", b);
+			cpu_cases += direction_mark(&fn, row, col, &u);
 		}
 		cell(b, sizeof(b), g.g[r].cases, g.g[r].n, "throughput_MBps", o,
 		     NULL, NULL, fmt_1f);
 		tbl_set(t, row, nk + 2, "%s", b);
+		/* a perturbation marks the CPU; the rate only without one */
+		fn_cell(&fn, row, nk + 2, g.g[r].cases, g.g[r].n,
+			"throughput_MBps", NULL, NULL,
+			cpu_cases ? FN_SOAKED : FN_ANY);
 	}
 	if (sep)
 		fputc('\n', stdout);
 	snprintf(title, sizeof(title), "Copy against zero-copy: %s", tool);
 	tbl_title(stdout, o->fmt, title, '=');
-	tbl_print(stdout, t, o->fmt);
-	measured_note(&g, "local", NULL, o);
+	print_marked(t, &fn, &g, "local", NULL, o);
+	fn_free(&fn);
 	tbl_free(t);
 	grp_free(&g);
 	sel_free(&sel);

@@ -3,11 +3,17 @@
  * one line per label/method, error bars of the spread, drawn by gnuplot
  * as a PNG (pngcairo, else png) and as ASCII (dumb terminal, 72x20) for
  * a plain-text mail. The title names the meter and the run count.
+ *
+ * gnuplot never outlives us: from the temporary directory on, INT, TERM
+ * and HUP (unless ignored at start, as nohup does) end the gnuplot
+ * running, remove what it was writing and the temporary files, and exit
+ * 128 + the signal; a SIGKILL reaches gnuplot through PR_SET_PDEATHSIG.
  */
 #include "config.h"
 #include "esc.h"
 #include "log.h"
 #include "report.h"
+#include "sig.h"
 #include "stats.h"
 
 #include <errno.h>
@@ -22,6 +28,7 @@
 #include <unistd.h>
 
 #define GNUPLOT_TIMEOUT_S 60 /* a gnuplot that hangs is killed */
+#define GNUPLOT_GRACE_S	  2  /* after SIGTERM, before SIGKILL */
 
 enum err_kind { ERR_SD, ERR_CI95, ERR_NONE };
 
@@ -211,10 +218,26 @@ static void gp_str(FILE *f, const char *s)
 	free(e);
 }
 
+/* End a gnuplot child: SIGTERM, then SIGKILL after the grace time. */
+static void end_child(pid_t pid)
+{
+	struct timespec ts = {0, 50000000};
+	int st, i;
+
+	kill(pid, SIGTERM);
+	for (i = 0; i < GNUPLOT_GRACE_S * 20; i++) {
+		if (waitpid(pid, &st, WNOHANG) == pid)
+			return;
+		nanosleep(&ts, NULL);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+}
+
 static int run_gnuplot(const char *script, char *err, size_t len)
 {
 	const char *gp = getenv("GNUPLOT");
-	pid_t pid;
+	pid_t pid, me = getpid();
 	int st, i;
 
 #ifdef GNUPLOT_PATH
@@ -229,12 +252,14 @@ static int run_gnuplot(const char *script, char *err, size_t len)
 		return -1;
 	}
 	if (!pid) {
+		sig_default();
+		sig_die_with_parent(SIGTERM, me);
 		execlp(gp, gp, script, (char *)NULL);
 		fprintf(stderr, "zcbreport: cannot run %s: %s\n", gp,
 			strerror(errno));
 		_exit(127);
 	}
-	for (i = 0; i < GNUPLOT_TIMEOUT_S * 20; i++) {
+	for (i = 0; i < GNUPLOT_TIMEOUT_S * 20 && !sig_stop; i++) {
 		struct timespec ts = {0, 50000000};
 
 		if (waitpid(pid, &st, WNOHANG) == pid) {
@@ -246,10 +271,13 @@ static int run_gnuplot(const char *script, char *err, size_t len)
 		}
 		nanosleep(&ts, NULL);
 	}
-	kill(pid, SIGKILL);
-	waitpid(pid, &st, 0);
-	snprintf(err, len, "%s did not finish within %d s", gp,
-		 GNUPLOT_TIMEOUT_S);
+	end_child(pid);
+	if (sig_stop)
+		snprintf(err, len, "%s ended: zcbreport got signal %d", gp,
+			 (int)sig_stop);
+	else
+		snprintf(err, len, "%s did not finish within %d s", gp,
+			 GNUPLOT_TIMEOUT_S);
 	return -1;
 }
 
@@ -345,19 +373,28 @@ static int write_data(const struct plot_cfg *c, const struct rl_set *s,
 	if (!pd->nseries)
 		return -1;
 	{
-		const char *meter = NULL, *side = "local";
+		const char *meter = NULL, *side = "local", *kind = "";
+		unsigned kinds = 0;
 		char runs[64];
 
 		if (!strncmp(c->metric, "cpu_remote", 10))
 			side = "remote";
-		for (r = 0; r < sel->n && !meter; r++)
-			meter = case_meter(sel->v[r].kase, side);
+		for (r = 0; r < sel->n; r++) {
+			if (!meter)
+				meter = case_meter(sel->v[r].kase, side);
+			kinds |= case_runs(sel->v[r].kase, c->metric);
+		}
+		/* paired runs: which of the pair the figures are */
+		if (kinds == RUN_UNMETERED)
+			kind = "unmetered ";
+		else if (kinds == RUN_METERED)
+			kind = "metered ";
 		if (nmin == nmax)
-			snprintf(runs, sizeof(runs), "%zu run%s", nmin,
+			snprintf(runs, sizeof(runs), "%zu %srun%s", nmin, kind,
 				 nmin == 1 ? "" : "s");
 		else
-			snprintf(runs, sizeof(runs), "%zu-%zu runs", nmin,
-				 nmax);
+			snprintf(runs, sizeof(runs), "%zu-%zu %sruns", nmin,
+				 nmax, kind);
 		snprintf(pd->title, sizeof(pd->title),
 			 "%s %s: %s of %s%s, meter %s%s", sel->v[0].doc->tool,
 			 c->metric,
@@ -421,8 +458,13 @@ static int render(const struct plot_cfg *c, const struct plot_data *pd,
 	write_script(f, c, pd, x, data, term, output);
 	if (fclose(f))
 		die_errno("cannot write %s", script);
+	if (sig_stop)
+		return -1;
 	if (run_gnuplot(script, err, sizeof(err))) {
 		log_verbose("gnuplot with terminal %s: %s", term, err);
+		/* stopped half way, its output would be half a plot */
+		if (sig_stop)
+			unlink(output);
 		return -1;
 	}
 	return 0;
@@ -527,6 +569,8 @@ int cmd_plot(int argc, char **argv)
 		r = 2;
 		goto out;
 	}
+	/* from here on a signal must not leave gnuplot or the files */
+	sig_install();
 	if (!mkdtemp(dir))
 		die_errno("mkdtemp %s", dir);
 	snprintf(data, sizeof(data), "%s/data", dir);
@@ -548,15 +592,23 @@ int cmd_plot(int argc, char **argv)
 	    render(&c, &pd, x, dir, data,
 		   "pngcairo size 960,600 noenhanced font 'sans,10'", png) &&
 	    render(&c, &pd, x, dir, data, "png size 960,600 noenhanced", png)) {
-		log_err("gnuplot could not write %s (pngcairo and png "
-			"failed; -v says why)",
-			png);
+		if (!sig_stop)
+			log_err("gnuplot could not write %s (pngcairo and png "
+				"failed; -v says why)",
+				png);
 		r = 1;
 	}
 	if (render(&c, &pd, x, dir, data, "dumb size 72,20", txt) ||
 	    tidy_ascii(txt)) {
-		log_err("gnuplot could not write %s", txt);
+		if (!sig_stop)
+			log_err("gnuplot could not write %s", txt);
 		r = 1;
+	}
+	if (sig_stop) {
+		log_err("stopped by signal %d: gnuplot ended, and the file it "
+			"was writing removed",
+			(int)sig_stop);
+		r = sig_exit_status();
 	}
 	if (!r && c.print)
 		print_file(txt);

@@ -86,6 +86,10 @@ struct cellv {
 void cell_value(struct rcase *const *cs, size_t n, const char *metric,
 		enum stat_kind st, const char *param, const char *value,
 		struct cellv *out);
+/* The cases cell_value uses for a cell, into out (room for n; may be
+ * NULL); returns their count. metric NULL: every case (param = value). */
+size_t cell_cases(struct rcase *const *cs, size_t n, const char *metric,
+		  const char *param, const char *value, struct rcase **out);
 int parse_stat(const char *s, enum stat_kind *st);
 /* The statistic's name for a note or title; with c and metric, ST_AUTO
  * says which it became ("hmean" or "mean"). */
@@ -95,6 +99,95 @@ int parse_format(const char *s, enum tbl_fmt *f);
 /* The first usable CPU meter of a case's samples for a side ("local",
  * "remote"...), or NULL. */
 const char *case_meter(json_t *kase, const char *side);
+
+/*
+ * Paired runs (paired.c; lib/meter.h, results/SCHEMA.md "Paired runs").
+ * With the soak meter a case runs in pairs: a metered run (soakers on)
+ * and an unmetered one; its figures are named by the run they describe,
+ * and the case carries its perturbation (metered rate / unmetered rate).
+ * The report marks every cell whose case ran perturbed (outside
+ * 0.95-1.05) or with soakers on but unpaired (an older document,
+ * `cyclesoak -- CMD`: its rate is a slowed one), footnotes it under the
+ * table, and says which runs each kind of figure came from.
+ */
+#define RUN_METERED   1u /* a pair's metered run (soakers on) */
+#define RUN_UNMETERED 2u /* a pair's unmetered run (soakers parked) */
+#define RUN_SOAKED    4u /* unpaired, with soakers on (soak ok) */
+#define RUN_PLAIN     8u /* unpaired, no soakers */
+#define RUN_PAIRED    (RUN_METERED | RUN_UNMETERED)
+
+/* What kind of run a sample was. */
+unsigned sample_run(json_t *sample);
+/* The kinds (RUN_* bits) of a case's samples carrying metric (NULL:
+ * every sample). */
+unsigned case_runs(json_t *kase, const char *metric);
+/* Samples of a case that give its results: the unmetered ones of a
+ * paired case, every one of an unpaired case. */
+size_t case_result_runs(json_t *kase);
+struct stats_ratio;
+/* A case's perturbation into r; 0 when it has one, else -1. */
+int case_perturbation(json_t *kase, struct stats_ratio *r);
+
+#define FN_MAX_SRC 64 /* kinds of figure a table names */
+
+struct fn_mark {
+	size_t row, col; /* the cell marked */
+	size_t note;	 /* its footnote */
+};
+
+struct fn_src {
+	const char *what; /* "rates", "CPU", a metric */
+	unsigned runs;	  /* RUN_* bits behind it */
+};
+
+/* The footnotes of one table, and where its figures come from. */
+struct fnotes {
+	char **text; /* distinct footnotes, in order of first mark */
+	size_t n, cap;
+	struct fn_mark *mark; /* cells marked */
+	size_t nmark, capmark;
+	struct fn_src src[FN_MAX_SRC];
+	size_t nsrc;
+};
+
+void fn_init(struct fnotes *f);
+void fn_free(struct fnotes *f);
+#define FN_PERTURBED 1u /* mark a cell whose cases ran perturbed */
+#define FN_SOAKED    2u /* mark a cell whose cases soaked unpaired */
+#define FN_ANY	     (FN_PERTURBED | FN_SOAKED)
+/*
+ * Cell (row, col) shows metric over the cases of cs[0..n) that
+ * cell_value picks (param = value when param is not NULL; metric NULL:
+ * the row's cases, for a mark on the row): mark it when one of them ran
+ * perturbed or soaked unpaired, as flags (FN_*) ask. A cell pooling
+ * several cases says so in its footnote, with each case's ratio and the
+ * worst in full. Returns 1 when marked.
+ *
+ * Where the marks go: a perturbation is about the soak CPU of the
+ * metered runs, so it marks the CPU cells (the rate, from the unmetered
+ * runs, when a table shows no CPU); an unpaired soaked run slowed every
+ * figure of it, so it marks rate and CPU cells.
+ */
+int fn_cell(struct fnotes *f, size_t row, size_t col, struct rcase *const *cs,
+	    size_t n, const char *metric, const char *param, const char *value,
+	    unsigned flags);
+/* The figures called `what` (kept, not copied) show metric of these
+ * cases: remember which runs they came from, for fn_sources(). */
+void fn_source(struct fnotes *f, const char *what, struct rcase *const *cs,
+	       size_t n, const char *metric, const char *param,
+	       const char *value);
+/* Put the marks into t: "*" when the table has one footnote, else
+ * "*1", "*2"... */
+void fn_marks(const struct fnotes *f, struct tbl *t);
+/* A line under a table, in fmt's form (Markdown: a paragraph of its
+ * own, after a blank line, so it does not become a row). */
+void fn_note(enum tbl_fmt fmt, const char *text);
+/* The footnotes, each after its mark. */
+void fn_footnotes(const struct fnotes *f, enum tbl_fmt fmt);
+/* When paired cases are in the table: which runs each kind of figure
+ * came from ("(paired runs: rates from the unmetered runs; CPU from the
+ * metered runs of the same pairs)"). */
+void fn_sources(const struct fnotes *f, enum tbl_fmt fmt);
 
 /* Load every path into s; names each refused file on stderr (escaped),
  * warns of wrong summaries, and says what was skipped with -v. */

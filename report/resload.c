@@ -141,11 +141,14 @@ static int same_figure(json_t *stored, double v)
 	return fabs(x - v) <= RL_SAME * fmax(fabs(x), fabs(v));
 }
 
+static double num(json_t *v)
+{
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
 static double figure(json_t *o, const char *field)
 {
-	json_t *v = json_object_get(o, field);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
+	return num(json_object_get(o, field));
 }
 
 /* The first figure of a stored summary that its samples' summary
@@ -181,6 +184,59 @@ static json_t *carried_metrics(json_t *kase)
 			json_object_set_new(set, name, json_true());
 	}
 	return set;
+}
+
+/* A perturbation as text, for a warning. */
+static void pert_text(char *b, size_t len, json_t *p)
+{
+	json_t *ci = json_object_get(p, "ci95");
+
+	if (!p)
+		snprintf(b, len, "none");
+	else
+		snprintf(b, len, "%.6g (%.6g-%.6g, %lld pairs)",
+			 figure(p, "ratio"), num(json_array_get(ci, 0)),
+			 num(json_array_get(ci, 1)),
+			 (long long)json_integer_value(
+				 json_object_get(p, "pairs")));
+}
+
+/*
+ * The case's perturbation made again from its paired samples (after its
+ * summary: lib/result.c picks the rate from it). 1 when the stored one
+ * said otherwise (ratio, interval or pairs; why, when not NULL, says
+ * how), else 0.
+ */
+static int perturbation_moved(json_t *kase, json_t *metrics, char *why,
+			      size_t len)
+{
+	json_t *old = json_incref(json_object_get(kase, "perturbation")), *p;
+	char a[128], b[128];
+	int moved;
+
+	res_case_perturbation(kase, metrics);
+	p = json_object_get(kase, "perturbation");
+	moved = !old != !p;
+	if (old && p) {
+		json_t *oc = json_object_get(old, "ci95");
+		json_t *pc = json_object_get(p, "ci95");
+
+		moved = !same_figure(json_object_get(old, "ratio"),
+				     figure(p, "ratio")) ||
+			!same_figure(json_array_get(oc, 0),
+				     num(json_array_get(pc, 0))) ||
+			!same_figure(json_array_get(oc, 1),
+				     num(json_array_get(pc, 1))) ||
+			!json_equal(json_object_get(old, "pairs"),
+				    json_object_get(p, "pairs"));
+	}
+	if (moved && why) {
+		pert_text(a, sizeof(a), old);
+		pert_text(b, sizeof(b), p);
+		snprintf(why, len, "%s, the samples give %s", a, b);
+	}
+	json_decref(old);
+	return moved;
 }
 
 /*
@@ -246,6 +302,12 @@ static int check_case(json_t *kase, size_t idx, json_t *metrics,
 		json_object_del(sum, name);
 	}
 	json_decref(carried);
+	/* the marks follow the samples too */
+	if (!transcribed && perturbation_moved(kase, metrics, w, sizeof(w)) &&
+	    !r) {
+		snprintf(why, len, "cases[%zu] perturbation %s", idx, w);
+		r = 1;
+	}
 	return transcribed ? -r : r;
 }
 

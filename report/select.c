@@ -292,36 +292,46 @@ static int from_summary(json_t *kase, const char *metric, enum stat_kind st,
 	return 1;
 }
 
+size_t cell_cases(struct rcase *const *cs, size_t n, const char *metric,
+		  const char *param, const char *value, struct rcase **out)
+{
+	size_t i, m = 0;
+	char buf[256];
+
+	for (i = 0; i < n; i++) {
+		if (param &&
+		    strcmp(case_key(cs[i], param, buf, sizeof(buf)), value))
+			continue;
+		if (metric && !rl_case_has(cs[i]->kase, metric))
+			continue;
+		if (out)
+			out[m] = cs[i];
+		m++;
+	}
+	return m;
+}
+
 void cell_value(struct rcase *const *cs, size_t n, const char *metric,
 		enum stat_kind st, const char *param, const char *value,
 		struct cellv *out)
 {
-	struct rcase *const *use[1];
+	struct rcase **use = calloc(n + 1, sizeof(*use));
 	struct stats_summary s;
-	size_t i, m = 0, nx = 0, cap = 0;
+	size_t i, m, nx = 0, cap = 0;
 	double *x = NULL;
-	char buf[256];
 
+	if (!use)
+		abort();
 	memset(out, 0, sizeof(*out));
 	out->v = out->sd = NAN;
 	st = resolve(cs, n, metric, st);
-	for (i = 0; i < n; i++) {
-		if (param &&
-		    strcmp(case_key(cs[i], param, buf, sizeof(buf)), value))
-			continue;
-		if (!rl_case_has(cs[i]->kase, metric))
-			continue;
-		use[0] = &cs[i];
-		m++;
-	}
-	if (m == 1 && from_summary((*use[0])->kase, metric, st, out))
+	m = cell_cases(cs, n, metric, param, value, use);
+	if (m == 1 && from_summary(use[0]->kase, metric, st, out)) {
+		free(use);
 		return;
-	for (i = 0; i < n; i++) {
-		if (param &&
-		    strcmp(case_key(cs[i], param, buf, sizeof(buf)), value))
-			continue;
-		rl_case_values(cs[i]->kase, metric, &x, &nx, &cap);
 	}
+	for (i = 0; i < m; i++)
+		rl_case_values(use[i]->kase, metric, &x, &nx, &cap);
 	if (nx) {
 		stats_summarize(x, nx, &s);
 		out->v = st == ST_MEDIAN  ? s.median
@@ -332,6 +342,7 @@ void cell_value(struct rcase *const *cs, size_t n, const char *metric,
 		out->ok = isfinite(out->v);
 	}
 	free(x);
+	free(use);
 }
 
 const char *stat_name(const struct rcase *c, const char *metric,

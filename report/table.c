@@ -49,9 +49,12 @@ void tbl_free(struct tbl *t)
 	if (!t)
 		return;
 	for (i = 0; i < t->nrows; i++) {
-		for (j = 0; j < t->ncols; j++)
+		for (j = 0; j < t->ncols; j++) {
 			free(t->rows[i].cell[j]);
+			free(t->rows[i].mark[j]);
+		}
 		free(t->rows[i].cell);
+		free(t->rows[i].mark);
 	}
 	for (j = 0; j < t->ncols; j++)
 		free(t->head[j]);
@@ -80,7 +83,8 @@ size_t tbl_add_row(struct tbl *t)
 	}
 	t->rows[t->nrows].section = 0;
 	t->rows[t->nrows].cell = calloc(t->ncols, sizeof(char *));
-	if (!t->rows[t->nrows].cell)
+	t->rows[t->nrows].mark = calloc(t->ncols, sizeof(char *));
+	if (!t->rows[t->nrows].cell || !t->rows[t->nrows].mark)
 		abort();
 	for (j = 0; j < t->ncols; j++)
 		t->rows[t->nrows].cell[j] = xstrdup("");
@@ -99,6 +103,12 @@ void tbl_set(struct tbl *t, size_t row, size_t col, const char *fmt, ...)
 	t->rows[row].cell[col] = esc_dup(buf);
 }
 
+void tbl_mark(struct tbl *t, size_t row, size_t col, const char *mark)
+{
+	free(t->rows[row].mark[col]);
+	t->rows[row].mark[col] = mark ? esc_dup(mark) : NULL;
+}
+
 void tbl_section(struct tbl *t, const char *fmt, ...)
 {
 	char buf[512];
@@ -113,22 +123,29 @@ void tbl_section(struct tbl *t, const char *fmt, ...)
 	t->rows[r].section = 1;
 }
 
-static void put_padded(FILE *f, const char *s, size_t w, enum tbl_align al,
-		       int last)
+static size_t mark_len(char *const *marks, size_t j)
 {
-	size_t l = strlen(s);
+	return marks && marks[j] ? strlen(marks[j]) : 0;
+}
+
+/* One cell of width w whose marks take mw more columns: a right-aligned
+ * figure ends where the others do, its mark hanging to its right. */
+static void put_padded(FILE *f, const char *s, const char *mark, size_t w,
+		       size_t mw, enum tbl_align al)
+{
+	size_t l = strlen(s), ml = mark ? strlen(mark) : 0;
 
 	if (al == AL_RIGHT)
-		fprintf(f, "%*s%s", (int)(w - l), "", s);
-	else if (last)
-		fputs(s, f);
+		fprintf(f, "%*s%s%s%*s", (int)(w - l), "", s, mark ? mark : "",
+			(int)(mw - ml), "");
 	else
-		fprintf(f, "%s%*s", s, (int)(w - l), "");
+		fprintf(f, "%s%s%*s", s, mark ? mark : "",
+			(int)(w + mw - l - ml), "");
 }
 
 /* Print one text line of cells, trailing blanks removed. */
 static void text_line(FILE *f, const struct tbl *t, char *const *cells,
-		      const size_t *w)
+		      char *const *marks, const size_t *w, const size_t *mw)
 {
 	char *line, *p;
 	size_t size = 0, j;
@@ -139,7 +156,8 @@ static void text_line(FILE *f, const struct tbl *t, char *const *cells,
 	for (j = 0; j < t->ncols; j++) {
 		if (j)
 			fprintf(m, "%*s", t->gap, "");
-		put_padded(m, cells[j], w[j], t->align[j], j + 1 == t->ncols);
+		put_padded(m, cells[j], marks ? marks[j] : NULL, w[j], mw[j],
+			   t->align[j]);
 	}
 	fclose(m);
 	for (p = line + strlen(line); p > line && p[-1] == ' '; p--)
@@ -152,27 +170,34 @@ static void text_line(FILE *f, const struct tbl *t, char *const *cells,
 static void print_text(FILE *f, const struct tbl *t)
 {
 	size_t *w = calloc(t->ncols, sizeof(*w)), i, j;
+	size_t *mw = calloc(t->ncols, sizeof(*mw));
 	int any_head = 0;
 
-	if (!w)
+	if (!w || !mw)
 		abort();
 	for (j = 0; j < t->ncols; j++) {
 		w[j] = strlen(t->head[j]);
 		any_head |= w[j] > 0;
 	}
 	for (i = 0; i < t->nrows; i++)
-		for (j = 0; j < t->ncols && !t->rows[i].section; j++)
+		for (j = 0; j < t->ncols && !t->rows[i].section; j++) {
 			if (strlen(t->rows[i].cell[j]) > w[j])
 				w[j] = strlen(t->rows[i].cell[j]);
+			if (mark_len(t->rows[i].mark, j) > mw[j])
+				mw[j] = mark_len(t->rows[i].mark, j);
+		}
 	if (any_head)
-		text_line(f, t, t->head, w);
+		text_line(f, t, t->head, NULL, w, mw);
 	for (i = 0; i < t->nrows; i++) {
 		if (t->rows[i].section)
-			fprintf(f, "%s\n", t->rows[i].cell[0]);
+			fprintf(f, "%s%s\n", t->rows[i].cell[0],
+				t->rows[i].mark[0] ? t->rows[i].mark[0] : "");
 		else
-			text_line(f, t, t->rows[i].cell, w);
+			text_line(f, t, t->rows[i].cell, t->rows[i].mark, w,
+				  mw);
 	}
 	free(w);
+	free(mw);
 }
 
 /* A Markdown table cell: a pipe would end it, and a backslash before a
@@ -207,6 +232,8 @@ static void print_markdown(FILE *f, const struct tbl *t)
 			if (t->rows[i].section && !j)
 				fputs("**", f);
 			md_cell(f, t->rows[i].cell[j]);
+			if (t->rows[i].mark[j])
+				md_cell(f, t->rows[i].mark[j]);
 			if (t->rows[i].section && !j)
 				fputs("**", f);
 			fputs(" |", f);
@@ -230,14 +257,22 @@ static void csv_cell(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void csv_line(FILE *f, size_t n, char *const *cells)
+static void csv_line(FILE *f, size_t n, char *const *cells, char *const *marks)
 {
 	size_t j;
 
 	for (j = 0; j < n; j++) {
+		char *c = cells[j], *joined = NULL;
+
 		if (j)
 			fputc(',', f);
-		csv_cell(f, cells[j]);
+		if (marks && marks[j]) {
+			if (asprintf(&joined, "%s%s", c, marks[j]) < 0)
+				abort();
+			c = joined;
+		}
+		csv_cell(f, c);
+		free(joined);
 	}
 	fputc('\n', f);
 }
@@ -254,9 +289,9 @@ void tbl_print(FILE *f, const struct tbl *t, enum tbl_fmt fmt)
 		print_markdown(f, t);
 		break;
 	case FMT_CSV:
-		csv_line(f, t->ncols, t->head);
+		csv_line(f, t->ncols, t->head, NULL);
 		for (i = 0; i < t->nrows; i++)
-			csv_line(f, t->ncols, t->rows[i].cell);
+			csv_line(f, t->ncols, t->rows[i].cell, t->rows[i].mark);
 		break;
 	}
 }

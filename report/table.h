@@ -14,6 +14,7 @@ enum tbl_align { AL_LEFT, AL_RIGHT };
 
 struct tbl_row {
 	char **cell; /* ncols strings (owned) */
+	char **mark; /* per cell: a footnote mark ("*", "*2") or NULL */
 	int section; /* 1: cell[0] is a heading line */
 };
 
@@ -33,6 +34,13 @@ void tbl_col(struct tbl *t, size_t col, const char *head, enum tbl_align al);
 size_t tbl_add_row(struct tbl *t);
 void tbl_set(struct tbl *t, size_t row, size_t col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/*
+ * Put a footnote mark after a cell ("5.6 mb/s*"). Text keeps the marks of
+ * a column in a column of their own to the cell's right, so the figures
+ * stay aligned and a table without marks prints as before; Markdown and
+ * CSV append the mark to the cell.
+ */
+void tbl_mark(struct tbl *t, size_t row, size_t col, const char *mark);
 /* A heading line inside the table ("==> 2.4.4pre2 <=="). */
 void tbl_section(struct tbl *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

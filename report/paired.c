@@ -1,0 +1,357 @@
+/*
+ * paired.c: what zcbreport's tables say about the soak meter's cost.
+ * A case measured with soak runs in pairs (metered, unmetered) and
+ * carries its perturbation; a cell whose cases ran perturbed (outside
+ * 0.95-1.05, lib/meter.h) or with soakers on but unpaired is marked,
+ * and footnoted under its table with meter_perturbation_note(); a line
+ * says which runs each kind of figure came from. A table with neither
+ * prints as it always did.
+ */
+#include "config.h"
+#include "meter.h"
+#include "report.h"
+#include "stats.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Whether any side of the sample has a usable soak window. */
+static int soak_ran(json_t *sample)
+{
+	json_t *side, *m;
+	const char *name;
+	size_t i;
+
+	json_object_foreach(json_object_get(sample, "cpu"), name, side)
+	{
+		json_array_foreach(side, i, m)
+		{
+			const char *meter =
+				json_string_value(json_object_get(m, "meter"));
+
+			if (meter && !strcmp(meter, "soak") &&
+			    json_is_true(json_object_get(m, "ok")))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+unsigned sample_run(json_t *sample)
+{
+	json_t *k = json_object_get(sample, "soak");
+
+	if (json_is_boolean(k))
+		return json_is_true(k) ? RUN_METERED : RUN_UNMETERED;
+	return soak_ran(sample) ? RUN_SOAKED : RUN_PLAIN;
+}
+
+unsigned case_runs(json_t *kase, const char *metric)
+{
+	unsigned runs = 0;
+	json_t *s;
+	size_t i;
+
+	json_array_foreach(json_object_get(kase, "samples"), i, s)
+	{
+		if (!metric || json_is_number(json_object_get(
+				       json_object_get(s, "metrics"), metric)))
+			runs |= sample_run(s);
+	}
+	return runs;
+}
+
+size_t case_result_runs(json_t *kase)
+{
+	size_t i, n = 0;
+	json_t *s;
+
+	json_array_foreach(json_object_get(kase, "samples"), i, s)
+	{
+		n += sample_run(s) != RUN_METERED;
+	}
+	return n;
+}
+
+static double num_or_nan(json_t *v)
+{
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+int case_perturbation(json_t *kase, struct stats_ratio *r)
+{
+	json_t *p = json_object_get(kase, "perturbation");
+	json_t *ci = json_object_get(p, "ci95");
+
+	memset(r, 0, sizeof(*r));
+	r->ratio = num_or_nan(json_object_get(p, "ratio"));
+	if (!isfinite(r->ratio))
+		return -1;
+	r->n = (size_t)json_integer_value(json_object_get(p, "pairs"));
+	r->lo = num_or_nan(json_array_get(ci, 0));
+	r->hi = num_or_nan(json_array_get(ci, 1));
+	r->min = num_or_nan(json_object_get(p, "min"));
+	r->max = num_or_nan(json_object_get(p, "max"));
+	return 0;
+}
+
+void fn_init(struct fnotes *f)
+{
+	memset(f, 0, sizeof(*f));
+}
+
+void fn_free(struct fnotes *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		free(f->text[i]);
+	free(f->text);
+	free(f->mark);
+	memset(f, 0, sizeof(*f));
+}
+
+/* How far a ratio is from 1, either way. */
+static double distance(double ratio)
+{
+	return fabs(log(ratio));
+}
+
+/* The footnote of a pooled cell's perturbation: each case's ratio, and
+ * the worst one in full. */
+static void pooled_note(FILE *m, const struct stats_ratio *r, const int *has,
+			size_t n)
+{
+	size_t i, k = 0, npaired = 0, worst = n;
+	char note[256];
+
+	for (i = 0; i < n; i++) {
+		if (!has[i])
+			continue;
+		npaired++;
+		if (worst == n ||
+		    distance(r[i].ratio) > distance(r[worst].ratio))
+			worst = i;
+	}
+	fprintf(m, "pools %zu cases", n);
+	if (npaired < n)
+		fprintf(m, ", %zu of them paired,", npaired);
+	fprintf(m, " whose soak runs reached ");
+	for (i = 0; i < n; i++) {
+		if (!has[i])
+			continue;
+		if (k++)
+			fputs(k == npaired ? " and " : ", ", m);
+		fprintf(m, "%.2fx", r[i].ratio);
+	}
+	meter_perturbation_note(note, sizeof(note), &r[worst]);
+	fprintf(m, " of their unmetered rates; the worst: %s", note);
+}
+
+/* The footnote of the cases behind a cell, or NULL when none ran
+ * perturbed or soaked unpaired. */
+static char *cell_note(struct rcase *const *cs, size_t n, const char *metric,
+		       unsigned flags)
+{
+	struct stats_ratio *r = calloc(n + 1, sizeof(*r));
+	int *has = calloc(n + 1, sizeof(*has));
+	size_t i, nout = 0, nsoak = 0, size = 0;
+	char *text = NULL, note[256];
+	unsigned runs = 0;
+	FILE *m;
+
+	if (!r || !has)
+		abort();
+	for (i = 0; i < n; i++) {
+		runs |= case_runs(cs[i]->kase, metric);
+		has[i] = !case_perturbation(cs[i]->kase, &r[i]);
+		nout += (flags & FN_PERTURBED) && has[i] &&
+			meter_perturbed(r[i].ratio);
+		nsoak += (flags & FN_SOAKED) &&
+			 (case_runs(cs[i]->kase, metric) & RUN_SOAKED);
+	}
+	if (!nout && !nsoak)
+		goto out;
+	m = open_memstream(&text, &size);
+	if (!m)
+		abort();
+	if (nout && n == 1) {
+		meter_perturbation_note(note, sizeof(note), &r[0]);
+		fputs(note, m);
+	} else if (nout) {
+		pooled_note(m, r, has, n);
+	}
+	if (nout && metric && runs == RUN_UNMETERED)
+		fputs(" (the figure marked is from the unmetered runs)", m);
+	if (nout && nsoak)
+		fputs("; ", m);
+	if (nsoak == 1 && n == 1)
+		fputs("ran with soakers on, unpaired (no unmetered run beside "
+		      "it): its figures describe a run the soakers may have "
+		      "slowed, by an amount not measured",
+		      m);
+	else if (nsoak)
+		fprintf(m,
+			"%zu of the %zu cases pooled ran with soakers on, "
+			"unpaired: their figures describe runs the soakers "
+			"may have slowed, by an amount not measured",
+			nsoak, n);
+	fclose(m);
+out:
+	free(r);
+	free(has);
+	return text;
+}
+
+int fn_cell(struct fnotes *f, size_t row, size_t col, struct rcase *const *cs,
+	    size_t n, const char *metric, const char *param, const char *value,
+	    unsigned flags)
+{
+	struct rcase **use = calloc(n + 1, sizeof(*use));
+	size_t m, k;
+	char *text;
+
+	if (!use)
+		abort();
+	m = cell_cases(cs, n, metric, param, value, use);
+	text = m ? cell_note(use, m, metric, flags) : NULL;
+	free(use);
+	if (!text)
+		return 0;
+	for (k = 0; k < f->n && strcmp(f->text[k], text); k++)
+		;
+	if (k == f->n) {
+		f->text = rl_grow(f->text, &f->cap, f->n, sizeof(*f->text));
+		f->text[f->n++] = text;
+	} else {
+		free(text);
+	}
+	f->mark = rl_grow(f->mark, &f->capmark, f->nmark, sizeof(*f->mark));
+	f->mark[f->nmark++] = (struct fn_mark){row, col, k};
+	return 1;
+}
+
+void fn_source(struct fnotes *f, const char *what, struct rcase *const *cs,
+	       size_t n, const char *metric, const char *param,
+	       const char *value)
+{
+	struct rcase **use = calloc(n + 1, sizeof(*use));
+	unsigned runs = 0;
+	size_t m, i;
+
+	if (!use)
+		abort();
+	m = cell_cases(cs, n, metric, param, value, use);
+	for (i = 0; i < m; i++)
+		runs |= case_runs(use[i]->kase, metric);
+	free(use);
+	for (i = 0; i < f->nsrc && strcmp(f->src[i].what, what); i++)
+		;
+	if (i == FN_MAX_SRC)
+		return;
+	if (i == f->nsrc)
+		f->src[f->nsrc++] = (struct fn_src){what, 0};
+	f->src[i].runs |= runs;
+}
+
+static void marker(char *b, size_t l, const struct fnotes *f, size_t note)
+{
+	if (f->n == 1)
+		snprintf(b, l, "*");
+	else
+		snprintf(b, l, "*%zu", note + 1);
+}
+
+void fn_marks(const struct fnotes *f, struct tbl *t)
+{
+	char b[32];
+	size_t i;
+
+	for (i = 0; i < f->nmark; i++) {
+		marker(b, sizeof(b), f, f->mark[i].note);
+		tbl_mark(t, f->mark[i].row, f->mark[i].col, b);
+	}
+}
+
+void fn_note(enum tbl_fmt fmt, const char *text)
+{
+	if (fmt == FMT_MARKDOWN)
+		fputc('\n', stdout);
+	tbl_note(stdout, fmt, text);
+}
+
+void fn_footnotes(const struct fnotes *f, enum tbl_fmt fmt)
+{
+	char b[32], line[1200];
+	size_t i;
+
+	for (i = 0; i < f->n; i++) {
+		marker(b, sizeof(b), f, i);
+		/* Markdown: a line starting "* " would be a list item */
+		snprintf(line, sizeof(line), "%s%s %s",
+			 fmt == FMT_MARKDOWN ? "\\" : "", b, f->text[i]);
+		fn_note(fmt, line);
+	}
+}
+
+/* Which runs a figure came from, in words. */
+static void runs_words(char *b, size_t l, unsigned runs)
+{
+	const char *un = (runs & RUN_SOAKED) && (runs & RUN_PLAIN)
+				 ? "unpaired runs, some with soakers on"
+			 : runs & RUN_SOAKED ? "unpaired runs with soakers on"
+					     : "unpaired runs";
+
+	if ((runs & RUN_PAIRED) == RUN_PAIRED)
+		snprintf(b, l, "metered and unmetered runs");
+	else if (runs & RUN_METERED)
+		snprintf(b, l, "the metered runs of the same pairs");
+	else if (runs & RUN_UNMETERED)
+		snprintf(b, l, "the unmetered runs");
+	else
+		b[0] = 0;
+	if (runs & (RUN_SOAKED | RUN_PLAIN))
+		snprintf(b + strlen(b), l - strlen(b), "%s%s",
+			 b[0] ? " and " : "", un);
+}
+
+void fn_sources(const struct fnotes *f, enum tbl_fmt fmt)
+{
+	char line[2048], words[128], other[128];
+	size_t i, j, k = 0;
+	unsigned paired = 0;
+	int done[FN_MAX_SRC] = {0}, sd = 0;
+
+	for (i = 0; i < f->nsrc; i++)
+		paired |= f->src[i].runs & RUN_PAIRED;
+	if (!paired)
+		return;
+	snprintf(line, sizeof(line), "(paired runs: ");
+	/* whats that came from the same runs go together, in order */
+	for (i = 0; i < f->nsrc; i++) {
+		if (done[i] || !f->src[i].runs)
+			continue;
+		runs_words(words, sizeof(words), f->src[i].runs);
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 "%s%s", k++ ? "; " : "", f->src[i].what);
+		for (j = i + 1; j < f->nsrc; j++) {
+			runs_words(other, sizeof(other), f->src[j].runs);
+			if (done[j] || strcmp(words, other))
+				continue;
+			done[j] = 1;
+			snprintf(line + strlen(line),
+				 sizeof(line) - strlen(line), ", %s",
+				 f->src[j].what);
+		}
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 " from %s", words);
+	}
+	for (i = 0; i < f->nsrc; i++)
+		sd |= !strncmp(f->src[i].what, "sd_", 3);
+	snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s)",
+		 sd ? "; service demand: the CPU and the bytes of one run"
+		    : "");
+	fn_note(fmt, line);
+}
