@@ -10,6 +10,7 @@
 #include "chat.h"
 #include "meter.h"
 #include "result.h"
+#include "stats.h"
 
 struct cfg {
 	int server;	  /* --server: serve until a signal */
@@ -29,6 +30,7 @@ struct cfg {
 	double timeout_s;	       /* --timeout; 0 = scaled default */
 	long drop_after;	       /* --fault drop:K (client) */
 	long stall_after;	       /* --fault stall:K (server) */
+	int unpaired;		       /* --fault unpaired (server) */
 	long max_conns;		       /* --max-conns (server); 0 = default */
 };
 
@@ -45,26 +47,49 @@ struct sample {
 	int nsrv; /* a remote server's report */
 	struct cpu_sample srv[METER_MAX];
 	double srv_user_s, srv_sys_s; /* its rusage; NAN when none */
+	int paired;		      /* one run of a metered/unmetered pair */
+	int metered;		      /* paired: the soakers ran */
+	int pair;		      /* paired: which pair, 0-based */
 };
 
 struct measure;
 
 /* Open what every run needs: meters (-c), the control connection to a
- * remote server. NULL with err filled. */
+ * remote server (and what it measures). NULL with err filled. */
 struct measure *measure_open(const struct cfg *c, const char *host, int port,
 			     char *err, size_t len);
-/* One run; 0 or -1 with s->run.err. */
+/*
+ * Paired runs (lib/meter.h): 1 when this box or the server measures with
+ * soak, so the runs go in pairs, metered then unmetered. A server from
+ * before paired runs cannot park its soakers: its side counts as
+ * unpaired (measure_server_pairs 0).
+ */
+int measure_paired(const struct measure *m);
+int measure_server_pairs(const struct measure *m);
+/* "this box", "the server" or "this box and the server": who soaks. */
+const char *measure_soak_sides(const struct measure *m, char *buf, size_t len);
+/*
+ * One run; 0 or -1 with s->run.err. paired: metered says the run's kind
+ * (the box's soakers are parked for an unmetered one), next the kind of
+ * the run after it (-1: none), told to a remote server at the end.
+ */
 int measure_run(struct measure *m, const struct chat_run_cfg *rc,
-		struct sample *s);
+		struct sample *s, int metered, int next);
 void measure_close(struct measure *m);
 
 /* Put a sample into the result document. */
 void sample_to_doc(struct res_doc *d, json_t *kase, const struct sample *s,
 		   int same_box);
 
-/* Per run: one line. */
+/* Per run: one line (and, paired, which kind of run it was). */
 void print_run(FILE *f, const struct sample *s, long i, long n);
-/* Seed 004's table of Mean and Standard Deviation, then the meters. */
+/*
+ * Seed 004's table of Mean and Standard Deviation, then the meters. With
+ * pairs the rows come from the unmetered runs, soak from the metered ones,
+ * and a perturbation outside 0.95-1.05 is a footnote under the table.
+ */
 void print_table(FILE *f, const char *label, const struct sample *s, long n);
+/* Paired runs: what the soakers did to the throughput, in r. */
+void chat_perturbation(const struct sample *s, long n, struct stats_ratio *r);
 
 #endif

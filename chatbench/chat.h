@@ -90,6 +90,8 @@ struct chat_server_cfg {
 				* relays per room; -1 = never */
 	int quiet;	       /* no per-run lines (in-process server) */
 	const char *cpu_list;  /* meters for control connections, NULL */
+	int unpaired;	       /* fault: a server from before paired runs
+				* (run kinds ignored, never reported) */
 	int max_conns;	       /* connections held at once; 0 = the
 				* model's default (SRV_MAX_CONNS_*) */
 };

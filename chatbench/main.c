@@ -58,7 +58,9 @@ static const char usage_text[] =
 	"      --label L        label of the results (default: kernel release)\n"
 	"      --fault F        testing aid: drop:K (user 0 of room 0 hangs up\n"
 	"                       after K messages), stall:K (server stops\n"
-	"                       relaying after K deliveries per room)\n"
+	"                       relaying after K deliveries per room),\n"
+	"                       unpaired (--server: act as a server from\n"
+	"                       before paired runs)\n"
 	"  -v, -q               more, less diagnostics\n"
 	"  -h, --help           this text\n";
 
@@ -103,8 +105,11 @@ static void parse_fault(struct cfg *c, const char *v)
 		c->drop_after = cli_long("--fault drop:", v + 5, 0, 1L << 31);
 	else if (!strncmp(v, "stall:", 6))
 		c->stall_after = cli_long("--fault stall:", v + 6, 0, 1L << 40);
+	else if (!strcmp(v, "unpaired"))
+		c->unpaired = 1;
 	else
-		die_usage("--fault %s: expected drop:K or stall:K", v);
+		die_usage("--fault %s: expected drop:K, stall:K or unpaired",
+			  v);
 }
 
 static void parse_opts(struct cfg *c, int argc, char **argv)
@@ -220,6 +225,8 @@ static void parse_opts(struct cfg *c, int argc, char **argv)
 	if (c->host && c->stall_after >= 0)
 		die_usage(
 			"--fault stall: is for a server (--server, or no --host)");
+	if (!c->server && c->unpaired)
+		die_usage("--fault unpaired is for --server");
 	if ((c->server || c->host) && !port_set)
 		c->port = CHAT_DEFAULT_PORT;
 	if (c->rooms * c->users > 100000)
@@ -276,6 +283,7 @@ static int do_server(const struct cfg *c)
 		.cpu_list = c->cpu ? (c->cpu_list ? c->cpu_list
 						  : meter_default_list(NULL))
 				   : NULL,
+		.unpaired = c->unpaired,
 		.max_conns = (int)c->max_conns,
 	};
 	struct chat_server *s;
@@ -317,37 +325,88 @@ static void declare_metrics(struct res_doc *d)
 	res_metric(d, "exchange_s", "s", RES_LOWER, 0);
 }
 
-/* Stop repeating? With --confidence when the interval is tight enough. */
+/* The throughput of the results: the unmetered runs (all when the runs
+ * are not paired) into x; returns how many. */
+static long results(const struct sample *s, long n, double *x)
+{
+	long i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (!s[i].metered)
+			x[k++] = s[i].msgs_per_s;
+	return k;
+}
+
+/* Stop repeating? With --confidence when the interval of the results is
+ * tight enough. */
 static int enough(const struct cfg *c, const struct sample *s, long n)
 {
 	double x[n > 0 ? n : 1];
-	long i;
+	long k = results(s, n, x);
 
-	if (c->conf_level <= 0 || n < 3)
+	if (c->conf_level <= 0 || k < 3)
 		return 0;
-	for (i = 0; i < n; i++)
-		x[i] = s[i].msgs_per_s;
-	return stats_confidence_reached(x, (size_t)n, c->conf_level,
+	return stats_confidence_reached(x, (size_t)k, c->conf_level,
 					c->conf_width);
 }
 
 static void summary(FILE *f, const struct cfg *c, const struct sample *s,
-		    long n, const char *where)
+		    long n, const char *where, int paired)
 {
 	double x[n > 0 ? n : 1], m;
-	long i;
+	struct stats_ratio pr;
+	char note[256];
+	long k = results(s, n, x);
 
-	for (i = 0; i < n; i++)
-		x[i] = s[i].msgs_per_s;
-	m = stats_mean(x, (size_t)n);
+	if (paired) {
+		chat_perturbation(s, n, &pr);
+		if (pr.n) {
+			meter_perturbation_note(note, sizeof(note), &pr);
+			fprintf(f, "chatbench: perturbation: %s\n", note);
+		}
+	}
+	if (!k)
+		return;
+	m = stats_mean(x, (size_t)k);
 	fprintf(f,
-		"chatbench: %ld run%s of %ld rooms x %ld users x %ld messages of %ld bytes (%s%s, %s): %.0f msg/s",
-		n, n == 1 ? "" : "s", c->rooms, c->users, c->messages, c->size,
-		model_name(c->model), c->nodelay ? ", nodelay" : "", where, m);
-	if (n > 1)
+		"chatbench: %ld %srun%s of %ld rooms x %ld users x %ld messages of %ld bytes (%s%s, %s): %.0f msg/s",
+		k, paired ? "unmetered " : "", k == 1 ? "" : "s", c->rooms,
+		c->users, c->messages, c->size, model_name(c->model),
+		c->nodelay ? ", nodelay" : "", where, m);
+	if (k > 1)
 		fprintf(f, " mean, sd %.1f%%",
-			100 * stats_stddev(x, (size_t)n) / m);
+			100 * stats_stddev(x, (size_t)k) / m);
+	if (paired)
+		fprintf(f, "; soak CPU from the metered runs");
 	fputc('\n', f);
+}
+
+/*
+ * Paired runs with a server from before them: it cannot park its
+ * soakers, so its side runs unpaired, and an unmetered run whose server
+ * soakers ran is slowed by them.
+ */
+static void check_server(FILE *out, struct res_doc *doc, struct measure *m,
+			 const struct sample *s, long i, int *told)
+{
+	if (!s->paired || !s->nsrv || measure_server_pairs(m))
+		return;
+	if (!(*told)++) {
+		fprintf(out,
+			"chatbench: the server is a chatbench from before paired runs: it cannot park its soakers, its side runs unpaired\n");
+		res_warn(
+			doc,
+			"the server is a chatbench from before paired runs: its side runs unpaired");
+	}
+	if (!s->metered && meter_soak_ran(s->srv, s->nsrv)) {
+		fprintf(out,
+			"chatbench: the server's soakers ran during unmetered run %ld: that rate is perturbed\n",
+			i);
+		res_warn(
+			doc,
+			"the server's soakers ran during unmetered run %ld: that rate is perturbed (a chatbench server of this version parks them)",
+			i);
+	}
 }
 
 static int do_client(const struct cfg *c, int argc, char **argv)
@@ -367,15 +426,13 @@ static int do_client(const struct cfg *c, int argc, char **argv)
 		.interrupt = &sig_stop,
 	};
 	struct chat_server *srv = NULL;
-	struct sample *s = calloc((size_t)c->repeat, sizeof(*s));
+	struct sample *s;
 	struct measure *m;
-	char err[512], where[300];
+	char err[512], where[300], names[128];
 	json_t *kase;
-	long n = 0;
-	int status = 0;
+	long n = 0, nruns, k;
+	int status = 0, paired, metered, told = 0;
 
-	if (!s)
-		abort();
 	res_set_label(doc, c->label);
 	if (c->json || c->output)
 		res_set_output(doc, c->json ? "-" : c->output);
@@ -412,47 +469,66 @@ static int do_client(const struct cfg *c, int argc, char **argv)
 	m = measure_open(c, rc.host, rc.port, err, sizeof(err));
 	if (!m)
 		die("%s", err);
+	paired = measure_paired(m);
+	nruns = meter_runs(paired, (int)c->repeat);
+	s = calloc((size_t)nruns, sizeof(*s));
+	if (!s)
+		abort();
+	if (paired)
+		fprintf(out,
+			"chatbench: the soak meter (%s) runs in pairs: metered, then unmetered (the rate)\n",
+			measure_soak_sides(m, names, sizeof(names)));
 	log_verbose(
 		"%ld rooms x %ld users = %ld connections, %llu messages per run, timeout %.0f s",
 		c->rooms, c->users, c->rooms * c->users,
 		(unsigned long long)(c->rooms * c->users * c->messages *
 				     (c->users - 1)),
 		rc.timeout_s);
-	while (n < c->repeat && !sig_stop) {
-		if (measure_run(m, &rc, &s[n])) {
+	while (n < nruns && !sig_stop) {
+		metered = meter_run_metered(paired, (int)n);
+		if (measure_run(m, &rc, &s[n], metered,
+				n + 1 < nruns
+					? meter_run_metered(paired, (int)n + 1)
+					: -1)) {
 			log_err("run %ld: %s", n + 1, s[n].run.err);
 			res_fail(doc, "run %ld (%s): %s", n + 1, where,
 				 s[n].run.err);
 			status = 1;
 			break;
 		}
-		print_run(out, &s[n], n + 1, c->repeat);
+		s[n].pair = paired ? (int)n / 2 : (int)n;
+		print_run(out, &s[n], n + 1, nruns);
+		check_server(out, doc, m, &s[n], n + 1, &told);
 		fflush(out);
 		sample_to_doc(doc, kase, &s[n], !c->host);
 		n++;
-		if (enough(c, s, n))
+		if (!metered && enough(c, s, n))
 			break;
 	}
 	if (n > 1)
 		print_table(out, res_label(doc), s, n);
 	if (c->conf_level > 0 && n > 1) {
+		double x[n];
 		int ok = enough(c, s, n);
 
-		fprintf(out, "confidence %.0f%% +-%.1f%% %s after %ld runs\n",
+		k = results(s, n, x);
+		fprintf(out, "confidence %.0f%% +-%.1f%% %s after %ld %s\n",
 			c->conf_level, c->conf_width / 2,
-			ok ? "reached" : "NOT reached", n);
+			ok ? "reached" : "NOT reached", k,
+			paired ? "pairs" : "runs");
 		if (!ok)
 			res_warn(
 				doc,
-				"confidence %.0f%%,%.1f%% not reached after %ld runs",
-				c->conf_level, c->conf_width, n);
+				"confidence %.0f%%,%.1f%% not reached after %ld %s",
+				c->conf_level, c->conf_width, k,
+				paired ? "pairs" : "runs");
 	}
 	if (sig_stop) {
 		res_fail(doc, "interrupted by a signal after %ld runs", n);
 		status = sig_exit_status();
 	}
 	if (n)
-		summary(out, c, s, n, where);
+		summary(out, c, s, n, where, paired);
 	measure_close(m);
 	chat_server_stop(srv);
 	if (res_finish(doc))

@@ -4,6 +4,9 @@
  * around chat_c; with the server in-process the figures include it. The
  * suite's meters (-c) bracket the same window, and a remote chatbench
  * server reports its own rusage (and meters) over a control connection.
+ * With the soak meter on either side the runs go in pairs (lib/meter.h):
+ * this box's soakers are parked for an unmetered run, and a remote server
+ * learns each run's kind over the control connection (lib/chatframe.h).
  */
 #include "config.h"
 #include "bench.h"
@@ -25,6 +28,9 @@ struct measure {
 	int have_ms;
 	int ctrl;	 /* control connection to a remote server, -1 */
 	uint64_t tokens; /* runs so far, for the token */
+	int srv_pairs;	 /* the server takes run kinds (parks soakers) */
+	int srv_soak;	 /* it measures with soak */
+	int paired;	 /* runs go in pairs */
 };
 
 static int ctrl_open(const struct cfg *c, const char *host, int port, char *err,
@@ -50,6 +56,26 @@ static int ctrl_open(const struct cfg *c, const char *host, int port, char *err,
 	return fd;
 }
 
+static void ctrl_send(struct measure *m, enum chat_type type,
+		      enum chat_run_kind kind);
+static json_t *ctrl_recv(struct measure *m);
+
+/* What the server measures, from an empty window: every server answers
+ * STATS_STOP; one that takes run kinds says so in its report. */
+static void ctrl_probe(struct measure *m)
+{
+	json_t *rep;
+
+	ctrl_send(m, CHAT_STATS_START, CHAT_RUN_UNSAID);
+	ctrl_send(m, CHAT_STATS_STOP, CHAT_RUN_UNSAID);
+	rep = ctrl_recv(m);
+	if (!rep)
+		return;
+	m->srv_pairs = json_is_true(json_object_get(rep, "pairs"));
+	m->srv_soak = json_is_true(json_object_get(rep, "soak"));
+	json_decref(rep);
+}
+
 struct measure *measure_open(const struct cfg *c, const char *host, int port,
 			     char *err, size_t len)
 {
@@ -71,8 +97,31 @@ struct measure *measure_open(const struct cfg *c, const char *host, int port,
 			measure_close(m);
 			return NULL;
 		}
+		ctrl_probe(m);
 	}
+	m->paired = (m->have_ms && meterset_paired(&m->ms)) ||
+		    (m->srv_pairs && m->srv_soak);
 	return m;
+}
+
+int measure_paired(const struct measure *m)
+{
+	return m->paired;
+}
+
+int measure_server_pairs(const struct measure *m)
+{
+	return m->srv_pairs;
+}
+
+const char *measure_soak_sides(const struct measure *m, char *buf, size_t len)
+{
+	int here = m->have_ms && meterset_paired(&m->ms);
+	int there = m->srv_pairs && m->srv_soak;
+
+	snprintf(buf, len, "%s%s%s", here ? "this box" : "",
+		 here && there ? " and " : "", there ? "the server" : "");
+	return buf;
 }
 
 void measure_close(struct measure *m)
@@ -99,11 +148,12 @@ static uint64_t new_token(struct measure *m)
 	return t;
 }
 
-static void ctrl_send(struct measure *m, enum chat_type type)
+static void ctrl_send(struct measure *m, enum chat_type type,
+		      enum chat_run_kind kind)
 {
 	uint8_t f[CHAT_HDR];
 
-	chatframe_simple(f, type, 0, 0);
+	chatframe_stats(f, type, kind);
 	if (m->ctrl >= 0 && chat_send_full(m->ctrl, f, sizeof(f)) != CHAT_HDR) {
 		log_warn(
 			"control connection to the server lost: no server CPU figures");
@@ -112,22 +162,44 @@ static void ctrl_send(struct measure *m, enum chat_type type)
 	}
 }
 
-/* The server's report over the control connection. */
-static void ctrl_report(struct measure *m, struct sample *s)
+/* A report over the control connection, or NULL (then it is closed). */
+static json_t *ctrl_recv(struct measure *m)
 {
 	char err[256];
 	json_t *rep = NULL;
-	int i, n;
 
-	ctrl_send(m, CHAT_STATS_STOP);
 	if (m->ctrl < 0)
-		return;
+		return NULL;
 	if (peerrep_recv(m->ctrl, &rep, CTRL_WAIT_MS, err, sizeof(err))) {
 		log_warn("server CPU report: %s", err);
 		close(m->ctrl);
 		m->ctrl = -1;
-		return;
+		return NULL;
 	}
+	return rep;
+}
+
+static enum chat_run_kind run_kind(int paired, int metered)
+{
+	if (!paired || metered < 0)
+		return CHAT_RUN_UNSAID;
+	return metered ? CHAT_RUN_METERED : CHAT_RUN_UNMETERED;
+}
+
+/* The server's report over the control connection; next: the kind of
+ * the run after this one (the server parks or wakes its soakers before
+ * it answers). */
+static void ctrl_report(struct measure *m, struct sample *s,
+			enum chat_run_kind next)
+{
+	char err[256];
+	json_t *rep;
+	int i, n;
+
+	ctrl_send(m, CHAT_STATS_STOP, next);
+	rep = ctrl_recv(m);
+	if (!rep)
+		return;
 	n = peerrep_cpu(rep, s->srv, METER_MAX, err, sizeof(err));
 	if (n < 0) {
 		log_warn("server CPU report: %s", err);
@@ -143,18 +215,26 @@ static void ctrl_report(struct measure *m, struct sample *s)
 }
 
 int measure_run(struct measure *m, const struct chat_run_cfg *rc0,
-		struct sample *s)
+		struct sample *s, int metered, int next)
 {
 	struct chat_run_cfg rc = *rc0;
 	struct rusage a, b;
+	char err[256];
 	double t0;
 	int r;
 
 	memset(s, 0, sizeof(*s));
 	s->srv_user_s = s->srv_sys_s = NAN;
+	s->paired = m->paired;
+	s->metered = m->paired && metered;
 	rc.token = new_token(m);
+	if (m->paired && m->have_ms &&
+	    meterset_metered(&m->ms, s->metered, err, sizeof(err))) {
+		snprintf(s->run.err, sizeof(s->run.err), "--cpu: %s", err);
+		return -1;
+	}
 	if (m->ctrl >= 0)
-		ctrl_send(m, CHAT_STATS_START);
+		ctrl_send(m, CHAT_STATS_START, run_kind(m->paired, s->metered));
 	if (m->have_ms)
 		meterset_start(&m->ms);
 	getrusage(RUSAGE_SELF, &a);
@@ -165,7 +245,7 @@ int measure_run(struct measure *m, const struct chat_run_cfg *rc0,
 	if (m->have_ms)
 		s->ncs = meterset_stop(&m->ms, s->cs);
 	if (m->ctrl >= 0)
-		ctrl_report(m, s);
+		ctrl_report(m, s, run_kind(m->paired, next));
 	s->user_s = tv(&b.ru_utime) - tv(&a.ru_utime);
 	s->sys_s = tv(&b.ru_stime) - tv(&a.ru_stime);
 	s->cpu_pct =
@@ -192,7 +272,7 @@ void sample_to_doc(struct res_doc *d, json_t *kase, const struct sample *s,
 	res_sample_set(j, "time_cpu_pct", s->cpu_pct);
 	res_sample_set(j, "exchange_s", s->run.exchange_s);
 	if (s->ncs) {
-		meter_add_metrics(d, j, "box", s->cs, s->ncs, 0, 0);
+		meter_add_metrics(d, j, "box", s->cs, s->ncs, 0, s->metered);
 		meter_add_raw(j, "box", s->cs, s->ncs);
 	}
 	if (s->nsrv) {
@@ -200,10 +280,13 @@ void sample_to_doc(struct res_doc *d, json_t *kase, const struct sample *s,
 		res_metric(d, "server_system_s", "s", RES_LOWER, 0);
 		res_sample_set(j, "server_user_s", s->srv_user_s);
 		res_sample_set(j, "server_system_s", s->srv_sys_s);
-		meter_add_metrics(d, j, "server", s->srv, s->nsrv, 0, 0);
+		meter_add_metrics(d, j, "server", s->srv, s->nsrv, 0,
+				  s->metered);
 		meter_add_raw(j, "server", s->srv, s->nsrv);
 	}
 	if (s->run.err[0])
 		json_object_set_new(j, "error", json_string(s->run.err));
+	if (s->paired) /* last: renames the slowed run's own figures */
+		res_sample_pair(d, j, s->pair, s->metered);
 	res_sample(kase, j);
 }

@@ -224,10 +224,53 @@ int srv_check_msg(const struct srv_conn *c, const struct chat_hdr *h, char *err,
 	return 0;
 }
 
+/* Paired runs: park this box's soakers for an unmetered run (metered 0)
+ * or let them run; a failure is logged, and the report's soak figure
+ * then shows the soakers ran. */
+static void ctrl_soakers(struct chat_server *s, struct srv_conn *c, int metered)
+{
+	char err[256];
+
+	if (c->holds == !metered || !meterset_paired(&c->ms))
+		return;
+	if (meterset_metered(&c->ms, metered, err, sizeof(err))) {
+		log_msg(s->cfg.quiet ? LOG_VERBOSE : LOG_NORMAL,
+			"warning: control %s: cannot %s the soakers: %s",
+			c->name, metered ? "wake" : "park", err);
+		return;
+	}
+	c->holds = !metered;
+}
+
+/*
+ * The report of a window: CPU samples, and what the client needs to pair
+ * its runs: this server takes run kinds ("pairs"), measures with soak
+ * ("soak": the client's runs go in pairs) and which run it measured.
+ */
+static json_t *ctrl_report(struct chat_server *s, struct srv_conn *c,
+			   const struct cpu_sample *cs, int n)
+{
+	json_t *rep = peerrep_build(cs, n);
+
+	json_object_set_new(rep, "role", json_string("chatbench server"));
+	if (s->cfg.unpaired)
+		return rep;
+	json_object_set_new(rep, "pairs", json_true());
+	json_object_set_new(rep, "soak", json_boolean(meterset_paired(&c->ms)));
+	if (c->run != CHAT_RUN_UNSAID)
+		json_object_set_new(rep, "run",
+				    json_string(c->run == CHAT_RUN_METERED
+							? "metered"
+							: "unmetered"));
+	return rep;
+}
+
 int srv_ctrl(struct chat_server *s, struct srv_conn *c,
 	     const struct chat_hdr *h, uint8_t **reply, size_t *rlen, char *err,
 	     size_t len)
 {
+	enum chat_run_kind kind =
+		s->cfg.unpaired ? CHAT_RUN_UNSAID : chatframe_run_kind(h);
 	struct cpu_sample cs[METER_MAX];
 	char list[256];
 	json_t *rep;
@@ -244,6 +287,11 @@ int srv_ctrl(struct chat_server *s, struct srv_conn *c,
 				return -EINVAL;
 			c->ms_open = 1;
 		}
+		/* the STOP before parked them already; this covers a
+		 * client that opens with an unmetered run */
+		c->run = kind;
+		if (kind != CHAT_RUN_UNSAID)
+			ctrl_soakers(s, c, kind == CHAT_RUN_METERED);
 		meterset_start(&c->ms);
 		c->ms_started = 1;
 		return 0;
@@ -251,9 +299,10 @@ int srv_ctrl(struct chat_server *s, struct srv_conn *c,
 	if (h->type == CHAT_STATS_STOP && c->ms_started) {
 		n = meterset_stop(&c->ms, cs);
 		c->ms_started = 0;
-		rep = peerrep_build(cs, n);
-		json_object_set_new(rep, "role",
-				    json_string("chatbench server"));
+		rep = ctrl_report(s, c, cs, n);
+		/* the next run's kind, before the client can start it (it
+		 * waits for this report) */
+		ctrl_soakers(s, c, kind != CHAT_RUN_UNMETERED);
 		*rlen = peerrep_encode(rep, reply);
 		json_decref(rep);
 		return 0;

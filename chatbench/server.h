@@ -39,6 +39,8 @@ struct srv_conn {
 	double born;	       /* accept time (monotonic s): JOIN deadline */
 	struct meterset ms;    /* control: the server's meters */
 	int ms_open, ms_started;
+	enum chat_run_kind run; /* control: kind of the window's run */
+	int holds;		/* control: this box's soakers parked */
 	/* threads model */
 	uint8_t *q; /* READY/ABORT for the writer, sent first */
 	size_t qlen, qcap;

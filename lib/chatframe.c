@@ -218,6 +218,21 @@ void chatframe_simple(uint8_t *buf, enum chat_type type, uint16_t room,
 	chatframe_put_hdr(buf, &h);
 }
 
+void chatframe_stats(uint8_t *buf, enum chat_type type, enum chat_run_kind kind)
+{
+	struct chat_hdr h = {
+		.type = (uint8_t)type, .len = CHAT_HDR, .seq = (uint32_t)kind};
+
+	chatframe_put_hdr(buf, &h);
+}
+
+enum chat_run_kind chatframe_run_kind(const struct chat_hdr *h)
+{
+	return h->seq == CHAT_RUN_METERED || h->seq == CHAT_RUN_UNMETERED
+		       ? (enum chat_run_kind)h->seq
+		       : CHAT_RUN_UNSAID;
+}
+
 size_t chatframe_abort(uint8_t *buf, uint16_t room, uint16_t sender,
 		       const char *reason)
 {

@@ -24,6 +24,14 @@
  * STATS_START / STATS_STOP; the server answers STOP with a peer report
  * (lib/peerrep.h) of its CPU over the window.
  *
+ * Paired runs (lib/meter.h): the seq field of STATS_START names the kind
+ * of the run the window measures, that of STATS_STOP the kind of the
+ * next run (enum chat_run_kind), so a server on another box parks its
+ * soakers for an unmetered run before it answers STOP, and the client's
+ * next run starts after that answer. A server from before paired runs
+ * never reads seq there: it measures every run soaked. 0 (what older
+ * clients send) is "not said": an unpaired run, or no next run.
+ *
  * The decoder checks magic, version, type and the length against the
  * type's allowed range and the caller's maximum before anything is used.
  */
@@ -50,6 +58,13 @@ enum chat_type {
 	CHAT_STATS_START = 5, /* control: open the server's CPU window */
 	CHAT_STATS_STOP = 6,  /* control: close it, answer a peer report */
 	CHAT_TYPE_MAX = 6,
+};
+
+/* STATS_START/STOP seq: the kind of a run (paired runs). */
+enum chat_run_kind {
+	CHAT_RUN_UNSAID = 0,	/* unpaired, or no next run */
+	CHAT_RUN_METERED = 1,	/* soakers on */
+	CHAT_RUN_UNMETERED = 2, /* every soaker of the box parked */
 };
 
 #define CHAT_JOIN_CTRL	  0x1 /* flags: a control connection */
@@ -106,6 +121,11 @@ int chatframe_join_parse(const struct chat_hdr *h, const uint8_t *payload,
 /* A header-only frame (READY, STATS_*); CHAT_HDR bytes. */
 void chatframe_simple(uint8_t *buf, enum chat_type type, uint16_t room,
 		      uint16_t sender);
+/* A STATS_START or STATS_STOP frame carrying a run kind in seq. */
+void chatframe_stats(uint8_t *buf, enum chat_type type,
+		     enum chat_run_kind kind);
+/* The run kind in a STATS frame's seq; anything else is "not said". */
+enum chat_run_kind chatframe_run_kind(const struct chat_hdr *h);
 /* An ABORT frame with reason (cut to CHAT_REASON_MAX); returns its size.
  * buf must hold CHAT_HDR + CHAT_REASON_MAX bytes. */
 size_t chatframe_abort(uint8_t *buf, uint16_t room, uint16_t sender,

@@ -266,6 +266,26 @@ int zcw_hello_decode(const uint8_t *b, size_t len, uint32_t *version,
 	return 0;
 }
 
+uint32_t zcw_run_flags(const struct zcw_run *r)
+{
+	if (!r->said)
+		return 0;
+	return ZCW_F_RUN | (r->soak ? ZCW_F_SOAK : 0) |
+	       (r->metered ? ZCW_F_METERED : 0) |
+	       (r->pair & ZCW_PAIR_MASK) << ZCW_PAIR_SHIFT;
+}
+
+void zcw_run_parse(uint32_t flags, struct zcw_run *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (!(flags & ZCW_F_RUN))
+		return;
+	r->said = 1;
+	r->soak = !!(flags & ZCW_F_SOAK);
+	r->metered = !!(flags & ZCW_F_METERED);
+	r->pair = flags >> ZCW_PAIR_SHIFT & ZCW_PAIR_MASK;
+}
+
 uint64_t zcw_header_bytes(uint32_t nloops, uint32_t nfiles)
 {
 	return 4 + (uint64_t)nloops * (4 + 4 * (uint64_t)nfiles);

@@ -18,6 +18,19 @@
  * its CPU figures after the last byte of the stream. An original peer
  * never sees any of it: zcc sends the hello only when asked (-C).
  *
+ * Paired runs (lib/meter.h): with the soak meter on either side, zcc runs
+ * in pairs, a metered run (soakers on) then an unmetered one (every
+ * soaker of the box parked), and its hello's flags say which run the
+ * connection belongs to (struct zcw_run): ZCW_F_RUN, then ZCW_F_SOAK when
+ * zcc measures with soak, ZCW_F_METERED for the metered run, and the
+ * pair's index in bits 8-31. zcs parks its box's soakers for an unmetered
+ * run before it answers, so the first byte already runs unsoaked, and
+ * grants ZCW_F_RUN back, with ZCW_F_SOAK when it measures with soak
+ * itself (then zcc pairs its runs too). A zcs from before this extension
+ * grants ZCW_F_CPU alone (flags & 0x1): its side runs unpaired, its
+ * soakers on throughout. A hello without ZCW_F_RUN (an older zcc) is an
+ * unpaired run.
+ *
  * The decoder is a push state machine: the server feeds it the bytes it
  * read, header bytes through zcw_dec_header() and payload through its
  * receive method, accounted with zcw_dec_payload(). Every count and length
@@ -31,12 +44,18 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define ZCW_PORT      2222	  /* the originals' port */
-#define ZCW_MAGIC     0x5A434231u /* "ZCB1": first word of our hello */
-#define ZCW_VERSION   1		  /* hello version we speak */
-#define ZCW_HELLO_LEN 12	  /* magic, version, flags */
-#define ZCW_F_CPU     0x1u	  /* hello: report your CPU at the end */
-#define ZCW_F_KNOWN   ZCW_F_CPU	  /* flags this version understands */
+#define ZCW_PORT       2222	   /* the originals' port */
+#define ZCW_MAGIC      0x5A434231u /* "ZCB1": first word of our hello */
+#define ZCW_VERSION    1	   /* hello version we speak */
+#define ZCW_HELLO_LEN  12	   /* magic, version, flags */
+#define ZCW_F_CPU      0x1u	   /* hello: report your CPU at the end */
+#define ZCW_F_RUN      0x2u	   /* hello: the run's kind is in the flags */
+#define ZCW_F_SOAK     0x4u	   /* hello: I measure with soak */
+#define ZCW_F_METERED  0x8u	   /* hello: this run is the metered one */
+#define ZCW_PAIR_SHIFT 8	   /* hello: bits 8-31 hold the pair */
+#define ZCW_PAIR_MASK  0xffffffu   /* pairs wrap at 2^24 */
+/* Flags a zcs of this version grants back when asked. */
+#define ZCW_F_KNOWN (ZCW_F_CPU | ZCW_F_RUN)
 
 /* Defaults of zcs --max-loops, --max-files and --max-file-len. */
 #define ZCW_DEF_MAX_LOOPS    10000000u
@@ -117,6 +136,18 @@ size_t zcw_hello_encode(uint8_t *b, uint32_t flags);
 /* Check a hello or answer; 0 with *version, *flags, or -EINVAL. */
 int zcw_hello_decode(const uint8_t *b, size_t len, uint32_t *version,
 		     uint32_t *flags, char *err, size_t elen);
+/* The run a hello announces (ZCW_F_RUN and what goes with it). */
+struct zcw_run {
+	int said;      /* ZCW_F_RUN: the fields below are meant */
+	int soak;      /* ZCW_F_SOAK: the sender measures with soak */
+	int metered;   /* ZCW_F_METERED: soakers on in this run */
+	uint32_t pair; /* the pair (ZCW_PAIR_MASK wide) */
+};
+
+/* The flags of r (0 unless r->said); the pair is cut to 24 bits. */
+uint32_t zcw_run_flags(const struct zcw_run *r);
+/* The run in a hello's flags (all 0 without ZCW_F_RUN). */
+void zcw_run_parse(uint32_t flags, struct zcw_run *r);
 /* Bytes of a whole original stream: 4 + nloops * (4 + 4 * nfiles +
  * sum of lens). */
 uint64_t zcw_stream_bytes(uint32_t nloops, uint32_t nfiles,

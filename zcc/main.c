@@ -228,19 +228,39 @@ static int same_box(json_t *peer_host)
 	return them && !strcmp(them, me);
 }
 
-static void print_run(int k, const struct fileset *fs,
-		      const struct run_result *r, const struct cpu_sample *loc,
-		      int nloc)
+/* What the runs so far measured: unmetered runs (the results) and,
+ * paired, the metered partner of each (same index = same pair). */
+struct rates {
+	double *mbps;	 /* unmetered (or unpaired) runs */
+	double *metered; /* metered run of pair k */
+	int n, nm;
+};
+
+/* The kind of run, when paired: before its figures. */
+static void print_kind(const struct cpuwin_sample *cs, int pair)
+{
+	if (!cs->paired)
+		return;
+	fprintf(out,
+		cs->metered
+			? "pair %d, metered run: soakers on (its CPU is the soak figure; its rate is not the result)\n"
+			: "pair %d, unmetered run: soakers parked (this rate is the result)\n",
+		pair + 1);
+}
+
+static void print_run(int k, int nruns, const struct run_result *r,
+		      const struct cpuwin_sample *cs)
 {
 	fprintf(out,
 		"run %d/%d: %.1f MB/s  %llu bytes in %.3f s (%llu header bytes, %d connection%s)\n",
-		k + 1, cfg.repeat,
+		k + 1, nruns,
 		r->elapsed_s > 0 ? (double)r->payload / r->elapsed_s / 1e6 : 0,
 		(unsigned long long)r->payload, r->elapsed_s,
 		(unsigned long long)r->header, cfg.conns,
 		cfg.conns == 1 ? "" : "s");
-	if (cfg.measure)
-		meter_print(out, "local", loc, nloc, (double)r->payload);
+	if (cs->nlocal)
+		meter_print(out, "local", cs->local, cs->nlocal,
+			    (double)r->payload);
 	if (r->rem.n) {
 		meter_print(out, "remote", r->rem.cpu, r->rem.n,
 			    (double)r->payload);
@@ -251,11 +271,11 @@ static void print_run(int k, const struct fileset *fs,
 		fprintf(out,
 			"  cpu remote unavailable: the server does not measure CPU (start zcs with -c)\n");
 	}
-	(void)fs;
 }
 
+/* One run's sample; CPU and bytes of the same run (service demand). */
 static json_t *sample_of(struct res_doc *doc, const struct run_result *r,
-			 const struct cpu_sample *loc, int nloc)
+			 const struct cpuwin_sample *cs, int pair)
 {
 	json_t *s = json_pack("{s:I, s:I, s:f, s:i, s:I}", "bytes",
 			      (json_int_t)r->payload, "header_bytes",
@@ -267,14 +287,10 @@ static json_t *sample_of(struct res_doc *doc, const struct run_result *r,
 		s, "throughput_MBps",
 		r->elapsed_s > 0 ? (double)r->payload / r->elapsed_s / 1e6 : 0);
 	res_sample_set(s, "elapsed_s", r->elapsed_s);
-	if (cfg.measure) {
-		meter_add_metrics(doc, s, "local", loc, nloc,
-				  (double)r->payload, 0);
-		meter_add_raw(s, "local", loc, nloc);
-	}
+	cpuwin_add(doc, s, cs, (double)r->payload);
 	if (r->rem.n) {
 		meter_add_metrics(doc, s, "remote", r->rem.cpu, r->rem.n,
-				  (double)r->payload, 0);
+				  (double)r->payload, cs->metered);
 		meter_add_raw(s, "remote", r->rem.cpu, r->rem.n);
 		json_object_set_new(s, "same_box",
 				    json_boolean(same_box(r->rem.host)));
@@ -285,36 +301,82 @@ static json_t *sample_of(struct res_doc *doc, const struct run_result *r,
 	}
 	if (r->counters)
 		json_object_set(s, "counters", r->counters);
+	if (cs->paired) /* last: renames this run's own figures */
+		res_sample_pair(doc, s, pair, cs->metered);
 	return s;
 }
 
-/* The one-line summary every tool ends with. */
-static void summary(int k, const double *mbps)
+/* The closing lines: with pairs what the soakers did to the rate, then
+ * the one-line summary every tool ends with. */
+static void summary(const struct rates *rt, int paired)
 {
-	double lo = k ? mbps[0] : 0, hi = lo;
+	double lo = rt->n ? rt->mbps[0] : 0, hi = lo;
+	struct stats_ratio pr;
+	char note[256];
 	int i;
 
-	for (i = 1; i < k; i++) {
-		lo = mbps[i] < lo ? mbps[i] : lo;
-		hi = mbps[i] > hi ? mbps[i] : hi;
+	for (i = 1; i < rt->n; i++) {
+		lo = rt->mbps[i] < lo ? rt->mbps[i] : lo;
+		hi = rt->mbps[i] > hi ? rt->mbps[i] : hi;
+	}
+	if (paired && rt->nm && rt->n) {
+		stats_ratio_paired(rt->metered, rt->mbps,
+				   (size_t)(rt->nm < rt->n ? rt->nm : rt->n),
+				   &pr);
+		meter_perturbation_note(note, sizeof(note), &pr);
+		fprintf(out, "zcc: perturbation: %s\n", note);
 	}
 	fprintf(out,
-		"zcc: %d run%s of %s to %s:%d: %.1f MB/s median (min %.1f, max %.1f)\n",
-		k, k == 1 ? "" : "s", cfg.method, cfg.server, cfg.port,
-		k ? stats_median(mbps, (size_t)k) : 0, lo, hi);
+		"zcc: %d %srun%s of %s to %s:%d: %.1f MB/s median (min %.1f, max %.1f)%s\n",
+		rt->n, paired ? "unmetered " : "", rt->n == 1 ? "" : "s",
+		cfg.method, cfg.server, cfg.port,
+		rt->n ? stats_median(rt->mbps, (size_t)rt->n) : 0, lo, hi,
+		paired ? "; soak CPU from the metered runs" : "");
+}
+
+/*
+ * Paired runs with an older zcs (it did not take the run's kind): its
+ * side runs unpaired, and its soakers slowed an unmetered run if they
+ * ran in it.
+ */
+static void check_server_pairing(struct res_doc *doc, int k,
+				 const struct run_result *r,
+				 const struct cpuwin_sample *cs, int *told)
+{
+	if (!cs->paired || !cfg.remote || r->rem.run_granted)
+		return;
+	if (!(*told)++) {
+		fprintf(out,
+			"zcc: the server is a zcs from before paired runs: it cannot park its soakers, its side runs unpaired\n");
+		res_warn(
+			doc,
+			"the server is a zcs from before paired runs: its side runs unpaired");
+	}
+	if (!cs->metered && meter_soak_ran(r->rem.cpu, r->rem.n)) {
+		fprintf(out,
+			"zcc: the server's soakers ran during unmetered run %d: that rate is perturbed\n",
+			k + 1);
+		res_warn(
+			doc,
+			"the server's soakers ran during unmetered run %d: that rate is perturbed (a zcs of this version parks them)",
+			k + 1);
+	}
 }
 
 int main(int argc, char **argv)
 {
-	struct cpu_sample loc[METER_MAX];
+	struct cpuwin_cfg wc = {0};
+	struct cpuwin_sample cs;
 	struct run_result r;
 	struct fileset fs;
-	struct meterset ms;
+	struct cpuwin w;
 	struct res_doc *doc;
+	struct zcw_run run = {0};
+	struct rates rt = {0};
 	json_t *kase = NULL;
-	double *mbps;
-	char err[256], why[256];
-	int k, nloc = 0, wfail;
+	char err[512], why[256];
+	int k, paired, told = 0, wfail;
+	double mbps;
 
 	log_init(argv[0]);
 	parse_opts(argc, argv);
@@ -334,19 +396,43 @@ int main(int argc, char **argv)
 	bind_cpu();
 	if (!files_open(&fs, argv + optind, argc - optind, cfg.bufsize))
 		die_usage("no regular files to send");
-	if (cfg.measure &&
-	    meterset_open(&ms, cfg.meters, NULL, err, sizeof(err)))
+	wc.local = cfg.measure;
+	wc.local_list = cfg.meters;
+	if (cpuwin_open(&w, &wc, err, sizeof(err)))
 		die("%s", err);
-	mbps = calloc((size_t)cfg.repeat, sizeof(*mbps));
+	paired = cpuwin_paired(&w);
+	rt.mbps = calloc((size_t)cfg.repeat, sizeof(double));
+	rt.metered = calloc((size_t)cfg.repeat, sizeof(double));
+	if (!rt.mbps || !rt.metered)
+		abort();
 	fprintf(out,
 		"zcc: %s to %s:%d, %d file%s (%llu bytes) x %u loops, %d connection%s\n",
 		cfg.method, cfg.server, cfg.port, fs.n, fs.n == 1 ? "" : "s",
 		(unsigned long long)fs.bytes, cfg.loops, cfg.conns,
 		cfg.conns == 1 ? "" : "s");
-	for (k = 0; k < cfg.repeat && !sig_stop; k++) {
-		if (run_once(&cfg, &fs, cfg.measure ? &ms : NULL, loc, &nloc,
-			     &r))
+	if (cfg.measure)
+		fprintf(out, "zcc: CPU meters: %s%s\n",
+			cpuwin_local_names(&w, why, sizeof(why)),
+			paired ? "; soak runs in pairs: metered, then unmetered (the rate)"
+			       : "");
+	for (k = 0; k < meter_runs(paired, cfg.repeat) && !sig_stop; k++) {
+		/* the first run is metered, paired or not: a zcs that
+		 * measures with soak says so only in its answer */
+		run.said = cfg.remote;
+		run.soak = cpuwin_paired(&w);
+		run.metered = !k || meter_run_metered(paired, k);
+		run.pair = (uint32_t)(paired ? k / 2 : k);
+		if (paired && cpuwin_metered(&w, run.metered, err, sizeof(err)))
+			die("--cpu: %s", err);
+		if (run_once(&cfg, &fs, zcw_run_flags(&run), &w, &cs, &r))
 			die("%s", r.err);
+		if (!k && !paired && r.rem.soak) {
+			paired = 1;
+			fprintf(out,
+				"zcc: the server measures with soak: runs go in pairs, metered (this one), then unmetered (the rate)\n");
+		}
+		cs.paired = paired;
+		cs.metered = paired && run.metered;
 		if (!kase) {
 			kase = res_case(
 				doc,
@@ -363,21 +449,27 @@ int main(int argc, char **argv)
 		}
 		if (r.warn[0])
 			res_warn(doc, "%s", r.warn);
-		print_run(k, &fs, &r, loc, nloc);
-		res_sample(kase, sample_of(doc, &r, loc, nloc));
-		mbps[k] = r.elapsed_s > 0
-				  ? (double)r.payload / r.elapsed_s / 1e6
-				  : 0;
+		print_kind(&cs, (int)run.pair);
+		print_run(k, meter_runs(paired, cfg.repeat), &r, &cs);
+		check_server_pairing(doc, k, &r, &cs, &told);
+		res_sample(kase, sample_of(doc, &r, &cs, (int)run.pair));
+		mbps = r.elapsed_s > 0 ? (double)r.payload / r.elapsed_s / 1e6
+				       : 0;
+		if (cs.metered)
+			rt.metered[rt.nm++] = mbps;
+		else
+			rt.mbps[rt.n++] = mbps;
 		run_result_free(&r);
 	}
 	if (sig_stop)
-		res_warn(doc, "interrupted after %d of %d runs", k, cfg.repeat);
-	summary(k, mbps);
+		res_warn(doc, "interrupted after %d of %d runs", k,
+			 meter_runs(paired, cfg.repeat));
+	summary(&rt, paired);
 	wfail = res_finish(doc) != 0;
 	res_free(doc);
-	if (cfg.measure)
-		meterset_close(&ms);
+	cpuwin_close(&w);
 	files_close(&fs);
-	free(mbps);
+	free(rt.mbps);
+	free(rt.metered);
 	return sig_stop ? sig_exit_status() : wfail;
 }

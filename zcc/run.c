@@ -92,8 +92,10 @@ struct conn {
 	struct xfer_source *src;  /* this connection's copies of the sources */
 	char *buf;		  /* their shared copy buffer */
 	uint64_t payload, header; /* bytes sent */
+	uint32_t run_flags;	  /* the run's kind, for the hello */
 	struct remote rem;	  /* what the server said */
-	double t_end;		  /* the server closed */
+	double t_end;		  /* the server closed (with a CPU report:
+				   * it arrived, all bytes counted) */
 	int failed;
 	char err[512];
 };
@@ -161,7 +163,7 @@ static int hello(struct conn *c)
 	json_t *about;
 	ssize_t n;
 
-	zcw_hello_encode(b, ZCW_F_CPU);
+	zcw_hello_encode(b, ZCW_F_CPU | c->run_flags);
 	if (sock_write_full(c->fd, b, sizeof(b), c->cfg->timeout_ms) !=
 	    (ssize_t)sizeof(b))
 		return conn_fail(c, "hello", "cannot send it");
@@ -180,6 +182,8 @@ static int hello(struct conn *c)
 		return conn_fail(c, "hello", "%s", err);
 	c->rem.ours = 1;
 	c->rem.cpu_granted = !!(flags & ZCW_F_CPU);
+	c->rem.run_granted = !!(flags & ZCW_F_RUN);
+	c->rem.soak = c->rem.run_granted && (flags & ZCW_F_SOAK);
 	snprintf(c->rem.recv_method, sizeof(c->rem.recv_method), "%s",
 		 json_string_value(json_object_get(about, "recv_method"))
 			 ? json_string_value(
@@ -293,12 +297,16 @@ static int send_stream(struct conn *c)
 }
 
 /* After the last byte: the CPU report when granted, then the server's
- * close (our FIN first), so the time covers the bytes' arrival. */
+ * close (our FIN first), so the time covers the bytes' arrival. The
+ * report comes once the server has counted every byte, so with one the
+ * clock stops there: what the server does before it closes (wake its
+ * soakers after an unmetered run) is not the transfer. */
 static int finish(struct conn *c)
 {
 	struct cpu_sample s[METER_MAX];
 	char err[256], b[256];
 	json_t *rep, *z;
+	double t_report = 0;
 	ssize_t n;
 	int k;
 
@@ -311,6 +319,7 @@ static int finish(struct conn *c)
 				 sizeof(err)))
 			return conn_fail(c, "waiting for the CPU report", "%s",
 					 err);
+		t_report = clock_now();
 		k = peerrep_cpu(rep, s, METER_MAX, err, sizeof(err));
 		z = json_object_get(rep, "zcs");
 		if (k < 0) {
@@ -345,7 +354,7 @@ static int finish(struct conn *c)
 				log_warn("server %s:%d did not close within %d ms of the stream's end: timing ends at the last byte sent",
 					 c->cfg->server, c->cfg->port,
 					 c->cfg->timeout_ms);
-			c->t_end = t_sent;
+			c->t_end = t_report ? t_report : t_sent;
 			return 0;
 		}
 		if (n == (ssize_t)sizeof(b))
@@ -354,7 +363,7 @@ static int finish(struct conn *c)
 				"it sent bytes the protocol has no place for");
 		break; /* EOF (a reset after our FIN is a close too) */
 	}
-	c->t_end = clock_now();
+	c->t_end = t_report ? t_report : clock_now();
 	return 0;
 }
 
@@ -405,6 +414,8 @@ static void gather(struct conn *cs, int n, struct run_result *r)
 	}
 	r->rem.ours = cs[0].rem.ours;
 	r->rem.cpu_granted = cs[0].rem.cpu_granted;
+	r->rem.run_granted = cs[0].rem.run_granted;
+	r->rem.soak = cs[0].rem.soak;
 	snprintf(r->rem.recv_method, sizeof(r->rem.recv_method), "%s",
 		 cs[0].rem.recv_method);
 	if (best >= 0) { /* the widest server window covers them all */
@@ -421,13 +432,14 @@ static void gather(struct conn *cs, int n, struct run_result *r)
 }
 
 int run_once(const struct cfg *cfg, const struct fileset *fs,
-	     struct meterset *ms, struct cpu_sample *local, int *nlocal,
+	     uint32_t run_flags, struct cpuwin *w, struct cpuwin_sample *win,
 	     struct run_result *r)
 {
 	struct conn *cs = calloc((size_t)cfg->conns, sizeof(*cs));
 	pthread_t *th = calloc((size_t)cfg->conns, sizeof(*th));
 	pthread_barrier_t ready, go;
 	pthread_attr_t attr;
+	char werr[512];
 	double t0, t_end = 0;
 	int i, started = 0;
 
@@ -444,6 +456,7 @@ int run_once(const struct cfg *cfg, const struct fileset *fs,
 				      .fs = fs,
 				      .ready = &ready,
 				      .go = &go,
+				      .run_flags = run_flags,
 				      .fd = -1};
 		if (pthread_create(&th[i], &attr, conn_main, &cs[i]))
 			die("cannot start connection thread %d of %d", i + 1,
@@ -452,8 +465,8 @@ int run_once(const struct cfg *cfg, const struct fileset *fs,
 	}
 	pthread_attr_destroy(&attr);
 	pthread_barrier_wait(&ready);
-	if (ms)
-		meterset_start(ms);
+	if (cpuwin_start(w, werr, sizeof(werr)))
+		log_warn("%s (the failed meter's figures say why)", werr);
 	t0 = clock_now();
 	pthread_barrier_wait(&go);
 	for (i = 0; i < started; i++) {
@@ -461,8 +474,7 @@ int run_once(const struct cfg *cfg, const struct fileset *fs,
 		if (cs[i].t_end > t_end)
 			t_end = cs[i].t_end;
 	}
-	if (ms)
-		*nlocal = meterset_stop(ms, local);
+	cpuwin_stop(w, win, werr, sizeof(werr)); /* local only: never fails */
 	r->elapsed_s = t_end - t0;
 	gather(cs, cfg->conns, r);
 	for (i = 0; i < cfg->conns; i++)

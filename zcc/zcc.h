@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "cpuwin.h"
 #include "meter.h"
 #include "xfer.h"
 
@@ -39,6 +40,9 @@ struct fileset {
 struct remote {
 	int ours;	      /* answered our hello */
 	int cpu_granted;      /* will report CPU */
+	int run_granted;      /* took the run's kind (ZCW_F_RUN): a zcs
+			       * that parks its soakers for unmetered runs */
+	int soak;	      /* measures with soak (ZCW_F_SOAK): pair runs */
 	char recv_method[32]; /* from its answer, "" = not known */
 	int n;		      /* CPU samples received */
 	struct cpu_sample cpu[METER_MAX];
@@ -62,10 +66,13 @@ struct run_result {
 
 int files_open(struct fileset *fs, char **paths, int n, size_t bufsize);
 void files_close(struct fileset *fs);
-/* Run once; 0 or -1 with r->err filled. The local meters (may be NULL)
- * bracket the window from the first byte to the last close. */
+/*
+ * Run once; 0 or -1 with r->err filled. run_flags: the run's kind for
+ * the hello (zcw_run_flags, with -C). The local windows of w bracket the
+ * run from the first byte to the last close, into *cs.
+ */
 int run_once(const struct cfg *cfg, const struct fileset *fs,
-	     struct meterset *ms, struct cpu_sample *local, int *nlocal,
+	     uint32_t run_flags, struct cpuwin *w, struct cpuwin_sample *cs,
 	     struct run_result *r);
 void run_result_free(struct run_result *r);
 

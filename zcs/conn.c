@@ -30,12 +30,14 @@ struct conn {
 	struct zcw_dec dec; /* where in the stream we are */
 	struct xfer *x;	    /* the receive method on fd */
 	double t_last;	    /* monotonic time of the last byte */
+	int told;	    /* CS_HELLO was returned for the hello */
 	double t_accept;    /* when the connection came */
 	int hdr_done;	    /* the first file header is complete */
 	double win_t0;	    /* start of the --min-rate period */
 	uint64_t win_bytes; /* bytes received before it */
 	int answered;	    /* the hello has been answered */
 	int asks_cpu;	    /* 1: a CPU report is owed at the end */
+	struct zcw_run run; /* the run the hello announced */
 };
 
 const char *conn_result_name(int r)
@@ -88,6 +90,16 @@ int conn_fd(const struct conn *c)
 int conn_asks_cpu(const struct conn *c)
 {
 	return c->asks_cpu;
+}
+
+int conn_wants_cpu(const struct conn *c)
+{
+	return c->dec.hello && (c->dec.flags & ZCW_F_CPU);
+}
+
+const struct zcw_run *conn_run(const struct conn *c)
+{
+	return &c->run;
 }
 
 double conn_last(const struct conn *c)
@@ -164,15 +176,17 @@ static enum conn_step closed_early(struct conn *c)
 
 /* Answer a hello: the same three words with what we grant, then a
  * peerrep frame that says who we are. */
-static enum conn_step answer(struct conn *c)
+enum conn_step conn_answer(struct conn *c, int cpu, int soak)
 {
 	uint8_t b[ZCW_HELLO_LEN];
 	uint32_t grant = c->dec.flags & ZCW_F_KNOWN;
 	json_t *about;
 	int r;
 
-	if (!c->cfg->measure)
+	if (!cpu)
 		grant &= ~ZCW_F_CPU;
+	if ((grant & ZCW_F_RUN) && soak)
+		grant |= ZCW_F_SOAK; /* the client's runs go in pairs */
 	zcw_hello_encode(b, grant);
 	c->answered = 1;
 	if (sock_write_full(c->fd, b, sizeof(b), CONN_WRITE_MS) !=
@@ -263,8 +277,13 @@ enum conn_step conn_service(struct conn *c)
 		    (zcw_dec_want(&c->dec) || c->dec.files_done ||
 		     zcw_dec_done(&c->dec)))
 			c->hdr_done = 1;
-		if (c->dec.hello && !c->answered)
-			return answer(c);
+		if (c->dec.hello && !c->told) {
+			/* the caller parks soakers first, then answers */
+			c->told = 1;
+			zcw_run_parse(c->dec.flags, &c->run);
+			publish(c);
+			return CS_HELLO;
+		}
 	}
 	publish(c);
 	if (zcw_dec_done(&c->dec)) {

@@ -23,38 +23,73 @@
 #define TICK_MS	    200 /* the parent's and children's poll period */
 #define KILL_WAIT_S 5.0 /* SIGTERM to SIGKILL */
 
-static int child_cpu_start(const struct cfg *cfg, struct meterset *ms)
+/* The child's CPU window, opened at the hello when the client asks. */
+struct child_cpu {
+	struct meterset ms;
+	int on;	   /* the meters are open and running */
+	int soak;  /* they include soak: the client's runs pair */
+	int holds; /* an unmetered run: this box's soakers are parked */
+	double t0;
+};
+
+/*
+ * The hello: open the meters when the client wants a report, park the
+ * box's soakers for an unmetered run, start the window, then answer, so
+ * the first byte of the stream is inside the window and unsoaked.
+ */
+static enum conn_step child_hello(const struct cfg *cfg, struct conn *c,
+				  struct slot *s, struct child_cpu *w)
 {
 	char err[256];
 
-	if (meterset_open(ms, cfg->meters, NULL, err, sizeof(err))) {
-		log_warn("cannot measure CPU: %s", err);
-		return 0;
+	if (cfg->measure && conn_wants_cpu(c)) {
+		if (meterset_open(&w->ms, cfg->meters, NULL, err, sizeof(err)))
+			log_warn("cannot measure CPU: %s", err);
+		else
+			w->on = 1;
+		w->soak = w->on && meterset_paired(&w->ms);
 	}
-	meterset_start(ms);
-	return 1;
+	if (server_run_kind(s, conn_run(c), w->soak) && w->soak) {
+		if (meterset_metered(&w->ms, 0, err, sizeof(err)))
+			log_warn("client %s: cannot park the soakers: %s",
+				 s->peer, err);
+		else
+			w->holds = 1;
+	}
+	if (s->paired) /* its clock starts with the stream, not the parking */
+		s->t_start = clock_now();
+	if (w->on) {
+		meterset_start(&w->ms);
+		w->t0 = clock_now();
+	}
+	return conn_answer(c, w->on, w->soak);
 }
 
-static void child_cpu_report(struct conn *c, struct meterset *ms, double t0)
+/* The end: the report (the client's clock stops at it), then the
+ * soakers let go before we close: the client's next run, maybe a metered
+ * one, starts after our close. */
+static void child_cpu_report(struct conn *c, struct child_cpu *w)
 {
 	struct cpu_sample cs[METER_MAX];
-	int n = meterset_stop(ms, cs), r;
+	int n = meterset_stop(&w->ms, cs), r;
+	char err[256];
 
-	r = conn_send_report(c, cs, n, clock_now() - t0, 1);
+	r = conn_send_report(c, cs, n, clock_now() - w->t0, 1);
 	if (r)
 		log_warn("cannot send the CPU report: %s", strerror(-r));
-	meterset_close(ms);
+	if (w->holds && meterset_metered(&w->ms, 1, err, sizeof(err)))
+		log_warn("cannot wake the soakers: %s", err);
+	meterset_close(&w->ms);
+	w->on = 0;
 }
 
 static void __attribute__((noreturn))
 child(const struct cfg *cfg, int fd, struct slot *s)
 {
 	struct pollfd p = {.fd = fd, .events = POLLIN};
-	struct meterset ms;
+	struct child_cpu w = {0};
 	struct conn *c;
 	char err[256];
-	double t0 = 0;
-	int metering = 0;
 
 	log_set_die_hook(NULL); /* the parent owns the result document */
 	c = conn_new(cfg, fd, s, err, sizeof(err));
@@ -73,14 +108,12 @@ child(const struct cfg *cfg, int fd, struct slot *s)
 		}
 		if (poll(&p, 1, TICK_MS) > 0)
 			st = conn_service(c);
-		if (st == CS_HELLO && conn_asks_cpu(c)) {
-			metering = child_cpu_start(cfg, &ms);
-			t0 = clock_now();
-		}
+		if (st == CS_HELLO)
+			st = child_hello(cfg, c, s, &w);
 		if (st == CS_DONE || st == CS_FAIL) {
 			s->t_end = clock_now();
-			if (st == CS_DONE && metering)
-				child_cpu_report(c, &ms, t0);
+			if (st == CS_DONE && w.on)
+				child_cpu_report(c, &w);
 			break;
 		}
 		if (st == CS_MORE && conn_check(c, clock_now()) == CS_FAIL)
@@ -88,6 +121,8 @@ child(const struct cfg *cfg, int fd, struct slot *s)
 	}
 	if (!s->t_end)
 		s->t_end = clock_now();
+	if (w.on) /* ended early: no report; a hold on the soakers goes */
+		meterset_close(&w.ms);
 	conn_free(c);
 	_exit(0);
 }

@@ -2,7 +2,8 @@
  * serve.c: what both zcs modes share (the listening socket, connection
  * slots, the "N kbytes/sec" lines, the result document) and the default
  * mode: one epoll loop serving every connection, with one CPU window for
- * the clients that asked for a report.
+ * the clients that asked for a report, and this box's soakers parked
+ * while an unmetered run of a pair (zcc's hello says so) is connected.
  */
 #include "config.h"
 #include "zcs.h"
@@ -158,19 +159,40 @@ int server_accept(struct server *srv)
 	return fd;
 }
 
+int server_run_kind(struct slot *s, const struct zcw_run *run, int soak)
+{
+	s->paired = run->said && (run->soak || soak);
+	s->metered = s->paired && run->metered;
+	s->pair = s->paired ? run->pair : 0;
+	return s->paired && !s->metered;
+}
+
+/* ", metered run of pair 3" for the per-connection line. */
+static const char *run_kind(const struct slot *s, char *buf, size_t len)
+{
+	if (!s->paired)
+		return "";
+	snprintf(buf, len, ", %s run of pair %u%s",
+		 s->metered ? "metered" : "unmetered", s->pair + 1,
+		 s->metered ? "" : " (soakers parked)");
+	return buf;
+}
+
 void server_record(struct server *srv, struct slot *s)
 {
 	double el = s->t_end > s->t_start ? s->t_end - s->t_start : 0;
 	double mbps = el > 0 ? (double)s->payload / el / 1e6 : 0;
+	char kind[64];
 	json_t *smp;
 
 	if (s->result == CR_OK)
 		log_verbose(
-			"client %s: ok: %llu payload bytes, %llu header bytes, %llu files, %u loops in %.3f s (%.1f MB/s)%s",
+			"client %s: ok: %llu payload bytes, %llu header bytes, %llu files, %u loops in %.3f s (%.1f MB/s)%s%s",
 			s->peer, (unsigned long long)s->payload,
 			(unsigned long long)s->header,
 			(unsigned long long)s->files, s->loops, el, mbps,
-			s->cpu_sent ? ", CPU report sent" : "");
+			s->cpu_sent ? ", CPU report sent" : "",
+			run_kind(s, kind, sizeof(kind)));
 	else if (s->result == CR_INTERRUPTED)
 		log_verbose("client %s: interrupted after %llu payload bytes",
 			    s->peer, (unsigned long long)s->payload);
@@ -194,6 +216,9 @@ void server_record(struct server *srv, struct slot *s)
 			json_object_set_new(smp, "error", json_string(s->err));
 		res_sample_set(smp, "elapsed_s", el);
 		res_sample_set(smp, "throughput_MBps", mbps);
+		if (s->paired)
+			res_sample_pair(srv->doc, smp, (int)s->pair,
+					s->metered);
 		res_sample(srv->kase, smp);
 		if (s->result != CR_OK && s->result != CR_INTERRUPTED &&
 		    srv->by_result[s->result] < 20)
@@ -291,6 +316,7 @@ struct econn {
 	int asks;	/* counted among the CPU window's askers */
 	int parked;	/* stream done, waiting for the report */
 	double t_parked;
+	int holds; /* an unmetered run: holds the soakers parked */
 };
 
 struct eloop {
@@ -303,8 +329,20 @@ struct eloop {
 	int askers;	    /* asking connections still streaming */
 	int nwin;	    /* asking connections in this window */
 	int nparked;
+	int soak;    /* the meters include soak: runs pair */
+	int holds;   /* unmetered connections open: soakers parked */
 	int lfd_off; /* the listener is out of the set (EMFILE) */
 };
+
+/* Paired runs: park this box's soakers (metered 0) or let them run. */
+static void soakers(struct eloop *l, int metered, const char *peer)
+{
+	char err[256];
+
+	if (meterset_metered(&l->ms, metered, err, sizeof(err)))
+		log_warn("client %s: cannot %s the soakers: %s", peer,
+			 metered ? "wake" : "park", err);
+}
 
 static void end_conn(struct eloop *l, int i, double now)
 {
@@ -315,6 +353,10 @@ static void end_conn(struct eloop *l, int i, double now)
 		l->askers--;
 	if (e->parked)
 		l->nparked--;
+	/* the last unmetered run lets the soakers go before its close, so
+	 * the client's next (metered) run finds them running */
+	if (e->holds && !--l->holds)
+		soakers(l, 1, s->peer);
 	if (!s->t_end)
 		s->t_end = now;
 	conn_free(e->c); /* closing the fd takes it out of the epoll set */
@@ -348,10 +390,31 @@ static void cut_window(struct eloop *l, double now)
 	}
 }
 
+/* A hello: park the soakers for an unmetered run, then answer, so the
+ * client's first byte already runs unsoaked. */
+static enum conn_step hello(struct eloop *l, int i)
+{
+	struct econn *e = &l->ec[i];
+	struct slot *s = &l->srv->slots[i];
+
+	if (server_run_kind(s, conn_run(e->c), l->soak) && l->soak) {
+		e->holds = 1;
+		if (!l->holds++)
+			soakers(l, 0, s->peer);
+	}
+	if (s->paired) /* its clock starts with the stream, not the parking */
+		s->t_start = clock_now();
+	return conn_answer(e->c, l->srv->cfg->measure, l->soak);
+}
+
 static void step_conn(struct eloop *l, int i, enum conn_step st, double now)
 {
 	struct econn *e = &l->ec[i];
 
+	if (st == CS_HELLO) {
+		st = hello(l, i);
+		now = clock_now(); /* after any parking */
+	}
 	switch (st) {
 	case CS_MORE:
 		return;
@@ -460,6 +523,7 @@ int serve_epoll(struct server *srv)
 	if (cfg->measure &&
 	    meterset_open(&l.ms, cfg->meters, NULL, err, sizeof(err)))
 		die("%s", err);
+	l.soak = cfg->measure && meterset_paired(&l.ms);
 	ev.data.u32 = 0; /* 0 = the listener, slot i = i + 1 */
 	if (epoll_ctl(l.ep, EPOLL_CTL_ADD, srv->lfd, &ev))
 		die_errno("epoll_ctl");

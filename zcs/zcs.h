@@ -61,6 +61,9 @@ struct slot {
 	int result;	       /* enum conn_result */
 	int hello;	       /* 1: the client was ours and said hello */
 	int cpu_sent;	       /* 1: a CPU report went to the client */
+	int paired;	       /* 1: one run of a metered/unmetered pair */
+	int metered;	       /* paired: the soakers ran (else parked) */
+	uint32_t pair;	       /* paired: which pair, from the hello */
 	char err[256];	       /* why it ended badly */
 };
 
@@ -68,7 +71,7 @@ struct conn;
 
 enum conn_step {
 	CS_MORE,  /* wait for the socket to be readable */
-	CS_HELLO, /* a hello was answered (c->asks_cpu set) */
+	CS_HELLO, /* a hello came: answer it with conn_answer() */
 	CS_DONE,  /* stream complete */
 	CS_FAIL,  /* ended; slot->result and slot->err say why */
 };
@@ -78,6 +81,17 @@ struct conn *conn_new(const struct cfg *cfg, int fd, struct slot *s, char *err,
 /* Read what is there, up to a fair budget. */
 enum conn_step conn_service(struct conn *c);
 int conn_fd(const struct conn *c);
+/* After CS_HELLO: the client wants a CPU report (ZCW_F_CPU). */
+int conn_wants_cpu(const struct conn *c);
+/* After CS_HELLO: the run its hello announced (said 0: an older zcc). */
+const struct zcw_run *conn_run(const struct conn *c);
+/*
+ * Answer the hello: grant the CPU report when cpu (this box is measured
+ * for the connection), say ZCW_F_SOAK when soak (it is measured with the
+ * soak meter). CS_HELLO, or CS_FAIL (slot->err says why).
+ */
+enum conn_step conn_answer(struct conn *c, int cpu, int soak);
+/* After the answer: a CPU report is owed at the end. */
 int conn_asks_cpu(const struct conn *c);
 double conn_last(const struct conn *c); /* monotonic time of last byte */
 /*
@@ -127,6 +141,12 @@ struct server {
 void server_init(struct server *srv, const struct cfg *cfg, int argc,
 		 char **argv);
 struct slot *server_slot_get(struct server *srv, int fd, double now);
+/*
+ * Paired runs: the kind of run a hello announced, into the slot. Paired
+ * when either side measures with soak (soak: this box does). Returns 1
+ * when this box's soakers must be parked for it (an unmetered run).
+ */
+int server_run_kind(struct slot *s, const struct zcw_run *run, int soak);
 /* A connection ended: log it, add its sample, free the slot. */
 void server_record(struct server *srv, struct slot *s);
 /* The "N kbytes/sec" lines, when a period has passed. */

@@ -9,8 +9,10 @@
  *           the same bytes through zcw_dec_push, which must agree.
  *   mode 1: zcs's conn_service on a socketpair, receive method read,
  *           trunc or splice (o1 % 3), o2 >> 4 & 7 choosing the bytes per
- *           receive call: the stream arrives in chunks, the hello is
- *           answered, and at the end (or when the client hangs up) the
+ *           receive call: the stream arrives in chunks, the hello's
+ *           run kind is taken as zcs's loops take it (server_run_kind,
+ *           o1 & 0x20: this box soaks) and the hello answered
+ *           (conn_answer), and at the end (or when the client hangs up) the
  *           slot's figures and result must add up; a granted CPU report
  *           is sent and must decode.
  */
@@ -129,6 +131,21 @@ static void answers(int fd, int want_report)
 	json_decref(j);
 }
 
+/* zcs's side of a hello (serve.c, fork.c): the run's kind into the
+ * slot, which must agree with the hello, then the answer. */
+static enum conn_step hello(struct conn *c, struct slot *slot,
+			    const struct cfg *cfg, int soak)
+{
+	const struct zcw_run *run = conn_run(c);
+	int park = server_run_kind(slot, run, soak);
+
+	if (run->pair > ZCW_PAIR_MASK || (slot->paired && !run->said) ||
+	    (park && (!slot->paired || slot->metered)) ||
+	    (slot->paired && !run->soak && !soak))
+		__builtin_trap();
+	return conn_answer(c, cfg->measure, soak);
+}
+
 static void server(const uint8_t *data, size_t size, uint8_t split, uint8_t o1,
 		   uint8_t o2)
 {
@@ -169,6 +186,8 @@ static void server(const uint8_t *data, size_t size, uint8_t split, uint8_t o1,
 		/* serve until it read everything (or ended) */
 		for (spins = 0; spins < 10000; spins++) {
 			st = conn_service(c);
+			if (st == CS_HELLO)
+				st = hello(c, &slot, &cfg, o1 >> 5 & 1);
 			answers(sv[1], 0);
 			if ((st != CS_MORE && st != CS_HELLO) ||
 			    ioctl(sv[0], FIONREAD, &inq) || !inq)

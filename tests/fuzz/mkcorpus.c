@@ -509,6 +509,19 @@ static void rec_simple(struct buf *b, int conn, enum chat_type t)
 	free(f.b);
 }
 
+/* A STATS frame with a run kind (paired runs) on connection conn. */
+static void rec_stats(struct buf *b, int conn, enum chat_type t,
+		      enum chat_run_kind kind)
+{
+	struct buf f = {0};
+	uint8_t h[CHAT_HDR];
+
+	chatframe_stats(h, t, kind);
+	add(&f, h, sizeof(h));
+	rec(b, conn, &f);
+	free(f.b);
+}
+
 static void gen_chat_rx(void)
 {
 	struct buf b = {0};
@@ -599,6 +612,19 @@ static void gen_chat_server(void)
 		rec_simple(&b, 3, CHAT_STATS_STOP);
 		rec_simple(&b, 3, CHAT_STATS_STOP);
 		snprintf(name, sizeof(name), "server-ctrl-%s", model);
+		put_ms("chatframe", name, (uint8_t)m, 0, &b);
+		/* paired runs: the probe, then metered, unmetered, metered */
+		reset(&b);
+		rec_join(&b, 3, 0, 0, 0, 0, 0, 0, CHAT_JOIN_CTRL);
+		rec_stats(&b, 3, CHAT_STATS_START, CHAT_RUN_UNSAID);
+		rec_stats(&b, 3, CHAT_STATS_STOP, CHAT_RUN_UNSAID);
+		rec_stats(&b, 3, CHAT_STATS_START, CHAT_RUN_METERED);
+		rec_stats(&b, 3, CHAT_STATS_STOP, CHAT_RUN_UNMETERED);
+		rec_stats(&b, 3, CHAT_STATS_START, CHAT_RUN_UNMETERED);
+		rec_stats(&b, 3, CHAT_STATS_STOP, CHAT_RUN_METERED);
+		rec_stats(&b, 3, CHAT_STATS_START, 7); /* unknown: unsaid */
+		rec_stats(&b, 3, CHAT_STATS_STOP, CHAT_RUN_UNSAID);
+		snprintf(name, sizeof(name), "server-ctrl-pairs-%s", model);
 		put_ms("chatframe", name, (uint8_t)m, 0, &b);
 		/* misbehaving members */
 		reset(&b);
@@ -1022,6 +1048,20 @@ static void gen_zcwire(void)
 		put_zc(name, (uint8_t)m, 7, 0x80 | 0x40 | 2, 0x80 | 0x30, &b);
 		snprintf(name, sizeof(name), "%s-hello-trunc", M);
 		put_zc(name, (uint8_t)m, 12, 0x80 | 1, 0x80 | 0x10, &b);
+		reset(&b); /* paired runs: an unmetered run, zcc soaks */
+		add(&b, h,
+		    zcw_hello_encode(h, ZCW_F_CPU | ZCW_F_RUN | ZCW_F_SOAK |
+						3u << ZCW_PAIR_SHIFT));
+		zstream(&b, 1, 2, 100);
+		snprintf(name, sizeof(name), "%s-hello-unmetered", M);
+		put_zc(name, (uint8_t)m, 3, 0x80 | 0x40, 0x80 | 0x20, &b);
+		reset(&b); /* a metered run; this box soaks (o1 & 0x20) */
+		add(&b, h,
+		    zcw_hello_encode(h, ZCW_F_CPU | ZCW_F_RUN | ZCW_F_METERED));
+		zstream(&b, 1, 2, 100);
+		snprintf(name, sizeof(name), "%s-hello-metered", M);
+		put_zc(name, (uint8_t)m, 3, 0x80 | 0x40 | 0x20, 0x80 | 0x20,
+		       &b);
 		reset(&b);
 		zstream(&b, 0, 0, 0);
 		add8(&b, 'x'); /* bytes after the end */

@@ -172,6 +172,35 @@ static void test_abort(void)
 	T_STREQ(chatframe_type_name(200), "?");
 }
 
+/* Paired runs: a STATS frame carries the run kind in seq, byte for byte;
+ * what an older client sends (seq 0) and any unknown value are unsaid. */
+static void test_stats_kind(void)
+{
+	static const uint8_t stop_unmetered[CHAT_HDR] = {
+		'C', 'H', 1, CHAT_STATS_STOP, 0, 0, 0, 16, 0, 0, 0, 0, 0,
+		0,   0,	  2};
+	uint8_t b[CHAT_HDR];
+	struct chat_hdr h;
+	char err[128];
+
+	chatframe_stats(b, CHAT_STATS_STOP, CHAT_RUN_UNMETERED);
+	T_CHECK(!memcmp(b, stop_unmetered, sizeof(b)));
+	T_ASSERT(chatframe_decode(b, sizeof(b), CHAT_HDR, &h, err,
+				  sizeof(err)) == 1);
+	T_CHECK(chatframe_run_kind(&h) == CHAT_RUN_UNMETERED);
+	chatframe_stats(b, CHAT_STATS_START, CHAT_RUN_METERED);
+	T_ASSERT(chatframe_decode(b, sizeof(b), CHAT_HDR, &h, err,
+				  sizeof(err)) == 1);
+	T_CHECK(h.type == CHAT_STATS_START &&
+		chatframe_run_kind(&h) == CHAT_RUN_METERED);
+	chatframe_simple(b, CHAT_STATS_START, 0, 0); /* an older client */
+	T_ASSERT(chatframe_decode(b, sizeof(b), CHAT_HDR, &h, err,
+				  sizeof(err)) == 1);
+	T_CHECK(chatframe_run_kind(&h) == CHAT_RUN_UNSAID);
+	h.seq = 3;
+	T_CHECK(chatframe_run_kind(&h) == CHAT_RUN_UNSAID);
+}
+
 /* The receivers' fast check agrees with decoding and the full check. */
 static void test_fast(void)
 {
@@ -219,6 +248,7 @@ int main(void)
 	test_bad();
 	test_join();
 	test_abort();
+	test_stats_kind();
 	test_fast();
 	return t_done();
 }

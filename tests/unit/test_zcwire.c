@@ -143,6 +143,38 @@ static void check_hello(void)
 	T_STREQ(d.field, "hello version");
 }
 
+/* Paired runs: the run's kind rides in the hello's flags, byte for
+ * byte as documented, and a zcs from before grants ZCW_F_CPU alone. */
+static void check_run_flags(void)
+{
+	static const uint8_t unmetered_pair3[] = {'Z', 'C', 'B', '1', 0, 0,
+						  0,   1,   0,	 0,   3, 7};
+	struct zcw_run r = {.said = 1, .soak = 1, .metered = 0, .pair = 3},
+		       back;
+	uint8_t b[ZCW_HELLO_LEN];
+	uint32_t v, f;
+	char err[128];
+
+	T_CHECK(zcw_run_flags(&r) == (ZCW_F_RUN | ZCW_F_SOAK | 3u << 8));
+	zcw_hello_encode(b, ZCW_F_CPU | zcw_run_flags(&r));
+	T_CHECK(!memcmp(b, unmetered_pair3, sizeof(b)));
+	T_CHECK(zcw_hello_decode(b, sizeof(b), &v, &f, err, sizeof(err)) == 0);
+	zcw_run_parse(f, &back);
+	T_CHECK(back.said && back.soak && !back.metered && back.pair == 3);
+	/* an older zcs grants only what it knew: no run, no soak */
+	T_CHECK((f & ZCW_F_CPU) == ZCW_F_CPU);
+	zcw_run_parse(f & 0x1u, &back);
+	T_CHECK(!back.said && !back.soak && !back.metered && !back.pair);
+	/* metered, a pair past 2^24 wraps; unsaid runs carry no bits */
+	r = (struct zcw_run){.said = 1, .metered = 1, .pair = 0x1000005};
+	zcw_run_parse(zcw_run_flags(&r), &back);
+	T_CHECK(back.said && !back.soak && back.metered && back.pair == 5);
+	r.said = 0;
+	T_CHECK(zcw_run_flags(&r) == 0);
+	/* what this zcs grants back: CPU and the run, never the rest */
+	T_CHECK((ZCW_F_KNOWN & (ZCW_F_SOAK | ZCW_F_METERED)) == 0);
+}
+
 static void check_limits(void)
 {
 	struct zcw_limits lim = {
@@ -212,6 +244,7 @@ int main(void)
 	check_golden();
 	check_split();
 	check_hello();
+	check_run_flags();
 	check_limits();
 	return t_done();
 }
