@@ -252,9 +252,10 @@ void meter_perturbation_note(char *buf, size_t len,
 	snprintf(buf, len,
 		 "soak run reached %.2fx (%s%zu pair%s) of the unmetered rate; %s",
 		 r->ratio, ci, r->n, r->n == 1 ? "" : "s",
-		 meter_perturbed(r->ratio) ?
-			 "its CPU describes that slower run" :
-			 "within 5%: the soakers did not change the rate");
+		 !meter_perturbed(r->ratio) ?
+			 "within 5%: the soakers did not change the rate" :
+		 r->ratio < 1 ? "its CPU describes that slower run" :
+				"its CPU describes that faster run");
 }
 
 int meter_runs(int paired, int repeat)
