@@ -74,8 +74,9 @@ static int soak_stop(struct meter *m, struct cpu_sample *out)
 	r = soak_load(&p->cal, &p->cl, &p->a, &b, out);
 	if (r)
 		return r;
-	snprintf(out->note, sizeof(out->note), "%.*s%s%.*s", 180, p->cl.note,
-		 p->warn[0] ? "; " : "", 70, p->warn);
+	if (!out->note[0]) /* else: the calibration is off, say only that */
+		snprintf(out->note, sizeof(out->note), "%.*s%s%.*s", 180,
+			 p->cl.note, p->warn[0] ? "; " : "", 70, p->warn);
 	return 0;
 }
 

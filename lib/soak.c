@@ -497,7 +497,7 @@ int soak_load(const struct soak_calib *cal, const struct soak_client *c,
 	      const struct soak_snap *a, const struct soak_snap *b,
 	      struct cpu_sample *out)
 {
-	double rate[SOAK_MAX_CPUS], sum = 0, cr;
+	double rate[SOAK_MAX_CPUS], sum = 0, cr, fast = 0;
 	int i;
 
 	out->elapsed_s = b->t - a->t;
@@ -516,6 +516,13 @@ int soak_load(const struct soak_calib *cal, const struct soak_client *c,
 			snprintf(out->why, sizeof(out->why),
 				 "no calibration for CPU %d", c->cpu_id[i]);
 			return -ENOENT;
+		}
+		if (rate[i] > cr * SOAK_STALE_RATIO &&
+		    rate[i] / cr > fast && out->elapsed_s >= 0.2) {
+			fast = rate[i] / cr;
+			snprintf(out->note, sizeof(out->note),
+				 "the soaker on CPU %d ran at %.0f%% of its calibrated idle rate: the calibration is stale or was made on a busy box, so these loads read low (cyclesoak --calibrate)",
+				 c->cpu_id[i], 100 * fast);
 		}
 		out->percpu_busy[i] = 100.0 * (1.0 - rate[i] / cr);
 		if (out->percpu_busy[i] < 0)

@@ -34,6 +34,8 @@
 #define SOAK_MAX_CPUS	  METER_MAX_CPUS
 #define SOAK_SOCKET	  "/run/zcbench-soak.sock" /* root's; see above */
 #define SOAK_CALIB_SCHEMA "zcbench-soak-calibration/1"
+#define SOAK_STALE_RATIO 1.05 /* a soaker this much faster than its
+				 * calibration: the calibration is wrong */
 
 struct hostinfo;
 
@@ -148,7 +150,9 @@ void soak_rates(const struct soak_snap *a, const struct soak_snap *b,
 /*
  * Fill a cpu_sample (meter "soak", scope "box") from two readings:
  * per-CPU busy = 100 * (1 - rate / calibrated), clamped to [0, 100], box
- * = their mean. 0, -ENOENT when a soaked CPU has no calibration, or
+ * = their mean; out->note says so when a soaker ran faster than
+ * SOAK_STALE_RATIO x its calibrated idle rate (a calibration made on a
+ * busy box). 0, -ENOENT when a soaked CPU has no calibration, or
  * -EAGAIN with out->paused set when the soakers were parked during any of
  * the window (an unmetered sample: no soak figure, by design).
  */

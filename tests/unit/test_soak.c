@@ -161,6 +161,14 @@ static void arithmetic(void)
 	T_NEAR(s.percpu_busy[1], 50, 1e-9);
 	T_NEAR(s.percpu_busy[2], 0, 1e-9); /* clamped */
 	T_NEAR(s.busy_pct, 50.0 / 3, 1e-9);
+	/* CPU 2 ran at 133% of its calibration: the calibration read a busy
+	 * box, and the sample says so */
+	T_CHECK(strstr(s.note, "CPU 2 ran at 133% of its calibrated idle rate") !=
+		NULL);
+	b.count[2] = 2 * 3e6; /* as calibrated: no note */
+	memset(&s, 0, sizeof(s));
+	T_CHECK(soak_load(&cal, &cl, &a, &b, &s) == 0);
+	T_CHECK(s.note[0] == '\0');
 	b.count[1] = 0; /* stalled counter: 100% busy */
 	a.count[1] = 0;
 	T_CHECK(soak_load(&cal, &cl, &a, &b, &s) == 0);
