@@ -59,7 +59,7 @@ struct measure;
 struct measure *measure_open(const struct cfg *c, const char *host, int port,
 			     char *err, size_t len);
 /*
- * Paired runs (lib/meter.h): 1 when this box or the server measures with
+ * Paired runs (lib/cpu/meter.h): 1 when this box or the server measures with
  * soak, so the runs go in pairs, metered then unmetered. A server from
  * before paired runs cannot park its soakers: its side counts as
  * unpaired (measure_server_pairs 0).

@@ -4,11 +4,12 @@
  * around chat_c; with the server in-process the figures include it. The
  * suite's meters (-c) bracket the same window, and a remote chatbench
  * server reports its own rusage (and meters) over a control connection.
- * With the soak meter on either side the runs go in pairs (lib/meter.h):
+ * With the soak meter on either side the runs go in pairs (lib/cpu/meter.h):
  * this box's soakers are parked for an unmetered run, and a remote server
- * learns each run's kind over the control connection (lib/chatframe.h).
+ * learns each run's kind over the control connection (chatbench/chatframe.h).
  */
 #include "config.h"
+#include "cpujson.h"
 #include "bench.h"
 #include "clock.h"
 #include "log.h"
@@ -200,7 +201,7 @@ static void ctrl_report(struct measure *m, struct sample *s,
 	rep = ctrl_recv(m);
 	if (!rep)
 		return;
-	n = peerrep_cpu(rep, s->srv, METER_MAX, err, sizeof(err));
+	n = cpujson_from_report(rep, s->srv, METER_MAX, err, sizeof(err));
 	if (n < 0) {
 		log_warn("server CPU report: %s", err);
 		n = 0;

@@ -6,6 +6,7 @@
  * sequence, the per-run log line, and the control connection's CPU report.
  */
 #include "config.h"
+#include "cpujson.h"
 #include "server.h"
 #include "clock.h"
 #include "log.h"
@@ -250,7 +251,7 @@ static void ctrl_soakers(struct chat_server *s, struct srv_conn *c, int metered)
 static json_t *ctrl_report(struct chat_server *s, struct srv_conn *c,
 			   const struct cpu_sample *cs, int n)
 {
-	json_t *rep = peerrep_build(cs, n);
+	json_t *rep = cpujson_report(cs, n);
 
 	json_object_set_new(rep, "role", json_string("chatbench server"));
 	if (s->cfg.unpaired)

@@ -1,11 +1,12 @@
 /*
  * serve.c: `cyclesoak --serve`, a daemon that lets a benchmark on another
  * host measure this one (an NFS or 9P server that is not ours). The line
- * protocol is in lib/soakproto.h and the man page; lib/remotecpu.c is its
+ * protocol is in lib/wire/soakproto.h and the man page; lib/cpu/remotecpu.c is its
  * client. Each connection has at most one window of its own; every
- * window of the box shares the one soaker set (lib/soak.c).
+ * window of the box shares the one soaker set (lib/cpu/soak.c).
  */
 #include "config.h"
+#include "cpujson.h"
 #include "cyclesoak.h"
 #include "hostinfo.h"
 #include "log.h"
@@ -183,7 +184,7 @@ static void cmd_figures(struct server *s, struct sclient *k, int stop)
 		return;
 	}
 	n = meterset_stop(&k->set, smp);
-	rep = peerrep_build(smp, n);
+	rep = cpujson_report(smp, n);
 	shown_host(s, json_object_get(rep, "host"));
 	json_object_set_new(rep, "window", json_integer(k->window));
 	json_object_set_new(rep, "elapsed_s", json_real(smp[0].elapsed_s));

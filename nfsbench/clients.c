@@ -1,5 +1,5 @@
 /*
- * clients.c: nfsbench's clients and CPU windows (lib/cpuwin: the client
+ * clients.c: nfsbench's clients and CPU windows (lib/cpu/cpuwin: the client
  * box, --server-pid, --remote-cpu, paired runs). Each client is a process
  * with its own libnfs context and connection (or its own open file under
  * a mount). They set up, report "ready" on a shared pipe, and block on a

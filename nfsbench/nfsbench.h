@@ -64,7 +64,7 @@ struct nb_sample {
 	struct cpuwin_sample cpu;
 };
 
-/* The CPU windows of both sides (lib/cpuwin), opened once for the run;
+/* The CPU windows of both sides (lib/cpu/cpuwin), opened once for the run;
  * NULL when nothing is measured. Dies on failure. */
 struct cpuwin *nb_cpu_open(const struct cfg *c);
 void nb_cpu_close(struct cpuwin *w);

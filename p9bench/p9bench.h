@@ -83,7 +83,7 @@ struct sample {
 
 /*
  * A table cell: one (op, size, path) over its repeats. Paired runs (the
- * soak meter, lib/meter.h): the rate is pooled over the unmetered runs
+ * soak meter, lib/cpu/meter.h): the rate is pooled over the unmetered runs
  * only, a side's soak CPU over the metered runs, every other CPU figure
  * over the unmetered runs (the runs the rate describes).
  */

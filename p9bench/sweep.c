@@ -1,10 +1,10 @@
 /*
  * sweep.c: seed 000's experiment: for every repeat, every IO size, write
  * then read, each path in turn (ABBA across repeats, so drift cancels),
- * one sample each, bracketed by the CPU windows of lib/cpuwin: this box
+ * one sample each, bracketed by the CPU windows of lib/cpu/cpuwin: this box
  * (-c), the server's host (--remote-cpu, cyclesoak --serve) and a local
  * server process (--server-pid). With the soak meter on any side a
- * sample is a pair of runs, metered then unmetered (lib/meter.h).
+ * sample is a pair of runs, metered then unmetered (lib/cpu/meter.h).
  * Samples go to the result document and the table cells.
  */
 #include "config.h"
@@ -170,7 +170,7 @@ static void record(struct bench *b, struct res_doc *doc, int op, int si,
 	add_to_cell(b, &b->cells[op][si][path], pair, mbps);
 }
 
-/* One run of a cell: rep is the pair when paired (lib/meter.h). */
+/* One run of a cell: rep is the pair when paired (lib/cpu/meter.h). */
 static int sample(struct bench *b, struct res_doc *doc, struct cpuwin *w,
 		  int op, int si, int path, int rep, int metered)
 {

@@ -3,7 +3,7 @@
  * No ZC, ZC in kb/s and mb/s), then per direction a second table with
  * ops/s, the ZC/No ZC ratio and CPU, from the sweep's cells. Rates are
  * pooled over the repeats (total bytes / total seconds: the harmonic
- * mean); units as lib/units.h units_fmt_seed_rate/total (kb/s = 1000
+ * mean); units as lib/core/units.h units_fmt_seed_rate/total (kb/s = 1000
  * bytes/s; TOTAL SIZE binary), the same as zcbreport's p9 layout.
  * Paired runs (the soak meter): rates are the unmetered runs', and a
  * cell whose metered runs' rate is outside 0.95-1.05 of it gets a "*"

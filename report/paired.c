@@ -2,7 +2,7 @@
  * paired.c: what zcbreport's tables say about the soak meter's cost.
  * A case measured with soak runs in pairs (metered, unmetered) and
  * carries its perturbation; a cell whose cases ran perturbed (outside
- * 0.95-1.05, lib/meter.h) or with soakers on but unpaired is marked,
+ * 0.95-1.05, lib/cpu/meter.h) or with soakers on but unpaired is marked,
  * and footnoted under its table with meter_perturbation_note(); a line
  * says which runs each kind of figure came from. A table with neither
  * prints as it always did.

@@ -101,7 +101,7 @@ int parse_format(const char *s, enum tbl_fmt *f);
 const char *case_meter(json_t *kase, const char *side);
 
 /*
- * Paired runs (paired.c; lib/meter.h, results/SCHEMA.md "Paired runs").
+ * Paired runs (paired.c; lib/cpu/meter.h, results/SCHEMA.md "Paired runs").
  * With the soak meter a case runs in pairs: a metered run (soakers on)
  * and an unmetered one; its figures are named by the run they describe,
  * and the case carries its perturbation (metered rate / unmetered rate).

@@ -203,7 +203,7 @@ static void pert_text(char *b, size_t len, json_t *p)
 
 /*
  * The case's perturbation made again from its paired samples (after its
- * summary: lib/result.c picks the rate from it). 1 when the stored one
+ * summary: lib/core/result.c picks the rate from it). 1 when the stored one
  * said otherwise (ratio, interval or pairs; why, when not NULL, says
  * how), else 0.
  */

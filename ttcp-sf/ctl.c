@@ -3,10 +3,11 @@
  * done, the transmitter connects again to the receiver's port and sends a
  * hello (its method, bytes sent, host and boot id); the receiver answers
  * with its report (CPU samples, bytes seen, pattern check). Both travel
- * as lib/peerrep frames; this file builds and checks the JSON inside.
+ * as lib/wire/peerrep frames; this file builds and checks the JSON inside.
  * Every field from the wire is checked for type and range before use.
  */
 #include "config.h"
+#include "cpujson.h"
 #include "ttcp.h"
 #include "hostinfo.h"
 #include "peerrep.h"
@@ -152,7 +153,7 @@ int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len)
 json_t *ctl_report_build(const struct ctl_report *r,
 			 const struct cpu_sample *cpu, int n)
 {
-	json_t *j = peerrep_build(cpu, n);
+	json_t *j = cpujson_report(cpu, n);
 
 	json_object_set_new(j, "type", json_string(CTL_REPORT));
 	json_object_set_new(j, "recv_method", json_string(r->recv_method));
@@ -216,7 +217,7 @@ int ctl_report_parse(json_t *j, struct ctl_report *r, char *err, size_t len)
 	if (json_is_number(v) && json_number_value(v) >= 0 &&
 	    json_number_value(v) <= 100)
 		r->zc_copied_pct = json_number_value(v);
-	n = peerrep_cpu(j, r->cpu, METER_MAX, err, len);
+	n = cpujson_from_report(j, r->cpu, METER_MAX, err, len);
 	if (n < 0)
 		return n;
 	r->ncpu = n;

@@ -71,14 +71,14 @@ struct sample {
 	uint64_t bad_bytes;	/* -V: mismatches */
 	int verified;		/* -V applied to the bytes */
 	int paired;		/* one run of a metered/unmetered pair */
-	int metered;		/* soakers ran (lib/meter.h, paired runs) */
+	int metered;		/* soakers ran (lib/cpu/meter.h, paired runs) */
 	int pair;		/* which pair, 0-based */
 };
 
 /*
  * The end-of-run exchange (a second TCP connection to the receiver's port
  * after the data, so a plain ttcp peer never sees a byte of it): the
- * transmitter's hello, the receiver's report, each one lib/peerrep frame.
+ * transmitter's hello, the receiver's report, each one lib/wire/peerrep frame.
  */
 struct ctl_hello {
 	char method[32];	/* send method */

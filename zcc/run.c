@@ -5,6 +5,7 @@
  * the transfer method), then waits for the server's report and close.
  */
 #include "config.h"
+#include "cpujson.h"
 #include "zcc.h"
 
 #include "clock.h"
@@ -320,7 +321,7 @@ static int finish(struct conn *c)
 			return conn_fail(c, "waiting for the CPU report", "%s",
 					 err);
 		t_report = clock_now();
-		k = peerrep_cpu(rep, s, METER_MAX, err, sizeof(err));
+		k = cpujson_from_report(rep, s, METER_MAX, err, sizeof(err));
 		z = json_object_get(rep, "zcs");
 		if (k < 0) {
 			json_decref(rep);

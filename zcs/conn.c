@@ -1,11 +1,12 @@
 /*
  * conn.c: one zcs connection: header words read with plain read(2) and
- * fed to the lib/zcwire decoder, file bytes consumed by the receive
+ * fed to the lib/wire/zcwire decoder, file bytes consumed by the receive
  * method, the answer to our clients' hello and their CPU report. The
  * socket is non-blocking; both the event loop and a --fork child drive
  * conn_service() when it is readable.
  */
 #include "config.h"
+#include "cpujson.h"
 #include "zcs.h"
 
 #include "clock.h"
@@ -328,7 +329,7 @@ enum conn_step conn_check(struct conn *c, double now)
 int conn_send_report(struct conn *c, const struct cpu_sample *s, int n,
 		     double window_s, int nconns)
 {
-	json_t *rep = peerrep_build(s, n);
+	json_t *rep = cpujson_report(s, n);
 	int r;
 
 	json_object_set_new(

@@ -3,7 +3,7 @@
  * wire-compatible with the original and serving many clients at once.
  *
  * Clients (zcc, ours or the original) squirt files at it in the stream of
- * lib/zcwire.h; zcs receives them with a receive method of lib/xfer,
+ * lib/wire/zcwire.h; zcs receives them with a receive method of lib/xfer,
  * prints "N kbytes/sec" every period, aggregate and per client, and with
  * -c measures this box's CPU and reports it to the clients of ours that
  * ask (zcc -C). See man/zcs.1.

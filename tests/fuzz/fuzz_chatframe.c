@@ -1,5 +1,5 @@
 /*
- * fuzz_chatframe.c: chatbench's wire format (lib/chatframe) and the state
+ * fuzz_chatframe.c: chatbench's wire format (chatbench/chatframe) and the state
  * machines behind it, on both sides. Input: [mode][split][...].
  *   mode 0: a receiver's decoding, no sockets: [size u16][users][messages]
  *           [user][room] then a stream fed to chatframe_decode in chunks

@@ -1,6 +1,6 @@
 /*
- * fuzz_p9.c: the 9P2000.L client's receive side (lib/p9.c decoder,
- * lib/p9_client.c transport and metadata calls, lib/p9_io.c tagged I/O on
+ * fuzz_p9.c: the 9P2000.L client's receive side (p9bench/p9.c decoder,
+ * p9bench/p9_client.c transport and metadata calls, p9bench/p9_io.c tagged I/O on
  * the copy and direct paths). Input: [mode][split][o1][o2][bytes].
  *   mode 0: the bytes are one reply for the decoders: p9_hdr, p9_decode
  *           and p9_iohdr (msize and the request from o1, o2).

@@ -1,5 +1,5 @@
 /*
- * fuzz_peerrep.c: the end-of-run peer report (lib/peerrep) as its readers
+ * fuzz_peerrep.c: the end-of-run peer report (lib/wire/peerrep) as its readers
  * receive it, and everything they do with what it holds.
  *
  * Input: [mode][split][bytes from the peer].
@@ -8,12 +8,13 @@
  *           frame; cutting the stream must not change the frames decoded.
  *   mode 1: the socket reader: a peer sends the bytes in chunks and
  *           peerrep_recv (ttcp-sf, zcc, chatbench) takes frame after frame.
- * Every frame goes to its consumers: peerrep_cpu (lib/meter.c
+ * Every frame goes to its consumers: peerrep_cpu (lib/cpu/meter.c
  * cpu_sample_from_json), meter_print, meter_add_metrics and meter_add_raw
  * into a result document, cpu_sample_to_json and back; and ttcp-sf's
  * ctl_hello_parse and ctl_report_parse.
  */
 #include "config.h"
+#include "cpujson.h"
 #include "fz.h"
 #include "peerrep.h"
 #include "result.h"
@@ -90,7 +91,7 @@ static void consume(json_t *j)
 
 	if (!json_is_object(j))
 		__builtin_trap();
-	n = peerrep_cpu(j, s, METER_MAX, err, sizeof(err));
+	n = cpujson_from_report(j, s, METER_MAX, err, sizeof(err));
 	if (n > METER_MAX)
 		__builtin_trap();
 	if (n > 0)

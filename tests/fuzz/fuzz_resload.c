@@ -1,6 +1,6 @@
 /*
  * fuzz_resload.c: zcbreport's reading of result documents: the loader and
- * validator (report/resload.c, lib/result.c res_validate) and what the
+ * validator (report/resload.c, lib/core/result.c res_validate) and what the
  * report does with what they let through: the case accessors, every seed
  * layout (layout_print "all") and the generic table (grid_print). Input:
  * [mode][opts][a document]. mode & 1: the document is added twice (the

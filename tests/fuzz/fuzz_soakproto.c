@@ -1,17 +1,18 @@
 /*
- * fuzz_soakproto.c: the cyclesoak --serve line protocol (lib/soakproto)
+ * fuzz_soakproto.c: the cyclesoak --serve line protocol (lib/wire/soakproto)
  * on both sides. Input: [mode][split][bytes].
  *   mode 0: the server's reading: the bytes are what clients send, fed to
  *           soakproto_feed in chunks (fz_split); every line is parsed as
  *           a command and as a reply. Cutting the stream must not change
  *           the lines.
- *   mode 1: the client (lib/remotecpu): the bytes are what a server
+ *   mode 1: the client (lib/cpu/remotecpu): the bytes are what a server
  *           answers, sent in chunks over loopback TCP, while the client
  *           runs HELLO, START, REPORT, STOP, START soak,procstat, HOST,
  *           CALIB, STOP: reply lines, their JSON and the CPU samples in
  *           it (peerrep_cpu, cpu_sample_from_json).
  */
 #include "config.h"
+#include "cpujson.h"
 #include "fz.h"
 #include "remotecpu.h"
 #include "soakproto.h"

@@ -1,6 +1,6 @@
 /*
  * fuzz_ttcpctl.c: ttcp-sf's end-of-run exchange (ttcp-sf/ctl.c): the
- * transmitter's hello and the receiver's report, each a lib/peerrep frame.
+ * transmitter's hello and the receiver's report, each a lib/wire/peerrep frame.
  * Input: [mode][split][frames].
  *   mode 0: the frames decoded from one buffer.
  *   mode 1: both ends' socket path: a peer sends the frames in chunks;

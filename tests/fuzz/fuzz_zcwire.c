@@ -1,5 +1,5 @@
 /*
- * fuzz_zcwire.c: the zcs stream (lib/zcwire) and zcs's connection state
+ * fuzz_zcwire.c: the zcs stream (lib/wire/zcwire) and zcs's connection state
  * machine around it (zcs/conn.c). Input: [mode][split][o1][o2][stream].
  * Limits: o1 & 0x80 the defaults, else tight ones (loops 1 + (o1 & 7),
  * files 1 + (o1 >> 3 & 7), file length 1 << (o2 & 15)); o2 & 0x80 lets

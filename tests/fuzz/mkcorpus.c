@@ -10,6 +10,7 @@
  * the source tree, for the reference result documents in results/seeds)
  */
 #include "config.h"
+#include "cpujson.h"
 #include "chatframe.h"
 #include "meter.h"
 #include "p9.h"
@@ -264,7 +265,7 @@ static void gen_peerrep(void)
 		snprintf(name, sizeof(name), "bad-%zu", i);
 		put_ms("peerrep", name, (uint8_t)(i & 1), 0, &b);
 	}
-	/* regression: strings cut inside a UTF-8 sequence (lib/meter.c) */
+	/* regression: strings cut inside a UTF-8 sequence (lib/cpu/meter.c) */
 	reset(&b);
 	{
 		json_t *j = report(s, 0), *c;

@@ -14,6 +14,7 @@
  *      line) on stdout
  */
 #include "config.h"
+#include "cpujson.h"
 #include "meter.h"
 #include "peerrep.h"
 #include "sock.h"
@@ -83,7 +84,7 @@ static int serve_one(int fd)
 		cs[n].elapsed_s = 0.1;
 		snprintf(cs[n].scope, sizeof(cs[n].scope), "box");
 	}
-	j = peerrep_build(cs, 2);
+	j = cpujson_report(cs, 2);
 	json_object_set_new(
 		j, "zcs",
 		json_pack("{s:I, s:I, s:I, s:f, s:i, s:s}", "payload_bytes",

@@ -1,5 +1,5 @@
 /*
- * test_cmpstats.c: lib/cmpstats against R's published outputs. The sleep
+ * test_cmpstats.c: report/cmpstats against R's published outputs. The sleep
  * data (Cushny and Peebles, R's datasets::sleep) and the wilcox.test
  * examples of R's own manual page; hand-worked values for the rest.
  */

@@ -1,5 +1,6 @@
 /* test_meter.c: the meter interface with the procstat and rusage meters. */
 #include "config.h"
+#include "cpujson.h"
 #include "meter.h"
 #include "result.h"
 #include "t.h"
@@ -44,7 +45,7 @@ static int has(json_t *sample, const char *name)
 	       NULL;
 }
 
-/* Paired runs: which figure goes under which name (lib/meter.h). */
+/* Paired runs: which figure goes under which name (lib/cpu/meter.h). */
 static void pass_names(void)
 {
 	struct res_doc *d = res_new("t", 0, NULL);

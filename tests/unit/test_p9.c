@@ -1,5 +1,5 @@
 /*
- * test_p9.c: lib/p9: encoder golden bytes, the reply decoder on good and
+ * test_p9.c: p9bench/p9: encoder golden bytes, the reply decoder on good and
  * bad replies, and the client against a small scripted 9P server in a
  * thread (socketpair): msize negotiation, copy and direct paths, replies
  * out of order, split I/O, Rlerror, lying and dying servers, timeouts.

@@ -1,5 +1,6 @@
 /* test_peerrep.c: the peer report frame: round trip and hostile bytes. */
 #include "config.h"
+#include "cpujson.h"
 #include "peerrep.h"
 #include "t.h"
 
@@ -26,7 +27,7 @@ int main(void)
 	snprintf(in[1].meter, sizeof(in[1].meter), "soak");
 	snprintf(in[1].why, sizeof(in[1].why), "not calibrated");
 
-	rep = peerrep_build(in, 2);
+	rep = cpujson_report(in, 2);
 	n = peerrep_encode(rep, &b);
 	T_CHECK(!memcmp(b, "ZCBR", 4));
 	/* every prefix asks for more, the whole decodes */
@@ -34,13 +35,13 @@ int main(void)
 		T_CHECK(peerrep_decode(b, k, &used, &got, err, sizeof(err)) == 0);
 	T_ASSERT(peerrep_decode(b, n, &used, &got, err, sizeof(err)) == 1);
 	T_CHECK(used == n);
-	T_CHECK(peerrep_cpu(got, out, 4, err, sizeof(err)) == 2);
+	T_CHECK(cpujson_from_report(got, out, 4, err, sizeof(err)) == 2);
 	T_STREQ(out[0].meter, "procstat");
 	T_NEAR(out[0].busy_pct, 37.5, 1e-12);
 	T_NEAR(out[0].softirq_pct, 4.25, 1e-12);
 	T_CHECK(!out[1].ok);
 	T_STREQ(out[1].why, "not calibrated");
-	T_CHECK(peerrep_cpu(got, out, 1, err, sizeof(err)) == -EINVAL);
+	T_CHECK(cpujson_from_report(got, out, 1, err, sizeof(err)) == -EINVAL);
 	json_decref(got);
 
 	/* over a socket */
@@ -72,7 +73,7 @@ int main(void)
 	/* a report whose figures are absurd */
 	got = json_loads("{\"cpu\":[{\"meter\":\"soak\",\"ok\":true,\"ncpu\":2,"
 			 "\"busy_pct\":900,\"elapsed_s\":1}]}", 0, NULL);
-	T_CHECK(peerrep_cpu(got, out, 4, err, sizeof(err)) == -EINVAL);
+	T_CHECK(cpujson_from_report(got, out, 4, err, sizeof(err)) == -EINVAL);
 	json_decref(got);
 	return t_done();
 }

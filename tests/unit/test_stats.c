@@ -1,4 +1,4 @@
-/* test_stats.c: lib/stats against published and hand-checked values. */
+/* test_stats.c: lib/core/stats against published and hand-checked values. */
 #include "config.h"
 #include "stats.h"
 #include "t.h"

@@ -5,7 +5,7 @@
 # then unmetered: the unmetered run carries the tool's figures under
 # their names, the metered run the soak CPU under its plain names and
 # the rest as metered_<name>, scaled by the pair's ratio; the case's
-# perturbation is computed as lib/result.c computes it.
+# perturbation is computed as lib/core/result.c computes it.
 #   mkpaired FILE TOOL LABEL CASES
 # CASES: a JSON array of
 #   {params: {...},

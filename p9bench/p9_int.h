@@ -1,5 +1,5 @@
 /*
- * p9_int.h: what lib/p9_client.c shares with lib/p9_io.c (not for tools):
+ * p9_int.h: what p9bench/p9_client.c shares with p9bench/p9_io.c (not for tools):
  * the client's transport, which fills c->err and returns -errno.
  */
 #ifndef ZCB_P9_INT_H

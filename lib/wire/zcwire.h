@@ -13,12 +13,12 @@
  * a hello in front: u32 ZCW_MAGIC, u32 version, u32 flags. As an original
  * loop count the magic would be 1.5 billion loops, which zcs refuses
  * anyway (--max-loops). zcs answers a hello with the same three words
- * (flags = what it grants) followed by a lib/peerrep frame describing
+ * (flags = what it grants) followed by a lib/wire/peerrep frame describing
  * itself; when it granted ZCW_F_CPU it sends a second peerrep frame with
  * its CPU figures after the last byte of the stream. An original peer
  * never sees any of it: zcc sends the hello only when asked (-C).
  *
- * Paired runs (lib/meter.h): with the soak meter on either side, zcc runs
+ * Paired runs (lib/cpu/meter.h): with the soak meter on either side, zcc runs
  * in pairs, a metered run (soakers on) then an unmetered one (every
  * soaker of the box parked), and its hello's flags say which run the
  * connection belongs to (struct zcw_run): ZCW_F_RUN, then ZCW_F_SOAK when

@@ -22,9 +22,9 @@
  * when the room is full, ABORT (payload: a reason, text) when the room is
  * broken up. A control connection (JOIN with CHAT_JOIN_CTRL) carries
  * STATS_START / STATS_STOP; the server answers STOP with a peer report
- * (lib/peerrep.h) of its CPU over the window.
+ * (lib/wire/peerrep.h) of its CPU over the window.
  *
- * Paired runs (lib/meter.h): the seq field of STATS_START names the kind
+ * Paired runs (lib/cpu/meter.h): the seq field of STATS_START names the kind
  * of the run the window measures, that of STATS_STOP the kind of the
  * next run (enum chat_run_kind), so a server on another box parks its
  * soakers for an unmetered run before it answers STOP, and the client's

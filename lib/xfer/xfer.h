@@ -3,7 +3,7 @@
  *
  * Each method is one file lib/xfer_NAME.c that fills a const struct
  * xfer_ops with designated initializers, and is listed in xfer_table[]
- * (lib/xfer.c). ttcp-sf, zcc and zcs use only this interface; none has a
+ * (lib/xfer/xfer.c). ttcp-sf, zcc and zcs use only this interface; none has a
  * method of its own.
  *
  * Send methods move bytes of a struct xfer_source (a file every method

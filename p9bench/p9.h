@@ -1,6 +1,6 @@
 /*
- * p9.h: a 9P2000.L client: message encoder and reply decoder (lib/p9.c)
- * and a connection with tags, fids and two payload paths (lib/p9_client.c).
+ * p9.h: a 9P2000.L client: message encoder and reply decoder (p9bench/p9.c)
+ * and a connection with tags, fids and two payload paths (p9bench/p9_client.c).
  *
  * Every message is size[4] type[1] tag[2] body, little-endian, size
  * counting itself. A reply is checked against the bytes read, against the
@@ -92,7 +92,7 @@ struct p9_attr {
 	uint64_t gen, data_version;
 };
 
-/* ---- encoder (lib/p9.c) ---- */
+/* ---- encoder (p9bench/p9.c) ---- */
 
 /* A message being built: bytes past cap set overflow, never written. */
 struct p9_buf {
@@ -132,7 +132,7 @@ size_t p9_enc_unlinkat(uint8_t *b, size_t cap, uint16_t tag, uint32_t dirfid,
 		       const char *name, uint32_t flags);
 size_t p9_enc_flush(uint8_t *b, size_t cap, uint16_t tag, uint16_t oldtag);
 
-/* ---- decoder (lib/p9.c) ---- */
+/* ---- decoder (p9bench/p9.c) ---- */
 
 /* A decoded reply. Pointers point into the decoded bytes. */
 struct p9_msg {
@@ -186,7 +186,7 @@ int p9_iohdr(const uint8_t *h, uint32_t msize, uint8_t treq, uint32_t asked,
 	     uint8_t *type, uint16_t *tag, uint32_t *count, char *err,
 	     size_t elen);
 
-/* ---- client (lib/p9_client.c) ---- */
+/* ---- client (p9bench/p9_client.c) ---- */
 
 enum p9_path { P9_COPY = 0, P9_DIRECT = 1 };
 

@@ -133,7 +133,7 @@ const char *meter_default_list(const struct meter_opts *o);
  * samples in pairs, interleaved: a metered run (soakers on) and an
  * unmetered one (the box's soakers parked). The rate comes from the
  * unmetered runs, the soak CPU from the metered ones, /proc/stat from
- * both; their ratio is the case's perturbation (lib/result.c).
+ * both; their ratio is the case's perturbation (lib/core/result.c).
  *
  * meterset_paired: 1 when the set holds an open meter with a cost (soak).
  * meterset_metered: before a run, park (metered 0) or wake (1) the
@@ -166,10 +166,7 @@ int meter_run_metered(int paired, int i);
 /* Service demand, netperf's: CPU microseconds per KB (1024 bytes) moved. */
 double meter_service_demand(const struct cpu_sample *s, double bytes);
 
-/* JSON of one sample and back (the peer report uses both). */
-json_t *cpu_sample_to_json(const struct cpu_sample *s);
-int cpu_sample_from_json(json_t *j, struct cpu_sample *s, char *err,
-			 size_t len);
+/* JSON of samples and back: lib/cpu/cpujson.h. */
 
 /*
  * Put a window's figures into a result sample's metrics, declaring them

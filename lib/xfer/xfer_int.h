@@ -1,6 +1,6 @@
 /*
- * xfer_int.h: what the transfer methods (lib/xfer_*.c) share and the
- * tools never need: the method list and small helpers of lib/xfer.c.
+ * xfer_int.h: what the transfer methods (lib/xfer/xfer_*.c) share and the
+ * tools never need: the method list and small helpers of lib/xfer/xfer.c.
  */
 #ifndef ZCB_XFER_INT_H
 #define ZCB_XFER_INT_H

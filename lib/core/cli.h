@@ -10,7 +10,7 @@
 
 /* A whole number in [min, max] (decimal, or 0x hex). */
 long cli_long(const char *opt, const char *s, long min, long max);
-/* A size with k/m/g suffixes (lib/units.h) in [min, max]. */
+/* A size with k/m/g suffixes (lib/core/units.h) in [min, max]. */
 uint64_t cli_size(const char *opt, const char *s, uint64_t min, uint64_t max);
 /* A decimal number in [lo, hi]. */
 double cli_double(const char *opt, const char *s, double lo, double hi);

@@ -1,11 +1,12 @@
 /*
  * remotecpu.c: the client of `cyclesoak --serve` (protocol in
- * lib/soakproto.h and man cyclesoak): a benchmark opens a CPU window on a
+ * lib/wire/soakproto.h and man cyclesoak): a benchmark opens a CPU window on a
  * host whose server is not ours and gets its figures at the end. Every
  * read and write has a timeout; every error names the server and the
  * phase.
  */
 #include "config.h"
+#include "cpujson.h"
 #include "remotecpu.h"
 #include "peerrep.h"
 #include "sock.h"
@@ -217,7 +218,7 @@ static int rc_figures(struct remotecpu *r, const char *cmd,
 		json_decref(j);
 		return -EPROTO;
 	}
-	k = peerrep_cpu(j, out, max, e2, sizeof(e2));
+	k = cpujson_from_report(j, out, max, e2, sizeof(e2));
 	if (k < 0)
 		snprintf(err, len, "cyclesoak server %s: %s: %s", r->peer, cmd,
 			 e2);

@@ -24,7 +24,7 @@ struct remotecpu *remotecpu_open(const char *hostport, int timeout_ms,
 int remotecpu_start(struct remotecpu *r, const char *meters, char *err,
 		    size_t len);
 /* Does a window with these meters (NULL = the server's default) measure
- * with soak, so the runs must be paired (lib/meter.h)? */
+ * with soak, so the runs must be paired (lib/cpu/meter.h)? */
 int remotecpu_paired(const struct remotecpu *r, const char *meters);
 /* Paired runs: before a run, park (metered 0) or wake (1) the server
  * box's soakers. 0 or -errno with err (an older server answers ERR). */

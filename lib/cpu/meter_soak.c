@@ -1,7 +1,7 @@
 /*
  * meter_soak.c: the soak meter (cyclesoak's method) behind the meter
  * interface, and the default meter list. A window is two readings of the
- * box's shared soaker counters (lib/soak.c); the load is what the soakers
+ * box's shared soaker counters (lib/cpu/soak.c); the load is what the soakers
  * could not get, against the stored idle calibration.
  */
 #include "config.h"
@@ -74,9 +74,16 @@ static int soak_stop(struct meter *m, struct cpu_sample *out)
 	r = soak_load(&p->cal, &p->cl, &p->a, &b, out);
 	if (r)
 		return r;
-	if (!out->note[0]) /* else: the calibration is off, say only that */
-		snprintf(out->note, sizeof(out->note), "%.*s%s%.*s", 180,
-			 p->cl.note, p->warn[0] ? "; " : "", 70, p->warn);
+	{
+		char off[sizeof(out->note)], all[400]; /* off: soak_load's */
+
+		snprintf(off, sizeof(off), "%s", out->note);
+		snprintf(all, sizeof(all), "%.*s%s%.*s%s%.*s", 150, p->cl.note,
+			 p->warn[0] ? "; " : "", 60, p->warn,
+			 off[0] ? "; " : "", 120, off);
+		snprintf(out->note, sizeof(out->note), "%.*s",
+			 (int)sizeof(out->note) - 1, all);
+	}
 	return 0;
 }
 

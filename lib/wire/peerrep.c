@@ -1,7 +1,6 @@
 /* peerrep.c: framing and checking of the end-of-run peer report. */
 #include "config.h"
 #include "peerrep.h"
-#include "hostinfo.h"
 #include "sock.h"
 
 #include <arpa/inet.h>
@@ -70,45 +69,6 @@ int peerrep_decode(const uint8_t *buf, size_t len, size_t *consumed,
 	*out = j;
 	*consumed = PEERREP_HDR + n;
 	return 1;
-}
-
-json_t *peerrep_build(const struct cpu_sample *s, int n)
-{
-	struct hostinfo h;
-	json_t *cpu = json_array(), *o;
-	int i;
-
-	hostinfo_read(NULL, &h);
-	for (i = 0; i < n; i++)
-		json_array_append_new(cpu, cpu_sample_to_json(&s[i]));
-	o = json_pack("{s:o, s:o}", "host", hostinfo_to_json(&h), "cpu", cpu);
-	hostinfo_free(&h);
-	return o;
-}
-
-int peerrep_cpu(json_t *rep, struct cpu_sample *s, int max, char *err,
-		size_t elen)
-{
-	json_t *a = json_object_get(rep, "cpu"), *e;
-	size_t i;
-	int r;
-
-	if (!json_is_array(a)) {
-		snprintf(err, elen, "peer report: no cpu array");
-		return -EINVAL;
-	}
-	if (json_array_size(a) > (size_t)max) {
-		snprintf(err, elen, "peer report: %zu meters, at most %d",
-			 json_array_size(a), max);
-		return -EINVAL;
-	}
-	json_array_foreach(a, i, e)
-	{
-		r = cpu_sample_from_json(e, &s[i], err, elen);
-		if (r)
-			return r;
-	}
-	return (int)json_array_size(a);
 }
 
 int peerrep_send(int fd, json_t *obj, int timeout_ms)

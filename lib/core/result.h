@@ -43,7 +43,7 @@ json_t *res_case(struct res_doc *d, json_t *params);
 /* Append a sample (stolen) to a case; it must hold "metrics": {...}. */
 void res_sample(json_t *kase, json_t *sample);
 /*
- * Paired runs (lib/meter.h): mark a finished sample as run `pair` (0, 1,
+ * Paired runs (lib/cpu/meter.h): mark a finished sample as run `pair` (0, 1,
  * ...) of its case, metered (soakers on) or not. A metered sample's
  * figures other than the meters' (cpu_*, sd_*, which meter_add_metrics
  * already named) describe a slowed run: they move to metered_<name>, so

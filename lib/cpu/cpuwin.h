@@ -2,7 +2,7 @@
  * cpuwin.h: the CPU windows of one run, every side at once: this box's
  * meters (-c/--cpu), a host measured by `cyclesoak --serve`
  * (--remote-cpu) and a server process on this box (--server-pid), with
- * the soak meter's paired runs (lib/meter.h) across all of them. A tool
+ * the soak meter's paired runs (lib/cpu/meter.h) across all of them. A tool
  * opens one cpuwin, and per run: cpuwin_metered (when paired), then
  * cpuwin_start and cpuwin_stop around the measured work, then cpuwin_add
  * into the run's result sample.

@@ -521,7 +521,7 @@ int soak_load(const struct soak_calib *cal, const struct soak_client *c,
 		    rate[i] / cr > fast && out->elapsed_s >= 0.2) {
 			fast = rate[i] / cr;
 			snprintf(out->note, sizeof(out->note),
-				 "the soaker on CPU %d ran at %.0f%% of its calibrated idle rate: the calibration is stale or was made on a busy box, so these loads read low (cyclesoak --calibrate)",
+				 "calibration low: CPU %d's soaker ran at %.0f%% of its idle rate (stale, or made on a busy box: loads read low; cyclesoak --calibrate)",
 				 c->cpu_id[i], 100 * fast);
 		}
 		out->percpu_busy[i] = 100.0 * (1.0 - rate[i] / cr);

@@ -5,7 +5,8 @@
  *
  * Frame: "ZCBR" (4 bytes), u32 big-endian length, then that many bytes of
  * a JSON object {"host": {...}, "cpu": [cpu_sample...], ...}. The length
- * is checked against PEERREP_MAX before anything is allocated.
+ * is checked against PEERREP_MAX before anything is allocated. This file
+ * is the framing only; the CPU figures inside are lib/cpu/cpujson.h.
  */
 #ifndef ZCB_PEERREP_H
 #define ZCB_PEERREP_H
@@ -13,8 +14,6 @@
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include "meter.h"
 
 #define PEERREP_MAGIC "ZCBR"
 #define PEERREP_HDR 8
@@ -29,11 +28,6 @@ size_t peerrep_encode(json_t *obj, uint8_t **out);
  */
 int peerrep_decode(const uint8_t *buf, size_t len, size_t *consumed,
 		   json_t **out, char *err, size_t elen);
-/* Build a report from host facts and CPU samples. */
-json_t *peerrep_build(const struct cpu_sample *s, int n);
-/* Pull CPU samples out of a decoded report; returns n or -EINVAL. */
-int peerrep_cpu(json_t *rep, struct cpu_sample *s, int max, char *err,
-		size_t elen);
 /* Send or receive one frame over fd with a timeout. 0 or -errno. */
 int peerrep_send(int fd, json_t *obj, int timeout_ms);
 int peerrep_recv(int fd, json_t **out, int timeout_ms, char *err,
