@@ -6,6 +6,7 @@
 
 #include <getopt.h>
 #include <stdlib.h>
+#include <string.h>
 
 long cli_long(const char *opt, const char *s, long min, long max)
 {
@@ -71,4 +72,179 @@ void cli_bad_option(char *const *argv)
 			  optopt, log_prog);
 	die_usage("%s: unknown option or missing value (see %s --help)", a,
 		  log_prog);
+}
+
+/* --- the common option set ---------------------------------------------- */
+
+enum {
+	O_CPU = CLI_OPT_COMMON,
+	O_REPEAT,
+	O_CONFIDENCE,
+	O_OUTPUT,
+	O_LABEL,
+};
+
+/* Every common option: which flag brings it, its short letter (0 =
+ * none), getopt long form and usage line. */
+static const struct {
+	unsigned flag;
+	char letter;
+	struct option lo;
+	const char *help;
+} common[] = {
+	{ CLI_CPU, 'c', { NULL, 0, NULL, 0 },
+	  "  -c                    measure CPU with the default meters: soak and\n"
+	  "                        procstat in paired runs when the box is calibrated\n"
+	  "                        (cyclesoak --calibrate), else procstat\n" },
+	{ CLI_CPU | CLI_METERS, 0, { "cpu", optional_argument, NULL, O_CPU },
+	  "      --cpu[=LIST]      the meters: soak,procstat,rusage,perf (soak runs\n"
+	  "                        in pairs, metered and unmetered, and adds procstat)\n" },
+	{ CLI_REPEAT, 0, { "repeat", required_argument, NULL, O_REPEAT },
+	  "      --repeat N        N samples of each case (with soak: N pairs)\n" },
+	{ CLI_CONFIDENCE, 0,
+	  { "confidence", required_argument, NULL, O_CONFIDENCE },
+	  "      --confidence L[,W]  repeat until the L% interval of the rate is\n"
+	  "                        within W% (default 5) of it, at most --repeat\n" },
+	{ CLI_RESULT, 'J', { NULL, 0, NULL, 0 },
+	  "  -J                    result document to stdout (text to stderr)\n" },
+	{ CLI_RESULT_O, 'o', { NULL, 0, NULL, 0 },
+	  "  -o FILE               result document to FILE\n" },
+	{ CLI_RESULT, 0, { "output", required_argument, NULL, O_OUTPUT },
+	  "      --output FILE     result document to FILE (a failed run's goes\n"
+	  "                        to FILE.failed when FILE holds a good one)\n" },
+	{ CLI_RESULT, 0, { "label", required_argument, NULL, O_LABEL },
+	  "      --label L         what runs are compared by (default: the\n"
+	  "                        kernel release)\n" },
+	{ ~0u, 'v', { "verbose", no_argument, NULL, 'v' },
+	  "  -v, --verbose         more output; -q, --quiet: less\n" },
+	{ ~0u, 'q', { "quiet", no_argument, NULL, 'q' }, NULL },
+	{ ~0u, 'h', { "help", no_argument, NULL, 'h' },
+	  "  -h, --help            this help\n" },
+};
+#define NCOMMON (sizeof(common) / sizeof(common[0]))
+
+static int has(const struct cli_tool *t, unsigned flag)
+{
+	return flag == ~0u || (t->common & flag);
+}
+
+void cli_usage(const struct cli_tool *t, FILE *f)
+{
+	size_t i;
+
+	fputs(t->text, f);
+	fputs("\nCommon options:\n", f);
+	for (i = 0; i < NCOMMON; i++)
+		if (common[i].help && has(t, common[i].flag))
+			fputs(common[i].help, f);
+}
+
+/* getopt's short and long tables: the tool's, then the common ones it
+ * has. A clash is the tool's bug: die loudly. */
+static struct option *tables(const struct cli_tool *t, char *shorts,
+			     size_t slen)
+{
+	size_t nt = 0, i, n;
+	struct option *lo;
+
+	while (t->longopts && t->longopts[nt].name)
+		nt++;
+	lo = calloc(nt + NCOMMON + 1, sizeof(*lo));
+	if (!lo)
+		abort();
+	memcpy(lo, t->longopts, nt * sizeof(*lo));
+	n = nt;
+	snprintf(shorts, slen, ":%s", t->shortopts ? t->shortopts : "");
+	for (i = 0; i < NCOMMON; i++) {
+		if (!has(t, common[i].flag))
+			continue;
+		if (common[i].letter) {
+			char l[3] = { common[i].letter, 0, 0 };
+
+			if (strchr(t->shortopts ? t->shortopts : "",
+				   common[i].letter))
+				die("cli: -%c is both common and the tool's",
+				    common[i].letter);
+			if (common[i].letter == 'o')
+				l[1] = ':';
+			strncat(shorts, l, slen - strlen(shorts) - 1);
+		}
+		if (common[i].lo.name)
+			lo[n++] = common[i].lo;
+	}
+	return lo;
+}
+
+/* A common option; 0 when opt is not one. */
+static int take_common(const struct cli_tool *t, struct cli_common *c,
+		       int opt, const char *arg)
+{
+	/* a letter the tool has as its own (no clash: tables() checked) */
+	if ((opt == 'c' && !has(t, CLI_CPU)) ||
+	    (opt == 'J' && !has(t, CLI_RESULT)) ||
+	    (opt == 'o' && !has(t, CLI_RESULT_O)))
+		return 0;
+	switch (opt) {
+	case 'c':
+		c->cpu = 1;
+		return 1;
+	case O_CPU:
+		c->cpu = 1;
+		if (arg && !*arg)
+			die_usage("--cpu=: an empty meter list");
+		if (arg)
+			c->cpu_list = arg;
+		return 1;
+	case O_REPEAT:
+		c->repeat = (int)cli_long("--repeat", arg, 1,
+					  t->repeat_max > 0 ? t->repeat_max :
+							      1000000);
+		return 1;
+	case O_CONFIDENCE:
+		cli_confidence("--confidence", arg, &c->conf_level,
+			       &c->conf_width);
+		return 1;
+	case 'J':
+		c->json_stdout = 1;
+		return 1;
+	case 'o':
+	case O_OUTPUT:
+		c->out = arg;
+		return 1;
+	case O_LABEL:
+		c->label = arg;
+		return 1;
+	case 'v':
+		log_level++;
+		return 1;
+	case 'q':
+		log_level = LOG_QUIET;
+		return 1;
+	case 'h':
+		cli_usage(t, stdout);
+		exit(0);
+	}
+	return 0;
+}
+
+int cli_parse(const struct cli_tool *t, void *cfg, struct cli_common *c,
+	      int argc, char **argv)
+{
+	char shorts[256];
+	struct option *lo = tables(t, shorts, sizeof(shorts));
+	int o;
+
+	opterr = 0; /* one line of our own per bad option */
+	while ((o = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+		if (o == ':')
+			die_usage("%s: needs a value", argv[optind - 1]);
+		if (o == '?')
+			cli_bad_option(argv);
+		if (!take_common(t, c, o, optarg))
+			t->option(cfg, o, optarg);
+	}
+	free(lo);
+	if (c->json_stdout && c->out)
+		die_usage("-J and --output: one place for the result document");
+	return optind;
 }

@@ -6,7 +6,9 @@
 #ifndef ZCB_CLI_H
 #define ZCB_CLI_H
 
+#include <getopt.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* A whole number in [min, max] (decimal, or 0x hex). */
 long cli_long(const char *opt, const char *s, long min, long max);
@@ -28,5 +30,63 @@ double cli_duration(const char *opt, const char *s, double min, double max);
  * message doesn't double ours): one line naming the argument, exit 2.
  */
 void cli_bad_option(char *const *argv) __attribute__((noreturn));
+
+/*
+ * The options every tool shares, parsed in one place (fio's options as
+ * data, at the scale of our tools): a tool describes its own options in
+ * a struct cli_tool and names which common ones it has; cli_parse runs
+ * getopt over both, fills struct cli_common itself and hands the tool
+ * only its own options; --help prints the tool's text and then one
+ * common block for the options it has.
+ */
+struct cli_common {
+	int cpu;		/* -c or --cpu given */
+	const char *cpu_list;	/* --cpu=LIST; NULL = the default meters */
+	int repeat;		/* --repeat N: set the default before */
+	double conf_level;	/* --confidence LEVEL[,WIDTH]; 0 = off */
+	double conf_width;	/* percent */
+	int json_stdout;	/* -J */
+	const char *out;	/* -o / --output FILE; NULL = none */
+	const char *label;	/* --label L; NULL = the kernel release */
+};
+
+/* Which common options a tool has (struct cli_tool.common). */
+enum {
+	CLI_CPU = 1 << 0,	 /* -c, --cpu[=LIST] */
+	CLI_METERS = 1 << 1,	 /* --cpu=LIST only (a tool that always
+				  * measures: cyclesoak) */
+	CLI_REPEAT = 1 << 2,	 /* --repeat N */
+	CLI_CONFIDENCE = 1 << 3, /* --confidence L[,W] */
+	CLI_RESULT = 1 << 4,	 /* -J, --output FILE, --label L */
+	CLI_RESULT_O = 1 << 5,	 /* and -o FILE (zcs and zcc keep the
+				  * original's -o: SO_SNDBUF) */
+};
+
+struct cli_tool {
+	const char *text;	/* --help: synopsis and the tool's own
+				 * options; the common block follows */
+	unsigned common;	/* CLI_* */
+	int repeat_max;		/* upper bound of --repeat */
+	const char *shortopts;	/* the tool's own, getopt syntax */
+	const struct option *longopts; /* its own, {NULL} ended; vals are
+				 * short letters or CLI_OPT_TOOL + n */
+	/* one of the tool's own options, as getopt returned it; dies on a
+	 * bad value (cli_long and friends) */
+	void (*option)(void *cfg, int opt, const char *arg);
+};
+
+#define CLI_OPT_TOOL 256	/* a tool's long-only options start here */
+#define CLI_OPT_COMMON 4096	/* the common long-only options' values */
+
+/*
+ * Parse argv: common options into c (defaults as the caller set them),
+ * the tool's own through t->option(cfg, ...). -h prints cli_usage and
+ * exits 0; a bad option is one line and exit 2. Returns optind: the
+ * first argument that is not an option (the tool takes it from there).
+ */
+int cli_parse(const struct cli_tool *t, void *cfg, struct cli_common *c,
+	      int argc, char **argv);
+/* The tool's text, then the common options it has. */
+void cli_usage(const struct cli_tool *t, FILE *f);
 
 #endif

@@ -3,6 +3,9 @@
 #include "cli.h"
 #include "t.h"
 
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -44,8 +47,169 @@ static void bad_conf(void)
 }
 static void short_dur(void) { cli_duration("-p", "1ms", 0.01, 60); }
 
+/* A made-up tool for the common option set: -l N and --rooms N of its
+ * own, -o its own (as zcs's socket buffer) unless ZOPT. */
+struct fake {
+	long l, rooms, o;
+};
+
+static void fake_opt(void *cfg, int opt, const char *arg)
+{
+	struct fake *f = cfg;
+
+	if (opt == 'l')
+		f->l = cli_long("-l", arg, 1, 100);
+	else if (opt == 'o')
+		f->o = cli_long("-o", arg, 1, 1 << 20);
+	else if (opt == CLI_OPT_TOOL)
+		f->rooms = cli_long("--rooms", arg, 1, 10);
+}
+
+static const struct option fake_long[] = {
+	{ "rooms", required_argument, NULL, CLI_OPT_TOOL },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct cli_tool fake_tool = {
+	.text = "usage: fake [options] HOST\n  -l N   length\n",
+	.common = CLI_CPU | CLI_REPEAT | CLI_CONFIDENCE | CLI_RESULT |
+		  CLI_RESULT_O,
+	.repeat_max = 50,
+	.shortopts = "l:",
+	.longopts = fake_long,
+	.option = fake_opt,
+};
+
+/* zcs-like: -o is the tool's own, the document only through --output */
+static const struct cli_tool zcs_like = {
+	.text = "usage: zcs-like\n",
+	.common = CLI_CPU | CLI_RESULT,
+	.shortopts = "l:o:",
+	.longopts = fake_long,
+	.option = fake_opt,
+};
+
+static int parse(const struct cli_tool *t, struct fake *f,
+		 struct cli_common *c, const char *const *args)
+{
+	char *argv[32];
+	int argc = 0;
+
+	argv[argc++] = "fake";
+	while (*args)
+		argv[argc++] = (char *)*args++;
+	argv[argc] = NULL;
+	memset(f, 0, sizeof(*f));
+	memset(c, 0, sizeof(*c));
+	c->repeat = 3; /* the tool's default survives */
+	optind = 0;
+	return cli_parse(t, f, c, argc, argv);
+}
+
+static void bad_repeat(void)
+{
+	static const char *const a[] = { "--repeat", "51", NULL };
+	struct fake f;
+	struct cli_common c;
+
+	parse(&fake_tool, &f, &c, a);
+}
+
+static void unknown(void)
+{
+	static const char *const a[] = { "-x", NULL };
+	struct fake f;
+	struct cli_common c;
+
+	parse(&fake_tool, &f, &c, a);
+}
+
+static void both_outputs(void)
+{
+	static const char *const a[] = { "-J", "--output", "x.json", NULL };
+	struct fake f;
+	struct cli_common c;
+
+	parse(&fake_tool, &f, &c, a);
+}
+
+static void clash(void)
+{
+	static const struct cli_tool bad = { .text = "", .common = CLI_CPU,
+					     .shortopts = "c",
+					     .option = fake_opt };
+	static const char *const a[] = { NULL };
+	struct fake f;
+	struct cli_common c;
+
+	parse(&bad, &f, &c, a);
+}
+
+static void common_set(void)
+{
+	static const char *const a1[] = { "-c", "-l", "7", "--rooms=4",
+					   "--repeat", "9", "-o", "r.json",
+					   "--label", "k1", "-v", "host", NULL };
+	static const char *const a2[] = { "--cpu=soak", "--confidence",
+					   "99,2", "-J", NULL };
+	static const char *const a3[] = { "--cpu", "-o", "4096", "--output",
+					   "d.json", NULL };
+	struct cli_common c;
+	struct fake f;
+	char msg[512];
+	int i;
+
+	i = parse(&fake_tool, &f, &c, a1);
+	T_CHECK(i == 12);
+	T_CHECK(c.cpu && !c.cpu_list && c.repeat == 9);
+	T_CHECK(f.l == 7 && f.rooms == 4);
+	T_STREQ(c.out, "r.json");
+	T_STREQ(c.label, "k1");
+	T_CHECK(!c.json_stdout && c.conf_level == 0);
+	parse(&fake_tool, &f, &c, a2);
+	T_CHECK(c.cpu && c.cpu_list && !strcmp(c.cpu_list, "soak"));
+	T_CHECK(c.repeat == 3); /* untouched: the tool's default */
+	T_NEAR(c.conf_level, 99, 1e-9);
+	T_NEAR(c.conf_width, 2, 1e-9);
+	T_CHECK(c.json_stdout);
+	/* zcs keeps its -o; the document goes to --output */
+	parse(&zcs_like, &f, &c, a3);
+	T_CHECK(f.o == 4096 && c.cpu);
+	T_STREQ(c.out, "d.json");
+	T_CHECK(child(bad_repeat, msg, sizeof(msg)) == 2);
+	T_CHECK(strstr(msg, "--repeat") && strstr(msg, "51"));
+	T_CHECK(child(unknown, msg, sizeof(msg)) == 2);
+	T_CHECK(strstr(msg, "-x") != NULL);
+	T_CHECK(child(both_outputs, msg, sizeof(msg)) == 2);
+	T_CHECK(strstr(msg, "-J and --output") != NULL);
+	T_CHECK(child(clash, msg, sizeof(msg)) == 1);
+	T_CHECK(strstr(msg, "-c is both common and the tool's") != NULL);
+}
+
+static void help_text(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cli_usage(&fake_tool, f);
+	fclose(f);
+	T_CHECK(strstr(buf, "usage: fake") == buf);
+	T_CHECK(strstr(buf, "Common options:") != NULL);
+	T_CHECK(strstr(buf, "--confidence") && strstr(buf, "-o FILE"));
+	free(buf);
+	f = open_memstream(&buf, &len);
+	cli_usage(&zcs_like, f);
+	fclose(f);
+	T_CHECK(!strstr(buf, "-o FILE") && strstr(buf, "--output FILE"));
+	T_CHECK(!strstr(buf, "--repeat") && !strstr(buf, "--confidence"));
+	free(buf);
+}
+
 int main(void)
 {
+	common_set();
+	help_text();
 	char msg[512];
 
 	T_CHECK(cli_long("--rooms", "10", 1, 100) == 10);
