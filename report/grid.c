@@ -169,12 +169,12 @@ int grid_print(const struct rl_set *s, const struct layout_opts *o,
 			 stat_name(sel.n ? &sel.v[0] : NULL, metrics[0],
 				   o->stat),
 			 metrics[0], rl_unit(s, metrics[0]));
-		tbl_title(stdout, o->fmt, head, 0);
+		tbl_title(o->out, o->fmt, head, 0);
 	}
 	fn_marks(&fn, t);
-	tbl_print(stdout, t, o->fmt);
-	fn_footnotes(&fn, o->fmt);
-	fn_sources(&fn, o->fmt);
+	tbl_print(o->out, t, o->fmt);
+	fn_footnotes(o->out, &fn, o->fmt);
+	fn_sources(o->out, &fn, o->fmt);
 	fn_free(&fn);
 	tbl_free(t);
 	grp_free(&g);

@@ -9,6 +9,7 @@
  *   zcbreport plot    [options] PATH...     PNG and ASCII plots
  */
 #include "config.h"
+#include "esc.h"
 #include "log.h"
 #include "report.h"
 
@@ -93,6 +94,29 @@ int parse_format(const char *s, enum tbl_fmt *f)
 		return -1;
 	return 0;
 }
+
+void load_inputs(struct rl_set *s, char *const *paths, int n)
+{
+	char p[1024], w[2048];
+	int i;
+	size_t b;
+
+	rl_init(s);
+	for (i = 0; i < n; i++)
+		rl_add_path(s, paths[i]);
+	rl_finish(s);
+	for (b = 0; b < s->nbad; b++)
+		log_err("%s: %s", esc_text(p, sizeof(p), s->bad[b].path),
+			esc_text(w, sizeof(w), s->bad[b].why));
+	for (b = 0; b < s->nwarned; b++)
+		log_warn("%s: %s", esc_text(p, sizeof(p), s->warned[b].path),
+			 esc_text(w, sizeof(w), s->warned[b].why));
+	for (b = 0; b < s->nskipped; b++)
+		log_verbose("%s: skipped, %s",
+			    esc_text(p, sizeof(p), s->skipped[b].path),
+			    esc_text(w, sizeof(w), s->skipped[b].why));
+}
+
 
 static void parse_table_opts(int argc, char **argv, struct table_cfg *c)
 {
@@ -182,7 +206,8 @@ static void parse_table_opts(int argc, char **argv, struct table_cfg *c)
 
 int cmd_table(int argc, char **argv)
 {
-	struct table_cfg c = {.lo = {.fmt = FMT_TEXT, .stat = ST_AUTO}};
+	struct table_cfg c = {
+		.lo = {.out = stdout, .fmt = FMT_TEXT, .stat = ST_AUTO}};
 	struct rl_set s;
 	int r;
 
@@ -200,6 +225,10 @@ int cmd_table(int argc, char **argv)
 			die_usage("--layout: no layout named \"%s\" (see "
 				  "--help)",
 				  c.layout);
+		if (r > 0 && !c.lo.all)
+			log_err("layout %s: no %s results with its params and "
+				"metrics in the input",
+				c.layout, layout_tool(c.layout));
 	} else {
 		r = grid_print(&s, &c.lo, &c.grid);
 	}

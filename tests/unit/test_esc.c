@@ -1,5 +1,5 @@
 /*
- * test_esc.c: report/esc, zcbreport's escaper of document text: control
+ * test_esc.c: lib/table/esc, the escaper of document text: control
  * characters (C0, DEL, C1) and bytes that are not UTF-8 come out as
  * visible escapes, UTF-8 text and plain ASCII come out unchanged, and a
  * short buffer cuts only between whole units.

@@ -1,101 +1,20 @@
 /*
- * paired.c: what zcbreport's tables say about the soak meter's cost.
- * A case measured with soak runs in pairs (metered, unmetered) and
- * carries its perturbation; a cell whose cases ran perturbed (outside
- * 0.95-1.05, lib/cpu/meter.h) or with soakers on but unpaired is marked,
- * and footnoted under its table with meter_perturbation_note(); a line
- * says which runs each kind of figure came from. A table with neither
- * prints as it always did.
+ * fnotes.c: the marks and footnotes of a table (fnotes.h). A cell whose
+ * cases ran perturbed (outside 0.95-1.05, lib/cpu/meter.h) or with
+ * soakers on but unpaired is marked, and footnoted under its table with
+ * meter_perturbation_note(); a line says which runs each kind of figure
+ * came from. A table with neither prints as it always did.
  */
 #include "config.h"
+#include "fnotes.h"
 #include "meter.h"
-#include "report.h"
+#include "paired.h"
 #include "stats.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Whether any side of the sample has a usable soak window. */
-static int soak_ran(json_t *sample)
-{
-	json_t *side, *m;
-	const char *name;
-	size_t i;
-
-	json_object_foreach(json_object_get(sample, "cpu"), name, side)
-	{
-		json_array_foreach(side, i, m)
-		{
-			const char *meter =
-				json_string_value(json_object_get(m, "meter"));
-
-			if (meter && !strcmp(meter, "soak") &&
-			    json_is_true(json_object_get(m, "ok")))
-				return 1;
-		}
-	}
-	return 0;
-}
-
-unsigned sample_run(json_t *sample)
-{
-	json_t *k = json_object_get(sample, "soak");
-
-	if (json_is_boolean(k))
-		return json_is_true(k) ? RUN_METERED : RUN_UNMETERED;
-	return soak_ran(sample) ? RUN_SOAKED : RUN_PLAIN;
-}
-
-unsigned case_runs(json_t *kase, const char *metric)
-{
-	unsigned runs = 0;
-	json_t *s;
-	size_t i;
-
-	json_array_foreach(json_object_get(kase, "samples"), i, s)
-	{
-		if (!metric || json_is_number(json_object_get(
-				       json_object_get(s, "metrics"), metric)))
-			runs |= sample_run(s);
-	}
-	return runs;
-}
-
-size_t case_result_runs(json_t *kase)
-{
-	size_t i, n = 0;
-	json_t *s;
-
-	json_array_foreach(json_object_get(kase, "samples"), i, s)
-	{
-		n += sample_run(s) != RUN_METERED;
-	}
-	return n;
-}
-
-static double num_or_nan(json_t *v)
-{
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-int case_perturbation(json_t *kase, struct stats_ratio *r)
-{
-	json_t *p = json_object_get(kase, "perturbation");
-	json_t *ci = json_object_get(p, "ci95");
-
-	memset(r, 0, sizeof(*r));
-	r->ratio = num_or_nan(json_object_get(p, "ratio"));
-	if (!isfinite(r->ratio))
-		return -1;
-	r->n = (size_t)json_integer_value(json_object_get(p, "pairs"));
-	r->lo = num_or_nan(json_array_get(ci, 0));
-	r->hi = num_or_nan(json_array_get(ci, 1));
-	r->min = num_or_nan(json_object_get(p, "min"));
-	r->max = num_or_nan(json_object_get(p, "max"));
-	return 0;
-}
 
 void fn_init(struct fnotes *f)
 {
@@ -275,14 +194,14 @@ void fn_marks(const struct fnotes *f, struct tbl *t)
 	}
 }
 
-void fn_note(enum tbl_fmt fmt, const char *text)
+void fn_note(FILE *out, enum tbl_fmt fmt, const char *text)
 {
 	if (fmt == FMT_MARKDOWN)
-		fputc('\n', stdout);
-	tbl_note(stdout, fmt, text);
+		fputc('\n', out);
+	tbl_note(out, fmt, text);
 }
 
-void fn_footnotes(const struct fnotes *f, enum tbl_fmt fmt)
+void fn_footnotes(FILE *out, const struct fnotes *f, enum tbl_fmt fmt)
 {
 	char b[32], line[1200];
 	size_t i;
@@ -292,7 +211,7 @@ void fn_footnotes(const struct fnotes *f, enum tbl_fmt fmt)
 		/* Markdown: a line starting "* " would be a list item */
 		snprintf(line, sizeof(line), "%s%s %s",
 			 fmt == FMT_MARKDOWN ? "\\" : "", b, f->text[i]);
-		fn_note(fmt, line);
+		fn_note(out, fmt, line);
 	}
 }
 
@@ -317,7 +236,7 @@ static void runs_words(char *b, size_t l, unsigned runs)
 			 b[0] ? " and " : "", un);
 }
 
-void fn_sources(const struct fnotes *f, enum tbl_fmt fmt)
+void fn_sources(FILE *out, const struct fnotes *f, enum tbl_fmt fmt)
 {
 	char line[2048], words[128], other[128];
 	size_t i, j, k = 0;
@@ -353,5 +272,5 @@ void fn_sources(const struct fnotes *f, enum tbl_fmt fmt)
 	snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s)",
 		 sd ? "; service demand: the CPU and the bytes of one run"
 		    : "");
-	fn_note(fmt, line);
+	fn_note(out, fmt, line);
 }

@@ -1,13 +1,13 @@
 /*
- * table.c: the table printers of zcbreport (aligned text, Markdown,
- * CSV) and the number formats of the seed layouts. Every heading, cell,
- * title and note is escaped (esc.h) as it is stored or printed, so a
- * document's text cannot reach the terminal raw, and a CSV record or a
- * Markdown row stays on one line.
+ * tbl.c: text tables (tbl.h): aligned text for a plain-text mail,
+ * Markdown or CSV, and the number formats of the seed layouts. Every
+ * heading, cell, title and note is escaped (esc.h) as it is stored or
+ * printed, so a document's text cannot reach the terminal raw, and a
+ * CSV record or a Markdown row stays on one line.
  */
 #include "config.h"
 #include "esc.h"
-#include "table.h"
+#include "tbl.h"
 #include "units.h"
 
 #include <math.h>

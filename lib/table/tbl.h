@@ -1,10 +1,10 @@
 /*
- * table.h: text tables for zcbreport: cells are strings, printed aligned
- * for a plain-text mail, as Markdown or as CSV. Also the number formats
- * the seed layouts use.
+ * tbl.h: text tables: cells are strings, printed aligned for a
+ * plain-text mail, as Markdown or as CSV. Also the number formats the
+ * seed layouts use.
  */
-#ifndef ZCB_TABLE_H
-#define ZCB_TABLE_H
+#ifndef ZCB_TBL_H
+#define ZCB_TBL_H
 
 #include <stddef.h>
 #include <stdio.h>

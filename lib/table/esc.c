@@ -1,5 +1,5 @@
 /*
- * esc.c: zcbreport's one escaper of untrusted text (see esc.h): what a
+ * esc.c: the one escaper of untrusted text (see esc.h): what a
  * result document or a file name holds is shown, never obeyed, by a
  * terminal, a CSV or Markdown reader, or gnuplot.
  */

@@ -1,12 +1,10 @@
 /*
- * select.c: choosing cases out of loaded result documents, grouping them
+ * rsel.c: choosing cases out of loaded result documents, grouping them
  * into table rows in a stable order, and summarizing a metric over the
- * cases of a row.
+ * cases of a row (rsel.h).
  */
 #include "config.h"
-#include "esc.h"
-#include "report.h"
-#include "log.h"
+#include "rsel.h"
 #include "stats.h"
 
 #include <math.h>
@@ -368,28 +366,6 @@ int parse_stat(const char *s, enum stat_kind *st)
 	else
 		return -1;
 	return 0;
-}
-
-void load_inputs(struct rl_set *s, char *const *paths, int n)
-{
-	char p[1024], w[2048];
-	int i;
-	size_t b;
-
-	rl_init(s);
-	for (i = 0; i < n; i++)
-		rl_add_path(s, paths[i]);
-	rl_finish(s);
-	for (b = 0; b < s->nbad; b++)
-		log_err("%s: %s", esc_text(p, sizeof(p), s->bad[b].path),
-			esc_text(w, sizeof(w), s->bad[b].why));
-	for (b = 0; b < s->nwarned; b++)
-		log_warn("%s: %s", esc_text(p, sizeof(p), s->warned[b].path),
-			 esc_text(w, sizeof(w), s->warned[b].why));
-	for (b = 0; b < s->nskipped; b++)
-		log_verbose("%s: skipped, %s",
-			    esc_text(p, sizeof(p), s->skipped[b].path),
-			    esc_text(w, sizeof(w), s->skipped[b].why));
 }
 
 const char *case_meter(json_t *kase, const char *side)

@@ -6,8 +6,9 @@
  * columns, so a fresh run's table never hides a difference.
  */
 #include "config.h"
-#include "log.h"
-#include "report.h"
+#include "fnotes.h"
+#include "layout.h"
+#include "paired.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -191,7 +192,7 @@ static void measured_note(const struct rgroups *g, const char *side,
 		snprintf(line + strlen(line), sizeof(line) - strlen(line),
 			 "; CPU by meter %s", meter ? meter : "(none usable)");
 	strncat(line, ")", sizeof(line) - strlen(line) - 1);
-	fn_note(o->fmt, line);
+	fn_note(o->out, o->fmt, line);
 }
 
 /* Print a table with its marks, then what goes under it: the
@@ -202,10 +203,10 @@ static void print_marked(struct tbl *t, struct fnotes *fn,
 			 const char *colparam, const struct layout_opts *o)
 {
 	fn_marks(fn, t);
-	tbl_print(stdout, t, o->fmt);
-	fn_footnotes(fn, o->fmt);
+	tbl_print(o->out, t, o->fmt);
+	fn_footnotes(o->out, fn, o->fmt);
 	measured_note(g, side, colparam, o);
-	fn_sources(fn, o->fmt);
+	fn_sources(o->out, fn, o->fmt);
 }
 
 /* Fill the key cells of a row; returns the next column. */
@@ -312,8 +313,8 @@ static int lay_p9(const struct rl_set *s, const struct layout_opts *o)
 			title[k] = (char)(title[k] - 32 * (title[k] >= 'a' &&
 							   title[k] <= 'z'));
 		if (printed)
-			fputc('\n', stdout);
-		tbl_title(stdout, o->fmt, title, 0);
+			fputc('\n', o->out);
+		tbl_title(o->out, o->fmt, title, 0);
 		print_marked(t, &fn, &g, NULL, "path", o);
 		fn_free(&fn);
 		tbl_free(t);
@@ -397,8 +398,8 @@ static int nfs_table(const struct rl_set *s, const struct layout_opts *o,
 		if (title[k] >= 'a' && title[k] <= 'z')
 			title[k] = (char)(title[k] - 32);
 	if (sep)
-		fputc('\n', stdout);
-	tbl_title(stdout, o->fmt, title, '=');
+		fputc('\n', o->out);
+	tbl_title(o->out, o->fmt, title, '=');
 	print_marked(t, &fn, &g, nt->side, NULL, o);
 	fn_free(&fn);
 	tbl_free(t);
@@ -564,7 +565,7 @@ static int lay_ttcp_cpu(const struct rl_set *s, const struct layout_opts *o)
 			direction_mark(&fn, row, 1, &u);
 		}
 	}
-	tbl_title(stdout, o->fmt, "ttcp-sf Results", '=');
+	tbl_title(o->out, o->fmt, "ttcp-sf Results", '=');
 	print_marked(t, &fn, &g, "local", NULL, o);
 	fn_free(&fn);
 	tbl_free(t);
@@ -696,9 +697,9 @@ static int zc_table(const struct rl_set *s, const struct layout_opts *o,
 			cpu_cases ? FN_SOAKED : FN_ANY);
 	}
 	if (sep)
-		fputc('\n', stdout);
+		fputc('\n', o->out);
 	snprintf(title, sizeof(title), "Copy against zero-copy: %s", tool);
-	tbl_title(stdout, o->fmt, title, '=');
+	tbl_title(o->out, o->fmt, title, '=');
 	print_marked(t, &fn, &g, "local", NULL, o);
 	fn_free(&fn);
 	tbl_free(t);
@@ -736,10 +737,24 @@ static const struct {
 	{NULL, NULL, NULL, NULL},
 };
 
-int layout_print(const char *name, const struct rl_set *s,
-		 const struct layout_opts *o)
+const char *layout_tool(const char *name)
 {
+	int i;
+
+	for (i = 0; layouts[i].name; i++)
+		if (!strcmp(name, layouts[i].name))
+			return layouts[i].tool;
+	return NULL;
+}
+
+int layout_print(const char *name, const struct rl_set *s,
+		 const struct layout_opts *lo)
+{
+	struct layout_opts oo = *lo, *o = &oo;
 	int i, printed = 0, r;
+
+	if (!o->out)
+		o->out = stdout;
 
 	for (i = 0; layouts[i].name; i++) {
 		if (!o->all && strcmp(name, layouts[i].name))
@@ -748,11 +763,11 @@ int layout_print(const char *name, const struct rl_set *s,
 			char line[160];
 
 			if (i)
-				fputc('\n', stdout);
+				fputc('\n', o->out);
 			snprintf(line, sizeof(line), "--- %s: %s",
 				 layouts[i].name, layouts[i].what);
-			tbl_note(stdout, o->fmt, line);
-			fputc('\n', stdout);
+			tbl_note(o->out, o->fmt, line);
+			fputc('\n', o->out);
 		}
 		r = layouts[i].print(s, o);
 		if (r && o->all) {
@@ -761,11 +776,7 @@ int layout_print(const char *name, const struct rl_set *s,
 			snprintf(line, sizeof(line),
 				 "(skipped: no %s results for this layout)",
 				 layouts[i].tool);
-			tbl_note(stdout, o->fmt, line);
-		} else if (r) {
-			log_err("layout %s: no %s results with its params and "
-				"metrics in the input",
-				layouts[i].name, layouts[i].tool);
+			tbl_note(o->out, o->fmt, line);
 		}
 		printed += !r;
 		if (!o->all)

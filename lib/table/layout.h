@@ -1,0 +1,48 @@
+/*
+ * layout.h: the seed mails' tables (DESIGN.md, "the mailing-list post")
+ * as named layouts, each owned here once: zcbreport prints them from
+ * result files, and the tools print theirs by handing their own
+ * document to the same layout (layout_print_doc), so a tool's table and
+ * `zcbreport table --layout` of its document are the same text.
+ *
+ *   p9           seed 000: 9P WRITE/READ by IO size, No ZC vs ZC
+ *   nfs-rsize    seed 001: NFS client and server by rsize/wsize
+ *   ttcp-cpu     seed 001: ttcp-sf sending/receiving CPU
+ *   nfs-clients  seed 002: NFS server with many clients
+ *   chat         seed 004: chat Mean / Standard Deviation
+ *   zc-vs-copy   copy against zero-copy (ttcp-sf, zcc): CPU and MB/s
+ */
+#ifndef ZCB_LAYOUT_H
+#define ZCB_LAYOUT_H
+
+#include "resload.h"
+#include "rsel.h"
+#include "tbl.h"
+
+#include <jansson.h>
+#include <stdio.h>
+
+struct layout_opts {
+	FILE *out;	  /* where the tables go (NULL: stdout) */
+	enum tbl_fmt fmt; /* text, Markdown or CSV */
+	enum stat_kind stat;
+	const char *const *where; /* PARAM=VALUE filters */
+	size_t nwhere;
+	int all; /* "all": every layout, a note for each one skipped */
+};
+
+/* The layout names, NULL-terminated. */
+extern const char *const layout_names[];
+
+/*
+ * Print a named layout ("all": every one) of the set: 0 printed, 1
+ * nothing to print (with all, a note says so for each layout; else
+ * nothing is printed and the caller names the reason, layout_tool()),
+ * -1 no layout of that name.
+ */
+int layout_print(const char *name, const struct rl_set *s,
+		 const struct layout_opts *o);
+/* The tool whose documents a layout reads ("ttcp-sf or zcc"), or NULL. */
+const char *layout_tool(const char *name);
+
+#endif

@@ -1,0 +1,92 @@
+/*
+ * paired.c: which runs a case's figures came from (paired.h): a pair's
+ * metered or unmetered run by its "soak" key, else an unpaired run with
+ * or without soakers by its raw CPU entries; and the case's stored
+ * perturbation, as resload.c made it again from the samples.
+ */
+#include "config.h"
+#include "paired.h"
+#include "stats.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Whether any side of the sample has a usable soak window. */
+static int soak_ran(json_t *sample)
+{
+	json_t *side, *m;
+	const char *name;
+	size_t i;
+
+	json_object_foreach(json_object_get(sample, "cpu"), name, side)
+	{
+		json_array_foreach(side, i, m)
+		{
+			const char *meter =
+				json_string_value(json_object_get(m, "meter"));
+
+			if (meter && !strcmp(meter, "soak") &&
+			    json_is_true(json_object_get(m, "ok")))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+unsigned sample_run(json_t *sample)
+{
+	json_t *k = json_object_get(sample, "soak");
+
+	if (json_is_boolean(k))
+		return json_is_true(k) ? RUN_METERED : RUN_UNMETERED;
+	return soak_ran(sample) ? RUN_SOAKED : RUN_PLAIN;
+}
+
+unsigned case_runs(json_t *kase, const char *metric)
+{
+	unsigned runs = 0;
+	json_t *s;
+	size_t i;
+
+	json_array_foreach(json_object_get(kase, "samples"), i, s)
+	{
+		if (!metric || json_is_number(json_object_get(
+				       json_object_get(s, "metrics"), metric)))
+			runs |= sample_run(s);
+	}
+	return runs;
+}
+
+size_t case_result_runs(json_t *kase)
+{
+	size_t i, n = 0;
+	json_t *s;
+
+	json_array_foreach(json_object_get(kase, "samples"), i, s)
+	{
+		n += sample_run(s) != RUN_METERED;
+	}
+	return n;
+}
+
+static double num_or_nan(json_t *v)
+{
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+int case_perturbation(json_t *kase, struct stats_ratio *r)
+{
+	json_t *p = json_object_get(kase, "perturbation");
+	json_t *ci = json_object_get(p, "ci95");
+
+	memset(r, 0, sizeof(*r));
+	r->ratio = num_or_nan(json_object_get(p, "ratio"));
+	if (!isfinite(r->ratio))
+		return -1;
+	r->n = (size_t)json_integer_value(json_object_get(p, "pairs"));
+	r->lo = num_or_nan(json_array_get(ci, 0));
+	r->hi = num_or_nan(json_array_get(ci, 1));
+	r->min = num_or_nan(json_object_get(p, "min"));
+	r->max = num_or_nan(json_object_get(p, "max"));
+	return 0;
+}

@@ -1,0 +1,34 @@
+/*
+ * paired.h: which runs a case's figures came from (lib/cpu/meter.h,
+ * results/SCHEMA.md "Paired runs"). With the soak meter a case runs in
+ * pairs: a metered run (soakers on) and an unmetered one; its figures
+ * are named by the run they describe, and the case carries its
+ * perturbation (metered rate / unmetered rate). An older document, or
+ * `cyclesoak -- CMD`, has runs with soakers on but unpaired: their
+ * rates are slowed ones.
+ */
+#ifndef ZCB_PAIRED_H
+#define ZCB_PAIRED_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#define RUN_METERED   1u /* a pair's metered run (soakers on) */
+#define RUN_UNMETERED 2u /* a pair's unmetered run (soakers parked) */
+#define RUN_SOAKED    4u /* unpaired, with soakers on (soak ok) */
+#define RUN_PLAIN     8u /* unpaired, no soakers */
+#define RUN_PAIRED    (RUN_METERED | RUN_UNMETERED)
+
+/* What kind of run a sample was. */
+unsigned sample_run(json_t *sample);
+/* The kinds (RUN_* bits) of a case's samples carrying metric (NULL:
+ * every sample). */
+unsigned case_runs(json_t *kase, const char *metric);
+/* Samples of a case that give its results: the unmetered ones of a
+ * paired case, every one of an unpaired case. */
+size_t case_result_runs(json_t *kase);
+struct stats_ratio;
+/* A case's perturbation into r; 0 when it has one, else -1. */
+int case_perturbation(json_t *kase, struct stats_ratio *r);
+
+#endif

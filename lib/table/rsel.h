@@ -1,0 +1,102 @@
+/*
+ * rsel.h: cases chosen out of loaded result documents (resload.h),
+ * grouped into table rows in a stable order, and a metric summarized
+ * over the cases of a row or a cell. What every table of the table
+ * room (layouts, zcbreport's grid and compare) starts from.
+ */
+#ifndef ZCB_RSEL_H
+#define ZCB_RSEL_H
+
+#include "resload.h"
+
+#include <jansson.h>
+#include <stddef.h>
+
+#define RPT_MAX_KEYS  16 /* key columns of a table */
+#define RPT_MAX_WHERE 16 /* --where filters */
+
+struct rcase {
+	const struct rl_doc *doc; /* the document it came from */
+	json_t *kase;		  /* the case object (borrowed) */
+	json_t *params;		  /* its params (borrowed) */
+};
+
+struct rsel {
+	struct rcase *v; /* selected cases, in document order */
+	size_t n, cap;
+};
+
+/* What to select: a tool (NULL = any), PARAM=VALUE filters, params
+ * and metrics every case must have (NULL-terminated lists or NULL). */
+struct rfilter {
+	const char *tool;
+	const char *const *where; /* "op=read" */
+	size_t nwhere;
+	const char *const *need_params;
+	const char *const *need_metrics;
+};
+
+void sel_build(const struct rl_set *s, const struct rfilter *f,
+	       struct rsel *out);
+void sel_free(struct rsel *sel);
+/* Params whose values differ between the selected cases, except those
+ * in exclude (NULL-terminated); returns the count put in out[]. */
+size_t sel_varying(const struct rsel *sel, const char *const *exclude,
+		   const char **out, size_t max);
+/* Whether the cases carry more than one label. */
+int sel_labels_vary(const struct rsel *sel);
+/* Case key value: "label", "tool" or a param (text, "-" if absent). */
+const char *case_key(const struct rcase *c, const char *key, char *buf,
+		     size_t len);
+
+struct rgroup {
+	char **vals;	      /* key values as text (owned) */
+	struct rcase **cases; /* the cases of this row */
+	size_t n, cap;
+	double *rank; /* sort ranks per key */
+};
+
+struct rgroups {
+	size_t nkeys;
+	const char *keys[RPT_MAX_KEYS];
+	struct rgroup *g; /* sorted: labels in order of appearance,
+			   * numbers ascending */
+	size_t n, cap;
+};
+
+void grp_build(const struct rsel *sel, const char *const *keys, size_t nkeys,
+	       struct rgroups *out);
+void grp_free(struct rgroups *g);
+
+/* ST_AUTO (the default): the harmonic mean for a rate metric (pooled
+ * bytes over pooled time, as DESIGN.md and the tools' own tables use),
+ * the arithmetic mean otherwise. */
+enum stat_kind { ST_AUTO, ST_MEAN, ST_MEDIAN, ST_HMEAN };
+
+struct cellv {
+	double v;  /* the statistic */
+	double sd; /* standard deviation (NAN if n < 2) */
+	size_t n;  /* samples behind it */
+	int ok;	   /* 0: no value */
+};
+
+/* A metric over cases: one case uses its summary (transcribed figures
+ * live there), several pool their samples. Cases without the metric, or
+ * not matching param=value (when param is not NULL), are left out. */
+void cell_value(struct rcase *const *cs, size_t n, const char *metric,
+		enum stat_kind st, const char *param, const char *value,
+		struct cellv *out);
+/* The cases cell_value uses for a cell, into out (room for n; may be
+ * NULL); returns their count. metric NULL: every case (param = value). */
+size_t cell_cases(struct rcase *const *cs, size_t n, const char *metric,
+		  const char *param, const char *value, struct rcase **out);
+int parse_stat(const char *s, enum stat_kind *st);
+/* The statistic's name for a note or title; with c and metric, ST_AUTO
+ * says which it became ("hmean" or "mean"). */
+const char *stat_name(const struct rcase *c, const char *metric,
+		      enum stat_kind st);
+/* The first usable CPU meter of a case's samples for a side ("local",
+ * "remote"...), or NULL. */
+const char *case_meter(json_t *kase, const char *side);
+
+#endif
