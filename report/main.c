@@ -47,8 +47,8 @@ static void usage_table(void)
 
 	printf("usage: zcbreport table [options] PATH...\n"
 	       "  -l, --layout NAME     a seed layout, or all:");
-	for (i = 0; layout_names[i]; i++)
-		printf(" %s", layout_names[i]);
+	for (i = 0; layout_name(i); i++)
+		printf(" %s", layout_name(i));
 	printf("\n"
 	       "  -t, --tool TOOL       only this tool's documents (grid)\n"
 	       "  -r, --rows K[,K]      row keys: label, tool or params "

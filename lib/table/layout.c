@@ -1,73 +1,45 @@
 /*
- * layouts.c: the seed mails' tables as named layouts, and the generic
- * grid (--rows/--cols/--metric). Each layout picks its tool's cases,
- * groups them into the seed's rows and prints the seed's columns and
- * units; params that vary beyond the seed's keys become extra key
- * columns, so a fresh run's table never hides a difference.
+ * layout.c: the seed layouts' one driver (lay_int.h) and their list.
+ * The driver picks a table's cases, groups them into the seed's rows,
+ * builds the table with the seed's columns (params that vary beyond the
+ * seed's keys become extra key columns, so a fresh run's table never
+ * hides a difference), lets the table's row function fill each row
+ * group, and prints it with its marks, footnotes and notes.
  */
 #include "config.h"
-#include "fnotes.h"
-#include "layout.h"
-#include "paired.h"
+#include "lay_int.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-const char *const layout_names[] = {"p9",	   "nfs-rsize", "ttcp-cpu",
-				    "nfs-clients", "chat",	"zc-vs-copy",
-				    NULL};
+static const struct layout *const layouts[] = {
+	&lay_p9,   &lay_nfs_rsize,  &lay_ttcp_cpu, &lay_nfs_clients,
+	&lay_chat, &lay_zc_vs_copy, NULL,
+};
 
-typedef void (*numfmt)(char *buf, size_t len, double v);
-
-static void fmt_1f(char *b, size_t l, double v)
+const char *layout_name(size_t i)
 {
-	if (isfinite(v))
-		snprintf(b, l, "%.1f", v);
-	else
-		snprintf(b, l, "-");
+	return i < sizeof(layouts) / sizeof(layouts[0]) && layouts[i]
+		       ? layouts[i]->name
+		       : NULL;
 }
 
-static void fmt_pct1(char *b, size_t l, double v)
-{
-	if (isfinite(v))
-		snprintf(b, l, "%.1f%%", v);
-	else
-		snprintf(b, l, "-");
-}
-
-static void fmt_pct_trim(char *b, size_t l, double v)
-{
-	fmt_trim1(b, l, v);
-	if (isfinite(v))
-		strncat(b, "%", l - strlen(b) - 1);
-}
-
-static void fmt_6f(char *b, size_t l, double v)
-{
-	if (isfinite(v))
-		snprintf(b, l, "%.6f", v);
-	else
-		snprintf(b, l, "-");
-}
-
-/* Selection with the layout options' --where filters. */
-static void select_cases(const struct rl_set *s, const struct layout_opts *o,
-			 const char *tool, const char *const *need_params,
-			 const char *const *need_metrics,
-			 const char *extra_where, struct rsel *out)
+/* The table's cases, with the options' --where filters. */
+static void select_cases(const struct rl_set *s, const struct lay_table *t,
+			 const struct layout_opts *o, struct rsel *out)
 {
 	const char *w[RPT_MAX_WHERE + 1];
-	struct rfilter f = {.tool = tool,
+	struct rfilter f = {.tool = t->tool,
 			    .where = w,
-			    .need_params = need_params,
-			    .need_metrics = need_metrics};
+			    .need_params = t->need,
+			    .need_metrics = t->need_metrics};
 
-	memcpy(w, o->where, o->nwhere * sizeof(*w));
+	if (o->nwhere)
+		memcpy(w, o->where, o->nwhere * sizeof(*w));
 	f.nwhere = o->nwhere;
-	if (extra_where)
-		w[f.nwhere++] = extra_where;
+	if (t->where)
+		w[f.nwhere++] = t->where;
 	sel_build(s, &f, out);
 }
 
@@ -105,28 +77,28 @@ static int tied(const struct rsel *sel, const char **keys, size_t nk,
 /* Keys: fixed ones, then label when it varies and is not fixed, then
  * every other varying param not excluded and not tied to the fixed
  * keys. Returns the count. */
-static size_t make_keys(const struct rsel *sel, const char *const *fixed,
-			const char *const *exclude, int label_if_varies,
+static size_t make_keys(const struct rsel *sel, const struct lay_table *t,
 			const char **keys)
 {
+	const char *const *fixed = t->fixed;
 	const char *extra[RPT_MAX_KEYS];
 	size_t n = 0, m, i;
 
 	for (; fixed && *fixed; fixed++)
 		keys[n++] = *fixed;
-	if (label_if_varies && sel_labels_vary(sel))
+	if (t->label_if_varies && sel_labels_vary(sel))
 		keys[n++] = "label";
-	m = sel_varying(sel, exclude, extra, RPT_MAX_KEYS - n);
+	m = sel_varying(sel, t->excl, extra, RPT_MAX_KEYS - n);
 	for (i = 0; i < m; i++)
 		if (!tied(sel, keys, n, extra[i]))
 			keys[n++] = extra[i];
 	return n;
 }
 
-/* One param's value, the same in every selected case, or NULL. */
-static const char *common_param(const struct rsel *sel, const char *p,
-				char *buf, size_t len)
+const char *lay_common_param(const struct lay *l, const char *p, char *buf,
+			     size_t len)
 {
+	const struct rsel *sel = &l->sel;
 	char b1[256], b2[256];
 	size_t i;
 
@@ -139,94 +111,41 @@ static const char *common_param(const struct rsel *sel, const char *p,
 	return buf;
 }
 
-/* "(mean of 3 runs per row; CPU by meter procstat)" below measured
- * tables; nothing under transcribed ones. With colparam, a row's cases
- * are split into columns by that param and the runs counted per cell.
- * A paired case counts its unmetered runs, those its rates come from. */
-static void measured_note(const struct rgroups *g, const char *side,
-			  const char *colparam, const struct layout_opts *o)
+int lay_any_metric(const struct lay *l, const char *metric)
 {
-	const char *meter = NULL, *st = stat_name(NULL, NULL, o->stat);
-	size_t r, i, j, nmin = (size_t)-1, nmax = 0;
-	char line[256], key[8][64], buf[64];
-	size_t cnt[8];
-	int measured = 0, nkey;
+	size_t i;
 
-	for (r = 0; r < g->n; r++) {
-		nkey = 0;
-		for (i = 0; i < g->g[r].n; i++) {
-			const struct rcase *c = g->g[r].cases[i];
-			const char *k = colparam ? case_key(c, colparam, buf,
-							    sizeof(buf)) :
-						   "";
-
-			if (c->doc->transcribed)
-				continue;
-			measured = 1;
-			for (j = 0; j < (size_t)nkey && strcmp(key[j], k); j++)
-				;
-			if (j == (size_t)nkey) {
-				if (nkey == 8)
-					continue;
-				snprintf(key[nkey], sizeof(key[0]), "%s", k);
-				cnt[nkey++] = 0;
-			}
-			cnt[j] += case_result_runs(c->kase);
-			if (!meter && side)
-				meter = case_meter(c->kase, side);
-		}
-		for (j = 0; j < (size_t)nkey; j++) {
-			nmin = cnt[j] < nmin ? cnt[j] : nmin;
-			nmax = cnt[j] > nmax ? cnt[j] : nmax;
-		}
-	}
-	if (!measured)
-		return;
-	if (nmin == nmax)
-		snprintf(line, sizeof(line), "(%s of %zu run%s per %s", st,
-			 nmin, nmin == 1 ? "" : "s", colparam ? "cell" : "row");
-	else
-		snprintf(line, sizeof(line), "(%s of %zu-%zu runs per %s", st,
-			 nmin, nmax, colparam ? "cell" : "row");
-	if (side)
-		snprintf(line + strlen(line), sizeof(line) - strlen(line),
-			 "; CPU by meter %s", meter ? meter : "(none usable)");
-	strncat(line, ")", sizeof(line) - strlen(line) - 1);
-	fn_note(o->out, o->fmt, line);
+	for (i = 0; i < l->sel.n; i++)
+		if (rl_case_has(l->sel.v[i].kase, metric))
+			return 1;
+	return 0;
 }
 
-/* Print a table with its marks, then what goes under it: the
- * footnotes, the measured-runs note (side and colparam as
- * measured_note's) and where paired figures came from. */
-static void print_marked(struct tbl *t, struct fnotes *fn,
-			 const struct rgroups *g, const char *side,
-			 const char *colparam, const struct layout_opts *o)
+/* Whether a selected case has param p with one of values ("a|b"). */
+static int any_value(const struct lay *l, const char *p, const char *values)
 {
-	fn_marks(fn, t);
-	tbl_print(o->out, t, o->fmt);
-	fn_footnotes(o->out, fn, o->fmt);
-	measured_note(g, side, colparam, o);
-	fn_sources(o->out, fn, o->fmt);
+	size_t i, n;
+	char buf[256];
+
+	for (i = 0; i < l->sel.n; i++) {
+		const char *v = case_key(&l->sel.v[i], p, buf, sizeof(buf));
+		const char *at = strstr(values, v);
+
+		n = strlen(v);
+		if (n && at && (at == values || at[-1] == '|') &&
+		    (at[n] == '|' || !at[n]))
+			return 1;
+	}
+	return 0;
 }
 
-/* Fill the key cells of a row; returns the next column. */
-static size_t put_keys(struct tbl *t, size_t row, const struct rgroup *g,
-		       const char *const *keys, size_t nkeys)
+static int col_shown(const struct lay *l, const struct lay_col *c)
 {
-	size_t k;
-
-	for (k = 0; k < nkeys; k++) {
-		if (!strcmp(keys[k], "total_bytes")) {
-			char b[64];
-
-			fmt_bin_size(b, sizeof(b), strtod(g->vals[k], NULL));
-			tbl_set(t, row, k, "%s",
-				g->vals[k][0] == '-' ? "-" : b);
-		} else {
-			tbl_set(t, row, k, "%s", g->vals[k]);
-		}
-	}
-	return nkeys;
+	if (c->if_metric && !lay_any_metric(l, c->if_metric))
+		return 0;
+	if (c->if_param && !any_value(l, c->if_param, c->if_values))
+		return 0;
+	return !c->shown || c->shown(l, c);
 }
 
 /* Head of a key column: the seed's names for the seed's keys. */
@@ -246,504 +165,246 @@ static const char *key_head(const char *key)
 	return key;
 }
 
-static void cell(char *b, size_t l, struct rcase *const *cs, size_t n,
-		 const char *metric, const struct layout_opts *o,
-		 const char *param, const char *value, numfmt f)
+/* The table: key columns (when the keys are columns), then the value
+ * columns that are shown. */
+static void make_table(struct lay *l)
+{
+	const struct lay_col *cols = l->t->cols;
+	size_t nkc = l->t->key_cols ? l->nk : 0, n = nkc, k, c;
+
+	for (c = 0; cols[c].head && c < LAY_MAX_COLS; c++)
+		l->at[c] = col_shown(l, &cols[c]) ? (int)n++ : -1;
+	l->tb = tbl_new(n);
+	for (k = 0; k < nkc; k++)
+		tbl_col(l->tb, k, key_head(l->keys[k]),
+			k < l->t->key_left ? AL_LEFT : AL_RIGHT);
+	for (c = 0; cols[c].head && c < LAY_MAX_COLS; c++)
+		if (l->at[c] >= 0)
+			tbl_col(l->tb, (size_t)l->at[c], cols[c].head,
+				cols[c].al);
+}
+
+int lay_shown(const struct lay *l, size_t c)
+{
+	return c < LAY_MAX_COLS && l->at[c] >= 0;
+}
+
+void lay_set(struct lay *l, size_t row, size_t c, const char *text)
+{
+	if (lay_shown(l, c))
+		tbl_set(l->tb, row, (size_t)l->at[c], "%s", text);
+}
+
+void lay_mark(struct lay *l, size_t row, size_t c, struct rcase *const *cs,
+	      size_t n, const char *metric, const char *param,
+	      const char *value, unsigned flags)
+{
+	if (lay_shown(l, c))
+		fn_cell(&l->fn, row, (size_t)l->at[c], cs, n, metric, param,
+			value, flags);
+}
+
+void lay_figure(char *buf, size_t len, const struct lay *l,
+		struct rcase *const *cs, size_t n, const char *metric,
+		const char *param, const char *value, lay_fmt f)
 {
 	struct cellv v;
 
-	cell_value(cs, n, metric, o->stat, param, value, &v);
-	f(b, l, v.ok ? v.v : NAN);
+	cell_value(cs, n, metric, l->o->stat, param, value, &v);
+	f(buf, len, v.ok ? v.v : NAN);
 }
 
-/* ---- seed 000: 9P WRITE / READ by IO size, No ZC against ZC ---- */
-static int lay_p9(const struct rl_set *s, const struct layout_opts *o)
+/* TOTAL SIZE of a timed run (total_bytes 0): the bytes a result run of
+ * the row moved, on average. */
+static double moved_bytes(const struct rgroup *g)
 {
-	static const char *const need[] = {"op", "iosize", NULL};
-	static const char *const needm[] = {"throughput_MBps", NULL};
-	static const char *const fixed[] = {"iosize", "total_bytes", NULL};
-	static const char *const excl[] = {"op", "iosize", "total_bytes",
-					   "path", NULL};
-	static const char *const ops[] = {"write", "read", NULL};
-	static const char *const paths[] = {"copy", "direct"}; /* No ZC, ZC */
-	int printed = 0, i;
+	double sum = 0;
+	size_t i, j, n = 0;
+	json_t *s;
 
-	for (i = 0; ops[i]; i++) {
-		const char *keys[RPT_MAX_KEYS];
-		char w[32], title[32], b[64];
-		struct fnotes fn;
-		struct rgroups g;
-		struct rsel sel;
-		struct tbl *t;
-		size_t nk, r, k;
-		int p;
+	for (i = 0; i < g->n; i++)
+		json_array_foreach(
+			json_object_get(g->cases[i]->kase, "samples"), j, s)
+		{
+			json_t *b = json_object_get(s, "bytes");
 
-		snprintf(w, sizeof(w), "op=%s", ops[i]);
-		select_cases(s, o, "p9bench", need, needm, w, &sel);
-		if (!sel.n) {
-			sel_free(&sel);
+			if (sample_run(s) == RUN_METERED || !json_is_number(b))
+				continue;
+			sum += json_number_value(b);
+			n++;
+		}
+	return n ? sum / (double)n : 0;
+}
+
+size_t lay_row(struct lay *l, const struct rgroup *g)
+{
+	size_t row = tbl_add_row(l->tb), k;
+	char b[64];
+
+	for (k = 0; l->t->key_cols && k < l->nk; k++) {
+		const char *v = g->vals[k];
+
+		if (strcmp(l->keys[k], "total_bytes") || v[0] == '-') {
+			tbl_set(l->tb, row, k, "%s", v);
 			continue;
 		}
-		nk = make_keys(&sel, fixed, excl, 1, keys);
-		grp_build(&sel, keys, nk, &g);
-		t = tbl_new(nk + 2);
-		for (k = 0; k < nk; k++)
-			tbl_col(t, k, key_head(keys[k]), AL_LEFT);
-		tbl_col(t, nk, "No ZC", AL_RIGHT);
-		tbl_col(t, nk + 1, "ZC", AL_RIGHT);
-		fn_init(&fn);
-		for (r = 0; r < g.n; r++) {
-			size_t row = tbl_add_row(t);
-
-			put_keys(t, row, &g.g[r], keys, nk);
-			for (p = 0; p < 2; p++) {
-				cell(b, sizeof(b), g.g[r].cases, g.g[r].n,
-				     "throughput_MBps", o, "path", paths[p],
-				     fmt_p9_rate);
-				tbl_set(t, row, nk + (size_t)p, "%s", b);
-				fn_cell(&fn, row, nk + (size_t)p, g.g[r].cases,
-					g.g[r].n, "throughput_MBps", "path",
-					paths[p], FN_ANY);
-				fn_source(&fn, "rates", g.g[r].cases, g.g[r].n,
-					  "throughput_MBps", "path", paths[p]);
-			}
-		}
-		snprintf(title, sizeof(title), "%s", ops[i]);
-		for (k = 0; title[k]; k++)
-			title[k] = (char)(title[k] - 32 * (title[k] >= 'a' &&
-							   title[k] <= 'z'));
-		if (printed)
-			fputc('\n', o->out);
-		tbl_title(o->out, o->fmt, title, 0);
-		print_marked(t, &fn, &g, NULL, "path", o);
-		fn_free(&fn);
-		tbl_free(t);
-		grp_free(&g);
-		sel_free(&sel);
-		printed = 1;
+		fmt_bin_size(b, sizeof(b),
+			     strcmp(v, "0") ? strtod(v, NULL) : moved_bytes(g));
+		tbl_set(l->tb, row, k, "%s", b);
 	}
-	return !printed;
+	return row;
 }
 
-/*
- * The two NFS seed layouts share one shape: rows keyed by label and the
- * size or client count, a throughput column and a CPU column, a title
- * "NFS/PROTO ..." (proto upper-cased) and the measured-runs note.
- */
-struct nfs_tab {
-	const char *need[2];	/* param a case must have */
-	const char *fixed[4];	/* row keys, in order */
-	const char *excl[3];	/* keys never added as extra columns */
-	const char *tput_head;	/* "mbyte/sec" or "MB/sec" */
-	numfmt tput_fmt;
-	const char *cpu_head, *cpu_metric;
-	numfmt cpu_fmt;
-	const char *what;	/* title after "NFS/PROTO " */
-	const char *side;	/* the CPU's side for the note */
-	int cpu_optional;	/* 1: rows without the CPU metric stay */
-};
-
-static int nfs_table(const struct rl_set *s, const struct layout_opts *o,
-		     const struct nfs_tab *nt, int sep)
-{
-	const char *needm[] = {"throughput_MBps",
-			       nt->cpu_optional ? NULL : nt->cpu_metric, NULL};
-	const char *keys[RPT_MAX_KEYS], *proto;
-	char title[96], pbuf[64], b[64];
-	struct fnotes fn;
-	struct rgroups g;
-	struct rsel sel;
-	struct tbl *t;
-	size_t nk, r, k;
-
-	select_cases(s, o, "nfsbench", nt->need, needm, NULL, &sel);
-	if (!sel.n) {
-		sel_free(&sel);
-		return 1;
-	}
-	nk = make_keys(&sel, nt->fixed, nt->excl, 0, keys);
-	grp_build(&sel, keys, nk, &g);
-	t = tbl_new(nk + 2);
-	for (k = 0; k < nk; k++)
-		tbl_col(t, k, key_head(keys[k]), k ? AL_RIGHT : AL_LEFT);
-	tbl_col(t, nk, nt->tput_head, AL_RIGHT);
-	tbl_col(t, nk + 1, nt->cpu_head, AL_RIGHT);
-	fn_init(&fn);
-	for (r = 0; r < g.n; r++) {
-		struct rcase **cs = g.g[r].cases;
-		size_t row = tbl_add_row(t), n = g.g[r].n;
-
-		put_keys(t, row, &g.g[r], keys, nk);
-		cell(b, sizeof(b), cs, n, "throughput_MBps", o, NULL, NULL,
-		     nt->tput_fmt);
-		tbl_set(t, row, nk, "%s", b);
-		cell(b, sizeof(b), cs, n, nt->cpu_metric, o, NULL, NULL,
-		     nt->cpu_fmt);
-		tbl_set(t, row, nk + 1, "%s", b);
-		/* a perturbation is about the CPU: the rate carries it only
-		 * when the row has no CPU */
-		fn_cell(&fn, row, nk, cs, n, "throughput_MBps", NULL, NULL,
-			cell_cases(cs, n, nt->cpu_metric, NULL, NULL, NULL)
-				? FN_SOAKED
-				: FN_ANY);
-		fn_cell(&fn, row, nk + 1, cs, n, nt->cpu_metric, NULL, NULL,
-			FN_ANY);
-		fn_source(&fn, "rates", cs, n, "throughput_MBps", NULL, NULL);
-		fn_source(&fn, "CPU", cs, n, nt->cpu_metric, NULL, NULL);
-	}
-	proto = common_param(&sel, "proto", pbuf, sizeof(pbuf));
-	snprintf(title, sizeof(title), "NFS%s%s %s", proto ? "/" : "",
-		 proto ? proto : "", nt->what);
-	for (k = 0; title[k] && title[k] != ' '; k++)
-		if (title[k] >= 'a' && title[k] <= 'z')
-			title[k] = (char)(title[k] - 32);
-	if (sep)
-		fputc('\n', o->out);
-	tbl_title(o->out, o->fmt, title, '=');
-	print_marked(t, &fn, &g, nt->side, NULL, o);
-	fn_free(&fn);
-	tbl_free(t);
-	grp_free(&g);
-	sel_free(&sel);
-	return 0;
-}
-
-/* ---- seed 001: NFS client and server tables by rsize/wsize ---- */
-static int lay_nfs_rsize(const struct rl_set *s, const struct layout_opts *o)
-{
-	static const struct nfs_tab client = {
-		{"rsize", NULL}, {"label", "rsize", "wsize", NULL},
-		{"rsize", "wsize", NULL}, "mbyte/sec", fmt_1f,
-		"CPU", "cpu_local_pct", fmt_pct1, "client results", "local", 0
-	};
-	static const struct nfs_tab server = {
-		{"rsize", NULL}, {"label", "rsize", "wsize", NULL},
-		{"rsize", "wsize", NULL}, "mbyte/sec", fmt_1f,
-		"CPU", "cpu_remote_pct", fmt_pct1, "server results", "remote", 0
-	};
-	int a = nfs_table(s, o, &client, 0);
-	int b = nfs_table(s, o, &server, !a);
-
-	return a && b;
-}
-
-/* ---- seed 002: many NFS clients against one server ---- */
-static int lay_nfs_clients(const struct rl_set *s, const struct layout_opts *o)
-{
-	static const struct nfs_tab clients = {
-		{"clients", NULL}, {"label", "clients", NULL},
-		{"clients", NULL}, "MB/sec", fmt_trim1,
-		"server CPU", "cpu_remote_pct", fmt_pct_trim,
-		"server, many clients", "remote", 1
-	};
-
-	return nfs_table(s, o, &clients, 0);
-}
-
-/* The cases and metric a direction's CPU figure came from. */
-struct dir_src {
-	struct rcase **cs; /* owned */
-	size_t n;
-	const char *metric;
-};
-
-/*
- * The CPU of the sending or receiving box over a row's cases: a
- * ttcp-sf transmitter's local figure is the sender's, its remote the
- * receiver's, and the other way round for a receiver; zcc sends the
- * files (its local CPU is the sender's), zcs receives them. used says
- * which cases and metric gave it (free used->cs).
- */
-static void direction_cpu(struct rcase *const *cs, size_t n, int sending,
-			  const struct layout_opts *o, struct cellv *v,
-			  struct dir_src *used)
-{
-	struct rcase **loc = calloc(n + 1, sizeof(*loc));
-	struct rcase **rem = calloc(n + 1, sizeof(*rem));
-	size_t i, nl = 0, nr = 0;
-	char buf[64];
-
-	if (!loc || !rem)
-		abort();
-	for (i = 0; i < n; i++) {
-		const char *role = case_key(cs[i], "role", buf, sizeof(buf));
-		int sender_is_local;
-
-		if (!strcmp(cs[i]->doc->tool, "zcc"))
-			sender_is_local = 1;
-		else if (!strcmp(cs[i]->doc->tool, "zcs"))
-			sender_is_local = 0;
-		else
-			sender_is_local = strcmp(role, "receive") != 0;
-		if (sender_is_local == sending)
-			loc[nl++] = cs[i];
-		else
-			rem[nr++] = cs[i];
-	}
-	cell_value(loc, nl, "cpu_local_pct", o->stat, NULL, NULL, v);
-	*used = (struct dir_src){loc, nl, "cpu_local_pct"};
-	if (!v->ok) {
-		cell_value(rem, nr, "cpu_remote_pct", o->stat, NULL, NULL, v);
-		*used = (struct dir_src){rem, nr, "cpu_remote_pct"};
-		free(loc);
-	} else {
-		free(rem);
-	}
-}
-
-/* Mark a direction's CPU cell and note where it came from; frees u.
- * Returns how many cases gave the figure. */
-static size_t direction_mark(struct fnotes *fn, size_t row, size_t col,
-			     struct dir_src *u)
-{
-	size_t n = cell_cases(u->cs, u->n, u->metric, NULL, NULL, NULL);
-
-	fn_cell(fn, row, col, u->cs, u->n, u->metric, NULL, NULL, FN_ANY);
-	fn_source(fn, "CPU", u->cs, u->n, u->metric, NULL, NULL);
-	free(u->cs);
-	return n;
-}
-
-/* Extra params of a group as " (k=v k=v)", or "". */
-static void qualifier(char *b, size_t l, const struct rgroup *g,
-		      const char *const *keys, size_t from, size_t nk)
+void lay_qualifier(char *b, size_t len, const struct lay *l,
+		   const struct rgroup *g, size_t from)
 {
 	size_t k;
 
 	b[0] = 0;
-	for (k = from; k < nk; k++)
-		snprintf(b + strlen(b), l - strlen(b), "%s%s=%s",
-			 k == from ? " (" : " ", keys[k], g->vals[k]);
-	if (nk > from)
-		strncat(b, ")", l - strlen(b) - 1);
+	for (k = from; k < l->nk; k++)
+		snprintf(b + strlen(b), len - strlen(b), "%s%s=%s",
+			 k == from ? " (" : " ", l->keys[k], g->vals[k]);
+	if (l->nk > from)
+		strncat(b, ")", len - strlen(b) - 1);
 }
 
-/* ---- seed 001: ttcp-sf CPU lines ---- */
-static int lay_ttcp_cpu(const struct rl_set *s, const struct layout_opts *o)
+/* The runs (per cell with colparam) of a row, into nmin and nmax; the
+ * first CPU meter of side into *meter. 0 when every case is
+ * transcribed. A paired case counts its unmetered runs, those its
+ * rates come from. */
+static int row_runs(const struct rgroup *g, const char *side,
+		    const char *colparam, size_t *nmin, size_t *nmax,
+		    const char **meter)
 {
-	static const char *const fixed[] = {"label", NULL};
-	static const char *const excl[] = {"role", NULL};
-	const char *keys[RPT_MAX_KEYS];
-	struct fnotes fn;
-	struct rgroups g;
-	struct rsel sel;
-	struct tbl *t;
-	size_t nk, r;
-	int dir;
+	char key[8][64], buf[64];
+	size_t cnt[8], i, j;
+	int measured = 0, nkey = 0;
 
-	select_cases(s, o, "ttcp-sf", NULL, NULL, NULL, &sel);
-	if (!sel.n) {
-		sel_free(&sel);
-		return 1;
-	}
-	nk = make_keys(&sel, fixed, excl, 0, keys);
-	grp_build(&sel, keys, nk, &g);
-	t = tbl_new(2);
-	tbl_col(t, 0, "", AL_LEFT);
-	tbl_col(t, 1, "CPU", AL_RIGHT);
-	fn_init(&fn);
-	for (r = 0; r < g.n; r++) {
-		char q[256], b[64];
+	for (i = 0; i < g->n; i++) {
+		const struct rcase *c = g->cases[i];
+		const char *k =
+			colparam ? case_key(c, colparam, buf, sizeof(buf)) : "";
 
-		qualifier(q, sizeof(q), &g.g[r], keys, 1, nk);
-		for (dir = 1; dir >= 0; dir--) {
-			struct dir_src u;
-			struct cellv v;
-			size_t row;
-
-			direction_cpu(g.g[r].cases, g.g[r].n, dir, o, &v, &u);
-			if (!v.ok) {
-				free(u.cs);
+		if (c->doc->transcribed)
+			continue;
+		measured = 1;
+		for (j = 0; j < (size_t)nkey && strcmp(key[j], k); j++)
+			;
+		if (j == (size_t)nkey) {
+			if (nkey == 8)
 				continue;
-			}
-			row = tbl_add_row(t);
-			tbl_set(t, row, 0,
-				"%s, %s with ttcp-sf%s:", g.g[r].vals[0],
-				dir ? "sending" : "receiving", q);
-			fmt_pct1(b, sizeof(b), v.v);
-			tbl_set(t, row, 1, "%s", b);
-			direction_mark(&fn, row, 1, &u);
+			snprintf(key[nkey], sizeof(key[0]), "%s", k);
+			cnt[nkey++] = 0;
 		}
+		cnt[j] += case_result_runs(c->kase);
+		if (!*meter && side)
+			*meter = case_meter(c->kase, side);
 	}
-	tbl_title(o->out, o->fmt, "ttcp-sf Results", '=');
-	print_marked(t, &fn, &g, "local", NULL, o);
-	fn_free(&fn);
-	tbl_free(t);
-	grp_free(&g);
-	sel_free(&sel);
-	return 0;
+	for (j = 0; j < (size_t)nkey; j++) {
+		*nmin = cnt[j] < *nmin ? cnt[j] : *nmin;
+		*nmax = cnt[j] > *nmax ? cnt[j] : *nmax;
+	}
+	return measured;
 }
 
-/* ---- seed 004: chat Mean / Standard Deviation blocks ---- */
-static int lay_chat(const struct rl_set *s, const struct layout_opts *o)
+/* "(mean of 3 runs per row; CPU by meter procstat)" below measured
+ * tables; nothing under transcribed ones. */
+static void measured_note(const struct lay *l)
 {
-	static const char *const needm[] = {"msgs_per_s", NULL};
-	static const char *const fixed[] = {"label", NULL};
-	static const struct {
-		const char *name, *metric;
-	} rows[] = {{"Throughput", "msgs_per_s"}, {"Real", "real_s"},
-		    {"System", "system_s"},	  {"User", "user_s"},
-		    {"CPU", "time_cpu_pct"},	  {NULL, NULL}};
-	const char *keys[RPT_MAX_KEYS];
-	struct fnotes fn;
-	struct rgroups g;
-	struct rsel sel;
-	struct tbl *t;
-	size_t nk, r;
-	int i;
+	const char *meter = NULL, *side = l->t->side;
+	const char *st = stat_name(NULL, NULL, l->o->stat);
+	const char *per = l->t->colparam ? "cell" : "row";
+	size_t r, nmin = (size_t)-1, nmax = 0;
+	char line[256];
+	int measured = 0;
 
-	select_cases(s, o, "chatbench", NULL, needm, NULL, &sel);
-	if (!sel.n) {
-		sel_free(&sel);
-		return 1;
-	}
-	nk = make_keys(&sel, fixed, NULL, 0, keys);
-	grp_build(&sel, keys, nk, &g);
-	t = tbl_new(3);
-	tbl_col(t, 0, "", AL_LEFT);
-	tbl_col(t, 1, "Mean", AL_RIGHT);
-	tbl_col(t, 2, "Standard Deviation", AL_RIGHT);
-	fn_init(&fn);
-	for (r = 0; r < g.n; r++) {
-		char q[256];
-
-		qualifier(q, sizeof(q), &g.g[r], keys, 1, nk);
-		if (r && o->fmt == FMT_TEXT)
-			tbl_section(t, "%s", "");
-		tbl_section(t, "==> %s%s <==", g.g[r].vals[0], q);
-		for (i = 0; rows[i].name; i++) {
-			struct cellv v;
-			size_t row = tbl_add_row(t);
-			char b[64];
-
-			cell_value(g.g[r].cases, g.g[r].n, rows[i].metric,
-				   o->stat, NULL, NULL, &v);
-			tbl_set(t, row, 0, "%s", rows[i].name);
-			fmt_6f(b, sizeof(b), v.ok ? v.v : NAN);
-			tbl_set(t, row, 1, "%s", b);
-			fmt_6f(b, sizeof(b), v.ok ? v.sd : NAN);
-			tbl_set(t, row, 2, "%s", b);
-			/* no figure here is the soak CPU: the rate's mean
-			 * carries the mark */
-			if (!i)
-				fn_cell(&fn, row, 1, g.g[r].cases, g.g[r].n,
-					rows[i].metric, NULL, NULL, FN_ANY);
-			fn_source(&fn, rows[i].name, g.g[r].cases, g.g[r].n,
-				  rows[i].metric, NULL, NULL);
-		}
-	}
-	print_marked(t, &fn, &g, NULL, NULL, o);
-	fn_free(&fn);
-	tbl_free(t);
-	grp_free(&g);
-	sel_free(&sel);
-	return 0;
+	for (r = 0; r < l->g.n; r++)
+		measured |= row_runs(&l->g.g[r], side, l->t->colparam, &nmin,
+				     &nmax, &meter);
+	if (!measured)
+		return;
+	if (nmin == nmax)
+		snprintf(line, sizeof(line), "(%s of %zu run%s per %s", st,
+			 nmin, nmin == 1 ? "" : "s", per);
+	else
+		snprintf(line, sizeof(line), "(%s of %zu-%zu runs per %s", st,
+			 nmin, nmax, per);
+	if (side)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 "; CPU by meter %s", meter ? meter : "(none usable)");
+	strncat(line, ")", sizeof(line) - strlen(line) - 1);
+	fn_note(l->o->out, l->o->fmt, line);
 }
 
-/* ---- copy against zero-copy: method, both boxes' CPU, MB/s ---- */
-static int zc_table(const struct rl_set *s, const struct layout_opts *o,
-		    const char *tool, int sep)
+/* The title, the table with its marks, then what goes under it: the
+ * footnotes, the measured-runs note and where paired figures came
+ * from. */
+static void print_table(struct lay *l, int sep)
 {
-	static const char *const need[] = {"method", NULL};
-	static const char *const fixed[] = {"label", "method", NULL};
-	static const char *const excl[] = {"method", "role", NULL};
-	const char *keys[RPT_MAX_KEYS];
-	struct fnotes fn;
-	struct rgroups g;
-	struct rsel sel;
-	struct tbl *t;
-	size_t nk, r, k;
-	char title[64];
+	const struct layout_opts *o = l->o;
+	char title[256];
 
-	select_cases(s, o, tool, need, NULL, NULL, &sel);
-	if (!sel.n) {
-		sel_free(&sel);
-		return 1;
-	}
-	nk = make_keys(&sel, fixed, excl, 0, keys);
-	grp_build(&sel, keys, nk, &g);
-	t = tbl_new(nk + 3);
-	for (k = 0; k < nk; k++)
-		tbl_col(t, k, key_head(keys[k]), k > 1 ? AL_RIGHT : AL_LEFT);
-	tbl_col(t, nk, "sending CPU", AL_RIGHT);
-	tbl_col(t, nk + 1, "receiving CPU", AL_RIGHT);
-	tbl_col(t, nk + 2, "MB/s", AL_RIGHT);
-	fn_init(&fn);
-	for (r = 0; r < g.n; r++) {
-		size_t row = tbl_add_row(t);
-		struct dir_src u;
-		struct cellv v;
-		size_t cpu_cases = 0;
-		char b[64];
-		int dir;
-
-		put_keys(t, row, &g.g[r], keys, nk);
-		fn_source(&fn, "rates", g.g[r].cases, g.g[r].n,
-			  "throughput_MBps", NULL, NULL);
-		for (dir = 1; dir >= 0; dir--) {
-			size_t col = nk + (size_t)(1 - dir);
-
-			direction_cpu(g.g[r].cases, g.g[r].n, dir, o, &v, &u);
-			fmt_pct1(b, sizeof(b), v.ok ? v.v : NAN);
-			tbl_set(t, row, col, "%s", b);
-			cpu_cases += direction_mark(&fn, row, col, &u);
-		}
-		cell(b, sizeof(b), g.g[r].cases, g.g[r].n, "throughput_MBps", o,
-		     NULL, NULL, fmt_1f);
-		tbl_set(t, row, nk + 2, "%s", b);
-		/* a perturbation marks the CPU; the rate only without one */
-		fn_cell(&fn, row, nk + 2, g.g[r].cases, g.g[r].n,
-			"throughput_MBps", NULL, NULL,
-			cpu_cases ? FN_SOAKED : FN_ANY);
-	}
 	if (sep)
 		fputc('\n', o->out);
-	snprintf(title, sizeof(title), "Copy against zero-copy: %s", tool);
-	tbl_title(o->out, o->fmt, title, '=');
-	print_marked(t, &fn, &g, "local", NULL, o);
-	fn_free(&fn);
-	tbl_free(t);
-	grp_free(&g);
-	sel_free(&sel);
+	if (l->t->title_fn || l->t->title) {
+		if (l->t->title_fn)
+			l->t->title_fn(l, title, sizeof(title));
+		else
+			snprintf(title, sizeof(title), "%s", l->t->title);
+		tbl_title(o->out, o->fmt, title, l->t->underline);
+	}
+	fn_marks(&l->fn, l->tb);
+	tbl_print(o->out, l->tb, o->fmt);
+	fn_footnotes(o->out, &l->fn, o->fmt);
+	measured_note(l);
+	fn_sources(o->out, &l->fn, o->fmt);
+}
+
+int lay_table_print(const struct lay_table *t, const struct rl_set *s,
+		    const struct layout_opts *o, int sep)
+{
+	struct lay l = {.t = t, .o = o};
+	size_t r;
+
+	select_cases(s, t, o, &l.sel);
+	if (!l.sel.n) {
+		sel_free(&l.sel);
+		return 1;
+	}
+	l.nk = make_keys(&l.sel, t, l.keys);
+	grp_build(&l.sel, l.keys, l.nk, &l.g);
+	make_table(&l);
+	fn_init(&l.fn);
+	for (r = 0; r < l.g.n; r++)
+		t->row(&l, &l.g.g[r]);
+	print_table(&l, sep);
+	fn_free(&l.fn);
+	tbl_free(l.tb);
+	grp_free(&l.g);
+	sel_free(&l.sel);
 	return 0;
 }
 
-static int lay_zc_vs_copy(const struct rl_set *s, const struct layout_opts *o)
+/* A layout's tables in order; 0 when one printed. */
+static int print_layout(const struct layout *y, const struct rl_set *s,
+			const struct layout_opts *o)
 {
-	int a = zc_table(s, o, "ttcp-sf", 0);
-	int b = zc_table(s, o, "zcc", !a);
+	int printed = 0, i;
 
-	return a && b;
+	for (i = 0; y->tables[i]; i++)
+		if (!y->tables[i]->fallback || !printed)
+			printed |=
+				!lay_table_print(y->tables[i], s, o, printed);
+	return !printed;
 }
-
-static const struct {
-	const char *name; /* --layout NAME */
-	const char *tool; /* what it needs, for the skip note */
-	const char *what; /* one line: which seed table */
-	int (*print)(const struct rl_set *s, const struct layout_opts *o);
-} layouts[] = {
-	{"p9", "p9bench", "9P WRITE/READ by IO size, No ZC vs ZC (seed 000)",
-	 lay_p9},
-	{"nfs-rsize", "nfsbench",
-	 "NFS client and server by rsize/wsize (seed 001)", lay_nfs_rsize},
-	{"ttcp-cpu", "ttcp-sf", "ttcp-sf sending/receiving CPU (seed 001)",
-	 lay_ttcp_cpu},
-	{"nfs-clients", "nfsbench", "NFS server with many clients (seed 002)",
-	 lay_nfs_clients},
-	{"chat", "chatbench", "chat Mean / Standard Deviation (seed 004)",
-	 lay_chat},
-	{"zc-vs-copy", "ttcp-sf or zcc",
-	 "copy vs zero-copy: CPU of both boxes and MB/s", lay_zc_vs_copy},
-	{NULL, NULL, NULL, NULL},
-};
 
 const char *layout_tool(const char *name)
 {
 	int i;
 
-	for (i = 0; layouts[i].name; i++)
-		if (!strcmp(name, layouts[i].name))
-			return layouts[i].tool;
+	for (i = 0; layouts[i]; i++)
+		if (!strcmp(name, layouts[i]->name))
+			return layouts[i]->tool;
 	return NULL;
 }
 
@@ -751,38 +412,44 @@ int layout_print(const char *name, const struct rl_set *s,
 		 const struct layout_opts *lo)
 {
 	struct layout_opts oo = *lo, *o = &oo;
-	int i, printed = 0, r;
+	int all = !strcmp(name, "all"), i, printed = 0, r;
+	char line[160];
 
 	if (!o->out)
 		o->out = stdout;
-
-	for (i = 0; layouts[i].name; i++) {
-		if (!o->all && strcmp(name, layouts[i].name))
+	for (i = 0; layouts[i]; i++) {
+		if (!all && strcmp(name, layouts[i]->name))
 			continue;
-		if (o->all) {
-			char line[160];
-
-			if (i)
-				fputc('\n', o->out);
-			snprintf(line, sizeof(line), "--- %s: %s",
-				 layouts[i].name, layouts[i].what);
-			tbl_note(o->out, o->fmt, line);
+		if (!all)
+			return print_layout(layouts[i], s, o);
+		if (i)
 			fputc('\n', o->out);
-		}
-		r = layouts[i].print(s, o);
-		if (r && o->all) {
-			char line[160];
-
+		snprintf(line, sizeof(line), "--- %s: %s", layouts[i]->name,
+			 layouts[i]->what);
+		tbl_note(o->out, o->fmt, line);
+		fputc('\n', o->out);
+		r = print_layout(layouts[i], s, o);
+		if (r) {
 			snprintf(line, sizeof(line),
 				 "(skipped: no %s results for this layout)",
-				 layouts[i].tool);
+				 layouts[i]->tool);
 			tbl_note(o->out, o->fmt, line);
 		}
 		printed += !r;
-		if (!o->all)
-			return r;
 	}
-	if (!o->all)
-		return -1;
-	return !printed;
+	return all ? !printed : -1;
+}
+
+int layout_print_doc(const char *name, json_t *doc, const struct layout_opts *o)
+{
+	struct rl_set s;
+	int r = 1;
+
+	rl_init(&s);
+	if (!rl_add_json(&s, "-", doc, RL_KEEP_FAILED)) {
+		rl_finish(&s);
+		r = layout_print(name, &s, o);
+	}
+	rl_free(&s);
+	return r;
 }

@@ -31,8 +31,8 @@ struct layout_opts {
 	int all; /* "all": every layout, a note for each one skipped */
 };
 
-/* The layout names, NULL-terminated. */
-extern const char *const layout_names[];
+/* The name of layout i (0, 1, ...), NULL after the last. */
+const char *layout_name(size_t i);
 
 /*
  * Print a named layout ("all": every one) of the set: 0 printed, 1
@@ -42,6 +42,14 @@ extern const char *const layout_names[];
  */
 int layout_print(const char *name, const struct rl_set *s,
 		 const struct layout_opts *o);
+/*
+ * A tool's own table: the named layout of one document in memory (the
+ * tool's res_json(), copied, not changed; a failed run's too, so an
+ * interrupted run shows what it measured), as zcbreport prints it from
+ * the file: 0 printed, 1 nothing to print.
+ */
+int layout_print_doc(const char *name, json_t *doc,
+		     const struct layout_opts *o);
 /* The tool whose documents a layout reads ("ttcp-sf or zcc"), or NULL. */
 const char *layout_tool(const char *name);
 

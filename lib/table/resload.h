@@ -1,5 +1,5 @@
 /*
- * resload.h: the result-document loader of zcbreport. Loads files and
+ * resload.h: the result-document loader of the tables. Loads files and
  * directories (recursively, *.json, following symlinks), validates every
  * document with res_validate(), refuses failed runs and documents whose
  * unit for a metric disagrees with the other files, and keeps the rest.
@@ -10,11 +10,12 @@
  * inode, so a second name for one (results/latest, a file named twice,
  * a hard link) and a symlink loop are skipped, into the skipped list.
  *
- * Summaries follow the samples, so every subcommand shows the same
- * figures: a measured document's summary of each metric its samples
- * carry is recomputed from them (res_summary_json() over
- * rl_case_values()), and a stored one that disagreed is named in the
- * warned list. A transcribed document keeps its published summary (its
+ * A tool hands its own document in memory (rl_add_json).
+ *
+ * Summaries follow the samples, so every table shows the same figures:
+ * a measured document's summary of each metric its samples carry is
+ * recomputed from them (res_summary_json() over rl_case_values()), and
+ * a stored one that disagreed is named in the warned list. A transcribed document keeps its published summary (its
  * samples stand for runs the mail did not list), but is refused when
  * the published mean is not its samples' mean.
  */
@@ -71,6 +72,12 @@ size_t rl_add_path(struct rl_set *s, const char *path);
  * are made to follow its samples (s->warned names a wrong one). */
 int rl_add_buffer(struct rl_set *s, const char *name, const char *buf,
 		  size_t len);
+/* Add a document in memory: a copy of root is kept (root is not
+ * changed); flags: RL_KEEP_FAILED keeps a failed run's document too.
+ * 0, or -EINVAL when refused (then recorded in s->bad). */
+#define RL_KEEP_FAILED 1u
+int rl_add_json(struct rl_set *s, const char *name, json_t *root,
+		unsigned flags);
 /* After every add: refuse documents whose unit for a metric is not the
  * one most files use, and fill units/better/rate. */
 void rl_finish(struct rl_set *s);

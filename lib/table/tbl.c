@@ -366,3 +366,42 @@ void fmt_p9_rate(char *buf, size_t len, double mbps)
 {
 	units_fmt_seed_rate(mbps * 1e6, buf, len);
 }
+
+void fmt_1f(char *b, size_t l, double v)
+{
+	if (isfinite(v))
+		snprintf(b, l, "%.1f", v);
+	else
+		snprintf(b, l, "-");
+}
+
+void fmt_3f(char *b, size_t l, double v)
+{
+	if (isfinite(v))
+		snprintf(b, l, "%.3f", v);
+	else
+		snprintf(b, l, "-");
+}
+
+void fmt_6f(char *b, size_t l, double v)
+{
+	if (isfinite(v))
+		snprintf(b, l, "%.6f", v);
+	else
+		snprintf(b, l, "-");
+}
+
+void fmt_pct1(char *b, size_t l, double v)
+{
+	if (isfinite(v))
+		snprintf(b, l, "%.1f%%", v);
+	else
+		snprintf(b, l, "-");
+}
+
+void fmt_pct_trim(char *b, size_t l, double v)
+{
+	fmt_trim1(b, l, v);
+	if (isfinite(v))
+		strncat(b, "%", l - strlen(b) - 1);
+}

@@ -56,6 +56,13 @@ void tbl_note(FILE *f, enum tbl_fmt fmt, const char *text);
 void fmt_auto(char *buf, size_t len, double v);
 /* At most one decimal, a trailing ".0" dropped: 87, 130, 3.5. */
 void fmt_trim1(char *buf, size_t len, double v);
+/* Fixed decimals: "12.3", "0.123", "12.345678"; "-" when not finite. */
+void fmt_1f(char *buf, size_t len, double v);
+void fmt_3f(char *buf, size_t len, double v);
+void fmt_6f(char *buf, size_t len, double v);
+/* Percent: "12.3%"; trimmed as fmt_trim1: "87%", "88.4%". */
+void fmt_pct1(char *buf, size_t len, double v);
+void fmt_pct_trim(char *buf, size_t len, double v);
 /* Bytes in binary units, compact as the 9P seed: 1MB, 512MB, 4GB. */
 void fmt_bin_size(char *buf, size_t len, double bytes);
 /* The 9P seed's rates from MB/s (10^6 B/s): "22.4 kb/s", "711 kb/s"

@@ -1,0 +1,33 @@
+/*
+ * res_int.h: inside the loader (resload.h): the lists a refused,
+ * skipped or warned-about file goes to, shared by resload.c, its
+ * summary check (rescheck.c) and its walk of files and directories
+ * (resdir.c).
+ */
+#ifndef ZCB_RES_INT_H
+#define ZCB_RES_INT_H
+
+#include "resload.h"
+
+/* Append "path: why" to a list (bad, skipped or warned). */
+void rl_list_add(struct rl_bad **v, size_t *n, size_t *cap, const char *path,
+		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+#define add_bad(s, path, ...)                                                  \
+	rl_list_add(&(s)->bad, &(s)->nbad, &(s)->capbad, path, __VA_ARGS__)
+#define add_skipped(s, path, ...)                                              \
+	rl_list_add(&(s)->skipped, &(s)->nskipped, &(s)->capskipped, path,     \
+		    __VA_ARGS__)
+#define add_warned(s, path, ...)                                               \
+	rl_list_add(&(s)->warned, &(s)->nwarned, &(s)->capwarned, path,        \
+		    __VA_ARGS__)
+
+/*
+ * Make a document's summaries follow its samples (see resload.h): 0, or
+ * 1 when a measured document's stored summary was wrong (recomputed),
+ * or -1 when a transcription contradicts its samples (refuse it); why
+ * says where (the first place).
+ */
+int rl_check_summaries(json_t *root, char *why, size_t len);
+
+#endif
