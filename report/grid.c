@@ -82,103 +82,140 @@ static size_t col_values(const struct rsel *sel, const char *p,
 	return cg->n;
 }
 
+/* The grid being built: its keys, metrics or column values, table. */
+struct grid {
+	const struct grid_opts *go;
+	const struct layout_opts *o;
+	struct rsel sel;
+	const char *keys[RPT_MAX_KEYS], *metrics[64];
+	size_t nk, nm, ncol;
+	struct rgroups g, cg; /* rows; values of --cols */
+	struct tbl *t;
+	struct fnotes fn;
+};
+
+/* Row keys and metrics (or the values of --cols); 0, or 1 (said why). */
+static int grid_plan(struct grid *gr)
+{
+	const struct grid_opts *go = gr->go;
+	const char *excl[2] = {go->cols};
+
+	if (go->nrows) {
+		memcpy(gr->keys, go->rows, go->nrows * sizeof(*gr->keys));
+		gr->nk = go->nrows;
+	} else {
+		gr->keys[gr->nk++] = "label";
+		gr->nk += sel_varying(&gr->sel, excl, gr->keys + gr->nk,
+				      RPT_MAX_KEYS - gr->nk);
+	}
+	if (go->nmetrics) {
+		memcpy(gr->metrics, go->metrics,
+		       go->nmetrics * sizeof(*gr->metrics));
+		gr->nm = go->nmetrics;
+	} else if (go->cols) {
+		gr->metrics[0] = default_metric(&gr->sel);
+		gr->nm = gr->metrics[0] != NULL;
+	} else {
+		gr->nm = all_metrics(&gr->sel, gr->metrics, 64);
+	}
+	if (!gr->nm) {
+		log_err("the selected cases have no metrics");
+		return 1;
+	}
+	grp_build(&gr->sel, gr->keys, gr->nk, &gr->g);
+	gr->ncol = go->cols ? col_values(&gr->sel, go->cols, &gr->cg) : gr->nm;
+	return 0;
+}
+
+/* The table and its headings. */
+static void grid_table(const struct rl_set *s, struct grid *gr)
+{
+	const struct grid_opts *go = gr->go;
+	char head[160];
+	size_t c;
+
+	gr->t = tbl_new(gr->nk + gr->ncol);
+	for (c = 0; c < gr->nk; c++)
+		tbl_col(gr->t, c, gr->keys[c], AL_LEFT);
+	for (c = 0; c < gr->ncol; c++) {
+		if (go->cols)
+			snprintf(head, sizeof(head), "%s=%s", go->cols,
+				 gr->cg.g[c].vals[0]);
+		else if (*rl_unit(s, gr->metrics[c]))
+			snprintf(head, sizeof(head), "%s (%s)", gr->metrics[c],
+				 rl_unit(s, gr->metrics[c]));
+		else
+			snprintf(head, sizeof(head), "%s", gr->metrics[c]);
+		tbl_col(gr->t, gr->nk + c, head, AL_RIGHT);
+	}
+}
+
+/* One row: keys, a cell per column, marks and sources. */
+static void grid_row(struct grid *gr, const struct rgroup *rg)
+{
+	const struct grid_opts *go = gr->go;
+	struct rcase **cs = rg->cases;
+	size_t row = tbl_add_row(gr->t), n = rg->n, c;
+	struct cellv v;
+
+	for (c = 0; c < gr->nk; c++)
+		tbl_set(gr->t, row, c, "%s", rg->vals[c]);
+	for (c = 0; c < gr->ncol; c++) {
+		/* with --cols each cell is its own cases */
+		const char *m = go->cols ? gr->metrics[0] : gr->metrics[c];
+		const char *p = go->cols, *pv = NULL;
+
+		if (go->cols)
+			pv = gr->cg.g[c].vals[0];
+		cell_value(cs, n, m, gr->o->stat, p, pv, &v);
+		put_value(gr->t, row, gr->nk + c, &v, go->show_sd);
+		if (go->cols)
+			fn_cell(&gr->fn, row, gr->nk + c, cs, n, m, p, pv,
+				FN_ANY);
+		fn_source(&gr->fn, m, cs, n, m, p, pv);
+	}
+	/* metrics as columns: one mark for the row, on its first key */
+	if (!go->cols)
+		fn_cell(&gr->fn, row, 0, cs, n, NULL, NULL, NULL, FN_ANY);
+}
+
 int grid_print(const struct rl_set *s, const struct layout_opts *o,
 	       const struct grid_opts *go)
 {
 	struct rfilter f = {
 		.tool = go->tool, .where = o->where, .nwhere = o->nwhere};
-	const char *keys[RPT_MAX_KEYS], *metrics[64], *excl[2] = {go->cols};
-	struct rgroups g, cg = {0};
-	size_t nk = 0, nm, ncol, r, c;
-	struct fnotes fn;
-	struct rsel sel;
-	struct tbl *t;
+	struct grid gr = {.go = go, .o = o};
 	char head[160];
+	size_t r;
 
-	sel_build(s, &f, &sel);
-	if (!sel.n) {
+	sel_build(s, &f, &gr.sel);
+	if (!gr.sel.n) {
 		log_err("no cases match the tool and --where filters");
-		sel_free(&sel);
+		sel_free(&gr.sel);
 		return 1;
 	}
-	if (go->nrows) {
-		memcpy(keys, go->rows, go->nrows * sizeof(*keys));
-		nk = go->nrows;
-	} else {
-		keys[nk++] = "label";
-		nk += sel_varying(&sel, excl, keys + nk, RPT_MAX_KEYS - nk);
-	}
-	if (go->nmetrics) {
-		memcpy(metrics, go->metrics, go->nmetrics * sizeof(*metrics));
-		nm = go->nmetrics;
-	} else if (go->cols) {
-		metrics[0] = default_metric(&sel);
-		nm = metrics[0] != NULL;
-	} else {
-		nm = all_metrics(&sel, metrics, 64);
-	}
-	if (!nm) {
-		log_err("the selected cases have no metrics");
-		sel_free(&sel);
+	if (grid_plan(&gr)) {
+		sel_free(&gr.sel);
 		return 1;
 	}
-	grp_build(&sel, keys, nk, &g);
-	ncol = go->cols ? col_values(&sel, go->cols, &cg) : nm;
-	t = tbl_new(nk + ncol);
-	for (c = 0; c < nk; c++)
-		tbl_col(t, c, keys[c], AL_LEFT);
-	for (c = 0; c < ncol; c++) {
-		if (go->cols)
-			snprintf(head, sizeof(head), "%s=%s", go->cols,
-				 cg.g[c].vals[0]);
-		else if (*rl_unit(s, metrics[c]))
-			snprintf(head, sizeof(head), "%s (%s)", metrics[c],
-				 rl_unit(s, metrics[c]));
-		else
-			snprintf(head, sizeof(head), "%s", metrics[c]);
-		tbl_col(t, nk + c, head, AL_RIGHT);
-	}
-	fn_init(&fn);
-	for (r = 0; r < g.n; r++) {
-		struct rcase **cs = g.g[r].cases;
-		size_t row = tbl_add_row(t), n = g.g[r].n;
-		struct cellv v;
-
-		for (c = 0; c < nk; c++)
-			tbl_set(t, row, c, "%s", g.g[r].vals[c]);
-		for (c = 0; c < ncol; c++) {
-			/* with --cols each cell is its own cases */
-			const char *m = go->cols ? metrics[0] : metrics[c];
-			const char *p = go->cols, *pv = NULL;
-
-			if (go->cols)
-				pv = cg.g[c].vals[0];
-			cell_value(cs, n, m, o->stat, p, pv, &v);
-			put_value(t, row, nk + c, &v, go->show_sd);
-			if (go->cols)
-				fn_cell(&fn, row, nk + c, cs, n, m, p, pv,
-					FN_ANY);
-			fn_source(&fn, m, cs, n, m, p, pv);
-		}
-		/* metrics as columns: one mark for the row, on its first key */
-		if (!go->cols)
-			fn_cell(&fn, row, 0, cs, n, NULL, NULL, NULL, FN_ANY);
-	}
+	grid_table(s, &gr);
+	fn_init(&gr.fn);
+	for (r = 0; r < gr.g.n; r++)
+		grid_row(&gr, &gr.g.g[r]);
 	if (go->cols) {
 		snprintf(head, sizeof(head), "%s %s (%s)",
-			 stat_name(sel.n ? &sel.v[0] : NULL, metrics[0],
-				   o->stat),
-			 metrics[0], rl_unit(s, metrics[0]));
+			 stat_name(&gr.sel.v[0], gr.metrics[0], o->stat),
+			 gr.metrics[0], rl_unit(s, gr.metrics[0]));
 		tbl_title(o->out, o->fmt, head, 0);
 	}
-	fn_marks(&fn, t);
-	tbl_print(o->out, t, o->fmt);
-	fn_footnotes(o->out, &fn, o->fmt);
-	fn_sources(o->out, &fn, o->fmt);
-	fn_free(&fn);
-	tbl_free(t);
-	grp_free(&g);
-	grp_free(&cg);
-	sel_free(&sel);
+	fn_marks(&gr.fn, gr.t);
+	tbl_print(o->out, gr.t, o->fmt);
+	fn_footnotes(o->out, &gr.fn, o->fmt);
+	fn_sources(o->out, &gr.fn, o->fmt);
+	fn_free(&gr.fn);
+	tbl_free(gr.t);
+	grp_free(&gr.g);
+	grp_free(&gr.cg);
+	sel_free(&gr.sel);
 	return 0;
 }

@@ -7,25 +7,20 @@
  *   zcbreport table   [options] PATH...     seed layouts or any grid
  *   zcbreport compare [options] BASE NEW    kernel A against kernel B
  *   zcbreport plot    [options] PATH...     PNG and ASCII plots
+ *
+ * The seed layouts are the table room's (lib/table/layout.h), the same
+ * the tools print their own tables with; the options of the three
+ * subcommands are one table (ropts.c).
  */
 #include "config.h"
 #include "esc.h"
 #include "log.h"
 #include "report.h"
+#include "ropts.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct table_cfg {
-	const char *layout;		  /* named layout or NULL: a grid */
-	struct layout_opts lo;		  /* format, statistic, filters */
-	struct grid_opts grid;		  /* --rows/--cols/--metric */
-	const char *where[RPT_MAX_WHERE]; /* --where PARAM=VALUE */
-	char **paths;			  /* inputs */
-	int npaths;
-};
 
 static void usage_main(FILE *f)
 {
@@ -39,60 +34,6 @@ static void usage_main(FILE *f)
 		"under it).\n"
 		"zcbreport COMMAND -h shows a command's options; man "
 		"zcbreport.\n");
-}
-
-static void usage_table(void)
-{
-	size_t i;
-
-	printf("usage: zcbreport table [options] PATH...\n"
-	       "  -l, --layout NAME     a seed layout, or all:");
-	for (i = 0; layout_name(i); i++)
-		printf(" %s", layout_name(i));
-	printf("\n"
-	       "  -t, --tool TOOL       only this tool's documents (grid)\n"
-	       "  -r, --rows K[,K]      row keys: label, tool or params "
-	       "(grid)\n"
-	       "  -c, --cols PARAM      a param whose values become columns\n"
-	       "  -m, --metric M[,M]    metrics (default: all; one with "
-	       "--cols)\n"
-	       "  -s, --stat S          auto (default: hmean for rates, else mean),\n"
-	       "                        mean, median or hmean\n"
-	       "  -w, --where P=V       only cases whose param P is V "
-	       "(repeatable)\n"
-	       "      --sd              append +- standard deviation (grid)\n"
-	       "  -f, --format F        text (default), markdown or csv\n"
-	       "  -v / -q               more / fewer diagnostics\n");
-}
-
-/* Split a comma list in place into out[]; returns the count. */
-static size_t split_list(char *s, const char **out, size_t max, const char *opt)
-{
-	size_t n = 0;
-	char *tok, *save = NULL;
-
-	for (tok = strtok_r(s, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (n == max)
-			die_usage("%s: at most %zu entries", opt, max);
-		out[n++] = tok;
-	}
-	if (!n)
-		die_usage("%s: empty list", opt);
-	return n;
-}
-
-int parse_format(const char *s, enum tbl_fmt *f)
-{
-	if (!strcmp(s, "text"))
-		*f = FMT_TEXT;
-	else if (!strcmp(s, "markdown") || !strcmp(s, "md"))
-		*f = FMT_MARKDOWN;
-	else if (!strcmp(s, "csv"))
-		*f = FMT_CSV;
-	else
-		return -1;
-	return 0;
 }
 
 void load_inputs(struct rl_set *s, char *const *paths, int n)
@@ -117,121 +58,66 @@ void load_inputs(struct rl_set *s, char *const *paths, int n)
 			    esc_text(w, sizeof(w), s->skipped[b].why));
 }
 
-
-static void parse_table_opts(int argc, char **argv, struct table_cfg *c)
+/* table: what its options allow together. */
+static void table_checks(const struct ropts *c)
 {
-	static const struct option opts[] = {
-		{"layout", required_argument, NULL, 'l'},
-		{"tool", required_argument, NULL, 't'},
-		{"rows", required_argument, NULL, 'r'},
-		{"cols", required_argument, NULL, 'c'},
-		{"metric", required_argument, NULL, 'm'},
-		{"stat", required_argument, NULL, 's'},
-		{"where", required_argument, NULL, 'w'},
-		{"sd", no_argument, NULL, 'S'},
-		{"format", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	int o;
-
-	while ((o = getopt_long(argc, argv, "l:t:r:c:m:s:w:f:hvq", opts,
-				NULL)) != -1) {
-		switch (o) {
-		case 'l':
-			c->layout = optarg;
-			break;
-		case 't':
-			c->grid.tool = optarg;
-			break;
-		case 'r':
-			c->grid.nrows = split_list(optarg, c->grid.rows,
-						   RPT_MAX_KEYS, "--rows");
-			break;
-		case 'c':
-			c->grid.cols = optarg;
-			break;
-		case 'm':
-			c->grid.nmetrics = split_list(optarg, c->grid.metrics,
-						      32, "--metric");
-			break;
-		case 's':
-			if (parse_stat(optarg, &c->lo.stat))
-				die_usage("--stat: \"%s\" is not auto, mean, median "
-					  "or hmean",
-					  optarg);
-			break;
-		case 'w':
-			if (!strchr(optarg, '=') ||
-			    c->lo.nwhere == RPT_MAX_WHERE)
-				die_usage("--where: \"%s\" is not PARAM=VALUE "
-					  "(at most %d)",
-					  optarg, RPT_MAX_WHERE);
-			c->where[c->lo.nwhere++] = optarg;
-			break;
-		case 'S':
-			c->grid.show_sd = 1;
-			break;
-		case 'f':
-			if (parse_format(optarg, &c->lo.fmt))
-				die_usage("--format: \"%s\" is not text, "
-					  "markdown or csv",
-					  optarg);
-			break;
-		case 'h':
-			usage_table();
-			exit(0);
-		case 'v':
-			log_level++;
-			break;
-		case 'q':
-			log_level = LOG_QUIET;
-			break;
-		default:
-			die_usage("see zcbreport table --help");
-		}
-	}
-	c->paths = argv + optind;
-	c->npaths = argc - optind;
-	c->lo.where = c->where;
 	if (!c->npaths)
 		die_usage("table: no result files or directories given");
-	if (c->layout && (c->grid.nrows || c->grid.cols || c->grid.tool ||
-			  c->grid.nmetrics || c->grid.show_sd))
+	if (c->layout &&
+	    (c->nrows || c->cols || c->tool || c->nmetrics || c->show_sd))
 		die_usage("--layout: not with --rows, --cols, --tool, --metric "
 			  "or --sd (a layout fixes them)");
-	if (c->grid.cols && c->grid.nmetrics > 1)
+	if (c->cols && c->nmetrics > 1)
 		die_usage("--cols: takes exactly one --metric");
+}
+
+/* A layout, or a grid of the set; 0 printed. */
+static int print_tables(const struct ropts *c, const struct rl_set *s)
+{
+	struct layout_opts lo = {.out = stdout,
+				 .fmt = c->fmt,
+				 .stat = c->stat,
+				 .where = c->where,
+				 .nwhere = c->nwhere};
+	struct grid_opts g = {.tool = c->tool,
+			      .nrows = c->nrows,
+			      .cols = c->cols,
+			      .nmetrics = c->nmetrics,
+			      .show_sd = c->show_sd};
+	int r;
+
+	if (!c->layout) {
+		memcpy(g.rows, c->rows, sizeof(g.rows));
+		memcpy(g.metrics, c->metrics, sizeof(g.metrics));
+		return grid_print(s, &lo, &g);
+	}
+	lo.all = !strcmp(c->layout, "all");
+	r = layout_print(c->layout, s, &lo);
+	if (r < 0)
+		die_usage("--layout: no layout named \"%s\" (see --help)",
+			  c->layout);
+	if (r > 0 && !lo.all)
+		log_err("layout %s: no %s results with its params and metrics "
+			"in the input",
+			c->layout, layout_tool(c->layout));
+	return r;
 }
 
 int cmd_table(int argc, char **argv)
 {
-	struct table_cfg c = {
-		.lo = {.out = stdout, .fmt = FMT_TEXT, .stat = ST_AUTO}};
+	struct ropts c = {.fmt = FMT_TEXT, .stat = ST_AUTO};
 	struct rl_set s;
 	int r;
 
-	parse_table_opts(argc, argv, &c);
+	ropt_parse(RC_TABLE, argc, argv, &c);
+	table_checks(&c);
 	load_inputs(&s, c.paths, c.npaths);
 	if (!s.ndocs) {
 		log_err("no usable result documents (%zu refused)", s.nbad);
 		rl_free(&s);
 		return 2;
 	}
-	if (c.layout) {
-		c.lo.all = !strcmp(c.layout, "all");
-		r = layout_print(c.layout, &s, &c.lo);
-		if (r < 0)
-			die_usage("--layout: no layout named \"%s\" (see "
-				  "--help)",
-				  c.layout);
-		if (r > 0 && !c.lo.all)
-			log_err("layout %s: no %s results with its params and "
-				"metrics in the input",
-				c.layout, layout_tool(c.layout));
-	} else {
-		r = grid_print(&s, &c.lo, &c.grid);
-	}
+	r = print_tables(&c, &s);
 	log_verbose("%zu documents read, %zu refused", s.ndocs, s.nbad);
 	rl_free(&s);
 	return r ? 2 : 0;

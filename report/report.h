@@ -24,8 +24,6 @@ void load_inputs(struct rl_set *s, char *const *paths, int n);
 /* Print the host facts that differ between two selections (hostdiff.c). */
 void print_host_diff(const struct rsel *base, const struct rsel *new);
 
-int parse_format(const char *s, enum tbl_fmt *f);
-
 int cmd_table(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);

@@ -353,21 +353,6 @@ const char *stat_name(const struct rcase *c, const char *metric,
 	return stat_field(st);
 }
 
-int parse_stat(const char *s, enum stat_kind *st)
-{
-	if (!strcmp(s, "auto"))
-		*st = ST_AUTO;
-	else if (!strcmp(s, "mean"))
-		*st = ST_MEAN;
-	else if (!strcmp(s, "median"))
-		*st = ST_MEDIAN;
-	else if (!strcmp(s, "hmean"))
-		*st = ST_HMEAN;
-	else
-		return -1;
-	return 0;
-}
-
 const char *case_meter(json_t *kase, const char *side)
 {
 	json_t *s, *m;

@@ -90,7 +90,6 @@ void cell_value(struct rcase *const *cs, size_t n, const char *metric,
  * NULL); returns their count. metric NULL: every case (param = value). */
 size_t cell_cases(struct rcase *const *cs, size_t n, const char *metric,
 		  const char *param, const char *value, struct rcase **out);
-int parse_stat(const char *s, enum stat_kind *st);
 /* The statistic's name for a note or title; with c and metric, ST_AUTO
  * says which it became ("hmean" or "mean"). */
 const char *stat_name(const struct rcase *c, const char *metric,

@@ -1,0 +1,387 @@
+/*
+ * cmpjudge.c: zcbreport compare's judging (compare.h): cases of the two
+ * sides matched by tool and params (without the --split param), a row
+ * per key and metric with each side's statistic (hmean for rates) and
+ * coefficient of variation, Welch's t-test on log values and
+ * Mann-Whitney U as a second opinion (--paired: paired t on log ratios
+ * and Wilcoxon signed-rank), Benjamini-Hochberg over every row, and the
+ * verdict: flagged only when significant, larger than max(threshold,
+ * the baseline's own noise) and in the metric's bad direction. A figure
+ * of runs with soakers on is never judged against one of runs without:
+ * such a row says why it is not comparable.
+ */
+#include "config.h"
+#include "compare.h"
+#include "esc.h"
+#include "log.h"
+#include "meter.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The case key without the split param, and a readable name. */
+static void case_name(const struct rcase *rc, const char *skip, char *key,
+		      size_t klen, char *name, size_t nlen)
+{
+	json_t *p = json_deep_copy(rc->params);
+	const char *k;
+	json_t *v;
+	char *d, buf[256];
+
+	if (skip)
+		json_object_del(p, skip);
+	d = json_dumps(p, JSON_COMPACT | JSON_SORT_KEYS);
+	snprintf(key, klen, "%s|%s", rc->doc->tool, d ? d : "");
+	free(d);
+	snprintf(name, nlen, "%s", rc->doc->tool);
+	json_object_foreach(p, k, v)
+		snprintf(name + strlen(name), nlen - strlen(name), " %s=%s", k,
+			 rl_param_str(p, k, buf, sizeof(buf)));
+	json_decref(p);
+}
+
+static void add_case(struct cmp_state *st, struct rcase *rc, int side,
+		     const char *skip)
+{
+	char key[2048], name[512];
+	json_t *ix;
+	struct ckey *k;
+
+	case_name(rc, skip, key, sizeof(key), name, sizeof(name));
+	ix = json_object_get(st->index, key);
+	if (!ix) {
+		if (st->nkeys == st->capkeys) {
+			st->capkeys = st->capkeys ? 2 * st->capkeys : 64;
+			st->keys = realloc(st->keys,
+					   st->capkeys * sizeof(*st->keys));
+			if (!st->keys)
+				abort();
+		}
+		k = &st->keys[st->nkeys];
+		memset(k, 0, sizeof(*k));
+		k->name = strdup(name);
+		if (!k->name)
+			abort();
+		json_object_set_new(st->index, key,
+				    json_integer((json_int_t)st->nkeys++));
+	} else {
+		k = &st->keys[json_integer_value(ix)];
+	}
+	if (k->n[side] == k->cap[side]) {
+		k->cap[side] = k->cap[side] ? 2 * k->cap[side] : 4;
+		k->c[side] =
+			realloc(k->c[side], k->cap[side] * sizeof(*k->c[side]));
+		if (!k->c[side])
+			abort();
+	}
+	k->c[side][k->n[side]++] = rc;
+}
+
+static int all_positive(const double *x, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!(x[i] > 0))
+			return 0;
+	return 1;
+}
+
+/* The statistic of one side: hmean for rates (when defined), else mean. */
+static double side_stat(const double *x, size_t n, int rate)
+{
+	double h = rate ? stats_hmean(x, n) : NAN;
+
+	return isfinite(h) ? h : stats_mean(x, n);
+}
+
+static void judge_row(const struct cmp_cfg *c, struct crow *r, const double *x,
+		      size_t nx, const double *y, size_t ny)
+{
+	int logs = all_positive(x, nx) && all_positive(y, ny);
+	size_t np = nx < ny ? nx : ny;
+
+	if ((long)nx < c->o.min_n || (long)ny < c->o.min_n) {
+		r->note = "too few samples: not judged";
+		return;
+	}
+	if (r->cov[0] * 100 > c->o.max_cov) {
+		r->note = "baseline too noisy: not judged";
+		return;
+	}
+	if (c->o.paired) {
+		r->have_t = !cmp_paired_t(x, y, np, logs, 0.95, &r->t);
+		r->have_u = np >= 5 && !cmp_signed_rank(x, y, np, &r->u);
+	} else {
+		r->have_t = !cmp_welch(x, nx, y, ny, logs, 0.95, &r->t);
+		r->have_u = nx >= 5 && ny >= 5 &&
+			    !cmp_mann_whitney(x, nx, y, ny, &r->u);
+	}
+	if (!logs && r->v[0] != 0)
+		r->t.ratio = r->v[1] / r->v[0];
+}
+
+/* The runs (RUN_* bits) behind a metric on one side of a key. */
+static unsigned side_runs(const struct ckey *k, int side, const char *metric)
+{
+	unsigned runs = 0;
+	size_t i;
+
+	for (i = 0; i < k->n[side]; i++)
+		runs |= case_runs(k->c[side][i]->kase, metric);
+	return runs;
+}
+
+#define RUNS_SOAKED   (RUN_METERED | RUN_SOAKED)
+#define RUNS_UNSOAKED (RUN_UNMETERED | RUN_PLAIN)
+
+static const char *runs_desc(unsigned runs)
+{
+	if ((runs & RUNS_SOAKED) && (runs & RUNS_UNSOAKED))
+		return "runs with and without soakers";
+	if (runs == RUN_METERED)
+		return "metered runs";
+	if (runs == RUN_UNMETERED)
+		return "unmetered runs";
+	if (runs & RUNS_SOAKED)
+		return "runs with soakers on (unpaired)";
+	return "runs without soakers";
+}
+
+/*
+ * A metered figure is never compared with an unmetered one: the runs
+ * behind a row must all have had soakers on, or all off. Names keep a
+ * paired case's apart (metered_*); this catches an unpaired soaked run
+ * (an older document, cyclesoak -- CMD) against a paired or unmetered
+ * one, and a side that pools both. 1 (why filled) when not comparable.
+ */
+static int incomparable(const struct ckey *k, const char *metric, char *why,
+			size_t len)
+{
+	unsigned a = side_runs(k, 0, metric), b = side_runs(k, 1, metric);
+	int mixed = ((a & RUNS_SOAKED) && (a & RUNS_UNSOAKED)) ||
+		    ((b & RUNS_SOAKED) && (b & RUNS_UNSOAKED));
+
+	if (!mixed && !!(a & RUNS_SOAKED) == !!(b & RUNS_SOAKED))
+		return 0;
+	snprintf(why, len, "not comparable: base from %s, new from %s",
+		 runs_desc(a), runs_desc(b));
+	return 1;
+}
+
+static void build_row(const struct cmp_cfg *c, const struct rl_set *s,
+		      struct cmp_state *st, size_t ki, const char *metric)
+{
+	struct ckey *k = &st->keys[ki];
+	double *x[2] = {NULL, NULL};
+	size_t n[2] = {0, 0}, cap[2] = {0, 0}, i;
+	int side, rate = rl_is_rate(s, metric);
+	struct crow *r;
+
+	for (side = 0; side < 2; side++)
+		for (i = 0; i < k->n[side]; i++)
+			rl_case_values(k->c[side][i]->kase, metric, &x[side],
+				       &n[side], &cap[side]);
+	if (!n[0] || !n[1])
+		goto out;
+	if (st->nrows == st->caprows) {
+		st->caprows = st->caprows ? 2 * st->caprows : 64;
+		st->rows = realloc(st->rows, st->caprows * sizeof(*st->rows));
+		if (!st->rows)
+			abort();
+	}
+	r = &st->rows[st->nrows++];
+	memset(r, 0, sizeof(*r));
+	r->key = ki;
+	r->metric = metric;
+	r->q = NAN;
+	for (side = 0; side < 2; side++) {
+		double m = stats_mean(x[side], n[side]);
+
+		r->n[side] = n[side];
+		r->v[side] = side_stat(x[side], n[side], rate);
+		r->cov[side] =
+			n[side] > 1 && m != 0
+				? stats_stddev(x[side], n[side]) / fabs(m)
+				: NAN;
+	}
+	r->change =
+		r->v[0] != 0 ? (r->v[1] - r->v[0]) / fabs(r->v[0]) * 100 : NAN;
+	r->t.ratio = r->t.ratio_lo = r->t.ratio_hi = NAN;
+	if (incomparable(k, metric, r->why, sizeof(r->why))) {
+		r->change = NAN;
+		st->incomparable++;
+	} else {
+		judge_row(c, r, x[0], n[0], x[1], n[1]);
+	}
+out:
+	free(x[0]);
+	free(x[1]);
+}
+
+static int metric_rank(const char *m)
+{
+	static const char *const first[] = {"throughput_MBps", "msgs_per_s",
+					    "ops_per_s", NULL};
+	int i;
+
+	for (i = 0; first[i]; i++)
+		if (!strcmp(first[i], m))
+			return i;
+	return i;
+}
+
+static int cmp_metric(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	int rx = metric_rank(x), ry = metric_rank(y);
+
+	return rx != ry ? rx - ry : strcmp(x, y);
+}
+
+/* Metrics to compare: --metric, else every metric of the set. */
+static size_t metric_list(const struct cmp_cfg *c, const struct rl_set *s,
+			  const char **out, size_t max)
+{
+	const char *name;
+	json_t *v;
+	size_t n = 0;
+
+	if (c->o.nmetrics) {
+		memcpy(out, c->o.metrics, c->o.nmetrics * sizeof(*out));
+		return c->o.nmetrics;
+	}
+	json_object_foreach(s->units, name, v) if (n < max) out[n++] = name;
+	qsort(out, n, sizeof(*out), cmp_metric);
+	return n;
+}
+
+/* BH over every judged row, then the verdicts. Returns flagged rows. */
+static size_t verdicts(const struct cmp_cfg *c, const struct rl_set *s,
+		       struct cmp_state *st)
+{
+	double *p = malloc((st->nrows + 1) * sizeof(*p));
+	size_t i, flagged = 0;
+
+	if (!p)
+		abort();
+	for (i = 0; i < st->nrows; i++)
+		p[i] = st->rows[i].have_t ? st->rows[i].t.p : NAN;
+	cmp_bh_adjust(p, st->nrows, p);
+	for (i = 0; i < st->nrows; i++) {
+		struct crow *r = &st->rows[i];
+		int better = rl_better(s, r->metric);
+		double need = fmax(c->o.threshold,
+				   isfinite(r->cov[0]) ? r->cov[0] * 100 : 0);
+		int sig, big, bad;
+
+		r->q = p[i];
+		if (!r->have_t)
+			continue;
+		sig = r->q < c->o.alpha && (!r->have_u || r->u.p < c->o.alpha);
+		big = fabs(r->change) > need;
+		bad = better > 0 ? r->change < 0 : r->change > 0;
+		if (sig && big && bad) {
+			r->flag = 1;
+			r->note = "REGRESSION";
+			flagged++;
+		} else if (sig && big) {
+			r->note = "improved";
+		}
+	}
+	free(p);
+	return flagged;
+}
+
+/* Each side's worst perturbation over a key's cases. */
+static void key_perturbation(struct ckey *k)
+{
+	struct stats_ratio r;
+	size_t i;
+	int side;
+
+	for (side = 0; side < 2; side++)
+		for (i = 0; i < k->n[side]; i++) {
+			if (case_perturbation(k->c[side][i]->kase, &r))
+				continue;
+			if (!k->npert[side]++ ||
+			    fabs(log(r.ratio)) > fabs(log(k->pert[side].ratio)))
+				k->pert[side] = r;
+		}
+}
+
+int cmp_key_perturbed(const struct ckey *k)
+{
+	return (k->npert[0] && meter_perturbed(k->pert[0].ratio)) ||
+	       (k->npert[1] && meter_perturbed(k->pert[1].ratio));
+}
+
+/* Metrics of base that new has in the same unit (or not at all); a
+ * metric in another unit is named on stderr and counted in st->nbad. */
+static void shared_metrics(const struct cmp_cfg *c, const struct rl_set *base,
+			   const struct rl_set *new, struct cmp_state *st)
+{
+	size_t nm = metric_list(c, base, st->metrics, 256), i, k;
+
+	for (i = k = 0; i < nm; i++) {
+		const char *ua = rl_unit(base, st->metrics[i]);
+		const char *ub = rl_unit(new, st->metrics[i]);
+
+		if (*ua && *ub && strcmp(ua, ub)) {
+			char em[256], ea[256], eb[256];
+
+			log_err("metric %s is in %s in BASE but in %s in NEW: "
+				"not compared",
+				esc_text(em, sizeof(em), st->metrics[i]),
+				esc_text(ea, sizeof(ea), ua),
+				esc_text(eb, sizeof(eb), ub));
+			st->nbad++;
+			continue;
+		}
+		st->metrics[k++] = st->metrics[i];
+	}
+	st->nmetrics = k;
+}
+
+void cmp_judge(const struct cmp_cfg *c, const struct rl_set *base,
+	       const struct rl_set *new, const struct rsel sel[2],
+	       struct cmp_state *st)
+{
+	size_t i, k;
+	int side;
+
+	memset(st, 0, sizeof(*st));
+	st->index = json_object();
+	for (side = 0; side < 2; side++)
+		for (i = 0; i < sel[side].n; i++)
+			add_case(st, &sel[side].v[i], side, c->split_param);
+	shared_metrics(c, base, new, st);
+	for (k = 0; k < st->nkeys; k++) {
+		key_perturbation(&st->keys[k]);
+		for (side = 0; side < 2; side++)
+			st->only[side] += !st->keys[k].n[1 - side];
+		if (!st->keys[k].n[0] || !st->keys[k].n[1])
+			continue;
+		for (i = 0; i < st->nmetrics; i++)
+			build_row(c, base, st, k, st->metrics[i]);
+	}
+	st->flagged = verdicts(c, base, st);
+	for (i = 0; i < st->nrows; i++)
+		st->judged += st->rows[i].have_t;
+}
+
+void cmp_state_free(struct cmp_state *st)
+{
+	size_t k;
+
+	for (k = 0; k < st->nkeys; k++) {
+		free(st->keys[k].name);
+		free(st->keys[k].c[0]);
+		free(st->keys[k].c[1]);
+	}
+	free(st->keys);
+	free(st->rows);
+	json_decref(st->index);
+	memset(st, 0, sizeof(*st));
+}

@@ -1,0 +1,195 @@
+/*
+ * cmpprint.c: zcbreport compare's printing (compare.h): per metric one
+ * table in mmtests' layout (Hmean  case  value (  +x.xx%), the baseline
+ * at 0.00%) with lkp's +- stddev%, the q and p values, the ratio with
+ * its 95% interval and the verdict; a case whose soak meter slowed it
+ * (perturbation outside 0.95-1.05) says so on its rows and in a block
+ * under the tables; then the counts and one closing line.
+ */
+#include "config.h"
+#include "compare.h"
+#include "esc.h"
+#include "meter.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* p-values: 4 decimals, small ones as 1.2e-05. */
+static void fmt_p(char *b, size_t l, double p)
+{
+	if (p < 0.0001)
+		snprintf(b, l, "%.1e", p);
+	else
+		snprintf(b, l, "%.4f", p);
+}
+
+static void fmt_pct_paren(char *b, size_t l, double v, int base)
+{
+	char in[32];
+
+	if (base)
+		snprintf(in, sizeof(in), "0.00%%");
+	else if (isfinite(v))
+		snprintf(in, sizeof(in), "%+.2f%%", v);
+	else
+		snprintf(in, sizeof(in), "-");
+	snprintf(b, l, "(%8s)", in);
+}
+
+/* " soak base 0.32x, new 0.98x" on a row of a perturbed case, else "". */
+static void pert_words(char *b, size_t l, const struct ckey *k)
+{
+	int side;
+
+	b[0] = 0;
+	if (!cmp_key_perturbed(k))
+		return;
+	snprintf(b, l, " soak");
+	for (side = 0; side < 2; side++) {
+		if (!k->npert[side])
+			continue;
+		snprintf(b + strlen(b), l - strlen(b), "%s %s %.2fx%s",
+			 strlen(b) > 5 ? "," : "", side ? "new" : "base",
+			 k->pert[side].ratio,
+			 k->npert[side] > 1 ? " (worst)" : "");
+	}
+}
+
+/* Under the tables: each perturbed case, both sides in full. */
+static void print_perturbations(const struct cmp_state *st)
+{
+	char note[256];
+	size_t k, any = 0;
+	int side;
+
+	for (k = 0; k < st->nkeys; k++) {
+		const struct ckey *key = &st->keys[k];
+		char en[512];
+
+		if (!key->n[0] || !key->n[1] || !cmp_key_perturbed(key))
+			continue;
+		if (!any++)
+			printf("Soak meter perturbation outside %.2f-%.2f "
+			       "(\"soak\" on a row: the metered rate over the "
+			       "unmetered rate of each side; rates come from "
+			       "the unmetered runs, soak CPU and service demand "
+			       "from the metered ones):\n",
+			       METER_PERTURB_LO, METER_PERTURB_HI);
+		printf("  %s\n", esc_text(en, sizeof(en), key->name));
+		for (side = 0; side < 2; side++) {
+			if (!key->npert[side])
+				continue;
+			meter_perturbation_note(note, sizeof(note),
+						&key->pert[side]);
+			printf("    %s: %s%s\n", side ? "new" : "base", note,
+			       key->npert[side] > 1
+				       ? " (the worst of its cases)"
+				       : "");
+		}
+	}
+	if (any)
+		printf("\n");
+}
+
+static void print_metric(const struct cmp_cfg *c, const struct rl_set *s,
+			 const struct cmp_state *st, const char *metric,
+			 const char *la, const char *lb)
+{
+	struct tbl *t = tbl_new(12);
+	size_t i, row;
+	int better = rl_better(s, metric), any = 0;
+	char b[128], pw[96];
+
+	tbl_col(t, 2, la, AL_RIGHT);
+	tbl_col(t, 5, lb, AL_RIGHT);
+	tbl_col(t, 9, c->o.paired ? "q (t/signed-rank p)" : "q (t/U p)",
+		AL_LEFT);
+	tbl_col(t, 10, "ratio [95% CI]", AL_LEFT);
+	for (i = 0; i < st->nrows; i++) {
+		const struct crow *r = &st->rows[i];
+		int side;
+
+		if (strcmp(r->metric, metric))
+			continue;
+		any = 1;
+		row = tbl_add_row(t);
+		tbl_set(t, row, 0, "%s",
+			rl_is_rate(s, metric) ? "Hmean" : "Amean");
+		tbl_set(t, row, 1, "%s", st->keys[r->key].name);
+		for (side = 0; side < 2; side++) {
+			fmt_auto(b, sizeof(b), r->v[side]);
+			tbl_set(t, row, 2 + 3 * side, "%s", b);
+			if (isfinite(r->cov[side]))
+				tbl_set(t, row, 3 + 3 * side, "+- %.1f%%",
+					r->cov[side] * 100);
+			else
+				tbl_set(t, row, 3 + 3 * side, "+- -");
+			fmt_pct_paren(b, sizeof(b), r->change, !side);
+			tbl_set(t, row, 4 + 3 * side, "%s", b);
+		}
+		tbl_set(t, row, 8, "%s", r->flag ? "*" : "");
+		if (r->have_t) {
+			char q[32], p1[32], p2[32] = "n<5";
+
+			fmt_p(q, sizeof(q), r->q);
+			fmt_p(p1, sizeof(p1), r->t.p);
+			if (r->have_u)
+				fmt_p(p2, sizeof(p2), r->u.p);
+			tbl_set(t, row, 9, "%s (%s/%s)", q, p1, p2);
+		}
+		if (isfinite(r->t.ratio_lo))
+			tbl_set(t, row, 10, "%.3f [%.3f, %.3f]", r->t.ratio,
+				r->t.ratio_lo, r->t.ratio_hi);
+		else if (isfinite(r->t.ratio))
+			tbl_set(t, row, 10, "%.3f", r->t.ratio);
+		pert_words(pw, sizeof(pw), &st->keys[r->key]);
+		if (r->why[0] || r->note)
+			tbl_set(t, row, 11, "%s (n=%zu/%zu)%s",
+				r->why[0] ? r->why : r->note, r->n[0], r->n[1],
+				pw);
+		else
+			tbl_set(t, row, 11, "(n=%zu/%zu)%s", r->n[0], r->n[1],
+				pw);
+	}
+	if (any) {
+		char em[256], eu[256];
+
+		printf("%s (%s, %s is better)\n",
+		       esc_text(em, sizeof(em), metric),
+		       esc_text(eu, sizeof(eu), rl_unit(s, metric)),
+		       better > 0   ? "higher"
+		       : better < 0 ? "lower"
+				    : "?");
+		tbl_print(stdout, t, FMT_TEXT);
+		printf("\n");
+	}
+	tbl_free(t);
+}
+
+void cmp_print(const struct cmp_cfg *c, const struct rl_set *s,
+	       const struct cmp_state *st, const char *la, const char *lb,
+	       size_t nbad)
+{
+	char el[2][1024];
+	size_t i;
+
+	for (i = 0; i < st->nmetrics; i++)
+		print_metric(c, s, st, st->metrics[i], la, lb);
+	print_perturbations(st);
+	if (st->incomparable)
+		printf("%zu row%s not comparable: figures of runs with soakers "
+		       "on against runs without (not judged)\n",
+		       st->incomparable, st->incomparable == 1 ? "" : "s");
+	if (st->only[0] || st->only[1])
+		printf("cases only in base: %zu, only in new: %zu\n",
+		       st->only[0], st->only[1]);
+	printf("zcbreport compare: %s -> %s: %zu rows, %zu judged, %zu "
+	       "regression%s flagged (alpha %g after Benjamini-Hochberg, "
+	       "threshold %g%%)%s\n",
+	       esc_text(el[0], sizeof(el[0]), la),
+	       esc_text(el[1], sizeof(el[1]), lb), st->nrows, st->judged,
+	       st->flagged, st->flagged == 1 ? "" : "s", c->o.alpha,
+	       c->o.threshold,
+	       nbad ? "; some input was refused (see stderr)" : "");
+}

@@ -1,0 +1,79 @@
+/*
+ * compare.h: zcbreport compare's parts: the judging (cmpjudge.c) fills
+ * a struct cmp_state with a row per case and metric, each with its
+ * statistics and verdict; the printing (cmpprint.c) turns that into
+ * mmtests' tables, the perturbation block and the closing line;
+ * compare.c loads the two sides and runs both.
+ */
+#ifndef ZCB_COMPARE_H
+#define ZCB_COMPARE_H
+
+#include "cmpstats.h"
+#include "report.h"
+#include "ropts.h"
+#include "stats.h"
+
+struct cmp_cfg {
+	struct ropts o; /* the options (threshold, alpha, --paired...) */
+	const char *split_param, *split_a, *split_b; /* --split P=A,B */
+};
+
+/* One case key: its cases on each side. */
+struct ckey {
+	char *name;	     /* "ttcp-sf method=sendfile size=65536" */
+	struct rcase **c[2]; /* cases of base [0] and new [1] */
+	size_t n[2], cap[2];
+	struct stats_ratio pert[2]; /* each side's worst perturbation */
+	size_t npert[2];	    /* its cases with a perturbation */
+};
+
+/* One row: a key and a metric, judged. */
+struct crow {
+	size_t key; /* index into keys */
+	const char *metric;
+	double v[2], cov[2]; /* statistic and cov of each side */
+	size_t n[2];
+	double change;		/* percent, new against base */
+	struct cmp_result t, u; /* t-test and rank test */
+	int have_t, have_u;
+	double q;	  /* BH-adjusted p of the t-test */
+	const char *note; /* why not judged, or the verdict */
+	char why[160];	  /* not comparable: why (else "") */
+	int flag;	  /* a regression */
+};
+
+/* What the judging found. */
+struct cmp_state {
+	struct ckey *keys;
+	size_t nkeys, capkeys;
+	json_t *index; /* key string -> index */
+	struct crow *rows;
+	size_t nrows, caprows;
+	size_t only[2];		  /* keys seen on one side only */
+	size_t incomparable;	  /* rows of soaked against unsoaked runs */
+	size_t flagged;		  /* regressions */
+	size_t judged;		  /* rows with a test */
+	size_t nbad;		  /* metrics refused (units differ) */
+	const char *metrics[256]; /* compared, in order */
+	size_t nmetrics;
+};
+
+/*
+ * Judge the cases of sel[0] (base) against sel[1] (new), matched by
+ * tool and params (without the split param): metrics of set base
+ * whose unit new shares, rows, tests, Benjamini-Hochberg, verdicts.
+ */
+void cmp_judge(const struct cmp_cfg *c, const struct rl_set *base,
+	       const struct rl_set *new, const struct rsel sel[2],
+	       struct cmp_state *st);
+void cmp_state_free(struct cmp_state *st);
+/* Whether a key's worst perturbation, on either side, is outside the
+ * band. */
+int cmp_key_perturbed(const struct ckey *k);
+
+/* The tables (one per metric), the perturbations, the closing line. */
+void cmp_print(const struct cmp_cfg *c, const struct rl_set *s,
+	       const struct cmp_state *st, const char *la, const char *lb,
+	       size_t nbad);
+
+#endif

@@ -1,0 +1,70 @@
+/*
+ * ropts.h: zcbreport's options, as data (fio's struct fio_option at our
+ * scale): one table says, for every option, which subcommands take it,
+ * its letter and name, what kind of value it has and where the value
+ * goes in struct ropts; one parser and one usage printer serve table,
+ * compare and plot. A subcommand sets its defaults, calls ropt_parse,
+ * then checks the combinations its options allow.
+ */
+#ifndef ZCB_ROPTS_H
+#define ZCB_ROPTS_H
+
+#include "rsel.h"
+#include "tbl.h"
+
+#define RPT_MAX_METRICS 32 /* --metric M[,M] */
+
+/* The subcommands, as bits (which ones an option serves). */
+enum { RC_TABLE = 1, RC_COMPARE = 2, RC_PLOT = 4 };
+
+/* plot --errors: the error bars. */
+enum err_kind { ERR_SD, ERR_CI95, ERR_NONE };
+
+struct ropts {
+	/* every subcommand */
+	const char *where[RPT_MAX_WHERE]; /* --where PARAM=VALUE */
+	size_t nwhere;
+	char **paths; /* the arguments after the options */
+	int npaths;
+	/* table and compare */
+	const char *metrics[RPT_MAX_METRICS]; /* --metric M[,M] */
+	size_t nmetrics;
+	/* table and plot */
+	const char *tool;    /* --tool */
+	enum stat_kind stat; /* --stat */
+	/* table */
+	const char *layout;		/* --layout: a seed layout or all */
+	const char *rows[RPT_MAX_KEYS]; /* --rows (grid) */
+	size_t nrows;
+	const char *cols; /* --cols (grid) */
+	int show_sd;	  /* --sd (grid) */
+	enum tbl_fmt fmt; /* --format */
+	/* compare */
+	double threshold; /* --threshold, percent */
+	double alpha;	  /* --alpha */
+	double max_cov;	  /* --max-cov, percent */
+	long min_n;	  /* --min-n */
+	int paired;	  /* --paired */
+	char *split;	  /* --split PARAM=A,B */
+	/* plot */
+	const char *out;		 /* --output PREFIX */
+	const char *x;			 /* --x */
+	const char *metric;		 /* --metric (y) */
+	const char *lines[RPT_MAX_KEYS]; /* --lines */
+	size_t nlines;
+	enum err_kind err; /* --errors */
+	const char *title; /* --title */
+	int print;	   /* --print */
+	int png;	   /* 0: --no-png */
+};
+
+/*
+ * Parse the options of subcommand cmd (RC_*) into o (defaults set
+ * before); the rest of argv becomes o->paths. -h prints the usage and
+ * exits 0; a bad option or value is one line and exit 2.
+ */
+void ropt_parse(unsigned cmd, int argc, char **argv, struct ropts *o);
+/* The usage of subcommand cmd. */
+void ropt_usage(unsigned cmd, FILE *f);
+
+#endif
