@@ -28,6 +28,7 @@ void fn_free(struct fnotes *f)
 	for (i = 0; i < f->n; i++)
 		free(f->text[i]);
 	free(f->text);
+	free(f->why);
 	free(f->mark);
 	memset(f, 0, sizeof(*f));
 }
@@ -70,9 +71,10 @@ static void pooled_note(FILE *m, const struct stats_ratio *r, const int *has,
 }
 
 /* The footnote of the cases behind a cell, or NULL when none ran
- * perturbed or soaked unpaired. */
+ * perturbed or soaked unpaired; what it says into why, and whether a
+ * case behind it was paired into *paired. */
 static char *cell_note(struct rcase *const *cs, size_t n, const char *metric,
-		       unsigned flags)
+		       unsigned flags, struct fn_why *why, int *paired)
 {
 	struct stats_ratio *r = calloc(n + 1, sizeof(*r));
 	int *has = calloc(n + 1, sizeof(*has));
@@ -90,9 +92,12 @@ static char *cell_note(struct rcase *const *cs, size_t n, const char *metric,
 			meter_perturbed(r[i].ratio);
 		nsoak += (flags & FN_SOAKED) &&
 			 (case_runs(cs[i]->kase, metric) & RUN_SOAKED);
+		*paired |= has[i];
 	}
 	if (!nout && !nsoak)
 		goto out;
+	*why = (struct fn_why){nout && n == 1 && !nsoak, r[0].ratio, r[0].n,
+			       metric && runs == RUN_UNMETERED};
 	m = open_memstream(&text, &size);
 	if (!m)
 		abort();
@@ -129,20 +134,25 @@ int fn_cell(struct fnotes *f, size_t row, size_t col, struct rcase *const *cs,
 	    unsigned flags)
 {
 	struct rcase **use = calloc(n + 1, sizeof(*use));
+	struct fn_why why = {0};
+	int paired = 0;
 	size_t m, k;
 	char *text;
 
 	if (!use)
 		abort();
 	m = cell_cases(cs, n, metric, param, value, use);
-	text = m ? cell_note(use, m, metric, flags) : NULL;
+	text = m ? cell_note(use, m, metric, flags, &why, &paired) : NULL;
 	free(use);
+	f->ncells += paired && (flags & FN_PERTURBED);
 	if (!text)
 		return 0;
 	for (k = 0; k < f->n && strcmp(f->text[k], text); k++)
 		;
 	if (k == f->n) {
 		f->text = rl_grow(f->text, &f->cap, f->n, sizeof(*f->text));
+		f->why = rl_grow(f->why, &f->capwhy, f->n, sizeof(*f->why));
+		f->why[f->n] = why;
 		f->text[f->n++] = text;
 	} else {
 		free(text);
@@ -175,9 +185,57 @@ void fn_source(struct fnotes *f, const char *what, struct rcase *const *cs,
 	f->src[i].runs |= runs;
 }
 
+/* Whether the footnotes are told as one: more than a few, each one
+ * case's perturbation, all in the same direction and of the same runs. */
+static int as_one(const struct fnotes *f)
+{
+	size_t i;
+
+	if (f->n <= FN_FEW)
+		return 0;
+	for (i = 0; i < f->n; i++)
+		if (!f->why[i].simple ||
+		    f->why[i].unmetered != f->why[0].unmetered ||
+		    (f->why[i].ratio < 1) != (f->why[0].ratio < 1))
+			return 0;
+	return 1;
+}
+
+/* The one footnote of as_one(): the range of ratios and of pairs. */
+static void one_note(const struct fnotes *f, char *b, size_t len)
+{
+	double lo = f->why[0].ratio, hi = lo;
+	size_t plo = f->why[0].pairs, phi = plo, i;
+	char range[64], pairs[64];
+
+	for (i = 1; i < f->n; i++) {
+		lo = fmin(lo, f->why[i].ratio);
+		hi = fmax(hi, f->why[i].ratio);
+		plo = f->why[i].pairs < plo ? f->why[i].pairs : plo;
+		phi = f->why[i].pairs > phi ? f->why[i].pairs : phi;
+	}
+	snprintf(range, sizeof(range), "%.2fx", lo);
+	snprintf(pairs, sizeof(pairs), "%.2fx", hi);
+	if (strcmp(range, pairs))
+		snprintf(range, sizeof(range), "%.2fx-%.2fx", lo, hi);
+	if (plo == phi)
+		snprintf(pairs, sizeof(pairs), "%zu pair%s each", plo,
+			 plo == 1 ? "" : "s");
+	else
+		snprintf(pairs, sizeof(pairs), "%zu-%zu pairs", plo, phi);
+	snprintf(b, len,
+		 "every marked cell (%zu of %zu): soak runs reached %s of the "
+		 "unmetered rate (%s); their CPU describes those %s runs%s",
+		 f->nmark, f->ncells, range, pairs,
+		 lo < 1 ? "slower" : "faster",
+		 f->why[0].unmetered
+			 ? " (the figures marked are from the unmetered runs)"
+			 : "");
+}
+
 static void marker(char *b, size_t l, const struct fnotes *f, size_t note)
 {
-	if (f->n == 1)
+	if (f->n == 1 || as_one(f))
 		snprintf(b, l, "*");
 	else
 		snprintf(b, l, "*%zu", note + 1);
@@ -203,14 +261,18 @@ void fn_note(FILE *out, enum tbl_fmt fmt, const char *text)
 
 void fn_footnotes(FILE *out, const struct fnotes *f, enum tbl_fmt fmt)
 {
-	char b[32], line[1200];
+	char b[32], line[1200], one[512];
 	size_t i;
+	int single = as_one(f);
 
-	for (i = 0; i < f->n; i++) {
+	if (single)
+		one_note(f, one, sizeof(one));
+	for (i = 0; i < (single ? 1 : f->n); i++) {
 		marker(b, sizeof(b), f, i);
 		/* Markdown: a line starting "* " would be a list item */
 		snprintf(line, sizeof(line), "%s%s %s",
-			 fmt == FMT_MARKDOWN ? "\\" : "", b, f->text[i]);
+			 fmt == FMT_MARKDOWN ? "\\" : "", b,
+			 single ? one : f->text[i]);
 		fn_note(out, fmt, line);
 	}
 }

@@ -30,10 +30,21 @@ struct fn_src {
 	unsigned runs;	  /* RUN_* bits behind it */
 };
 
+/* What a footnote says, when it says one case's perturbation and no
+ * more: then many of them can be told in one line. */
+struct fn_why {
+	int simple;    /* one case, paired, perturbed; nothing else */
+	double ratio;  /* its perturbation */
+	size_t pairs;  /* over how many pairs */
+	int unmetered; /* the figure marked is the unmetered runs' */
+};
+
 /* The footnotes of one table, and where its figures come from. */
 struct fnotes {
-	char **text; /* distinct footnotes, in order of first mark */
-	size_t n, cap;
+	char **text;	    /* distinct footnotes, in order of first mark */
+	struct fn_why *why; /* what each of them says */
+	size_t n, cap, capwhy;
+	size_t ncells; /* cells that could be marked: a paired case behind */
 	struct fn_mark *mark; /* cells marked */
 	size_t nmark, capmark;
 	struct fn_src src[FN_MAX_SRC];
@@ -67,12 +78,19 @@ void fn_source(struct fnotes *f, const char *what, struct rcase *const *cs,
 	       size_t n, const char *metric, const char *param,
 	       const char *value);
 /* Put the marks into t: "*" when the table has one footnote, else
- * "*1", "*2"... */
+ * "*1", "*2"...; "*" too when the footnotes are told as one (below). */
 void fn_marks(const struct fnotes *f, struct tbl *t);
 /* A line under a table, in fmt's form (Markdown: a paragraph of its
  * own, after a blank line, so it does not become a row). */
 void fn_note(FILE *out, enum tbl_fmt fmt, const char *text);
-/* The footnotes, each after its mark. */
+/*
+ * The footnotes, each after its mark. More than FN_FEW of them, each
+ * one case's perturbation in the same direction (a sweep whose every
+ * cell ran faster with soakers), are one line: "* every marked cell (18
+ * of 18): soak runs reached 1.36x-1.53x of the unmetered rate (3 pairs
+ * each); their CPU describes those faster runs".
+ */
+#define FN_FEW 3
 void fn_footnotes(FILE *out, const struct fnotes *f, enum tbl_fmt fmt);
 /* When paired cases are in the table: which runs each kind of figure
  * came from ("(paired runs: rates from the unmetered runs; CPU from the

@@ -9,7 +9,9 @@
 #    one inside never is; rates are the unmetered runs' and each table
 #    says where its figures came from; the seeds print as before;
 # 3. pooled cells say how; an unpaired soaked run is marked; a stored
-#    perturbation that the samples contradict is warned about;
+#    perturbation that the samples contradict is warned about; many
+#    marked cells of one table, all one way, share one footnote (a
+#    sweep on this VM marks every cell), cells both ways keep one each;
 # 4. compare never judges a soaked figure against an unsoaked one, and
 #    shows each side's perturbation.
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
@@ -31,7 +33,7 @@ zcb_ok "fixtures are make.sh's"
 all_tables() {
 	local l f
 	for l in p9:p9 nfs-rsize:nfs-rsize nfs-clients:nfs-clients ttcp-cpu:ttcp \
-		chat:chat zc-vs-copy:ttcp; do
+		chat:chat zc-vs-copy:ttcp p9:p9-sweep; do
 		f=${l#*:}
 		l=${l%%:*}
 		echo "=== --layout $l $f.json"
@@ -96,6 +98,19 @@ grid=$(section "grid ttcp.json" "$t")
 grep -q 'sd_local_us_per_kb from the metered runs of the same pairs; service demand: the CPU and the bytes of one run' <<<"$grid" ||
 	zcb_fail "grid: service demand's runs not said: $grid"
 zcb_ok "nfs-rsize, nfs-clients, ttcp-cpu, chat, zc-vs-copy, grid: marks, footnotes and sources"
+
+# many marked cells: READ's ten all ran faster: one footnote with the
+# range; WRITE's four went both ways: one footnote each
+sw=$(section "--layout p9 p9-sweep.json" "$t")
+rd=$(sed -n '/^READ$/,$p' <<<"$sw")
+{ [ "$(grep -c '^\*' <<<"$rd")" = 1 ] &&
+	grep -qxF '* every marked cell (10 of 10): soak runs reached 1.36x-1.53x of the unmetered rate (3 pairs each); their CPU describes those faster runs (the figures marked are from the unmetered runs)' <<<"$rd" &&
+	[ "$(grep -Ec 'mb/s\*( |$)' <<<"$rd")" = 5 ]; } || zcb_fail "READ's footnotes not one: $rd"
+wr=$(sed -n '/^WRITE$/,/^READ$/p' <<<"$sw")
+{ [ "$(grep -c '^\*[1-4] soak run reached' <<<"$wr")" = 4 ] &&
+	grep -q '^\*1 soak run reached 0.70x' <<<"$wr" && grep -q '^\*2 soak run reached 1.30x' <<<"$wr"; } ||
+	zcb_fail "WRITE's footnotes (both ways) not one per cell: $wr"
+zcb_ok "ten marked cells one way share a footnote; four both ways keep one each"
 
 # Markdown: a footnote is not a list item; CSV: footnotes are comments
 grep -q '^\\\*1 soak run reached 0.32x' "$d/all.md" || zcb_fail "markdown footnote"
