@@ -330,7 +330,8 @@ void fn_sources(FILE *out, const struct fnotes *f, enum tbl_fmt fmt)
 			 " from %s", words);
 	}
 	for (i = 0; i < f->nsrc; i++)
-		sd |= !strncmp(f->src[i].what, "sd_", 3);
+		sd |= !strncmp(f->src[i].what, "sd_", 3) ||
+		      !strcmp(f->src[i].what, "service demand");
 	snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s)",
 		 sd ? "; service demand: the CPU and the bytes of one run"
 		    : "");

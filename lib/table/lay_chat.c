@@ -1,7 +1,9 @@
 /*
  * lay_chat.c: seed 004's table: chat-1.0.1's "==> LABEL <==" blocks of
  * Throughput (msgs_per_s), Real, System, User and CPU (time_cpu_pct),
- * each with its Mean and Standard Deviation to 6 decimals.
+ * each with its Mean and Standard Deviation to 6 decimals; and, when
+ * chatbench measured a server on another host, that server's system
+ * and user time (its rusage).
  */
 #include "config.h"
 #include "lay_int.h"
@@ -10,10 +12,16 @@
 
 static const struct {
 	const char *name, *metric;
+	int optional; /* only when a case has it */
 } chat_rows[] = {
-	{"Throughput", "msgs_per_s"}, {"Real", "real_s"},
-	{"System", "system_s"},	      {"User", "user_s"},
-	{"CPU", "time_cpu_pct"},      {NULL, NULL},
+	{"Throughput", "msgs_per_s", 0},
+	{"Real", "real_s", 0},
+	{"System", "system_s", 0},
+	{"User", "user_s", 0},
+	{"CPU", "time_cpu_pct", 0},
+	{"server System", "server_system_s", 1},
+	{"server User", "server_user_s", 1},
+	{NULL, NULL, 0},
 };
 
 /* A label's block: its heading, then a row per figure. */
@@ -27,9 +35,13 @@ static void chat_row(struct lay *l, const struct rgroup *g)
 		tbl_section(l->tb, "%s", "");
 	tbl_section(l->tb, "==> %s%s <==", g->vals[0], q);
 	for (i = 0; chat_rows[i].name; i++) {
-		size_t row = lay_row(l, g);
 		struct cellv v;
+		size_t row;
 
+		if (chat_rows[i].optional &&
+		    !lay_any_metric(l, chat_rows[i].metric))
+			continue;
+		row = lay_row(l, g);
 		cell_value(g->cases, g->n, chat_rows[i].metric, l->o->stat,
 			   NULL, NULL, &v);
 		lay_set(l, row, 0, chat_rows[i].name);

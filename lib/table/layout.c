@@ -172,6 +172,8 @@ static void make_table(struct lay *l)
 	const struct lay_col *cols = l->t->cols;
 	size_t nkc = l->t->key_cols ? l->nk : 0, n = nkc, k, c;
 
+	for (c = 0; c < LAY_MAX_COLS; c++)
+		l->at[c] = -1;
 	for (c = 0; cols[c].head && c < LAY_MAX_COLS; c++)
 		l->at[c] = col_shown(l, &cols[c]) ? (int)n++ : -1;
 	l->tb = tbl_new(n);

@@ -6,7 +6,12 @@
 #    verbatim from the mails, whose whitespace the archive collapsed) is
 #    found in the output once whitespace is collapsed the same way: the
 #    rows, columns, values and units are the seed's;
-# 3. the transcriptions are valid, transcribed, one sample per case.
+# 3. the transcriptions are valid, transcribed, one sample per case;
+# 4. what only measured runs have (tests/data/report/measured/, the
+#    tools' documents cut down: p9bench's ops/s tables and a mounted
+#    file system's buffered/O_DIRECT columns, nfsbench's client CPU
+#    and a run without CPU, chatbench's server rows, ttcp-sf's zc
+#    copied and service demand): `--layout all` of each equals its .txt.
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
 zcb_need_cmd jq
 Z=$(zcb_bin zcbreport) || zcb_fail "zcbreport not built"
@@ -72,6 +77,19 @@ for f in "$seeds"/*.json; do
 done
 n=("$seeds"/*.json)
 zcb_ok "${#n[@]} transcribed documents"
+
+# the measured documents: every layout of each
+for f in "$data"/measured/*.json; do
+	b=$(basename "$f" .json)
+	"$Z" table --layout all "$f" >"$out/m-$b" 2>"$out/m-$b.err" ||
+		zcb_fail "measured/$b: exit $?: $(cat "$out/m-$b.err")"
+	[ ! -s "$out/m-$b.err" ] || zcb_fail "measured/$b: diagnostics: $(cat "$out/m-$b.err")"
+	if ! cmp -s "$out/m-$b" "$data/measured/$b.txt"; then
+		diff -u "$data/measured/$b.txt" "$out/m-$b" >&2
+		zcb_fail "measured/$b: output differs from $b.txt"
+	fi
+done
+zcb_ok "every layout of the measured documents matches measured/*.txt"
 
 # a layout with nothing to show says so and exits 2
 if "$Z" table --layout p9 "$seeds/001a-nfs-client-zc.json" >"$out/none" 2>&1; then

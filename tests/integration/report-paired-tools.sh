@@ -31,13 +31,13 @@ row=$(grep -E '^[^ ]+ +write ' "$T/zc") || zcb_fail "no write row"
 # MB/s: the hmean of the unmetered runs; sending CPU: the metered runs' soak
 want=$(jq -r '[.cases[0].samples[] | select(.soak == false) | .metrics.throughput_MBps] |
 	(length / (map(1 / .) | add)) * 10 | round / 10' "$T/t.json")
-got=$(awk '{ print $NF }' <<<"$row" | tr -d '*')
+got=$(awk '{ print $5 }' <<<"$row" | tr -d '*')
 awk -v a="$got" -v b="$want" 'BEGIN { exit !(a - b < 0.051 && b - a < 0.051) }' ||
 	zcb_fail "MB/s $got is not the unmetered runs' hmean $want"
 metered=$(jq -r '[.cases[0].samples[] | select(.soak) | .metrics.metered_throughput_MBps] |
 	(length / (map(1 / .) | add)) * 10 | round / 10' "$T/t.json")
 zcb_ok "MB/s $got: the unmetered runs' (the metered ones ran at $metered)"
-grep -qxF '(paired runs: rates from the unmetered runs; CPU from the metered runs of the same pairs)' "$T/zc" ||
+grep -qxF '(paired runs: rates from the unmetered runs; CPU, service demand from the metered runs of the same pairs; service demand: the CPU and the bytes of one run)' "$T/zc" ||
 	zcb_fail "no sources line"
 
 # the mark follows the document's perturbation, the footnote is the tool's
