@@ -58,6 +58,8 @@ struct lay_table {
 	const char *side;     /* the CPU side the note names, or NULL */
 	const char *colparam; /* the note counts runs per value of this */
 	int fallback;	      /* printed only when no table before it was */
+	int mean; /* the default statistic is the mean (the seed's "Mean"
+		   * column), not the hmean of rates */
 	const void *arg;      /* the row function's parameters */
 };
 

@@ -59,6 +59,8 @@ static void nfs_title(const struct lay *l, char *buf, size_t len)
 	size_t k;
 
 	proto = lay_common_param(l, "proto", pbuf, sizeof(pbuf));
+	if (proto && !strcmp(proto, "-"))
+		proto = NULL; /* mounted, not NFS */
 	snprintf(buf, len, "NFS%s%s %s", proto ? "/" : "", proto ? proto : "",
 		 a->what);
 	for (k = 0; buf[k] && buf[k] != ' '; k++)

@@ -365,8 +365,14 @@ static void print_table(struct lay *l, int sep)
 int lay_table_print(const struct lay_table *t, const struct rl_set *s,
 		    const struct layout_opts *o, int sep)
 {
+	struct layout_opts mo = *o;
 	struct lay l = {.t = t, .o = o};
 	size_t r;
+
+	if (t->mean && o->stat == ST_AUTO) {
+		mo.stat = ST_MEAN;
+		l.o = &mo;
+	}
 
 	select_cases(s, t, o, &l.sel);
 	if (!l.sel.n) {

@@ -186,10 +186,16 @@ int rl_add_buffer(struct rl_set *s, const char *name, const char *buf,
 int rl_add_json(struct rl_set *s, const char *name, json_t *root,
 		unsigned flags)
 {
-	json_t *copy = json_deep_copy(root);
+	/* as the tool writes it (res_write: keys sorted), so a table of
+	 * the document in memory is the table of its file */
+	char *text = json_dumps(root, JSON_SORT_KEYS | JSON_COMPACT);
+	json_error_t je;
+	json_t *copy;
 
+	copy = text ? json_loads(text, JSON_REJECT_DUPLICATES, &je) : NULL;
+	free(text);
 	if (!copy) {
-		add_bad(s, name, "not a JSON value");
+		add_bad(s, name, "not a JSON document");
 		return -EINVAL;
 	}
 	return add_doc(s, name, copy, flags);

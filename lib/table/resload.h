@@ -72,8 +72,9 @@ size_t rl_add_path(struct rl_set *s, const char *path);
  * are made to follow its samples (s->warned names a wrong one). */
 int rl_add_buffer(struct rl_set *s, const char *name, const char *buf,
 		  size_t len);
-/* Add a document in memory: a copy of root is kept (root is not
- * changed); flags: RL_KEEP_FAILED keeps a failed run's document too.
+/* Add a document in memory: a copy of root, as res_write() would write
+ * it (keys sorted), is kept (root is not changed); flags:
+ * RL_KEEP_FAILED keeps a failed run's document too.
  * 0, or -EINVAL when refused (then recorded in s->bad). */
 #define RL_KEEP_FAILED 1u
 int rl_add_json(struct rl_set *s, const char *name, json_t *root,
