@@ -84,11 +84,14 @@ void sample_to_doc(struct res_doc *d, json_t *kase, const struct sample *s,
 /* Per run: one line (and, paired, which kind of run it was). */
 void print_run(FILE *f, const struct sample *s, long i, long n);
 /*
- * Seed 004's table of Mean and Standard Deviation, then the meters. With
- * pairs the rows come from the unmetered runs, soak from the metered ones,
- * and a perturbation outside 0.95-1.05 is a footnote under the table.
+ * Seed 004's table of Mean and Standard Deviation (the chat layout of
+ * lib/table, of the document as zcbreport prints it), then the meters.
+ * With pairs the rows come from the unmetered runs, soak from the
+ * metered ones, and a perturbation outside 0.95-1.05 is a footnote under
+ * the table.
  */
-void print_table(FILE *f, const char *label, const struct sample *s, long n);
+void print_table(FILE *f, struct res_doc *doc, const struct sample *s,
+		 long n);
 /* Paired runs: what the soakers did to the throughput, in r. */
 void chat_perturbation(const struct sample *s, long n, struct stats_ratio *r);
 

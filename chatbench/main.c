@@ -506,7 +506,7 @@ static int do_client(const struct cfg *c, int argc, char **argv)
 			break;
 	}
 	if (n > 1)
-		print_table(out, res_label(doc), s, n);
+		print_table(out, doc, s, n);
 	if (c->conf_level > 0 && n > 1) {
 		double x[n];
 		int ok = enough(c, s, n);

@@ -1,13 +1,17 @@
 /*
  * print.c: chatbench's text output: a line per run (chat_c's "Average
  * throughput" line with the run's times) and, over repeats, seed 004's
- * table of Mean and Standard Deviation, then the suite's meters. With the
- * soak meter the runs go in pairs: the table's rows come from the
- * unmetered runs, the soak figure from the metered ones, and what the
- * soakers did to the throughput is a footnote when it matters.
+ * table of Mean and Standard Deviation, then the suite's meters. The
+ * table is the table room's chat layout (lib/table/lay_chat.c) of this
+ * run's own document, the text `zcbreport table --layout chat` prints of
+ * it: with the soak meter the runs go in pairs, its rows come from the
+ * unmetered runs, and what the soakers did to the throughput is a
+ * footnote when it matters; the meter lines under it give the soak
+ * figure of the metered runs.
  */
 #include "config.h"
 #include "bench.h"
+#include "layout.h"
 #include "stats.h"
 
 #include <math.h>
@@ -64,12 +68,6 @@ void chat_perturbation(const struct sample *s, long n, struct stats_ratio *r)
 	stats_ratio_paired(num, den, (size_t)k, r);
 	free(num);
 	free(den);
-}
-
-static void row(FILE *f, const char *name, const double *x, long n)
-{
-	fprintf(f, "%-12s%-18f%f\n", name, stats_mean(x, (size_t)n),
-		n > 1 ? stats_stddev(x, (size_t)n) : 0.0);
 }
 
 /*
@@ -138,53 +136,18 @@ static void meter_rows(FILE *f, const char *side, const struct sample *s,
 	free(unm);
 }
 
-void print_table(FILE *f, const char *label, const struct sample *s, long n)
+void print_table(FILE *f, struct res_doc *doc, const struct sample *s,
+		 long n)
 {
+	struct layout_opts o = {.out = f, .fmt = FMT_TEXT, .stat = ST_AUTO};
 	double *x = calloc((size_t)n + 1, sizeof(*x));
-	const struct sample **u = calloc((size_t)n + 1, sizeof(*u));
-	struct stats_ratio pr;
-	char note[256];
-	long i, nu = 0;
 
-	if (!x || !u)
+	if (!x)
 		abort();
-	for (i = 0; i < n; i++) /* the results: unmetered (or all) runs */
-		if (!s[i].metered)
-			u[nu++] = &s[i];
-	fprintf(f, "%-12s%-18s%s\n", "", "Mean", "Standard Deviation");
-	fprintf(f, "==> %s <==\n", label);
-#define ROW(name, field)                                                       \
-	do {                                                                   \
-		for (i = 0; i < nu; i++)                                       \
-			x[i] = u[i]->field;                                    \
-		row(f, name, x, nu);                                           \
-	} while (0)
-	ROW("Throughput", msgs_per_s);
-	ROW("Real", real_s);
-	ROW("System", sys_s);
-	ROW("User", user_s);
-	ROW("CPU", cpu_pct);
-	if (nu && isfinite(u[0]->srv_user_s)) {
-		fprintf(f, "server (remote, rusage):\n");
-		ROW("  System", srv_sys_s);
-		ROW("  User", srv_user_s);
-	}
-#undef ROW
-	if (s[0].paired)
-		fprintf(f,
-			"  (rows above: the %ld unmetered runs; soak CPU: the metered runs)\n",
-			nu);
+	layout_print_doc("chat", res_json(doc), &o);
 	if (s[0].ncs)
 		meter_rows(f, "box", s, n, 0, x);
 	if (s[0].nsrv)
 		meter_rows(f, "server", s, n, 1, x);
-	if (s[0].paired) {
-		chat_perturbation(s, n, &pr);
-		if (pr.n && meter_perturbed(pr.ratio)) {
-			meter_perturbation_note(note, sizeof(note), &pr);
-			fprintf(f, "* %s\n", note);
-		}
-	}
 	free(x);
-	free(u);
 }

@@ -407,7 +407,7 @@ int main(int argc, char **argv)
 		res_fail(doc, "interrupted by signal %d", (int)sig_stop);
 		log_err("interrupted by signal %d", (int)sig_stop);
 	}
-	table_print(txt, &b);
+	table_print(txt, &b, doc);
 	wfail = res_finish(doc) != 0;
 	table_summary(txt, &b, r ? "interrupted" : "done");
 	res_free(doc);

@@ -141,8 +141,10 @@ int sweep_run(struct bench *b, struct res_doc *doc);
 /* The cells' pair arrays. */
 void sweep_free(struct bench *b);
 
-/* table.c */
-void table_print(FILE *f, const struct bench *b);
+/* table.c: the notes, then seed 000's tables of the document (the p9
+ * layout of lib/table, as zcbreport prints it) */
+struct res_doc;
+void table_print(FILE *f, const struct bench *b, struct res_doc *doc);
 const char *table_rate(double bytes_per_s, char *buf, size_t len);
 const char *table_total(double bytes, char *buf, size_t len);
 void table_note(FILE *f, const struct bench *b);

@@ -25,7 +25,7 @@ for smodel in threads epoll; do
 			.cases[0].summary.cpu_server_rusage_pct.n == 2 and
 			.cases[0].summary.cpu_server_procstat_pct.n == 2' "$d" >/dev/null ||
 			zcb_fail "$smodel/$cmodel: no server CPU figures: $(jq -c .cases[0].summary "$d")"
-		grep -q 'server (remote, rusage):' "$T/client.out" ||
+		grep -q '^server System ' "$T/client.out" ||
 			zcb_fail "$smodel/$cmodel: table lacks the server rows"
 		zcb_ok "$smodel server, $cmodel client: 2 x 3600 messages, server CPU reported"
 	done

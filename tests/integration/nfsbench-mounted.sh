@@ -52,7 +52,7 @@ zcb_ok "verified read back, seed tables, CPU of a given PID"
 "$NB" -n 1,8 -s 16k --verify -o "$T/s.json" "$dir/nfsbench.dat.0" >"$T/s.out" || zcb_fail "shared"
 jq -e '[.cases[].samples[0].bytes] == [1000000, 8000000]' "$T/s.json" >/dev/null ||
 	zcb_fail "shared file byte counts"
-grep -q "^ *clients *MB/s" "$T/s.out" || zcb_fail "no seed-002 table"
+grep -Eq "^Kernel +clients +MB/sec +server CPU" "$T/s.out" || zcb_fail "no seed-002 table"
 zcb_ok "1 and 8 clients on one file, seed-002 table"
 
 # a corrupted byte is caught and named

@@ -64,32 +64,31 @@ while IFS='|' read -r size n ratio perturbed mbps; do
 	[ "$n" = 1 ] && s=" "
 	grep -Eq "^read +$size B x $n client${s}s?: perturbation: soak run reached ${want}x \(.*2 pairs\)" "$T/p.out" ||
 		zcb_fail "no perturbation line $want for $size x $n: $(grep perturbation "$T/p.out")"
-	# seed 002's row of this case: clients, MB/s (the unmetered runs')
-	row=$(sed -n "/request size $size)/,/^\$/p" "$T/p.out" | grep -E "^ +$n +[0-9]")
-	[ "$(echo "$row" | awk '{print $2}')" = "$(printf '%.1f' "$mbps")" ] ||
-		zcb_fail "seed 002 row for $size x $n is not the unmetered mean $mbps: $row"
-	# seed 001's client table of n clients: the row of this size
-	cl=clients
-	[ "$n" = 1 ] && cl=client
-	row1=$(sed -n "/^NFS client results (.*, $n $cl, qd 1)/,/^\$/p" "$T/p.out" |
-		grep -E "^[^ ]+ +$size +$size +")
+	# the tables are zcbreport's nfs-rsize and nfs-clients layouts:
+	# seed 002's row of this case (Kernel clients IO SIZE MB/sec ...):
+	# the rate is the unmetered runs' (their hmean)
+	row=$(sed -n '/^NFS\/TCP server, many clients$/,/^(mean/p' "$T/p.out" |
+		awk -v n="$n" -v s="$size" '$2 == n && $3 == s')
+	[ "$(echo "$row" | awk '{print $4}')" = "$(printf '%.1f' "$mbps" | sed 's/\.0$//')" ] ||
+		zcb_fail "seed 002 row for $size x $n is not the unmetered runs' rate $mbps: $row"
+	# seed 001's client table (Kernel rsize wsize clients ...): this row
+	row1=$(sed -n '/^NFS\/TCP client results$/,/^(mean/p' "$T/p.out" |
+		awk -v n="$n" -v s="$size" '$2 == s && $3 == s && $4 == n')
 	[ -n "$row1" ] || zcb_fail "no seed 001 row for $size x $n"
 	if [ "$perturbed" = true ]; then
-		[[ $row == *'*' ]] || zcb_fail "$size x $n ($want) not marked: $row"
+		[[ $row == *'*'* ]] || zcb_fail "$size x $n ($want) not marked: $row"
 		[[ $row1 == *'*'* ]] || zcb_fail "$size x $n ($want) not marked: $row1"
-		grep -q "^\* rsize $size: soak run reached ${want}x" "$T/p.out" ||
-			zcb_fail "no seed 001 footnote for $size x $n"
-		sed -n "/request size $size)/,/^\$/p" "$T/p.out" |
-			grep -Eq "^\* $n clients?: soak run reached ${want}x .*its CPU describes that (slower|faster) run" ||
-			zcb_fail "no seed 002 footnote for $size x $n"
+		grep -Eq "^\*[0-9]* soak run reached ${want}x .*its CPU describes that (slower|faster) run" "$T/p.out" ||
+			grep -q "^\* every marked cell" "$T/p.out" ||
+			zcb_fail "no footnote for $size x $n"
 	else
-		[[ $row != *'*' ]] || zcb_fail "$size x $n ($want) marked: $row"
+		[[ $row != *'*'* ]] || zcb_fail "$size x $n ($want) marked: $row"
 		[[ $row1 != *'*'* ]] || zcb_fail "$size x $n ($want) marked: $row1"
 	fi
 done < <(jq -r '.cases[] | [.params.iosize, .params.clients, .perturbation.ratio,
 	(.perturbation.ratio < 0.95 or .perturbation.ratio > 1.05),
-	.summary.throughput_MBps.mean] | map(tostring) | join("|")' "$j")
-grep -q "^(paired runs: rates and other CPU from the unmetered runs, soak CPU from the metered runs)" \
+	.summary.throughput_MBps.hmean] | map(tostring) | join("|")' "$j")
+grep -qxF "(paired runs: rates from the unmetered runs; CPU from the metered runs of the same pairs)" \
 	"$T/p.out" || zcb_fail "tables do not say which runs"
 zcb_ok "run kinds, per-case perturbation, marked rows and footnotes match the document"
 

@@ -31,7 +31,7 @@ jq -e '.cases[0].params | .vers == "4" and .mode == "libnfs" and .op == "read"
 	zcb_fail "1 KiB ops: $(jq '.cases[0].samples[0].ops' "$d")"
 jq -e '.cases[0].summary.throughput_MBps.mean > 0' "$d" >/dev/null ||
 	zcb_fail "no throughput summary"
-grep -q "^NFS client results" "$ZCB_TEST_TMP/sync.out" || zcb_fail "no client table"
+grep -q "^NFS/TCP client results$" "$ZCB_TEST_TMP/sync.out" || zcb_fail "no client table"
 grep -qE "^Kernel +rsize +wsize +mbyte/sec +CPU" "$ZCB_TEST_TMP/sync.out" ||
 	zcb_fail "no seed-001 header"
 [ "$(sha256sum <"$GEXPORT/rand" | cut -d' ' -f1)" = "$sum" ] || zcb_fail "file changed"

@@ -71,13 +71,16 @@ while IFS='|' read -r size path col ratio perturbed; do
 	else
 		cell=$(echo "$row" | awk '{print $5 $6}')
 	fi
-	notes=$(grep -Ec "^\* $size $col: soak run reached ${want}x \(.*2 pairs\) of the unmetered rate; its CPU describes that (slower|faster) run" "$T/p.out")
+	# the tables are zcbreport's p9 layout: a footnote per marked cell
+	# ("*1 soak run reached ..."), or one for them all when many cells
+	# went the same way ("* every marked cell (N of M): ...")
+	notes=$(grep -Ec "^\*[0-9]* soak run reached ${want}x \(.*2 pairs\) of the unmetered rate; its CPU describes that (slower|faster) run" "$T/p.out")
 	if [ "$perturbed" = true ]; then
-		[[ $cell == *'*' ]] || zcb_fail "$size $col ($want) not marked: $row"
-		[ "$notes" = 2 ] || zcb_fail "$size $col ($want): $notes footnotes, expected one under each table"
+		[[ $cell == *'*'* ]] || zcb_fail "$size $col ($want) not marked: $row"
+		[ "$notes" -ge 1 ] || grep -q "^\* every marked cell" "$T/p.out" ||
+			zcb_fail "$size $col ($want): no footnote"
 	else
-		[[ $cell != *'*' ]] || zcb_fail "$size $col ($want) marked: $row"
-		grep -q "^\* $size $col:" "$T/p.out" && zcb_fail "footnote for unperturbed $size $col ($want)"
+		[[ $cell != *'*'* ]] || zcb_fail "$size $col ($want) marked: $row"
 	fi
 done < <(jq -r '.cases[] | [.params.iosize, .params.path,
 	(if .params.path == "copy" then "No ZC" else "ZC" end), .perturbation.ratio,
