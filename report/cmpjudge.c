@@ -51,13 +51,8 @@ static void add_case(struct cmp_state *st, struct rcase *rc, int side,
 	case_name(rc, skip, key, sizeof(key), name, sizeof(name));
 	ix = json_object_get(st->index, key);
 	if (!ix) {
-		if (st->nkeys == st->capkeys) {
-			st->capkeys = st->capkeys ? 2 * st->capkeys : 64;
-			st->keys = realloc(st->keys,
-					   st->capkeys * sizeof(*st->keys));
-			if (!st->keys)
-				abort();
-		}
+		st->keys = rl_grow(st->keys, &st->capkeys, st->nkeys,
+				   sizeof(*st->keys));
 		k = &st->keys[st->nkeys];
 		memset(k, 0, sizeof(*k));
 		k->name = strdup(name);
@@ -68,13 +63,8 @@ static void add_case(struct cmp_state *st, struct rcase *rc, int side,
 	} else {
 		k = &st->keys[json_integer_value(ix)];
 	}
-	if (k->n[side] == k->cap[side]) {
-		k->cap[side] = k->cap[side] ? 2 * k->cap[side] : 4;
-		k->c[side] =
-			realloc(k->c[side], k->cap[side] * sizeof(*k->c[side]));
-		if (!k->c[side])
-			abort();
-	}
+	k->c[side] = rl_grow(k->c[side], &k->cap[side], k->n[side],
+			     sizeof(*k->c[side]));
 	k->c[side][k->n[side]++] = rc;
 }
 
@@ -185,12 +175,8 @@ static void build_row(const struct cmp_cfg *c, const struct rl_set *s,
 				       &n[side], &cap[side]);
 	if (!n[0] || !n[1])
 		goto out;
-	if (st->nrows == st->caprows) {
-		st->caprows = st->caprows ? 2 * st->caprows : 64;
-		st->rows = realloc(st->rows, st->caprows * sizeof(*st->rows));
-		if (!st->rows)
-			abort();
-	}
+	st->rows =
+		rl_grow(st->rows, &st->caprows, st->nrows, sizeof(*st->rows));
 	r = &st->rows[st->nrows++];
 	memset(r, 0, sizeof(*r));
 	r->key = ki;

@@ -179,6 +179,21 @@ static double rank_values(const double *v, size_t n, double *rank)
 	return ties;
 }
 
+/* Counts over 0..top made a cumulative distribution, in place. */
+static double *to_cdf(double *f, size_t top)
+{
+	double total = 0;
+	size_t k;
+
+	for (k = 0; k <= top; k++) {
+		total += f[k];
+		f[k] = total;
+	}
+	for (k = 0; k <= top; k++)
+		f[k] /= total;
+	return f;
+}
+
 /*
  * Exact null distribution of U for sizes m, n: the coefficients of the
  * Gaussian binomial [m+n choose m](q) = prod_{i=1..m} (1-q^(n+i))/(1-q^i).
@@ -187,7 +202,7 @@ static double rank_values(const double *v, size_t n, double *rank)
 static double *mw_cdf(size_t m, size_t n)
 {
 	size_t top = m * n, i, k;
-	double *f = calloc(top + 1, sizeof(*f)), total = 0;
+	double *f = calloc(top + 1, sizeof(*f));
 
 	if (!f)
 		abort();
@@ -200,20 +215,14 @@ static double *mw_cdf(size_t m, size_t n)
 		for (k = i; k <= top; k++)
 			f[k] += f[k - i];
 	}
-	for (k = 0; k <= top; k++) {
-		total += f[k];
-		f[k] = total;
-	}
-	for (k = 0; k <= top; k++)
-		f[k] /= total;
-	return f;
+	return to_cdf(f, top);
 }
 
 /* Exact distribution of V for n ranks: prod_{i=1..n} (1 + q^i). */
 static double *sr_cdf(size_t n)
 {
 	size_t top = n * (n + 1) / 2, i, k;
-	double *f = calloc(top + 1, sizeof(*f)), total = 0;
+	double *f = calloc(top + 1, sizeof(*f));
 
 	if (!f)
 		abort();
@@ -221,13 +230,7 @@ static double *sr_cdf(size_t n)
 	for (i = 1; i <= n; i++)
 		for (k = top; k >= i; k--)
 			f[k] += f[k - i];
-	for (k = 0; k <= top; k++) {
-		total += f[k];
-		f[k] = total;
-	}
-	for (k = 0; k <= top; k++)
-		f[k] /= total;
-	return f;
+	return to_cdf(f, top);
 }
 
 /* R's two-sided exact p from a cdf over 0..top, statistic s. */

@@ -63,14 +63,18 @@ static void p9_row(struct lay *l, const struct rgroup *g)
 	}
 }
 
-#define P9_SEED(op, OP)                                                        \
+/* A WRITE or READ table of p9bench's: rows by IO size (and the label,
+ * and what else varies). */
+#define P9_TABLE(op, needm, keys, columns, rowfn, tfn, txt)                    \
 	{                                                                      \
-		.tool = "p9bench", .need = p9_need, .need_metrics = p9_needm,  \
-		.where = "op=" op, .fixed = p9_fixed, .excl = p9_excl,         \
+		.tool = "p9bench", .need = p9_need, .need_metrics = needm,     \
+		.where = "op=" op, .fixed = keys, .excl = p9_excl,             \
 		.label_if_varies = 1, .key_cols = 1, .key_left = RPT_MAX_KEYS, \
-		.cols = p9_cols, .row = p9_row, .title = OP,                   \
-		.colparam = "path",                                            \
+		.cols = columns, .row = rowfn, .title = txt, .title_fn = tfn,  \
+		.colparam = "path", .arg = txt,                                \
 	}
+#define P9_SEED(op, OP)                                                        \
+	P9_TABLE(op, p9_needm, p9_fixed, p9_cols, p9_row, NULL, OP)
 
 static const struct lay_table p9_write = P9_SEED("write", "WRITE");
 static const struct lay_table p9_read = P9_SEED("read", "READ");
@@ -295,13 +299,7 @@ static const char *const ops_needm[] = {"throughput_MBps", "ops_per_s", NULL};
 static const char *const ops_fixed[] = {"iosize", NULL};
 
 #define P9_OPS(op, OP)                                                         \
-	{                                                                      \
-		.tool = "p9bench", .need = p9_need, .need_metrics = ops_needm, \
-		.where = "op=" op, .fixed = ops_fixed, .excl = p9_excl,        \
-		.label_if_varies = 1, .key_cols = 1, .key_left = RPT_MAX_KEYS, \
-		.cols = ops_cols, .row = ops_row, .title_fn = ops_title,       \
-		.colparam = "path", .arg = OP,                                 \
-	}
+	P9_TABLE(op, ops_needm, ops_fixed, ops_cols, ops_row, ops_title, OP)
 
 static const struct lay_table ops_write = P9_OPS("write", "WRITE");
 static const struct lay_table ops_read = P9_OPS("read", "READ");

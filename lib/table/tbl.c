@@ -367,36 +367,35 @@ void fmt_p9_rate(char *buf, size_t len, double mbps)
 	units_fmt_seed_rate(mbps * 1e6, buf, len);
 }
 
-void fmt_1f(char *b, size_t l, double v)
+/* v with prec decimals, "-" when not finite. */
+static void fixed(char *b, size_t l, double v, int prec)
 {
 	if (isfinite(v))
-		snprintf(b, l, "%.1f", v);
+		snprintf(b, l, "%.*f", prec, v);
 	else
 		snprintf(b, l, "-");
+}
+
+void fmt_1f(char *b, size_t l, double v)
+{
+	fixed(b, l, v, 1);
 }
 
 void fmt_3f(char *b, size_t l, double v)
 {
-	if (isfinite(v))
-		snprintf(b, l, "%.3f", v);
-	else
-		snprintf(b, l, "-");
+	fixed(b, l, v, 3);
 }
 
 void fmt_6f(char *b, size_t l, double v)
 {
-	if (isfinite(v))
-		snprintf(b, l, "%.6f", v);
-	else
-		snprintf(b, l, "-");
+	fixed(b, l, v, 6);
 }
 
 void fmt_pct1(char *b, size_t l, double v)
 {
+	fixed(b, l, v, 1);
 	if (isfinite(v))
-		snprintf(b, l, "%.1f%%", v);
-	else
-		snprintf(b, l, "-");
+		strncat(b, "%", l - strlen(b) - 1);
 }
 
 void fmt_pct_trim(char *b, size_t l, double v)
