@@ -2,8 +2,8 @@
  * lay_int.h: inside the seed layouts (layout.h). A layout is a list of
  * tables; a table is a descriptor: which tool's cases it reads and which
  * params they need, its row keys, its title, its value columns and a row
- * function that fills the cells of one row group. One driver
- * (lay_table_print) selects, groups, builds the table, calls the row
+ * function that fills the cells of one row group. One driver (lay_drv.c,
+ * lay_table_print) selects, groups, builds the table, calls the row
  * function for every group and prints the table with its marks, its
  * footnotes and the notes under it. One file per seed family fills in
  * descriptors: lay_p9.c (seed 000), lay_nfs.c (001 and 002), lay_ttcp.c
@@ -11,7 +11,8 @@
  *
  * To add a table: a row function and a struct lay_table in the family's
  * file, and the table in its layout's list; to add a layout: a struct
- * layout there and a line in layout.c's list.
+ * layout there and a line in layout.c's list. The files depend one way:
+ * layout.c (the list) on the family files, they on the driver.
  */
 #ifndef ZCB_LAY_INT_H
 #define ZCB_LAY_INT_H
