@@ -18,7 +18,8 @@
 #include <stddef.h>
 
 /* Load every path into s; names each refused file on stderr (escaped),
- * warns of wrong summaries, and says what was skipped with -v. */
+ * warns of wrong summaries, and says what was skipped with -v
+ * (load.c). */
 void load_inputs(struct rl_set *s, char *const *paths, int n);
 
 /* Print the host facts that differ between two selections (hostdiff.c). */

@@ -61,17 +61,6 @@ void rl_free(struct rl_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
-void *rl_grow(void *p, size_t *cap, size_t n, size_t elem)
-{
-	if (n < *cap)
-		return p;
-	*cap = *cap ? 2 * *cap : 16;
-	p = realloc(p, *cap * elem);
-	if (!p)
-		abort();
-	return p;
-}
-
 static char *xstrdup(const char *s)
 {
 	char *d = strdup(s);
@@ -296,79 +285,6 @@ void rl_finish(struct rl_set *s)
 	}
 	s->ndocs = k;
 	json_decref(best);
-}
-
-const char *rl_param_str(json_t *params, const char *name, char *buf,
-			 size_t len)
-{
-	json_t *v = json_object_get(params, name);
-	double x;
-
-	if (!v)
-		return NULL;
-	if (json_is_string(v))
-		return json_string_value(v);
-	if (json_is_integer(v)) {
-		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
-	} else if (json_is_real(v)) {
-		x = json_real_value(v);
-		if (x == floor(x) && fabs(x) < 1e15)
-			snprintf(buf, len, "%.0f", x);
-		else
-			snprintf(buf, len, "%g", x);
-	} else if (json_is_boolean(v)) {
-		snprintf(buf, len, "%s", json_is_true(v) ? "yes" : "no");
-	} else if (json_is_null(v)) {
-		snprintf(buf, len, "-");
-	} else {
-		char *d = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
-
-		snprintf(buf, len, "%s", d ? d : "?");
-		free(d);
-	}
-	return buf;
-}
-
-double rl_param_num(json_t *params, const char *name)
-{
-	json_t *v = json_object_get(params, name);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-void rl_case_values(json_t *kase, const char *metric, double **x, size_t *n,
-		    size_t *cap)
-{
-	json_t *s;
-	size_t i;
-
-	json_array_foreach(json_object_get(kase, "samples"), i, s)
-	{
-		json_t *v =
-			json_object_get(json_object_get(s, "metrics"), metric);
-
-		if (!json_is_number(v) || !isfinite(json_number_value(v)))
-			continue;
-		*x = rl_grow(*x, cap, *n, sizeof(**x));
-		(*x)[(*n)++] = json_number_value(v);
-	}
-}
-
-int rl_case_has(json_t *kase, const char *metric)
-{
-	json_t *sum = json_object_get(json_object_get(kase, "summary"), metric);
-	json_t *s;
-	size_t i;
-
-	if (json_is_number(json_object_get(sum, "mean")))
-		return 1;
-	json_array_foreach(json_object_get(kase, "samples"), i, s)
-	{
-		if (json_is_number(json_object_get(
-			    json_object_get(s, "metrics"), metric)))
-			return 1;
-	}
-	return 0;
 }
 
 const char *rl_unit(const struct rl_set *s, const char *metric)
