@@ -198,7 +198,7 @@ static int tcp_sample(struct rcv *r, int first, struct sample *s)
 	s->zc_copied_pct = xfer_zc_copied_pct(x);
 	xfer_zc_warning(x, s->zc_warn, sizeof(s->zc_warn));
 	s->bad_bytes = x->bad_bytes;
-	s->verified = c->verify && r->ops->sees_bytes;
+	s->verified = c->verify && (r->ops->flags & XFER_SEES_BYTES);
 	xfer_close(x);
 	close(fd); /* the transmitter's clock stops at this EOF */
 	return 0;

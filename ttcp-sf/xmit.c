@@ -53,12 +53,12 @@ static void open_source(struct xmit *t)
 			     c->offset, c->hot, err, sizeof(err)))
 		die("%s", err);
 	t->src.touch = c->touch;
-	t->source = c->hot && t->ops->hot_buf ? "hot" : "file";
+	t->source = c->hot && (t->ops->flags & XFER_HOT_BUF) ? "hot" : "file";
 	fprintf(ttcp_out, "ttcp-t: method %s, source %s: %s %s%s\n",
 		t->ops->name, t->source,
 		units_fmt_bytes((double)t->src.size, b, sizeof(b)),
 		c->file ? c->file : "temp file of the pattern",
-		c->hot && !t->ops->hot_buf ? " (--hot: this method sends the file)" :
+		c->hot && !(t->ops->flags & XFER_HOT_BUF) ? " (--hot: this method sends the file)" :
 					     "");
 }
 
