@@ -5,6 +5,7 @@
 #include "units.h"
 
 #include <getopt.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +62,16 @@ double cli_duration(const char *opt, const char *s, double min, double max)
 		die_usage("%s: \"%s\" is not a duration in %gs..%gs (e.g. 10s, 250ms)",
 			  opt, s, min, max);
 	return v;
+}
+
+void cli_pin_cpu(const char *opt, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die_errno("%s %d: cannot run on CPU %d", opt, cpu, cpu);
 }
 
 void cli_bad_option(char *const *argv)

@@ -25,6 +25,10 @@ void cli_confidence(const char *opt, const char *s, double *level,
 /* A positive duration ("10", "250ms", "2m") in [min, max] seconds. */
 double cli_duration(const char *opt, const char *s, double min, double max);
 
+/* Run this process on cpu only (an option's value, e.g. -B 1), or die
+ * naming opt. */
+void cli_pin_cpu(const char *opt, int cpu);
+
 /*
  * getopt returned '?' (set opterr = 0 before the loop, so getopt's own
  * message doesn't double ours): one line naming the argument, exit 2.
