@@ -134,7 +134,8 @@ ssize_t xfer_took(struct xfer *x, ssize_t r, const char *what)
 {
 	x->calls++;
 	if (r < 0)
-		return errno == EINTR ? -EINTR : xfer_fail(x, errno, "%s", what);
+		return errno == EINTR ? -EINTR :
+					xfer_fail(x, errno, "%s", what);
 	x->bytes += (uint64_t)r;
 	return r;
 }
@@ -229,8 +230,9 @@ json_t *xfer_counters_json(const struct xfer *x)
 	json_t *j = json_pack("{s:s, s:I, s:I}", "method", x->ops->name,
 			      "calls", (json_int_t)x->calls, "bytes",
 			      (json_int_t)x->bytes);
+	int zc = !!(x->ops->flags & XFER_ZEROCOPY);
 
-	if ((x->ops->flags & XFER_ZEROCOPY) && x->ops->dir == XFER_SEND) {
+	if (zc && x->ops->dir == XFER_SEND) {
 		json_object_set_new(j, "zc_sends",
 				    json_integer((json_int_t)x->zc_sends));
 		json_object_set_new(j, "zc_completions",
@@ -238,7 +240,7 @@ json_t *xfer_counters_json(const struct xfer *x)
 		json_object_set_new(j, "zc_copied",
 				    json_integer((json_int_t)x->zc_copied));
 	}
-	if ((x->ops->flags & XFER_ZEROCOPY) && x->ops->dir == XFER_RECV) {
+	if (zc && x->ops->dir == XFER_RECV) {
 		json_object_set_new(j, "rx_mapped",
 				    json_integer((json_int_t)x->rx_mapped));
 		json_object_set_new(j, "rx_copied",

@@ -48,7 +48,7 @@ struct xfer {
 	int sock;		/* connected socket (not owned) */
 	size_t unit;		/* bytes per call (ttcp -l, zcc -b) */
 	int timeout_ms;		/* longest wait for progress (30000) */
-	char err[256];		/* what failed, when a call returned -errno */
+	char err[256];		/* what failed (a call returned -errno) */
 	/* send side */
 	struct xfer_source *src; /* the source (recv side: NULL) */
 	/* receive side */
@@ -76,8 +76,8 @@ enum {
 	XFER_COPIES = 1 << 0,	  /* copies through user space */
 	XFER_HOT_BUF = 1 << 1,	  /* --hot sends from the user buffer (the
 				   * stream then repeats every buflen bytes) */
-	XFER_ZEROCOPY = 1 << 2,	  /* reports zc_* (send) or rx_* (receive)
-				   * counters */
+	XFER_ZEROCOPY = 1 << 2,	  /* reports zc_* (send) or rx_*
+				   * (receive) counters */
 	XFER_SEES_BYTES = 1 << 3, /* receive: the bytes reach user memory,
 				   * so x->verify can check them */
 };

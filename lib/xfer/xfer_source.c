@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define XFER_FILL_CHUNK (1u << 20)	/* temp source written this much at a time */
+#define XFER_FILL_CHUNK (1u << 20) /* temp source written this much at once */
 
 static int temp_source(struct xfer_source *s, uint64_t size, char *err,
 		       size_t len)
