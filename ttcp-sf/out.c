@@ -6,7 +6,6 @@
  * result sample.
  */
 #include "config.h"
-#include "log.h"
 #include "ttcp.h"
 #include "units.h"
 
@@ -32,17 +31,9 @@ static json_t *cfg_json(const struct cfg *c)
 
 struct res_doc *out_doc(const struct cfg *c, int argc, char **argv)
 {
-	const struct cli_common *o = &c->com;
-	struct res_doc *d;
-	char err[512];
+	struct res_doc *d = cli_result_doc(&c->com, "ttcp-sf", argc, argv);
 
-	if (!o->json_stdout && res_check_output(o->out, err, sizeof(err)))
-		die("%s", err);
-	ttcp_out = o->json_stdout ? stderr : stdout;
-	d = res_new("ttcp-sf", argc, argv);
-	if (o->label)
-		res_set_label(d, o->label);
-	res_set_output(d, o->json_stdout ? "-" : o->out);
+	ttcp_out = c->com.json_stdout ? stderr : stdout;
 	res_set(d, "config", cfg_json(c));
 	res_metric(d, "throughput_MBps", "MB/s", RES_HIGHER, 1);
 	res_metric(d, "elapsed_s", "s", RES_LOWER, 0);
