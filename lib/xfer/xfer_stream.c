@@ -56,24 +56,32 @@ static int dl_passed(struct deadline *d)
 	return 0;
 }
 
+/* The bytes of the next call: a unit, less at the end of total (0 =
+ * none); 0 when the stream is done, stopped or past its deadline. */
+static size_t next_len(const struct xfer *x, struct deadline *dl,
+		       volatile sig_atomic_t *stop, uint64_t total,
+		       uint64_t done)
+{
+	if (total && done >= total)
+		return 0;
+	if ((stop && *stop) || dl_passed(dl))
+		return 0;
+	if (total && total - done < x->unit)
+		return (size_t)(total - done);
+	return x->unit;
+}
+
 int64_t xfer_send_stream(struct xfer *x, uint64_t off, uint64_t total,
 			 double deadline, volatile sig_atomic_t *stop)
 {
 	uint64_t period = xfer_period(x), pos = off % period, sent = 0;
 	struct deadline dl;
+	size_t len;
 	ssize_t r;
 	int e;
 
 	dl_init(&dl, deadline);
-	while (!total || sent < total) {
-		size_t len = x->unit;
-
-		if (stop && *stop)
-			break;
-		if (dl_passed(&dl))
-			break;
-		if (total && total - sent < len)
-			len = (size_t)(total - sent);
+	while ((len = next_len(x, &dl, stop, total, sent))) {
 		if (period - pos < len)
 			len = (size_t)(period - pos);
 		r = x->ops->send(x, pos, len);
@@ -98,18 +106,11 @@ int64_t xfer_recv_stream(struct xfer *x, uint64_t total, double deadline,
 {
 	uint64_t got = 0;
 	struct deadline dl;
+	size_t len;
 	ssize_t r;
 
 	dl_init(&dl, deadline);
-	while (!total || got < total) {
-		size_t len = x->unit;
-
-		if (stop && *stop)
-			break;
-		if (dl_passed(&dl))
-			break;
-		if (total && total - got < len)
-			len = (size_t)(total - got);
+	while ((len = next_len(x, &dl, stop, total, got))) {
 		r = x->ops->recv(x, len);
 		if (r == -EINTR)
 			continue;

@@ -86,9 +86,10 @@ static void pair(int lfd, int port, const struct xfer_ops *so,
 	T_CHECK(x->calls > 0);
 	if (ro->flags & XFER_SEES_BYTES) {
 		/* the receiver saw the bytes: pattern and wrap exact */
+		int hot = src->hot && (so->flags & XFER_HOT_BUF);
+
 		T_CHECK(x->bad_bytes == 0);
-		T_CHECK(x->period == (src->hot && (so->flags & XFER_HOT_BUF) ? src->buflen :
-								 src->size));
+		T_CHECK(x->period == (hot ? src->buflen : src->size));
 	}
 	if (ro->flags & XFER_ZEROCOPY)
 		T_CHECK(x->rx_mapped + x->rx_copied == TOTAL);
@@ -187,8 +188,9 @@ static void test_names(void)
 
 	for (i = 0; xfer_table[i]; i++)
 		if (xfer_table[i]->dir == XFER_RECV)
-			snprintf(want + strlen(want), sizeof(want) - strlen(want),
-				 "%s%s", want[0] ? "," : "", xfer_table[i]->name);
+			snprintf(want + strlen(want),
+				 sizeof(want) - strlen(want), "%s%s",
+				 want[0] ? "," : "", xfer_table[i]->name);
 	T_STREQ(xfer_names(XFER_RECV), want);
 	T_CHECK(strstr(want, "read,") == want);
 	T_CHECK(xfer_cli_method("-m", "splice", XFER_RECV) ==
