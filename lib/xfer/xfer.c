@@ -39,9 +39,11 @@ struct xfer *xfer_open(const struct xfer_ops *ops, int sock,
 	}
 	if ((ops->dir == XFER_SEND && !ops->send) ||
 	    (ops->dir == XFER_RECV && !ops->recv)) {
-		char why[200];
+		char why[200] = "";
 
-		xfer_probe(ops, why, sizeof(why));
+		/* its probe says why (xfer.c stays below the table) */
+		if (ops->probe)
+			ops->probe(why, sizeof(why));
 		snprintf(err, len, "%s: unavailable: %s", ops->name, why);
 		return NULL;
 	}
@@ -128,6 +130,31 @@ int xfer_fail(struct xfer *x, int e, const char *fmt, ...)
 		 e == ETIMEDOUT ? "no progress within the timeout" :
 				  strerror(e));
 	return -e;
+}
+
+int xfer_alloc_buf(char **buf, void **base, size_t len, size_t align,
+		   size_t offset)
+{
+	size_t a = align ? align : (size_t)sysconf(_SC_PAGESIZE);
+
+	if (a & (a - 1) || a < sizeof(void *))
+		return -EINVAL;
+	if (posix_memalign(base, a, len + offset + 1))
+		return -ENOMEM;
+	memset(*base, 0, len + offset + 1);
+	*buf = (char *)*base + offset;
+	return 0;
+}
+
+unsigned xfer_touch_bytes(const void *p, size_t n)
+{
+	const volatile unsigned char *c = p;
+	unsigned sum = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sum += c[i];
+	return sum;
 }
 
 ssize_t xfer_took(struct xfer *x, ssize_t r, const char *what)

@@ -1,6 +1,7 @@
 /*
  * xfer_int.h: what the files of lib/xfer share and the tools never need:
- * small helpers of xfer.c and xfer_source.c that the methods call.
+ * small helpers of xfer.c and xfer_source.c that the methods call
+ * (xfer_source.c uses xfer.c's, never the other way).
  */
 #ifndef ZCB_XFER_INT_H
 #define ZCB_XFER_INT_H

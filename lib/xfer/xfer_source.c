@@ -63,20 +63,6 @@ static int temp_source(struct xfer_source *s, uint64_t size, char *err,
 	return 0;
 }
 
-int xfer_alloc_buf(char **buf, void **base, size_t len, size_t align,
-		   size_t offset)
-{
-	size_t a = align ? align : (size_t)sysconf(_SC_PAGESIZE);
-
-	if (a & (a - 1) || a < sizeof(void *))
-		return -EINVAL;
-	if (posix_memalign(base, a, len + offset + 1))
-		return -ENOMEM;
-	memset(*base, 0, len + offset + 1);
-	*buf = (char *)*base + offset;
-	return 0;
-}
-
 int xfer_source_open(struct xfer_source *s, const char *path, uint64_t size,
 		     size_t buflen, size_t align, size_t offset, int hot,
 		     char *err, size_t len)
@@ -197,15 +183,4 @@ const void *xfer_map_data(struct xfer *x, uint64_t off, size_t len)
 	if (s->touch)
 		xfer_touch_bytes((const char *)s->map + off, len);
 	return (const char *)s->map + off;
-}
-
-unsigned xfer_touch_bytes(const void *p, size_t n)
-{
-	const volatile unsigned char *c = p;
-	unsigned sum = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		sum += c[i];
-	return sum;
 }
