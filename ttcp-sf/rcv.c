@@ -402,7 +402,8 @@ int do_receive(const struct cfg *c, struct res_doc *d)
 		c->buflen, c->nbuf, c->align, c->offset, port,
 		c->udp ? "udp" : "tcp", r.ops->name);
 	if (c->com.cpu) {
-		if (meterset_open(&r.ms, c->com.cpu_list, NULL, err, sizeof(err)))
+		if (meterset_open(&r.ms, c->com.cpu_list, NULL, err,
+				  sizeof(err)))
 			die("--cpu: %s", err);
 		fprintf(ttcp_out, "ttcp-r: CPU meters: %s\n",
 			meterset_names(&r.ms, why, sizeof(why)));

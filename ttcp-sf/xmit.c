@@ -302,6 +302,7 @@ static int confidence_done(const struct cfg *c, const double *mbps, int n,
 			   struct res_doc *d)
 {
 	const struct cli_common *o = &c->com;
+	double hw; /* ci half width, % of the mean */
 
 	if (o->conf_level <= 0)
 		return n >= o->repeat;
@@ -310,10 +311,10 @@ static int confidence_done(const struct cfg *c, const double *mbps, int n,
 		return 1;
 	if (n < o->repeat)
 		return 0;
+	hw = stats_ci_halfwidth(mbps, (size_t)n, o->conf_level / 100);
+	hw *= 100.0 / stats_mean(mbps, (size_t)n);
 	res_warn(d, "confidence %.0f%%,%.1f%% not reached in %d samples (ci95 half width %.1f%% of the mean)",
-		 o->conf_level, o->conf_width, n,
-		 100.0 * stats_ci_halfwidth(mbps, (size_t)n, o->conf_level / 100) /
-			 stats_mean(mbps, (size_t)n));
+		 o->conf_level, o->conf_width, n, hw);
 	log_warn("confidence %.0f,%.1f not reached in %d samples", o->conf_level,
 		 o->conf_width, n);
 	return 1;
@@ -436,7 +437,8 @@ int do_transmit(const struct cfg *c, struct res_doc *d)
 		c->udp ? "udp" : "tcp", c->host);
 	open_source(&t);
 	if (c->com.cpu) {
-		if (meterset_open(&t.ms, c->com.cpu_list, NULL, err, sizeof(err)))
+		if (meterset_open(&t.ms, c->com.cpu_list, NULL, err,
+				  sizeof(err)))
 			die("--cpu: %s", err);
 		paired = meterset_paired(&t.ms);
 		fprintf(ttcp_out, "ttcp-t: CPU meters: %s%s\n",
