@@ -170,7 +170,8 @@ static struct option *tables(const struct cli_tool *t, char *shorts,
 	lo = calloc(nt + NCOMMON + 1, sizeof(*lo));
 	if (!lo)
 		abort();
-	memcpy(lo, t->longopts, nt * sizeof(*lo));
+	if (nt) /* a tool may have no long options: longopts NULL */
+		memcpy(lo, t->longopts, nt * sizeof(*lo));
 	n = nt;
 	snprintf(shorts, slen, ":%s", t->shortopts ? t->shortopts : "");
 	if (has(t, CLI_SOCKBUF) && has(t, CLI_RESULT_O))
