@@ -6,7 +6,6 @@
 #include "config.h"
 #include "zcc.h"
 
-#include "log.h"
 #include "stats.h"
 
 #include <string.h>

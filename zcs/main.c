@@ -13,9 +13,7 @@
 
 #include "cli.h"
 #include "log.h"
-#include "result.h"
 #include "sig.h"
-#include "units.h"
 #include "zcwire.h"
 
 #include <limits.h>
