@@ -1,13 +1,67 @@
 /*
- * out.c: what ttcp-sf prints and records for a sample: the CPU block per
- * meter for local and remote (once when both ends are one box), the
- * one-line local/remote CPU and service demand, and the result sample.
+ * out.c: what both sides of ttcp-sf print and record: the result
+ * document and its config, ttcp's rate lines, a case's params, the CPU
+ * block per meter for local and remote (once when both ends are one
+ * box), the one-line local/remote CPU and service demand, and the
+ * result sample.
  */
 #include "config.h"
 #include "ttcp.h"
+#include "units.h"
 
 #include <math.h>
 #include <string.h>
+
+FILE *ttcp_out;
+
+static json_t *cfg_json(const struct cfg *c)
+{
+	return json_pack("{s:s, s:I, s:I, s:i, s:s, s:i, s:i, s:I, s:I, s:b, s:b, s:s, s:s?, s:b, s:f, s:i, s:i, s:b}",
+			 "side", c->trans ? "transmit" : "receive", "buflen",
+			 (json_int_t)c->buflen, "nbuf", (json_int_t)c->nbuf,
+			 "port", c->port, "proto", c->udp ? "udp" : "tcp",
+			 "sockbuf", c->sockbuf, "nodelay", c->nodelay, "align",
+			 (json_int_t)c->align, "offset",
+			 (json_int_t)c->offset, "touch", c->touch, "cpu",
+			 c->com.cpu, "method", c->ops->name, "file", c->file,
+			 "hot", c->hot, "duration_s", c->duration, "affinity",
+			 c->affinity, "repeat", c->com.repeat, "verify",
+			 c->verify);
+}
+
+struct res_doc *out_doc(const struct cfg *c, int argc, char **argv)
+{
+	struct res_doc *d = cli_result_doc(&c->com, "ttcp-sf", argc, argv);
+
+	ttcp_out = c->com.json_stdout ? stderr : stdout;
+	res_set(d, "config", cfg_json(c));
+	res_metric(d, "throughput_MBps", "MB/s", RES_HIGHER, 1);
+	res_metric(d, "elapsed_s", "s", RES_LOWER, 0);
+	return d;
+}
+
+void out_rate(const char *side, const struct cfg *c, const struct sample *s)
+{
+	const char *label;
+	double v = units_rate((double)s->bytes, s->elapsed_s, c->fmt, &label);
+	double t = s->elapsed_s > 0 ? s->elapsed_s : 1e-9;
+
+	fprintf(ttcp_out, "ttcp-%s: %llu bytes in %.2f real seconds = %.2f %s/sec +++\n",
+		side, (unsigned long long)s->bytes, s->elapsed_s, v, label);
+	fprintf(ttcp_out, "ttcp-%s: %llu I/O calls, msec/call = %.2f, calls/sec = %.2f\n",
+		side, (unsigned long long)s->calls,
+		s->calls ? 1000.0 * t / (double)s->calls : 0.0,
+		(double)s->calls / t);
+}
+
+json_t *out_params(const char *method, const char *recv_method,
+		   const struct cfg *c, const char *role, const char *source)
+{
+	return json_pack("{s:s, s:s, s:I, s:s, s:s, s:s}", "method", method,
+			 "recv_method", recv_method, "size",
+			 (json_int_t)c->buflen, "proto", c->udp ? "udp" : "tcp",
+			 "role", role, "source", source);
+}
 
 static const struct cpu_sample *first_ok(const struct cpu_sample *s, int n)
 {
@@ -26,7 +80,7 @@ void out_cpu(const char *side, const struct cfg *c, const struct sample *s,
 	double bytes = (double)s->bytes;
 	int i;
 
-	if (!c->cpu)
+	if (!c->com.cpu)
 		return;
 	if (rep)
 		r = first_ok(rep->cpu, rep->ncpu);
@@ -94,7 +148,7 @@ json_t *out_sample(struct res_doc *d, const struct cfg *c,
 					       json_integer(s->lost) :
 					       json_null());
 	}
-	if (c->cpu) {
+	if (c->com.cpu) {
 		meter_add_metrics(d, j, "local", s->cpu, s->ncpu,
 				  (double)s->bytes, s->metered);
 		meter_add_raw(j, "local", s->cpu, s->ncpu);

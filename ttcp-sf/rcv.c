@@ -6,21 +6,17 @@
  * ttcp transmitter sends no hello: the run ends after one sample and says
  * so. The transmitter's hello says whether another sample follows.
  *
- * Strays never cost a sample: a report-window connection whose first
- * frame is not our hello is logged and closed while the window stays
- * open; a data connection that closes without a byte is not a sample,
- * and once a hello named the transmitter's address, later data
- * connections from elsewhere are turned away. UDP datagrams from anyone
- * but the sender of the data, and short ones that are not its end
- * marker, are counted and ignored.
+ * Who may connect is rcv_accept.c's (strays never cost a sample). UDP
+ * datagrams from anyone but the sender of the data, and short ones that
+ * are not its end marker, are counted and ignored.
  */
 #include "config.h"
 #include "clock.h"
 #include "log.h"
 #include "peerrep.h"
+#include "rcv.h"
 #include "sig.h"
 #include "sock.h"
-#include "ttcp.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -33,116 +29,18 @@
 
 #define UDP_IDLE_MS 2000	/* no datagram this long: the end was lost */
 #define UDP_BUF 65536		/* receive buffer for datagrams */
-#define RPT_CONNS     8	   /* report-window connections read at once */
-#define RPT_HELLO_MAX 8192 /* a hello is far smaller than this */
-#define STRAYS_LOGGED 5	   /* stray connections logged per window */
-
-struct rcv {
-	const struct cfg *c;
-	struct res_doc *d;
-	const struct xfer_ops *ops;
-	struct meterset ms;
-	int lfd;		/* TCP listener (data and the exchange) */
-	int ufd;		/* UDP socket (-u) */
-	char me[256], boot[40];
-	char peer[64];		/* the transmitter, for messages */
-	struct sockaddr_storage tx; /* its address once a hello came */
-	int tx_known; /* 1: tx is set (its port is not compared) */
-	long strays;  /* stray connections turned away so far */
-};
-
-/* Same host (address only), for TCP connections of one transmitter. */
-static int same_host(const struct sockaddr_storage *a,
-		     const struct sockaddr_storage *b)
-{
-	if (a->ss_family != b->ss_family)
-		return 0;
-	if (a->ss_family == AF_INET)
-		return !memcmp(&((const struct sockaddr_in *)a)->sin_addr,
-			       &((const struct sockaddr_in *)b)->sin_addr,
-			       sizeof(struct in_addr));
-	if (a->ss_family == AF_INET6)
-		return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
-			       &((const struct sockaddr_in6 *)b)->sin6_addr,
-			       sizeof(struct in6_addr));
-	return 0;
-}
 
 /* Same address and port: one UDP socket of one sender. */
 static int same_sender(const struct sockaddr_storage *a,
 		       const struct sockaddr_storage *b)
 {
-	if (!same_host(a, b))
+	if (!rcv_same_host(a, b))
 		return 0;
 	if (a->ss_family == AF_INET)
 		return ((const struct sockaddr_in *)a)->sin_port ==
 		       ((const struct sockaddr_in *)b)->sin_port;
 	return ((const struct sockaddr_in6 *)a)->sin6_port ==
 	       ((const struct sockaddr_in6 *)b)->sin6_port;
-}
-
-static void stray(struct rcv *r, const char *peer, const char *phase,
-		  const char *why)
-{
-	r->strays++;
-	if (r->strays <= STRAYS_LOGGED)
-		log_warn("connection from %s during the %s: %s; closed", peer,
-			 phase, why);
-	else if (r->strays == STRAYS_LOGGED + 1)
-		log_warn("more stray connections: no longer logged");
-}
-
-/* Accept one connection, its address in *from; -1 on error (logged). */
-static int accept_one(struct rcv *r, struct sockaddr_storage *from,
-		      const char *phase)
-{
-	socklen_t alen = sizeof(*from);
-	int fd = accept4(r->lfd, (struct sockaddr *)from, &alen, SOCK_CLOEXEC);
-
-	if (fd < 0) {
-		if (errno == EMFILE || errno == ENFILE || errno == ENOMEM ||
-		    errno == ENOBUFS)
-			die_errno("accept (phase: %s)", phase);
-		log_debug("accept (phase: %s): %s", phase, strerror(errno));
-	}
-	return fd;
-}
-
-/*
- * Wait for the transmitter's data connection; 0 when ms passed (ms 0 =
- * forever). Once a hello named the transmitter, connections from other
- * hosts are strays.
- */
-static int accept_data(struct rcv *r, int ms, const char *phase)
-{
-	double deadline = ms ? clock_now() + ms / 1000.0 : 0;
-	struct sockaddr_storage from;
-	char peer[64];
-	int fd, w, left;
-
-	for (;;) {
-		left = ms ? (int)((deadline - clock_now()) * 1000) : 0;
-		if (ms && left <= 0)
-			return 0;
-		w = sock_wait(r->lfd, POLLIN, left);
-		if (sig_stop)
-			return -1;
-		if (w == -EINTR)
-			continue;
-		if (w == 0)
-			return 0;
-		fd = accept_one(r, &from, phase);
-		if (fd < 0)
-			continue;
-		sock_peer_name(fd, peer, sizeof(peer));
-		if (r->tx_known && !same_host(&from, &r->tx)) {
-			stray(r, peer, phase, "not the transmitter's host");
-			close(fd);
-			continue;
-		}
-		snprintf(r->peer, sizeof(r->peer), "%s", peer);
-		return fd;
-	}
 }
 
 static int tcp_sample(struct rcv *r, int first, struct sample *s)
@@ -156,7 +54,7 @@ static int tcp_sample(struct rcv *r, int first, struct sample *s)
 	int fd;
 
 	for (;;) {
-		fd = accept_data(r, ms, "data accept");
+		fd = rcv_accept_data(r, ms, "data accept");
 		if (fd <= 0) {
 			if (sig_stop)
 				return -1;
@@ -174,17 +72,17 @@ static int tcp_sample(struct rcv *r, int first, struct sample *s)
 		x->timeout_ms = c->timeout_ms;
 		x->verify = c->verify;
 		x->touch = c->touch;
-		if (c->cpu)
+		if (c->com.cpu)
 			meterset_start(&r->ms);
 		t0 = clock_now();
 		n = xfer_recv_stream(x, 0, 0, &sig_stop);
 		s->elapsed_s = clock_now() - t0;
-		if (c->cpu)
+		if (c->com.cpu)
 			s->ncpu = meterset_stop(&r->ms, s->cpu);
 		if (n != 0 || sig_stop)
 			break;
 		/* a port probe or a health check: not a sample */
-		stray(r, r->peer, "data accept",
+		rcv_stray(r, r->peer, "data accept",
 		      "closed without sending a byte");
 		xfer_close(x);
 		close(fd);
@@ -198,7 +96,7 @@ static int tcp_sample(struct rcv *r, int first, struct sample *s)
 	s->zc_copied_pct = xfer_zc_copied_pct(x);
 	xfer_zc_warning(x, s->zc_warn, sizeof(s->zc_warn));
 	s->bad_bytes = x->bad_bytes;
-	s->verified = c->verify && r->ops->sees_bytes;
+	s->verified = c->verify && (r->ops->flags & XFER_SEES_BYTES);
 	xfer_close(x);
 	close(fd); /* the transmitter's clock stops at this EOF */
 	return 0;
@@ -222,7 +120,7 @@ static void udp_begin(struct rcv *r, struct udp_state *u, double now)
 {
 	struct cpu_sample junk[METER_MAX];
 
-	if (r->c->cpu) {
+	if (r->c->com.cpu) {
 		if (u->started)
 			meterset_stop(&r->ms, junk);
 		meterset_start(&r->ms);
@@ -342,7 +240,7 @@ static void udp_sample(struct rcv *r, int first, struct sample *s)
 	}
 	free(b);
 	s->elapsed_s = u.have_src ? u.last - u.t0 : 0;
-	if (c->cpu && u.started)
+	if (c->com.cpu && u.started)
 		s->ncpu = meterset_stop(&r->ms, s->cpu);
 	expect = u.end_count;
 	if (u.ours && expect < 0 && s->dgrams)
@@ -368,118 +266,6 @@ static void udp_sample(struct rcv *r, int first, struct sample *s)
 			(unsigned long long)s->dgrams);
 }
 
-/* A report-window connection, read until its first frame is whole. */
-struct cand {
-	int fd;
-	char peer[64];
-	struct sockaddr_storage from;
-	uint8_t buf[RPT_HELLO_MAX];
-	size_t len;
-};
-
-static void cand_drop(struct rcv *r, struct cand *v, int *n, int i,
-		      const char *why)
-{
-	stray(r, v[i].peer, "report window", why);
-	close(v[i].fd);
-	v[i] = v[--*n];
-}
-
-/*
- * Read what candidate i sent. 1: its first frame is our hello (*h
- * filled); 0: more to come; -1: it was dropped as a stray.
- */
-static int cand_read(struct rcv *r, struct cand *v, int *n, int i,
-		     struct ctl_hello *h)
-{
-	char err[512], why[600];
-	size_t used;
-	ssize_t k;
-	json_t *j;
-	int d;
-
-	k = read(v[i].fd, v[i].buf + v[i].len, sizeof(v[i].buf) - v[i].len);
-	if (k < 0 && (errno == EINTR || errno == EAGAIN))
-		return 0;
-	if (k <= 0) {
-		cand_drop(r, v, n, i,
-			  k < 0 ? strerror(errno)
-				: "closed before a ttcp-sf hello");
-		return -1;
-	}
-	v[i].len += (size_t)k;
-	d = peerrep_decode(v[i].buf, v[i].len, &used, &j, err, sizeof(err));
-	if (d == 0 && v[i].len == sizeof(v[i].buf))
-		snprintf(err, sizeof(err), "a frame larger than any hello");
-	if (d == 0 && v[i].len < sizeof(v[i].buf))
-		return 0;
-	if (d == 1) {
-		d = ctl_hello_parse(j, h, err, sizeof(err)) ? -1 : 1;
-		json_decref(j);
-		if (d == 1)
-			return 1;
-	}
-	snprintf(why, sizeof(why), "not a ttcp-sf hello (%s)", err);
-	cand_drop(r, v, n, i, why);
-	return -1;
-}
-
-/*
- * The report window: the first connection whose first frame is our hello
- * is the transmitter's; others are logged and closed, and the window
- * (report_ms) stays open for the real one. Returns its fd with *h
- * filled, or -1 when no hello came.
- */
-static int await_hello(struct rcv *r, struct ctl_hello *h)
-{
-	double deadline = clock_now() + r->c->report_ms / 1000.0;
-	struct pollfd p[RPT_CONNS + 1];
-	struct cand *v = calloc(RPT_CONNS, sizeof(*v));
-	int n = 0, i, w, left, fd = -1;
-
-	if (!v)
-		abort();
-	while (fd < 0 && !sig_stop) {
-		left = (int)((deadline - clock_now()) * 1000);
-		if (left <= 0)
-			break;
-		p[0] = (struct pollfd){.fd = r->lfd, .events = POLLIN};
-		for (i = 0; i < n; i++)
-			p[i + 1] = (struct pollfd){.fd = v[i].fd,
-						   .events = POLLIN};
-		w = poll(p, (nfds_t)n + 1, left);
-		if (w <= 0)
-			continue;
-		for (i = n - 1; i >= 0 && fd < 0; i--)
-			if (p[i + 1].revents &&
-			    cand_read(r, v, &n, i, h) == 1) {
-				fd = v[i].fd;
-				snprintf(r->peer, sizeof(r->peer), "%s",
-					 v[i].peer);
-				r->tx = v[i].from;
-				r->tx_known = 1;
-				v[i] = v[--n];
-			}
-		if (fd >= 0 || !(p[0].revents & POLLIN))
-			continue;
-		if (n == RPT_CONNS) /* the oldest has had its chance */
-			cand_drop(r, v, &n, 0, "too many connections at once");
-		v[n].len = 0;
-		v[n].fd = accept_one(r, &v[n].from, "report window");
-		if (v[n].fd < 0)
-			continue;
-		sock_set_nonblock(v[n].fd, 1);
-		sock_peer_name(v[n].fd, v[n].peer, sizeof(v[n].peer));
-		n++;
-	}
-	for (i = 0; i < n; i++)
-		close(v[i].fd);
-	free(v);
-	if (fd >= 0)
-		sock_set_nonblock(fd, 0);
-	return fd;
-}
-
 /*
  * The exchange: 1 with *h filled (report sent), 0 when no hello came.
  */
@@ -492,13 +278,13 @@ static int exchange(struct rcv *r, const struct sample *s,
 	json_t *j;
 	int fd, e;
 
-	fd = await_hello(r, h);
+	fd = rcv_await_hello(r, h);
 	if (fd < 0)
 		return 0;
 	*same = !strcmp(h->boot_id, r->boot) && !strcmp(h->hostname, r->me);
 	/* paired runs: park or wake this box's soakers for the next run
 	 * before the transmitter can start it (it waits for our report) */
-	if (h->more && h->soak_next >= 0 && c->cpu &&
+	if (h->more && h->soak_next >= 0 && c->com.cpu &&
 	    meterset_metered(&r->ms, h->soak_next, err, sizeof(err)))
 		log_warn("next run (%s): %s",
 			 h->soak_next ? "metered" : "unmetered", err);
@@ -515,7 +301,7 @@ static int exchange(struct rcv *r, const struct sample *s,
 	rep.lost = s->lost;
 	rep.dgrams = s->dgrams;
 	rep.zc_copied_pct = s->zc_copied_pct;
-	j = ctl_report_build(&rep, s->cpu, c->cpu ? s->ncpu : 0);
+	j = ctl_report_build(&rep, s->cpu, c->com.cpu ? s->ncpu : 0);
 	e = peerrep_send(fd, j, c->report_ms);
 	json_decref(j);
 	close(fd);
@@ -540,7 +326,7 @@ static int one_sample(struct rcv *r, int idx)
 		udp_sample(r, idx == 0, &s);
 	else if (tcp_sample(r, idx == 0, &s))
 		return 0;
-	ttcp_print_rate("r", c, &s);
+	out_rate("r", c, &s);
 	if (s.zc_warn[0])
 		fprintf(ttcp_out, "ttcp-r: %s\n", s.zc_warn);
 	if (s.verified)
@@ -574,7 +360,7 @@ static int one_sample(struct rcv *r, int idx)
 		    r->peer, (unsigned long long)s.bad_bytes);
 	out_cpu("r", c, &s, NULL, same,
 		have ? "the transmitter holds its own figures" : why);
-	kase = res_case(r->d, ttcp_params(have ? h.method : "unknown",
+	kase = res_case(r->d, out_params(have ? h.method : "unknown",
 					  r->ops->name, c, "receive",
 					  have ? h.source : "unknown"));
 	j = out_sample(r->d, c, &s, NULL, same);
@@ -596,7 +382,7 @@ int do_receive(const struct cfg *c, struct res_doc *d)
 	char err[512], why[256];
 	int i, port = 0;
 
-	r.ops = xfer_find(c->method, XFER_RECV);
+	r.ops = c->ops;
 	if (xfer_probe(r.ops, why, sizeof(why)))
 		die("-m %s cannot run here: %s", r.ops->name, why);
 	ctl_self(r.me, sizeof(r.me), r.boot, sizeof(r.boot));
@@ -615,8 +401,9 @@ int do_receive(const struct cfg *c, struct res_doc *d)
 	fprintf(ttcp_out, "ttcp-r: buflen=%zu, nbuf=%ld, align=%zu/%zu, port=%d  %s  method %s\n",
 		c->buflen, c->nbuf, c->align, c->offset, port,
 		c->udp ? "udp" : "tcp", r.ops->name);
-	if (c->cpu) {
-		if (meterset_open(&r.ms, c->cpu_list, NULL, err, sizeof(err)))
+	if (c->com.cpu) {
+		if (meterset_open(&r.ms, c->com.cpu_list, NULL, err,
+				  sizeof(err)))
 			die("--cpu: %s", err);
 		fprintf(ttcp_out, "ttcp-r: CPU meters: %s\n",
 			meterset_names(&r.ms, why, sizeof(why)));
@@ -625,7 +412,7 @@ int do_receive(const struct cfg *c, struct res_doc *d)
 	for (i = 0; i < TTCP_MAX_SAMPLES && !sig_stop; i++)
 		if (!one_sample(&r, i))
 			break;
-	if (c->cpu)
+	if (c->com.cpu)
 		meterset_close(&r.ms);
 	close(r.lfd);
 	if (r.ufd >= 0)

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli.h"
 #include "meter.h"
 #include "result.h"
 #include "xfer.h"
@@ -20,9 +21,12 @@
 #define TTCP_UDP_HDR 8		/* magic + sequence number */
 
 struct cfg {
+	struct cli_common com;	/* -c, --cpu, --repeat, --confidence, -J,
+				 * -o, --label (lib/core/cli) */
 	int trans;		/* -t: transmit (else -r receive) */
 	const char *host;	/* -t: the receiver */
 	const char *bind;	/* -r: address to listen on (--bind) */
+	const struct xfer_ops *ops; /* -m (default write / read) */
 	size_t buflen;		/* -l: bytes per I/O call */
 	long nbuf;		/* -n: number of buffers */
 	int port;		/* -p */
@@ -32,28 +36,18 @@ struct cfg {
 	char fmt;		/* -f: ttcp rate unit letter */
 	size_t align, offset;	/* -A, -O */
 	int touch;		/* -T */
-	int cpu;		/* -c or --cpu given */
-	const char *cpu_list;	/* --cpu (NULL = meter_default_list) */
-	const char *method;	/* -m (default write / read) */
 	const char *file;	/* -F: source file (NULL = temp pattern) */
 	uint64_t source_size;	/* --source-size (0 = automatic) */
 	int hot;		/* --hot: copy methods send a hot buffer */
 	double duration;	/* --duration seconds (0 = -n buffers) */
 	const char *cc;		/* --cc (NULL = cubic when available) */
 	int affinity;		/* --affinity CPU (-1 = none) */
-	int repeat;		/* --repeat N */
-	double conf_level;	/* --confidence LEVEL (0 = off) */
-	double conf_width;	/* --confidence ,WIDTH percent */
-	int json_stdout;	/* -J */
-	const char *out;	/* -o FILE */
-	const char *label;	/* --label */
 	int verify;		/* -V */
 	int timeout_ms;		/* --timeout: wait for progress */
 	int report_ms;		/* --report-timeout: the end exchange */
 	int wait_ms;		/* --wait: receiver's first accept (0 = ever) */
 	int report;		/* 0: --no-report (behave as plain ttcp) */
 	int require_peer;	/* --require-peer: fail without the exchange */
-	double wall_deadline;	/* internal: --duration end of a sample */
 };
 
 /* What one side measured in one sample. */
@@ -122,26 +116,26 @@ void ctl_report_free(struct ctl_report *r);
 /* Our host name and boot id, for same-box detection. */
 void ctl_self(char *host, size_t hlen, char *boot, size_t blen);
 
-/* opts.c */
+/* opts.c: the settings, defaults first; dies on a bad command line. */
 void parse_opts(struct cfg *c, int argc, char **argv);
-void usage(FILE *f);
 
 /* Sides (xmit.c, rcv.c). Return 0, or exit through die(). */
 int do_transmit(const struct cfg *c, struct res_doc *d);
 int do_receive(const struct cfg *c, struct res_doc *d);
 
-/* Shared by both sides (main.c). */
-extern FILE *ttcp_out;		/* human text: stdout, stderr under -J */
+/* sockopt.c: -b, -D, --cc and the timeout on a socket of either side. */
 void ttcp_socket_opts(const struct cfg *c, int fd, int sending);
-void ttcp_print_rate(const char *side, const struct cfg *c,
-		     const struct sample *s);
-json_t *ttcp_params(const char *method, const char *recv_method,
-		    const struct cfg *c, const char *role,
-		    const char *source);
-int ttcp_confidence_done(const struct cfg *c, const double *mbps, int n,
-			 struct res_doc *d);
 
-/* out.c: the CPU block and one-line summary, and the result sample. */
+/* out.c: what both sides print and record. */
+extern FILE *ttcp_out;		/* human text: stdout, stderr under -J */
+/* The result document of this run: config, metrics, output, label. */
+struct res_doc *out_doc(const struct cfg *c, int argc, char **argv);
+/* ttcp's two lines: bytes, seconds and rate; calls. */
+void out_rate(const char *side, const struct cfg *c, const struct sample *s);
+/* A case's params. */
+json_t *out_params(const char *method, const char *recv_method,
+		   const struct cfg *c, const char *role, const char *source);
+/* The CPU block and one-line summary, and the result sample. */
 void out_cpu(const char *side, const struct cfg *c, const struct sample *s,
 	     const struct ctl_report *rep, int same_box, const char *why_none);
 json_t *out_sample(struct res_doc *d, const struct cfg *c,

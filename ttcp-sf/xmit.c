@@ -53,12 +53,12 @@ static void open_source(struct xmit *t)
 			     c->offset, c->hot, err, sizeof(err)))
 		die("%s", err);
 	t->src.touch = c->touch;
-	t->source = c->hot && t->ops->hot_buf ? "hot" : "file";
+	t->source = c->hot && (t->ops->flags & XFER_HOT_BUF) ? "hot" : "file";
 	fprintf(ttcp_out, "ttcp-t: method %s, source %s: %s %s%s\n",
 		t->ops->name, t->source,
 		units_fmt_bytes((double)t->src.size, b, sizeof(b)),
 		c->file ? c->file : "temp file of the pattern",
-		c->hot && !t->ops->hot_buf ? " (--hot: this method sends the file)" :
+		c->hot && !(t->ops->flags & XFER_HOT_BUF) ? " (--hot: this method sends the file)" :
 					     "");
 }
 
@@ -84,6 +84,20 @@ static void drain(const struct cfg *c, int fd)
 	}
 }
 
+/* The data socket to the receiver, its options set. */
+static int connect_data(const struct cfg *c, int type)
+{
+	char err[512];
+	int fd = sock_connect(c->host, c->port, type, c->timeout_ms, err,
+			      sizeof(err));
+
+	if (fd < 0)
+		die("receiver %s:%d (phase: connect): %s", c->host, c->port,
+		    err);
+	ttcp_socket_opts(c, fd, 1);
+	return fd;
+}
+
 static void tcp_sample(struct xmit *t, struct sample *s)
 {
 	const struct cfg *c = t->c;
@@ -93,17 +107,12 @@ static void tcp_sample(struct xmit *t, struct sample *s)
 	int64_t n;
 	int fd;
 
-	fd = sock_connect(c->host, c->port, SOCK_STREAM, c->timeout_ms, err,
-			  sizeof(err));
-	if (fd < 0)
-		die("receiver %s:%d (phase: connect): %s", c->host, c->port,
-		    err);
-	ttcp_socket_opts(c, fd, 1);
+	fd = connect_data(c, SOCK_STREAM);
 	x = xfer_open(t->ops, fd, &t->src, c->buflen, err, sizeof(err));
 	if (!x)
 		die("%s", err);
 	x->timeout_ms = c->timeout_ms;
-	if (c->cpu)
+	if (c->com.cpu)
 		meterset_start(&t->ms);
 	t0 = clock_now();
 	if (c->duration > 0)
@@ -117,7 +126,7 @@ static void tcp_sample(struct xmit *t, struct sample *s)
 	shutdown(fd, SHUT_WR);
 	drain(c, fd);
 	s->elapsed_s = clock_now() - t0;
-	if (c->cpu)
+	if (c->com.cpu)
 		s->ncpu = meterset_stop(&t->ms, s->cpu);
 	s->bytes = (uint64_t)n;
 	s->calls = x->calls;
@@ -173,17 +182,11 @@ static void udp_sample(struct xmit *t, struct sample *s)
 	const struct cfg *c = t->c;
 	uint64_t seq, n = c->duration > 0 ? UINT64_MAX : (uint64_t)c->nbuf;
 	double t0, deadline = 0;
-	char err[512];
 	uint32_t cnt;
 	int fd, i;
 
-	fd = sock_connect(c->host, c->port, SOCK_DGRAM, c->timeout_ms, err,
-			  sizeof(err));
-	if (fd < 0)
-		die("receiver %s:%d (phase: connect): %s", c->host, c->port,
-		    err);
-	ttcp_socket_opts(c, fd, 1);
-	if (c->cpu)
+	fd = connect_data(c, SOCK_DGRAM);
+	if (c->com.cpu)
 		meterset_start(&t->ms);
 	udp_send(c, fd, "ZCBS", 4, s); /* ttcp's start datagram */
 	t0 = clock_now();
@@ -204,7 +207,7 @@ static void udp_sample(struct xmit *t, struct sample *s)
 		udp_send(c, fd, &cnt, 4, s);
 	}
 	s->calls -= 5;
-	if (c->cpu)
+	if (c->com.cpu)
 		s->ncpu = meterset_stop(&t->ms, s->cpu);
 	s->lost = -1;
 	s->zc_copied_pct = NAN;
@@ -293,6 +296,30 @@ struct rates {
 	int n, nm;
 };
 
+/* --confidence: 1 when the interval of the throughputs so far is tight
+ * enough (at least 3 samples), or the repeats are used up (then warn). */
+static int confidence_done(const struct cfg *c, const double *mbps, int n,
+			   struct res_doc *d)
+{
+	const struct cli_common *o = &c->com;
+	double hw; /* ci half width, % of the mean */
+
+	if (o->conf_level <= 0)
+		return n >= o->repeat;
+	if (n >= 3 && stats_confidence_reached(mbps, (size_t)n,
+					       o->conf_level, o->conf_width))
+		return 1;
+	if (n < o->repeat)
+		return 0;
+	hw = stats_ci_halfwidth(mbps, (size_t)n, o->conf_level / 100);
+	hw *= 100.0 / stats_mean(mbps, (size_t)n);
+	res_warn(d, "confidence %.0f%%,%.1f%% not reached in %d samples (ci95 half width %.1f%% of the mean)",
+		 o->conf_level, o->conf_width, n, hw);
+	log_warn("confidence %.0f,%.1f not reached in %d samples", o->conf_level,
+		 o->conf_width, n);
+	return 1;
+}
+
 static void print_run_kind(const struct sample *s)
 {
 	if (!s->paired)
@@ -325,9 +352,9 @@ static void one_sample(struct xmit *t, int idx, struct sample *s,
 	} else {
 		rt->mbps[rt->n++] = mbps;
 		*more = !sig_stop &&
-			!ttcp_confidence_done(c, rt->mbps, rt->n, t->d);
+			!confidence_done(c, rt->mbps, rt->n, t->d);
 	}
-	ttcp_print_rate("t", c, s);
+	out_rate("t", c, s);
 	if (s->zc_warn[0])
 		fprintf(ttcp_out, "ttcp-t: %s\n", s->zc_warn);
 	if (c->report && !sig_stop)
@@ -351,7 +378,7 @@ static void one_sample(struct xmit *t, int idx, struct sample *s,
 			    c->port, why);
 	}
 	out_cpu("t", c, s, have ? &rep : NULL, same, why);
-	kase = res_case(t->d, ttcp_params(t->ops->name,
+	kase = res_case(t->d, out_params(t->ops->name,
 					  have ? rep.recv_method : "unknown",
 					  c, "transmit", t->source));
 	j = out_sample(t->d, c, s, have ? &rep : NULL, same);
@@ -401,7 +428,7 @@ int do_transmit(const struct cfg *c, struct res_doc *d)
 	char err[512], why[256];
 	int i, more = 1, paired = 0;
 
-	t.ops = xfer_find(c->method, XFER_SEND);
+	t.ops = c->ops;
 	if (xfer_probe(t.ops, why, sizeof(why)))
 		die("-m %s cannot run here: %s", t.ops->name, why);
 	ctl_self(t.me, sizeof(t.me), t.boot, sizeof(t.boot));
@@ -409,8 +436,9 @@ int do_transmit(const struct cfg *c, struct res_doc *d)
 		c->buflen, c->nbuf, c->align, c->offset, c->port,
 		c->udp ? "udp" : "tcp", c->host);
 	open_source(&t);
-	if (c->cpu) {
-		if (meterset_open(&t.ms, c->cpu_list, NULL, err, sizeof(err)))
+	if (c->com.cpu) {
+		if (meterset_open(&t.ms, c->com.cpu_list, NULL, err,
+				  sizeof(err)))
 			die("--cpu: %s", err);
 		paired = meterset_paired(&t.ms);
 		fprintf(ttcp_out, "ttcp-t: CPU meters: %s%s\n",
@@ -419,7 +447,7 @@ int do_transmit(const struct cfg *c, struct res_doc *d)
 				 "");
 	}
 	memset(&rt, 0, sizeof(rt));
-	for (i = 0; more && i < meter_runs(paired, c->repeat) &&
+	for (i = 0; more && i < meter_runs(paired, c->com.repeat) &&
 		    i < TTCP_MAX_SAMPLES; i++) {
 		memset(&s, 0, sizeof(s));
 		s.lost = -1;
@@ -436,7 +464,7 @@ int do_transmit(const struct cfg *c, struct res_doc *d)
 			 t.ops->name, (unsigned long long)t.zc_copied,
 			 (unsigned long long)t.zc_completions);
 	summary(&t, &rt, paired);
-	if (c->cpu)
+	if (c->com.cpu)
 		meterset_close(&t.ms);
 	xfer_source_close(&t.src);
 	return 0;

@@ -123,7 +123,7 @@ static int conn_fail(struct conn *c, const char *phase, const char *fmt, ...)
 /* -i/-o as the help says (the original swapped them), checked. */
 static void set_bufs(struct conn *c)
 {
-	int want[2] = {c->cfg->rcvbuf, c->cfg->sndbuf};
+	int want[2] = {c->cfg->com.rcvbuf, c->cfg->com.sndbuf};
 	int opt[2] = {SO_RCVBUF, SO_SNDBUF}, k, got;
 	socklen_t l = sizeof(got);
 
@@ -216,7 +216,6 @@ static int connect_conn(struct conn *c)
 static int make_sources(struct conn *c)
 {
 	const struct fileset *fs = c->fs;
-	const struct xfer_ops *ops = xfer_find(c->cfg->method, XFER_SEND);
 	char err[256];
 	int i, first = -1;
 
@@ -231,8 +230,8 @@ static int make_sources(struct conn *c)
 	}
 	if (first < 0)
 		return 0; /* only empty files: no method needed */
-	c->x = xfer_open(ops, c->fd, &c->src[first], c->cfg->bufsize, err,
-			 sizeof(err));
+	c->x = xfer_open(c->cfg->ops, c->fd, &c->src[first], c->cfg->bufsize,
+			 err, sizeof(err));
 	if (!c->x)
 		return conn_fail(c, "setting up the method", "%s", err);
 	c->x->timeout_ms = c->cfg->timeout_ms;

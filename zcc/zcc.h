@@ -1,31 +1,35 @@
-/* zcc.h: the parts of the zcc client: settings, files, one run. */
+/*
+ * zcc.h: the parts of the zcc client: the settings (main.c), the files
+ * and one run (run.c), what a run prints and records (out.c).
+ */
 #ifndef ZCB_ZCC_H
 #define ZCB_ZCC_H
 
 #include <jansson.h>
 #include <stdint.h>
+#include <stdio.h>
 
+#include "cli.h"
 #include "cpuwin.h"
 #include "meter.h"
+#include "result.h"
 #include "xfer.h"
 
 struct cfg {
-	const char *server; /* -s: host name or address */
-	int port;	    /* -p: 2222 */
-	uint32_t loops;	    /* -n: times the file set is sent */
-	size_t bufsize;	    /* -b: bytes per send call */
-	const char *method; /* --method, or sendfile / -S send / -S -w write */
-	int cork;	    /* -k: TCP_CORK on the connection */
-	int rcvbuf, sndbuf; /* -i, -o: SO_RCVBUF, SO_SNDBUF (0 = leave) */
-	int cpu;	    /* -B: CPU to run on, -1 = any */
-	int conns;	    /* -P: parallel connections */
-	int measure;	    /* -c / --cpu: this box's CPU */
-	const char *meters; /* --cpu=LIST */
-	int remote;	    /* -C: hello, and the server's CPU report */
-	int repeat;	    /* --repeat: runs (samples) */
-	int timeout_ms;	    /* --timeout: longest wait for progress */
-	const char *json_path; /* -J ("-") or --output FILE */
-	const char *label;     /* --label */
+	struct cli_common com;	/* -c, --cpu, --repeat, -J, --output,
+				 * --label, -i, -o: SO_RCVBUF/SNDBUF
+				 * (lib/core/cli) */
+	const char *server;	/* -s: host name or address */
+	int port;		/* -p: 2222 */
+	uint32_t loops;		/* -n: times the file set is sent */
+	size_t bufsize;		/* -b: bytes per send call */
+	const struct xfer_ops *ops; /* --method, or sendfile / -S send /
+				 * -S -w write */
+	int cork;		/* -k: TCP_CORK on the connection */
+	int cpu;		/* -B: CPU to run on, -1 = any */
+	int conns;		/* -P: parallel connections */
+	int remote;		/* -C: hello, and the server's CPU report */
+	int timeout_ms;		/* --timeout: wait for progress */
 };
 
 /* The files to send, opened once and shared by every connection. */
@@ -75,5 +79,38 @@ int run_once(const struct cfg *cfg, const struct fileset *fs,
 	     uint32_t run_flags, struct cpuwin *w, struct cpuwin_sample *cs,
 	     struct run_result *r);
 void run_result_free(struct run_result *r);
+
+/* What the runs so far measured: unmetered runs (the results) and,
+ * paired, the metered partner of each (same index = same pair). */
+struct rates {
+	double *mbps;	 /* unmetered (or unpaired) runs */
+	double *metered; /* metered run of pair k */
+	int n, nm;
+};
+
+/* out.c: what zcc prints and records. */
+extern FILE *zcc_out;	/* human text: stdout, stderr under -J */
+/* The result document (dies on a bad output path). */
+struct res_doc *out_doc(const struct cfg *cfg, int argc, char **argv);
+/* The lines before the first run: what goes where, and the meters. */
+void out_start(const struct cfg *cfg, const struct fileset *fs,
+	       struct cpuwin *w, int paired);
+/* The case of this run set, from the first run (its peer's facts). */
+json_t *out_case(struct res_doc *doc, const struct cfg *cfg,
+		 const struct fileset *fs, const struct run_result *r);
+/* Run k of nruns: its kind (pair) when paired, and its figures. */
+void out_run(const struct cfg *cfg, int k, int nruns,
+	     const struct run_result *r, const struct cpuwin_sample *cs,
+	     int pair);
+/* One run's sample; CPU and bytes of the same run (service demand). */
+json_t *out_sample(struct res_doc *doc, const struct cfg *cfg,
+		   const struct run_result *r, const struct cpuwin_sample *cs,
+		   int pair);
+/* Paired runs with a zcs from before them: say so (told: once). */
+void out_server_pairing(struct res_doc *doc, const struct cfg *cfg, int k,
+			const struct run_result *r,
+			const struct cpuwin_sample *cs, int *told);
+/* The closing lines: the perturbation when paired, then the summary. */
+void out_summary(const struct cfg *cfg, const struct rates *rt, int paired);
 
 #endif

@@ -7,7 +7,7 @@
  */
 #include "config.h"
 #include "cpujson.h"
-#include "zcs.h"
+#include "conn.h"
 
 #include "clock.h"
 #include "log.h"
@@ -41,29 +41,11 @@ struct conn {
 	struct zcw_run run; /* the run the hello announced */
 };
 
-const char *conn_result_name(int r)
-{
-	static const char *const names[] = {
-		[CR_ACTIVE] = "active",		  [CR_OK] = "ok",
-		[CR_REFUSED] = "refused",	  [CR_SHORT] = "short",
-		[CR_TIMEOUT] = "timeout",	  [CR_ERROR] = "error",
-		[CR_INTERRUPTED] = "interrupted",
-	};
-
-	return r >= 0 && r <= CR_INTERRUPTED ? names[r] : "?";
-}
-
 struct conn *conn_new(const struct cfg *cfg, int fd, struct slot *s, char *err,
 		      size_t len)
 {
-	const struct xfer_ops *ops = xfer_find(cfg->method, XFER_RECV);
-	struct conn *c;
+	struct conn *c = calloc(1, sizeof(*c));
 
-	if (!ops) {
-		snprintf(err, len, "no receive method %s", cfg->method);
-		return NULL;
-	}
-	c = calloc(1, sizeof(*c));
 	if (!c)
 		abort();
 	c->fd = fd;
@@ -73,9 +55,9 @@ struct conn *conn_new(const struct cfg *cfg, int fd, struct slot *s, char *err,
 	c->t_accept = c->win_t0 = c->t_last;
 	zcw_dec_init(&c->dec, &cfg->lim, 1);
 	sock_set_nonblock(fd, 1);
-	if (cfg->rcvbuf || cfg->sndbuf)
-		sock_set_bufs(fd, cfg->sndbuf, cfg->rcvbuf);
-	c->x = xfer_open(ops, fd, NULL, cfg->unit, err, len);
+	if (cfg->com.rcvbuf || cfg->com.sndbuf)
+		sock_set_bufs(fd, cfg->com.sndbuf, cfg->com.rcvbuf);
+	c->x = xfer_open(cfg->ops, fd, NULL, cfg->unit, err, len);
 	if (!c->x) {
 		free(c);
 		return NULL;

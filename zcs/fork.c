@@ -6,7 +6,8 @@
  * child gets SIGTERM when the parent dies any other way (SIGKILL).
  */
 #include "config.h"
-#include "zcs.h"
+#include "conn.h"
+#include "server.h"
 
 #include "clock.h"
 #include "log.h"
@@ -42,8 +43,9 @@ static enum conn_step child_hello(const struct cfg *cfg, struct conn *c,
 {
 	char err[256];
 
-	if (cfg->measure && conn_wants_cpu(c)) {
-		if (meterset_open(&w->ms, cfg->meters, NULL, err, sizeof(err)))
+	if (cfg->com.cpu && conn_wants_cpu(c)) {
+		if (meterset_open(&w->ms, cfg->com.cpu_list, NULL, err,
+				  sizeof(err)))
 			log_warn("cannot measure CPU: %s", err);
 		else
 			w->on = 1;

@@ -9,16 +9,13 @@
  * ask (zcc -C). See man/zcs.1.
  */
 #include "config.h"
-#include "zcs.h"
+#include "server.h"
 
 #include "cli.h"
 #include "log.h"
-#include "result.h"
 #include "sig.h"
-#include "units.h"
 #include "zcwire.h"
 
-#include <getopt.h>
 #include <limits.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -28,7 +25,6 @@
 static struct cfg cfg = {
 	.bind = "*",
 	.port = ZCW_PORT,
-	.method = "read",
 	.unit = 16384, /* the original receiver's 16 kbyte reads */
 	.cpu = -1,
 	.interval = 5.0,
@@ -40,44 +36,37 @@ static struct cfg cfg = {
 	.max_per_client_lines = 16,
 };
 
-static void usage(void)
-{
-	printf("usage: zcs [options]\n"
-	       "Receive the files zcc clients send; print kbytes/sec every period.\n"
-	       "  -p, --port PORT        TCP port to listen on (%d; 0 picks one)\n"
-	       "      --bind ADDR        address to listen on (* = any)\n"
-	       "      --port-file FILE   write the port listened on to FILE\n"
-	       "  -b, --bufsize SIZE     bytes per receive call (16k)\n"
-	       "  -i SIZE                TCP receive buffer (SO_RCVBUF)\n"
-	       "  -o SIZE                TCP send buffer (SO_SNDBUF)\n"
-	       "  -B, --bind-cpu CPU     run on this CPU only\n"
-	       "  -I, --interval SECS    seconds between rate lines (5)\n"
-	       "      --method NAME      receive method: %s (read); help lists them\n"
-	       "      --fork             a process per connection (the original's way)\n"
-	       "      --max-conns N      connections at once (1024); more are turned away\n"
-	       "      --max-loops N      refuse a loop count above N (%u)\n"
-	       "      --max-files N      refuse a file count above N (%u)\n"
-	       "      --max-file-len SIZE  refuse a file length above SIZE (1G)\n"
-	       "      --idle-timeout SECS  close a connection silent this long (30)\n"
-	       "      --header-timeout SECS  close one whose first file header is not\n"
-	       "                         complete this long after connecting (20; 0 = none)\n"
-	       "      --min-rate RATE    close one that sends fewer bytes/s over an\n"
-	       "                         --idle-timeout period (500; 0 = none)\n"
-	       "  -c                     measure this box's CPU (default meters) and\n"
-	       "                         report it to clients that ask (zcc -C)\n"
-	       "      --cpu=LIST         the same with meters soak,procstat,rusage,perf\n"
-	       "  -J                     result document to stdout (rate lines to stderr)\n"
-	       "      --output FILE      result document to FILE (-o is the send buffer)\n"
-	       "      --label L          label of the result document\n"
-	       "      --exit-after N     stop after N connections ended\n"
-	       "  -v, -d                 more output (per-connection lines); -q less\n"
-	       "  -h, --help             this text\n",
-	       ZCW_PORT, xfer_names(XFER_RECV), ZCW_DEF_MAX_LOOPS,
-	       ZCW_DEF_MAX_FILES);
-}
+static const char *method = "read"; /* --method, resolved after parsing */
+
+/* --help: the tool's own options (the common block follows). */
+static char usage_text[2048];
+#define USAGE_FMT                                                              \
+	"usage: zcs [options]\n"                                                \
+	"Receive the files zcc clients send; print kbytes/sec every period.\n"  \
+	"  -p, --port PORT        TCP port to listen on (%d; 0 picks one)\n"    \
+	"      --bind ADDR        address to listen on (* = any)\n"             \
+	"      --port-file FILE   write the port listened on to FILE\n"         \
+	"  -b, --bufsize SIZE     bytes per receive call (16k)\n"               \
+	"  -B, --bind-cpu CPU     run on this CPU only\n"                       \
+	"  -I, --interval SECS    seconds between rate lines (5)\n"             \
+	"      --method NAME      receive method: %s (read); help lists them\n" \
+	"      --fork             a process per connection (the original's way)\n" \
+	"      --max-conns N      connections at once (1024); more are turned away\n" \
+	"      --max-loops N      refuse a loop count above N (%u)\n"           \
+	"      --max-files N      refuse a file count above N (%u)\n"           \
+	"      --max-file-len SIZE  refuse a file length above SIZE (1G)\n"     \
+	"      --idle-timeout SECS  close a connection silent this long (30)\n" \
+	"      --header-timeout SECS  close one whose first file header is not\n" \
+	"                         complete this long after connecting (20; 0 = none)\n" \
+	"      --min-rate RATE    close one that sends fewer bytes/s over an\n" \
+	"                         --idle-timeout period (500; 0 = none)\n"      \
+	"      --exit-after N     stop after N connections ended\n"             \
+	"  -d                     as -v: more output (per-connection lines)\n"  \
+	"With -c or --cpu, zcs reports its CPU to the clients that ask (zcc -C);\n" \
+	"with -J the rate lines go to stderr.\n"
 
 enum {
-	O_BIND = 256,
+	O_BIND = CLI_OPT_TOOL,
 	O_PORT_FILE,
 	O_METHOD,
 	O_FORK,
@@ -88,9 +77,6 @@ enum {
 	O_IDLE,
 	O_HEADER_TIMEOUT,
 	O_MIN_RATE,
-	O_CPU,
-	O_OUTPUT,
-	O_LABEL,
 	O_EXIT_AFTER,
 };
 
@@ -110,138 +96,110 @@ static const struct option longopts[] = {
 	{"idle-timeout", required_argument, NULL, O_IDLE},
 	{"header-timeout", required_argument, NULL, O_HEADER_TIMEOUT},
 	{"min-rate", required_argument, NULL, O_MIN_RATE},
-	{"cpu", optional_argument, NULL, O_CPU},
-	{"output", required_argument, NULL, O_OUTPUT},
-	{"label", required_argument, NULL, O_LABEL},
 	{"exit-after", required_argument, NULL, O_EXIT_AFTER},
-	{"verbose", no_argument, NULL, 'v'},
-	{"quiet", no_argument, NULL, 'q'},
-	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
+};
+
+/* A count limit of the stream (--max-loops, --max-files). */
+static uint32_t limit(const char *opt, const char *arg)
+{
+	return (uint32_t)cli_long(opt, arg, 0, UINT32_MAX);
+}
+
+/* The connection's limits: how much a client may announce, and how slow
+ * it may be. 0 when opt is not one of them. */
+static int limits(struct cfg *c, int opt, const char *arg)
+{
+	switch (opt) {
+	case O_MAX_CONNS:
+		c->max_conns = (int)cli_long("--max-conns", arg, 1, 1 << 20);
+		return 1;
+	case O_MAX_LOOPS:
+		c->lim.max_loops = limit("--max-loops", arg);
+		return 1;
+	case O_MAX_FILES:
+		c->lim.max_files = limit("--max-files", arg);
+		return 1;
+	case O_MAX_FILE_LEN:
+		c->lim.max_file_len =
+			(uint32_t)cli_size("--max-file-len", arg, 0, UINT32_MAX);
+		return 1;
+	case O_IDLE:
+		c->idle_timeout = cli_duration("--idle-timeout", arg, 0, 86400);
+		return 1;
+	case O_HEADER_TIMEOUT: /* "0": none */
+		c->header_timeout = strcmp(arg, "0") ?
+			cli_duration("--header-timeout", arg, 0, 86400) : 0;
+		return 1;
+	case O_MIN_RATE:
+		c->min_rate = (double)cli_size("--min-rate", arg, 0, 1ull << 40);
+		return 1;
+	}
+	return 0;
+}
+
+static void option(void *cfgp, int opt, const char *arg)
+{
+	struct cfg *c = cfgp;
+
+	if (limits(c, opt, arg))
+		return;
+	switch (opt) {
+	case 'p':
+		c->port = (int)cli_long("-p", arg, 0, 65535);
+		break;
+	case O_BIND:
+		c->bind = arg;
+		break;
+	case O_PORT_FILE:
+		c->port_file = arg;
+		break;
+	case 'b':
+		c->unit = cli_size("-b", arg, 1, 64 << 20);
+		break;
+	case 'B':
+		c->cpu = (int)cli_long("-B", arg, 0, CPU_SETSIZE - 1);
+		break;
+	case 'd':
+		log_level++;
+		break;
+	case 'I':
+		c->interval = cli_duration("-I", arg, 0, 86400);
+		break;
+	case O_METHOD:
+		method = arg;
+		break;
+	case O_FORK:
+		c->fork_mode = 1;
+		break;
+	case O_EXIT_AFTER:
+		c->exit_after = cli_long("--exit-after", arg, 1, LONG_MAX);
+		break;
+	}
+}
+
+static const struct cli_tool tool = {
+	.text = usage_text,
+	.common = CLI_CPU | CLI_RESULT | CLI_SOCKBUF,
+	.shortopts = "p:b:B:I:d",
+	.longopts = longopts,
+	.option = option,
 };
 
 static void parse_opts(int argc, char **argv)
 {
-	int o;
+	int ind;
 
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, "p:b:i:o:B:I:cJvdqh", longopts,
-				NULL)) != -1) {
-		switch (o) {
-		case 'p':
-			cfg.port = (int)cli_long("-p", optarg, 0, 65535);
-			break;
-		case O_BIND:
-			cfg.bind = optarg;
-			break;
-		case O_PORT_FILE:
-			cfg.port_file = optarg;
-			break;
-		case 'b':
-			cfg.unit = cli_size("-b", optarg, 1, 64 << 20);
-			break;
-		case 'i':
-			cfg.rcvbuf = (int)cli_size("-i", optarg, 1, INT_MAX / 2);
-			break;
-		case 'o':
-			cfg.sndbuf = (int)cli_size("-o", optarg, 1, INT_MAX / 2);
-			break;
-		case 'B':
-			cfg.cpu = (int)cli_long("-B", optarg, 0, CPU_SETSIZE - 1);
-			break;
-		case 'I':
-			cfg.interval = cli_duration("-I", optarg, 0, 86400);
-			break;
-		case O_METHOD:
-			cfg.method = optarg;
-			break;
-		case O_FORK:
-			cfg.fork_mode = 1;
-			break;
-		case O_MAX_CONNS:
-			cfg.max_conns =
-				(int)cli_long("--max-conns", optarg, 1, 1 << 20);
-			break;
-		case O_MAX_LOOPS:
-			cfg.lim.max_loops = (uint32_t)cli_long("--max-loops", optarg,
-							  0, UINT32_MAX);
-			break;
-		case O_MAX_FILES:
-			cfg.lim.max_files = (uint32_t)cli_long("--max-files", optarg,
-							  0, UINT32_MAX);
-			break;
-		case O_MAX_FILE_LEN:
-			cfg.lim.max_file_len = (uint32_t)cli_size(
-				"--max-file-len", optarg, 0, UINT32_MAX);
-			break;
-		case O_IDLE:
-			cfg.idle_timeout = cli_duration("--idle-timeout", optarg, 0, 86400);
-			break;
-		case O_HEADER_TIMEOUT:
-			cfg.header_timeout =
-				strcmp(optarg, "0")
-					? cli_duration("--header-timeout",
-						       optarg, 0, 86400)
-					: 0; /* none */
-			break;
-		case O_MIN_RATE:
-			cfg.min_rate = (double)cli_size("--min-rate", optarg, 0,
-							1ull << 40);
-			break;
-		case 'c':
-			cfg.measure = 1;
-			break;
-		case O_CPU:
-			cfg.measure = 1;
-			cfg.meters = optarg;
-			break;
-		case 'J':
-			cfg.json_path = "-";
-			break;
-		case O_OUTPUT:
-			cfg.json_path = optarg;
-			break;
-		case O_LABEL:
-			cfg.label = optarg;
-			break;
-		case O_EXIT_AFTER:
-			cfg.exit_after =
-				cli_long("--exit-after", optarg, 1, LONG_MAX);
-			break;
-		case 'v':
-		case 'd':
-			log_level++;
-			break;
-		case 'q':
-			log_level = LOG_QUIET;
-			break;
-		case 'h':
-			usage();
-			exit(0);
-		default:
-			cli_bad_option(argv);
-		}
-	}
-	if (optind < argc)
-		die_usage("unexpected argument \"%s\"", argv[optind]);
-	if (!strcmp(cfg.method, "help")) {
-		xfer_print_table(stdout);
-		exit(0);
-	}
-	if (!xfer_find(cfg.method, XFER_RECV))
-		die_usage("--method: no receive method \"%s\" (%s)", cfg.method,
-			  xfer_names(XFER_RECV));
-	if (cfg.label && !cfg.json_path)
+	snprintf(usage_text, sizeof(usage_text), USAGE_FMT, ZCW_PORT,
+		 xfer_names(XFER_RECV), ZCW_DEF_MAX_LOOPS, ZCW_DEF_MAX_FILES);
+	ind = cli_parse(&tool, &cfg, &cfg.com, argc, argv);
+
+	if (ind < argc)
+		die_usage("unexpected argument \"%s\"", argv[ind]);
+	cfg.ops = xfer_cli_method("--method", method, XFER_RECV);
+	if (cfg.com.label && !cfg.com.json_stdout && !cfg.com.out)
 		log_warn(
 			"--label without -J or --output: no document to label");
-}
-
-static void check_method(void)
-{
-	char why[256];
-
-	if (xfer_probe(xfer_find(cfg.method, XFER_RECV), why, sizeof(why)))
-		die("--method %s cannot run here: %s", cfg.method, why);
 }
 
 /* Enough descriptors for --max-conns (and each method's own). */
@@ -261,32 +219,23 @@ static void raise_fd_limit(void)
 			 (unsigned long long)rl.rlim_cur, cfg.max_conns);
 }
 
-static void bind_cpu(void)
-{
-	cpu_set_t set;
-
-	if (cfg.cpu < 0)
-		return;
-	CPU_ZERO(&set);
-	CPU_SET(cfg.cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		die_errno("-B %d: cannot run on CPU %d", cfg.cpu, cfg.cpu);
-}
-
 int main(int argc, char **argv)
 {
+	struct res_doc *doc = NULL;
 	struct server srv;
 	char err[512];
 
 	log_init(argv[0]);
 	parse_opts(argc, argv);
-	if (res_check_output(cfg.json_path, err, sizeof(err)))
-		die("%s", err);
-	check_method();
+	if (cli_result_path(&cfg.com))
+		doc = cli_result_doc(&cfg.com, "zcs", argc, argv);
+	if (xfer_probe(cfg.ops, err, sizeof(err)))
+		die("--method %s cannot run here: %s", cfg.ops->name, err);
 	sig_install();
 	raise_fd_limit();
-	bind_cpu();
-	server_init(&srv, &cfg, argc, argv);
+	if (cfg.cpu >= 0)
+		cli_pin_cpu("-B", cfg.cpu);
+	server_init(&srv, &cfg, doc);
 	if (cfg.fork_mode)
 		serve_fork(&srv);
 	else

@@ -2,9 +2,12 @@
 #include "config.h"
 #include "cli.h"
 #include "log.h"
+#include "result.h"
 #include "units.h"
 
 #include <getopt.h>
+#include <limits.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +66,16 @@ double cli_duration(const char *opt, const char *s, double min, double max)
 	return v;
 }
 
+void cli_pin_cpu(const char *opt, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die_errno("%s %d: cannot run on CPU %d", opt, cpu, cpu);
+}
+
 void cli_bad_option(char *const *argv)
 {
 	const char *a = optind > 0 ? argv[optind - 1] : "?";
@@ -105,9 +118,14 @@ static const struct {
 	  { "confidence", required_argument, NULL, O_CONFIDENCE },
 	  "      --confidence L[,W]  repeat until the L% interval of the rate is\n"
 	  "                        within W% (default 5) of it, at most --repeat\n" },
+	{ CLI_SOCKBUF, 'i', { NULL, required_argument, NULL, 0 },
+	  "  -i SIZE               TCP receive buffer (SO_RCVBUF)\n" },
+	{ CLI_SOCKBUF, 'o', { NULL, required_argument, NULL, 0 },
+	  "  -o SIZE               TCP send buffer (SO_SNDBUF; the result\n"
+	  "                        document goes to --output)\n" },
 	{ CLI_RESULT, 'J', { NULL, 0, NULL, 0 },
 	  "  -J                    result document to stdout (text to stderr)\n" },
-	{ CLI_RESULT_O, 'o', { NULL, 0, NULL, 0 },
+	{ CLI_RESULT_O, 'o', { NULL, required_argument, NULL, 0 },
 	  "  -o FILE               result document to FILE\n" },
 	{ CLI_RESULT, 0, { "output", required_argument, NULL, O_OUTPUT },
 	  "      --output FILE     result document to FILE (a failed run's goes\n"
@@ -152,9 +170,12 @@ static struct option *tables(const struct cli_tool *t, char *shorts,
 	lo = calloc(nt + NCOMMON + 1, sizeof(*lo));
 	if (!lo)
 		abort();
-	memcpy(lo, t->longopts, nt * sizeof(*lo));
+	if (nt) /* a tool may have no long options: longopts NULL */
+		memcpy(lo, t->longopts, nt * sizeof(*lo));
 	n = nt;
 	snprintf(shorts, slen, ":%s", t->shortopts ? t->shortopts : "");
+	if (has(t, CLI_SOCKBUF) && has(t, CLI_RESULT_O))
+		die("cli: -o is both SO_SNDBUF and the result document");
 	for (i = 0; i < NCOMMON; i++) {
 		if (!has(t, common[i].flag))
 			continue;
@@ -165,7 +186,7 @@ static struct option *tables(const struct cli_tool *t, char *shorts,
 				   common[i].letter))
 				die("cli: -%c is both common and the tool's",
 				    common[i].letter);
-			if (common[i].letter == 'o')
+			if (common[i].lo.has_arg == required_argument)
 				l[1] = ':';
 			strncat(shorts, l, slen - strlen(shorts) - 1);
 		}
@@ -182,7 +203,8 @@ static int take_common(const struct cli_tool *t, struct cli_common *c,
 	/* a letter the tool has as its own (no clash: tables() checked) */
 	if ((opt == 'c' && !has(t, CLI_CPU)) ||
 	    (opt == 'J' && !has(t, CLI_RESULT)) ||
-	    (opt == 'o' && !has(t, CLI_RESULT_O)))
+	    (opt == 'o' && !has(t, CLI_RESULT_O | CLI_SOCKBUF)) ||
+	    (opt == 'i' && !has(t, CLI_SOCKBUF)))
 		return 0;
 	switch (opt) {
 	case 'c':
@@ -207,7 +229,15 @@ static int take_common(const struct cli_tool *t, struct cli_common *c,
 	case 'J':
 		c->json_stdout = 1;
 		return 1;
-	case 'o':
+	case 'i':
+		c->rcvbuf = (int)cli_size("-i", arg, 1, INT_MAX / 2);
+		return 1;
+	case 'o': /* the socket's, or the document's */
+		if (has(t, CLI_SOCKBUF))
+			c->sndbuf = (int)cli_size("-o", arg, 1, INT_MAX / 2);
+		else
+			c->out = arg;
+		return 1;
 	case O_OUTPUT:
 		c->out = arg;
 		return 1;
@@ -247,4 +277,25 @@ int cli_parse(const struct cli_tool *t, void *cfg, struct cli_common *c,
 	if (c->json_stdout && c->out)
 		die_usage("-J and --output: one place for the result document");
 	return optind;
+}
+
+const char *cli_result_path(const struct cli_common *c)
+{
+	return c->json_stdout ? "-" : c->out;
+}
+
+struct res_doc *cli_result_doc(const struct cli_common *c, const char *tool,
+			       int argc, char **argv)
+{
+	const char *path = cli_result_path(c);
+	struct res_doc *d;
+	char err[512];
+
+	if (res_check_output(path, err, sizeof(err)))
+		die("%s", err);
+	d = res_new(tool, argc, argv);
+	if (c->label)
+		res_set_label(d, c->label);
+	res_set_output(d, path);
+	return d;
 }

@@ -25,6 +25,10 @@ void cli_confidence(const char *opt, const char *s, double *level,
 /* A positive duration ("10", "250ms", "2m") in [min, max] seconds. */
 double cli_duration(const char *opt, const char *s, double min, double max);
 
+/* Run this process on cpu only (an option's value, e.g. -B 1), or die
+ * naming opt. */
+void cli_pin_cpu(const char *opt, int cpu);
+
 /*
  * getopt returned '?' (set opterr = 0 before the loop, so getopt's own
  * message doesn't double ours): one line naming the argument, exit 2.
@@ -48,6 +52,8 @@ struct cli_common {
 	int json_stdout;	/* -J */
 	const char *out;	/* -o / --output FILE; NULL = none */
 	const char *label;	/* --label L; NULL = the kernel release */
+	int rcvbuf, sndbuf;	/* -i, -o SIZE: SO_RCVBUF, SO_SNDBUF; 0 =
+				 * leave (CLI_SOCKBUF) */
 };
 
 /* Which common options a tool has (struct cli_tool.common). */
@@ -60,6 +66,8 @@ enum {
 	CLI_RESULT = 1 << 4,	 /* -J, --output FILE, --label L */
 	CLI_RESULT_O = 1 << 5,	 /* and -o FILE (zcs and zcc keep the
 				  * original's -o: SO_SNDBUF) */
+	CLI_SOCKBUF = 1 << 6,	 /* -i SIZE, -o SIZE: the socket buffers
+				  * (zcs and zcc, as the originals) */
 };
 
 struct cli_tool {
@@ -88,5 +96,17 @@ int cli_parse(const struct cli_tool *t, void *cfg, struct cli_common *c,
 	      int argc, char **argv);
 /* The tool's text, then the common options it has. */
 void cli_usage(const struct cli_tool *t, FILE *f);
+
+struct res_doc;
+/* Where the common options send the result document: "-" (-J), the
+ * --output (or -o) file, or NULL (none asked for). */
+const char *cli_result_path(const struct cli_common *c);
+/*
+ * The tool's result document as the common options say: its label (when
+ * --label) and its output (cli_result_path), that path checked now, so a
+ * bad one dies before the run, naming it.
+ */
+struct res_doc *cli_result_doc(const struct cli_common *c, const char *tool,
+			       int argc, char **argv);
 
 #endif

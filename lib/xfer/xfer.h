@@ -1,10 +1,12 @@
 /*
  * xfer.h: the transfer-method table (fio's io engines, for sockets).
  *
- * Each method is one file lib/xfer_NAME.c that fills a const struct
- * xfer_ops with designated initializers, and is listed in xfer_table[]
- * (lib/xfer/xfer.c). ttcp-sf, zcc and zcs use only this interface; none has a
- * method of its own.
+ * A method is one file lib/xfer/xfer_NAME.c that ends with a const struct
+ * xfer_ops filled with designated initializers (only the hooks it needs);
+ * adding one takes that file, one line in the table (lib/xfer/
+ * xfer_table.c) and one line in lib/xfer/Makefile.inc. ttcp-sf, zcc and
+ * zcs use only this interface; none has a method of its own, and each
+ * resolves --method once (xfer_cli_method) and keeps the ops.
  *
  * Send methods move bytes of a struct xfer_source (a file every method
  * sends from, so they all have the same working set) to a connected
@@ -40,38 +42,52 @@ struct xfer_source {
 
 /* One method instance on one socket. */
 struct xfer {
+	/* the method on its socket */
 	const struct xfer_ops *ops;
+	void *priv;		/* the method's state (ops->priv_size) */
 	int sock;		/* connected socket (not owned) */
-	struct xfer_source *src; /* send side: the source; recv: NULL */
 	size_t unit;		/* bytes per call (ttcp -l, zcc -b) */
-	char *rbuf;		/* recv side: buffer of unit bytes */
-	int verify;		/* recv side: check the pattern (below) */
-	uint64_t stream_off;	/* recv side: bytes seen so far (pattern) */
-	uint64_t bad_bytes;	/* recv side: pattern mismatches */
-	void *priv;		/* the method's state */
+	int timeout_ms;		/* longest wait for progress (30000) */
+	char err[256];		/* what failed (a call returned -errno) */
+	/* send side */
+	struct xfer_source *src; /* the source (recv side: NULL) */
+	/* receive side */
+	char *rbuf;		/* buffer of unit bytes */
+	void *rbuf_alloc;	/* allocation behind rbuf (align/offset) */
+	int touch;		/* read every byte (ttcp -T) */
+	int verify;		/* check the pattern (below) */
+	uint64_t stream_off;	/* bytes seen so far (pattern offset) */
+	uint64_t period;	/* the stream repeats every period bytes
+				 * (wrap of the source), 0 = not seen */
+	uint64_t bad_bytes;	/* pattern mismatches */
 	/* counters every method keeps */
 	uint64_t calls;		/* system calls or submissions */
 	uint64_t bytes;		/* payload moved */
-	/* zero-copy accounting (msg-zerocopy, uring-zc) */
-	uint64_t zc_sends;	/* sends asked to be zero-copy */
-	uint64_t zc_completions; /* completions (or notifications) reaped */
-	uint64_t zc_copied;	/* of those, flagged "kernel copied" */
-	char err[256];
-	/* additions (after the original fields) */
-	int timeout_ms;		/* longest wait for progress (30000) */
-	int touch;		/* recv side: read every byte (ttcp -T) */
-	uint64_t period;	/* recv: the stream repeats every period
-				 * bytes (wrap of the source), 0 = not seen */
-	uint64_t rx_mapped;	/* zerocopy-receive: bytes mapped */
-	uint64_t rx_copied;	/* zerocopy-receive: bytes copied instead */
-	void *rbuf_alloc;	/* allocation behind rbuf (align/offset) */
+	/* zero-copy accounting (XFER_ZEROCOPY methods) */
+	uint64_t zc_sends;	/* send: sends asked to be zero-copy */
+	uint64_t zc_completions; /* send: completions (notifications) reaped */
+	uint64_t zc_copied;	/* send: of those, flagged "kernel copied" */
+	uint64_t rx_mapped;	/* receive: bytes mapped */
+	uint64_t rx_copied;	/* receive: bytes copied instead */
+};
+
+/* What a method is (struct xfer_ops.flags). */
+enum {
+	XFER_COPIES = 1 << 0,	  /* copies through user space */
+	XFER_HOT_BUF = 1 << 1,	  /* --hot sends from the user buffer (the
+				   * stream then repeats every buflen bytes) */
+	XFER_ZEROCOPY = 1 << 2,	  /* reports zc_* (send) or rx_*
+				   * (receive) counters */
+	XFER_SEES_BYTES = 1 << 3, /* receive: the bytes reach user memory,
+				   * so x->verify can check them */
 };
 
 struct xfer_ops {
 	const char *name;	/* "sendfile", "msg-zerocopy", "read" ... */
 	const char *help;	/* one line */
 	enum xfer_dir dir;
-	int copies;		/* 1: copies through user space */
+	unsigned flags;		/* XFER_COPIES | XFER_HOT_BUF ... */
+	size_t priv_size;	/* bytes of x->priv, zeroed at open */
 	/* 0 when usable here, else -errno with why (kernel, build...) */
 	int (*probe)(char *why, size_t len);
 	int (*setup)(struct xfer *x);
@@ -85,15 +101,10 @@ struct xfer_ops {
 	 * (bounded by timeout_ms); returns 0 or -errno */
 	int (*reap)(struct xfer *x, int flush, int timeout_ms);
 	void (*teardown)(struct xfer *x);
-	size_t priv_size;
-	int hot_buf;		/* 1: --hot sends from the user buffer (the
-				 * stream then repeats every buflen bytes) */
-	int zerocopy;		/* 1: reports zc_* (or rx_*) counters */
-	int sees_bytes;		/* recv: the bytes reach user memory, so
-				 * x->verify can check them */
 };
 
-/* NULL-terminated, sends first then receives. */
+/* The table (lib/xfer/xfer_table.c): NULL-terminated, sends first then
+ * receives. */
 extern const struct xfer_ops *const xfer_table[];
 
 const struct xfer_ops *xfer_find(const char *name, enum xfer_dir dir);
@@ -103,6 +114,14 @@ int xfer_probe(const struct xfer_ops *ops, char *why, size_t len);
 void xfer_print_table(FILE *f);
 /* Names of one direction, comma-separated, for usage messages. */
 const char *xfer_names(enum xfer_dir dir);
+/*
+ * For a tool's option parser (mains only: it exits, like lib/core/cli):
+ * the method called name in direction dir, resolved once. "help" prints
+ * the table (xfer_print_table) and exits 0; an unknown name is one line
+ * naming opt and the methods there are, exit 2.
+ */
+const struct xfer_ops *xfer_cli_method(const char *opt, const char *name,
+				       enum xfer_dir dir);
 
 /*
  * The source. path NULL: make an unlinked temp file of size bytes in
@@ -122,16 +141,23 @@ static inline unsigned char xfer_pattern(uint64_t off)
 }
 void xfer_fill_pattern(unsigned char *buf, size_t len, uint64_t off);
 
+/* One method on one socket (lib/xfer/xfer.c). */
 struct xfer *xfer_open(const struct xfer_ops *ops, int sock,
 		       struct xfer_source *src, size_t unit, char *err,
 		       size_t len);
 void xfer_close(struct xfer *x);	/* reaps outstanding, tears down */
+/* Receive buffer aligned to align (0 = page) plus offset (ttcp -A/-O).
+ * 0 or -ENOMEM. */
+int xfer_set_rbuf_align(struct xfer *x, size_t align, size_t offset);
+/* Where a send stream wraps: src->size, or buflen for a hot buffer. */
+uint64_t xfer_period(const struct xfer *x);
 
 /*
- * Send total bytes starting at source offset off, wrapping around the
- * source, unit bytes per call; stops early when *stop becomes nonzero or
- * the deadline (monotonic seconds, 0 = none) passes. Reaps as it goes and
- * flushes at the end. Returns bytes sent or -errno (x->err says what).
+ * The stream loops (lib/xfer/xfer_stream.c). Send total bytes starting
+ * at source offset off, wrapping around the source, unit bytes per call;
+ * stops early when *stop becomes nonzero or the deadline (monotonic
+ * seconds, 0 = none) passes. Reaps as it goes and flushes at the end.
+ * Returns bytes sent or -errno (x->err says what).
  */
 int64_t xfer_send_stream(struct xfer *x, uint64_t off, uint64_t total,
 			 double deadline, volatile sig_atomic_t *stop);
@@ -139,15 +165,9 @@ int64_t xfer_send_stream(struct xfer *x, uint64_t off, uint64_t total,
 int64_t xfer_recv_stream(struct xfer *x, uint64_t total, double deadline,
 			 volatile sig_atomic_t *stop);
 
-/* Counters as JSON: calls, bytes, zc_* (when used), bad_bytes. */
+/* What it did. Counters as JSON: calls, bytes, zc_* (when used),
+ * bad_bytes. */
 json_t *xfer_counters_json(const struct xfer *x);
-
-/* Additions. */
-/* Where a send stream wraps: src->size, or buflen for a hot buffer. */
-uint64_t xfer_period(const struct xfer *x);
-/* Receive buffer aligned to align (0 = page) plus offset (ttcp -A/-O).
- * 0 or -ENOMEM. */
-int xfer_set_rbuf_align(struct xfer *x, size_t align, size_t offset);
 /* Percentage of zero-copy sends the kernel copied anyway (NAN if none). */
 double xfer_zc_copied_pct(const struct xfer *x);
 /* "msg-zerocopy: 10 of 10 sends copied by the kernel" for warnings;

@@ -1,6 +1,7 @@
 /*
- * xfer_int.h: what the transfer methods (lib/xfer/xfer_*.c) share and the
- * tools never need: the method list and small helpers of lib/xfer/xfer.c.
+ * xfer_int.h: what the files of lib/xfer share and the tools never need:
+ * small helpers of xfer.c and xfer_source.c that the methods call
+ * (xfer_source.c uses xfer.c's, never the other way).
  */
 #ifndef ZCB_XFER_INT_H
 #define ZCB_XFER_INT_H
@@ -9,11 +10,6 @@
 
 #include <errno.h>
 #include <stdarg.h>
-
-extern const struct xfer_ops xfer_write_ops, xfer_send_ops, xfer_sendfile_ops,
-	xfer_splice_ops, xfer_mmap_ops, xfer_msgzc_ops, xfer_uring_ops,
-	xfer_uringzc_ops, xfer_read_ops, xfer_trunc_ops, xfer_splice_rx_ops,
-	xfer_zcrx_ops;
 
 /*
  * The bytes of source offset off, up to *len (shortened to what the user
@@ -30,6 +26,17 @@ const void *xfer_map_data(struct xfer *x, uint64_t off, size_t len);
  * EAGAIN is returned as -EAGAIN with no error recorded. */
 int xfer_fail(struct xfer *x, int e, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* After a method's system call returned r: count the call, and the
+ * bytes when r > 0. Returns r, -EINTR, or -errno by xfer_fail(what)
+ * (errno is still the call's). */
+ssize_t xfer_took(struct xfer *x, ssize_t r, const char *what);
+
+/* A buffer of len bytes (and a spare one) at offset bytes past an
+ * align-aligned start (0 = page); *base is what to free. 0, -EINVAL (align
+ * not a power of two) or -ENOMEM. */
+int xfer_alloc_buf(char **buf, void **base, size_t len, size_t align,
+		   size_t offset);
 
 /* After receiving into user memory: verify and touch as asked. */
 void xfer_got(struct xfer *x, const unsigned char *p, size_t n);

@@ -7,20 +7,14 @@
 
 static ssize_t mmap_send(struct xfer *x, uint64_t off, size_t len)
 {
-	ssize_t r;
-
-	r = write(x->sock, xfer_map_data(x, off, len), len);
-	x->calls++;
-	if (r < 0)
-		return errno == EINTR ? -EINTR : xfer_fail(x, errno, "write");
-	x->bytes += (uint64_t)r;
-	return r;
+	return xfer_took(x, write(x->sock, xfer_map_data(x, off, len), len),
+			 "write");
 }
 
 const struct xfer_ops xfer_mmap_ops = {
 	.name = "mmap",
 	.help = "write(2) from an mmap of the source file",
 	.dir = XFER_SEND,
-	.copies = 1,
+	.flags = XFER_COPIES,
 	.send = mmap_send,
 };

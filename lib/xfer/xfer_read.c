@@ -8,28 +8,20 @@
 
 static ssize_t read_recv(struct xfer *x, size_t len)
 {
-	ssize_t r;
+	ssize_t r = xfer_took(x, read(x->sock, x->rbuf, len), "read");
 
-	r = read(x->sock, x->rbuf, len);
-	x->calls++;
-	if (r < 0)
-		return errno == EINTR ? -EINTR : xfer_fail(x, errno, "read");
-	x->bytes += (uint64_t)r;
-	xfer_got(x, (const unsigned char *)x->rbuf, (size_t)r);
+	if (r > 0)
+		xfer_got(x, (const unsigned char *)x->rbuf, (size_t)r);
 	return r;
 }
 
 static ssize_t trunc_recv(struct xfer *x, size_t len)
 {
-	ssize_t r;
+	ssize_t r = xfer_took(x, recv(x->sock, x->rbuf, len, MSG_TRUNC),
+			      "recv MSG_TRUNC");
 
-	r = recv(x->sock, x->rbuf, len, MSG_TRUNC);
-	x->calls++;
-	if (r < 0)
-		return errno == EINTR ? -EINTR :
-					xfer_fail(x, errno, "recv MSG_TRUNC");
-	x->bytes += (uint64_t)r;
-	x->stream_off += (uint64_t)r;
+	if (r > 0)
+		x->stream_off += (uint64_t)r;
 	return r;
 }
 
@@ -37,8 +29,7 @@ const struct xfer_ops xfer_read_ops = {
 	.name = "read",
 	.help = "read(2) into a user buffer (-V checks the pattern)",
 	.dir = XFER_RECV,
-	.copies = 1,
-	.sees_bytes = 1,
+	.flags = XFER_COPIES | XFER_SEES_BYTES,
 	.recv = read_recv,
 };
 

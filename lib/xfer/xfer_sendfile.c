@@ -8,17 +8,12 @@
 static ssize_t sendfile_send(struct xfer *x, uint64_t off, size_t len)
 {
 	off_t o = (off_t)off;
-	ssize_t r;
+	ssize_t r = xfer_took(x, sendfile(x->sock, x->src->fd, &o, len),
+			      "sendfile");
 
-	r = sendfile(x->sock, x->src->fd, &o, len);
-	x->calls++;
-	if (r < 0)
-		return errno == EINTR ? -EINTR :
-					xfer_fail(x, errno, "sendfile");
 	if (!r)
 		return xfer_fail(x, EIO, "sendfile moved 0 bytes at %llu",
 				 (unsigned long long)off);
-	x->bytes += (uint64_t)r;
 	return r;
 }
 

@@ -109,7 +109,7 @@ static int uring_setup(struct xfer *x)
 	struct uring_priv *u = x->priv;
 	int r;
 
-	u->zc = x->ops->zerocopy;
+	u->zc = !!(x->ops->flags & XFER_ZEROCOPY);
 	r = io_uring_queue_init(URING_ENTRIES, &u->ring, 0);
 	if (r < 0)
 		return xfer_fail(x, -r, "io_uring_queue_init");
@@ -228,7 +228,7 @@ static int uring_reap(struct xfer *x, int flush, int timeout_ms)
 }
 
 #define URING_OPS                                                            \
-	.dir = XFER_SEND, .hot_buf = 1, .setup = uring_setup,                \
+	.dir = XFER_SEND, .setup = uring_setup,                              \
 	.send = uring_send, .reap = uring_reap, .teardown = uring_teardown,  \
 	.priv_size = sizeof(struct uring_priv)
 #else /* !HAVE_LIBURING */
@@ -240,13 +240,13 @@ static int no_liburing(char *why, size_t len)
 }
 #define uring_probe no_liburing
 #define uringzc_probe no_liburing
-#define URING_OPS .dir = XFER_SEND, .hot_buf = 1
+#define URING_OPS .dir = XFER_SEND
 #endif
 
 const struct xfer_ops xfer_uring_ops = {
 	.name = "uring",
 	.help = "io_uring IORING_OP_SEND from a user buffer (source read into it)",
-	.copies = 1,
+	.flags = XFER_COPIES | XFER_HOT_BUF,
 	.probe = uring_probe,
 	URING_OPS,
 };
@@ -254,7 +254,7 @@ const struct xfer_ops xfer_uring_ops = {
 const struct xfer_ops xfer_uringzc_ops = {
 	.name = "uring-zc",
 	.help = "io_uring IORING_OP_SEND_ZC from the source's mmap, usage reported",
-	.zerocopy = 1,
+	.flags = XFER_ZEROCOPY | XFER_HOT_BUF,
 	.probe = uringzc_probe,
 	URING_OPS,
 };

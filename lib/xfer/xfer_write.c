@@ -1,32 +1,39 @@
-/* xfer_write.c: send method "write": pread the source into the user
- * buffer, write(2) it to the socket (ttcp's classic path). */
+/* xfer_write.c: send methods "write" (write(2), ttcp's classic path) and
+ * "send" (send(2) with MSG_NOSIGNAL: a dead peer is an error, not a
+ * signal), each from the user buffer the source is pread into. */
 #include "config.h"
 #include "xfer_int.h"
 
+#include <sys/socket.h>
 #include <unistd.h>
 
-static ssize_t write_send(struct xfer *x, uint64_t off, size_t len)
-{
-	const void *p;
-	ssize_t r;
-	int e = 0;
+extern const struct xfer_ops xfer_send_ops; /* below */
 
-	p = xfer_user_data(x, off, &len, &e);
+static ssize_t user_send(struct xfer *x, uint64_t off, size_t len)
+{
+	int e = 0;
+	const void *p = xfer_user_data(x, off, &len, &e);
+
 	if (!p)
 		return e;
-	r = write(x->sock, p, len);
-	x->calls++;
-	if (r < 0)
-		return errno == EINTR ? -EINTR : xfer_fail(x, errno, "write");
-	x->bytes += (uint64_t)r;
-	return r;
+	if (x->ops == &xfer_send_ops)
+		return xfer_took(x, send(x->sock, p, len, MSG_NOSIGNAL),
+				 "send");
+	return xfer_took(x, write(x->sock, p, len), "write");
 }
 
 const struct xfer_ops xfer_write_ops = {
 	.name = "write",
 	.help = "write(2) from a user buffer (the source read into it)",
 	.dir = XFER_SEND,
-	.copies = 1,
-	.hot_buf = 1,
-	.send = write_send,
+	.flags = XFER_COPIES | XFER_HOT_BUF,
+	.send = user_send,
+};
+
+const struct xfer_ops xfer_send_ops = {
+	.name = "send",
+	.help = "send(2) from a user buffer (the source read into it)",
+	.dir = XFER_SEND,
+	.flags = XFER_COPIES | XFER_HOT_BUF,
+	.send = user_send,
 };

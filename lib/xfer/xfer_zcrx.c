@@ -138,14 +138,12 @@ static void zcrx_teardown(struct xfer *x)
 
 static ssize_t read_some(struct xfer *x, size_t len)
 {
-	ssize_t r = read(x->sock, x->rbuf, len);
+	ssize_t r = xfer_took(x, read(x->sock, x->rbuf, len), "read");
 
-	x->calls++;
-	if (r < 0)
-		return errno == EINTR ? -EINTR : xfer_fail(x, errno, "read");
-	x->rx_copied += (uint64_t)r;
-	x->bytes += (uint64_t)r;
-	xfer_got(x, (const unsigned char *)x->rbuf, (size_t)r);
+	if (r > 0) {
+		x->rx_copied += (uint64_t)r;
+		xfer_got(x, (const unsigned char *)x->rbuf, (size_t)r);
+	}
 	return r;
 }
 
@@ -192,8 +190,7 @@ const struct xfer_ops xfer_zcrx_ops = {
 	.name = "zerocopy-receive",
 	.help = "TCP_ZEROCOPY_RECEIVE: map received pages (unmappable bytes read)",
 	.dir = XFER_RECV,
-	.zerocopy = 1,
-	.sees_bytes = 1,
+	.flags = XFER_ZEROCOPY | XFER_SEES_BYTES,
 	.probe = zcrx_probe,
 	.setup = zcrx_setup,
 	.recv = zcrx_recv,

@@ -19,7 +19,8 @@
 #include "config.h"
 #include "fz.h"
 #include "peerrep.h"
-#include "zcs.h"
+#include "conn.h"
+#include "server.h"
 #include "zcwire.h"
 
 #include <errno.h>
@@ -131,7 +132,7 @@ static void answers(int fd, int want_report)
 	json_decref(j);
 }
 
-/* zcs's side of a hello (serve.c, fork.c): the run's kind into the
+/* zcs's side of a hello (epoll.c, fork.c): the run's kind into the
  * slot, which must agree with the hello, then the answer. */
 static enum conn_step hello(struct conn *c, struct slot *slot,
 			    const struct cfg *cfg, int soak)
@@ -143,16 +144,16 @@ static enum conn_step hello(struct conn *c, struct slot *slot,
 	    (park && (!slot->paired || slot->metered)) ||
 	    (slot->paired && !run->soak && !soak))
 		__builtin_trap();
-	return conn_answer(c, cfg->measure, soak);
+	return conn_answer(c, cfg->com.cpu, soak);
 }
 
 static void server(const uint8_t *data, size_t size, uint8_t split, uint8_t o1,
 		   uint8_t o2)
 {
 	static const char *const methods[] = {"read", "trunc", "splice"};
-	struct cfg cfg = {.method = methods[o1 % 3],
+	struct cfg cfg = {.ops = xfer_find(methods[o1 % 3], XFER_RECV),
 			  .unit = (size_t)1 << (3 * (o2 >> 4 & 7)),
-			  .measure = o1 >> 6 & 1};
+			  .com.cpu = o1 >> 6 & 1};
 	enum conn_step st = CS_MORE;
 	struct fz_split sp;
 	struct slot slot;

@@ -37,6 +37,16 @@ jq -e '.cases[0].samples[0].metrics | has("cpu_remote_pct") | not' "$T/plain.jso
 zcs_stop "$ZCS_PID"
 zcb_ok "zcs without -c: zcc -C says the remote CPU is unavailable"
 
+# -i and -o (the common set's socket buffers, as the originals') reach
+# the socket: a send buffer beyond net.core.wmem_max is cut, and zcc says so
+zcs_start bufs -i 64k -o 64k
+"$ZCC" -s 127.0.0.1 -p "$ZCS_PORT" -i 64k -o 1000m --output "$T/bufs.json" "$T/b" >"$T/bufs.txt" 2>&1 ||
+	zcb_fail "zcc -i -o: $(cat "$T/bufs.txt")"
+grep -q "SO_SNDBUF (-o): asked 1048576000 bytes" "$T/bufs.txt" || zcb_fail "zcc -o did not reach the socket: $(cat "$T/bufs.txt")"
+[ "$(jq -r .status "$T/bufs.json")" = ok ] || zcb_fail "zcc -i -o: the document"
+zcs_stop "$ZCS_PID"
+zcb_ok "-i, -o: the socket buffers, and --output the document"
+
 # usage errors: one line, exit 2
 for bad in "-s 127.0.0.1 -S --method write $T/a" "-s 127.0.0.1 -w $T/a" "-s x -n -1 $T/a" "$T/a" "-s x --method nope $T/a"; do
 	# shellcheck disable=SC2086

@@ -1,6 +1,7 @@
 /* test_cli.c: option values parse, or exit 2 naming the option. */
 #include "config.h"
 #include "cli.h"
+#include "result.h"
 #include "t.h"
 
 #include <getopt.h>
@@ -89,6 +90,15 @@ static const struct cli_tool zcs_like = {
 	.option = fake_opt,
 };
 
+/* zcs and zcc: -i and -o are the socket buffers, the common set's */
+static const struct cli_tool sockbuf_tool = {
+	.text = "usage: zcc-like\n",
+	.common = CLI_CPU | CLI_RESULT | CLI_SOCKBUF,
+	.shortopts = "l:",
+	.longopts = fake_long,
+	.option = fake_opt,
+};
+
 static int parse(const struct cli_tool *t, struct fake *f,
 		 struct cli_common *c, const char *const *args)
 {
@@ -145,6 +155,39 @@ static void clash(void)
 	parse(&bad, &f, &c, a);
 }
 
+static void bad_sockbuf(void)
+{
+	static const char *const a[] = { "-i", "0", NULL };
+	struct fake f;
+	struct cli_common c;
+
+	parse(&sockbuf_tool, &f, &c, a);
+}
+
+static void sockbufs(void)
+{
+	static const char *const a[] = { "-i", "64k", "-o", "1m", "--output",
+					  "d.json", NULL };
+	struct cli_common c;
+	struct fake f;
+	char msg[512];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *u;
+
+	parse(&sockbuf_tool, &f, &c, a);
+	T_CHECK(c.rcvbuf == 65536 && c.sndbuf == 1 << 20 && f.o == 0);
+	T_STREQ(c.out, "d.json");
+	T_CHECK(child(bad_sockbuf, msg, sizeof(msg)) == 2);
+	T_CHECK(strstr(msg, "-i: \"0\"") != NULL);
+	u = open_memstream(&buf, &len);
+	cli_usage(&sockbuf_tool, u);
+	fclose(u);
+	T_CHECK(strstr(buf, "-i SIZE") && strstr(buf, "-o SIZE"));
+	T_CHECK(!strstr(buf, "-o FILE"));
+	free(buf);
+}
+
 static void common_set(void)
 {
 	static const char *const a1[] = { "-c", "-l", "7", "--rooms=4",
@@ -186,6 +229,27 @@ static void common_set(void)
 	T_CHECK(strstr(msg, "-c is both common and the tool's") != NULL);
 }
 
+/* The document the common options ask for: where it goes, its label. */
+static void result_doc(void)
+{
+	static const char *const a1[] = { "-J", "--label", "k2", NULL };
+	static const char *const a2[] = { "--output", "/dev/null", NULL };
+	static char *argv[] = { "fake", NULL };
+	struct cli_common c;
+	struct res_doc *d;
+	struct fake f;
+
+	parse(&fake_tool, &f, &c, a1);
+	T_STREQ(cli_result_path(&c), "-");
+	d = cli_result_doc(&c, "fake", 1, argv);
+	T_STREQ(res_label(d), "k2");
+	res_free(d);
+	parse(&fake_tool, &f, &c, a2);
+	T_STREQ(cli_result_path(&c), "/dev/null");
+	memset(&c, 0, sizeof(c));
+	T_CHECK(cli_result_path(&c) == NULL);
+}
+
 static void help_text(void)
 {
 	char *buf = NULL;
@@ -209,6 +273,8 @@ static void help_text(void)
 int main(void)
 {
 	common_set();
+	sockbufs();
+	result_doc();
 	help_text();
 	char msg[512];
 

@@ -1,0 +1,87 @@
+/*
+ * xfer_table.c: the transfer-method table, one line a method (its ops
+ * are defined in lib/xfer/xfer_NAME.c), and the lookups over it: by name,
+ * the probes, `--method=help` and the names for usage messages.
+ */
+#include "config.h"
+#include "xfer_int.h"
+
+#include <string.h>
+
+/* Sends first, then receives; --method=help lists them in this order. */
+#define XFER_METHODS(M)                                                      \
+	M(xfer_write_ops)      /* xfer_write.c */                            \
+	M(xfer_send_ops)       /* xfer_write.c */                            \
+	M(xfer_sendfile_ops)   /* xfer_sendfile.c */                         \
+	M(xfer_splice_ops)     /* xfer_splice.c */                           \
+	M(xfer_mmap_ops)       /* xfer_mmap.c */                             \
+	M(xfer_msgzc_ops)      /* xfer_msgzc.c */                            \
+	M(xfer_uring_ops)      /* xfer_uring.c */                            \
+	M(xfer_uringzc_ops)    /* xfer_uring.c */                            \
+	M(xfer_read_ops)       /* xfer_read.c */                             \
+	M(xfer_trunc_ops)      /* xfer_read.c */                             \
+	M(xfer_splice_rx_ops)  /* xfer_splice.c */                           \
+	M(xfer_zcrx_ops)       /* xfer_zcrx.c */
+
+#define XFER_DECLARE(ops) extern const struct xfer_ops ops;
+#define XFER_ENTRY(ops) &ops,
+XFER_METHODS(XFER_DECLARE)
+
+const struct xfer_ops *const xfer_table[] = { XFER_METHODS(XFER_ENTRY) NULL };
+
+const struct xfer_ops *xfer_find(const char *name, enum xfer_dir dir)
+{
+	int i;
+
+	for (i = 0; xfer_table[i]; i++)
+		if (xfer_table[i]->dir == dir &&
+		    !strcmp(xfer_table[i]->name, name))
+			return xfer_table[i];
+	return NULL;
+}
+
+int xfer_probe(const struct xfer_ops *ops, char *why, size_t len)
+{
+	if (len)
+		why[0] = '\0';
+	return ops->probe ? ops->probe(why, len) : 0;
+}
+
+void xfer_print_table(FILE *f)
+{
+	char why[256];
+	int d, i, r;
+
+	for (d = XFER_SEND; d <= XFER_RECV; d++) {
+		fprintf(f, "%s methods:\n",
+			d == XFER_SEND ? "send (-t)" : "receive (-r)");
+		for (i = 0; xfer_table[i]; i++) {
+			const struct xfer_ops *o = xfer_table[i];
+
+			if ((int)o->dir != d)
+				continue;
+			r = xfer_probe(o, why, sizeof(why));
+			fprintf(f, "  %-16s %-5s %s\n", o->name,
+				r ? "NO" : "ok", o->help);
+			if (why[0])
+				fprintf(f, "  %-16s       %s: %s\n", "",
+					r ? "unavailable" : "note", why);
+		}
+	}
+}
+
+const char *xfer_names(enum xfer_dir dir)
+{
+	static char buf[2][256];
+	char *b = buf[dir == XFER_RECV];
+	size_t n = 0;
+	int i;
+
+	b[0] = '\0';
+	for (i = 0; xfer_table[i]; i++)
+		if (xfer_table[i]->dir == dir)
+			n += (size_t)snprintf(b + n, sizeof(buf[0]) - n, "%s%s",
+					      n ? "," : "",
+					      xfer_table[i]->name);
+	return b;
+}

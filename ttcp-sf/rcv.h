@@ -1,0 +1,47 @@
+/*
+ * rcv.h: what the receiving side's files share (rcv.c, the samples;
+ * rcv_accept.c, who may connect): the side's state and the listener.
+ */
+#ifndef ZCB_TTCP_RCV_H
+#define ZCB_TTCP_RCV_H
+
+#include <sys/socket.h>
+
+#include "ttcp.h"
+
+struct rcv {
+	const struct cfg *c;
+	struct res_doc *d;
+	const struct xfer_ops *ops;
+	struct meterset ms;
+	int lfd;		/* TCP listener (data and the exchange) */
+	int ufd;		/* UDP socket (-u) */
+	char me[256], boot[40];
+	char peer[64];		/* the transmitter, for messages */
+	struct sockaddr_storage tx; /* its address once a hello came */
+	int tx_known; /* 1: tx is set (its port is not compared) */
+	long strays;  /* stray connections turned away so far */
+};
+
+/* Same host (address only), for TCP connections of one transmitter. */
+int rcv_same_host(const struct sockaddr_storage *a,
+		  const struct sockaddr_storage *b);
+/* A connection that is not the transmitter's: counted, the first few
+ * logged. */
+void rcv_stray(struct rcv *r, const char *peer, const char *phase,
+	       const char *why);
+/*
+ * Wait for the transmitter's data connection; 0 when ms passed (ms 0 =
+ * forever), -1 when stopped. Once a hello named the transmitter,
+ * connections from other hosts are strays.
+ */
+int rcv_accept_data(struct rcv *r, int ms, const char *phase);
+/*
+ * The report window: the first connection whose first frame is our hello
+ * is the transmitter's; others are logged and closed, and the window
+ * (report_ms) stays open for the real one. Returns its fd with *h
+ * filled, or -1 when no hello came.
+ */
+int rcv_await_hello(struct rcv *r, struct ctl_hello *h);
+
+#endif

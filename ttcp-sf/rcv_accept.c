@@ -1,0 +1,221 @@
+/*
+ * rcv_accept.c: who the receiver (-r) talks to on its listener: the
+ * transmitter's data connection, and in the report window the connection
+ * that brings its hello. Strays never cost a sample: a report-window
+ * connection whose first frame is not our hello is logged and closed
+ * while the window stays open; once a hello named the transmitter's
+ * address, later data connections from elsewhere are turned away (and a
+ * data connection that closes without a byte is one too: rcv.c).
+ */
+#include "config.h"
+#include "clock.h"
+#include "log.h"
+#include "peerrep.h"
+#include "rcv.h"
+#include "sig.h"
+#include "sock.h"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define RPT_CONNS     8	   /* report-window connections read at once */
+#define RPT_HELLO_MAX 8192 /* a hello is far smaller than this */
+#define STRAYS_LOGGED 5	   /* stray connections logged per window */
+
+/* Same host (address only), for TCP connections of one transmitter. */
+int rcv_same_host(const struct sockaddr_storage *a,
+		     const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return 0;
+	if (a->ss_family == AF_INET)
+		return !memcmp(&((const struct sockaddr_in *)a)->sin_addr,
+			       &((const struct sockaddr_in *)b)->sin_addr,
+			       sizeof(struct in_addr));
+	if (a->ss_family == AF_INET6)
+		return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			       &((const struct sockaddr_in6 *)b)->sin6_addr,
+			       sizeof(struct in6_addr));
+	return 0;
+}
+
+void rcv_stray(struct rcv *r, const char *peer, const char *phase,
+	       const char *why)
+{
+	r->strays++;
+	if (r->strays <= STRAYS_LOGGED)
+		log_warn("connection from %s during the %s: %s; closed", peer,
+			 phase, why);
+	else if (r->strays == STRAYS_LOGGED + 1)
+		log_warn("more stray connections: no longer logged");
+}
+
+/* Accept one connection, its address in *from; -1 on error (logged). */
+static int accept_one(struct rcv *r, struct sockaddr_storage *from,
+		      const char *phase)
+{
+	socklen_t alen = sizeof(*from);
+	int fd = accept4(r->lfd, (struct sockaddr *)from, &alen, SOCK_CLOEXEC);
+
+	if (fd < 0) {
+		if (errno == EMFILE || errno == ENFILE || errno == ENOMEM ||
+		    errno == ENOBUFS)
+			die_errno("accept (phase: %s)", phase);
+		log_debug("accept (phase: %s): %s", phase, strerror(errno));
+	}
+	return fd;
+}
+
+/*
+ * Wait for the transmitter's data connection; 0 when ms passed (ms 0 =
+ * forever). Once a hello named the transmitter, connections from other
+ * hosts are strays.
+ */
+int rcv_accept_data(struct rcv *r, int ms, const char *phase)
+{
+	double deadline = ms ? clock_now() + ms / 1000.0 : 0;
+	struct sockaddr_storage from;
+	char peer[64];
+	int fd, w, left;
+
+	for (;;) {
+		left = ms ? (int)((deadline - clock_now()) * 1000) : 0;
+		if (ms && left <= 0)
+			return 0;
+		w = sock_wait(r->lfd, POLLIN, left);
+		if (sig_stop)
+			return -1;
+		if (w == -EINTR)
+			continue;
+		if (w == 0)
+			return 0;
+		fd = accept_one(r, &from, phase);
+		if (fd < 0)
+			continue;
+		sock_peer_name(fd, peer, sizeof(peer));
+		if (r->tx_known && !rcv_same_host(&from, &r->tx)) {
+			rcv_stray(r, peer, phase, "not the transmitter's host");
+			close(fd);
+			continue;
+		}
+		snprintf(r->peer, sizeof(r->peer), "%s", peer);
+		return fd;
+	}
+}
+
+/* A report-window connection, read until its first frame is whole. */
+struct cand {
+	int fd;
+	char peer[64];
+	struct sockaddr_storage from;
+	uint8_t buf[RPT_HELLO_MAX];
+	size_t len;
+};
+
+static void cand_drop(struct rcv *r, struct cand *v, int *n, int i,
+		      const char *why)
+{
+	rcv_stray(r, v[i].peer, "report window", why);
+	close(v[i].fd);
+	v[i] = v[--*n];
+}
+
+/*
+ * Read what candidate i sent. 1: its first frame is our hello (*h
+ * filled); 0: more to come; -1: it was dropped as a stray.
+ */
+static int cand_read(struct rcv *r, struct cand *v, int *n, int i,
+		     struct ctl_hello *h)
+{
+	char err[512], why[600];
+	size_t used;
+	ssize_t k;
+	json_t *j;
+	int d;
+
+	k = read(v[i].fd, v[i].buf + v[i].len, sizeof(v[i].buf) - v[i].len);
+	if (k < 0 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (k <= 0) {
+		cand_drop(r, v, n, i,
+			  k < 0 ? strerror(errno)
+				: "closed before a ttcp-sf hello");
+		return -1;
+	}
+	v[i].len += (size_t)k;
+	d = peerrep_decode(v[i].buf, v[i].len, &used, &j, err, sizeof(err));
+	if (d == 0 && v[i].len == sizeof(v[i].buf))
+		snprintf(err, sizeof(err), "a frame larger than any hello");
+	if (d == 0 && v[i].len < sizeof(v[i].buf))
+		return 0;
+	if (d == 1) {
+		d = ctl_hello_parse(j, h, err, sizeof(err)) ? -1 : 1;
+		json_decref(j);
+		if (d == 1)
+			return 1;
+	}
+	snprintf(why, sizeof(why), "not a ttcp-sf hello (%s)", err);
+	cand_drop(r, v, n, i, why);
+	return -1;
+}
+
+/*
+ * The report window: the first connection whose first frame is our hello
+ * is the transmitter's; others are logged and closed, and the window
+ * (report_ms) stays open for the real one. Returns its fd with *h
+ * filled, or -1 when no hello came.
+ */
+int rcv_await_hello(struct rcv *r, struct ctl_hello *h)
+{
+	double deadline = clock_now() + r->c->report_ms / 1000.0;
+	struct pollfd p[RPT_CONNS + 1];
+	struct cand *v = calloc(RPT_CONNS, sizeof(*v));
+	int n = 0, i, w, left, fd = -1;
+
+	if (!v)
+		abort();
+	while (fd < 0 && !sig_stop) {
+		left = (int)((deadline - clock_now()) * 1000);
+		if (left <= 0)
+			break;
+		p[0] = (struct pollfd){.fd = r->lfd, .events = POLLIN};
+		for (i = 0; i < n; i++)
+			p[i + 1] = (struct pollfd){.fd = v[i].fd,
+						   .events = POLLIN};
+		w = poll(p, (nfds_t)n + 1, left);
+		if (w <= 0)
+			continue;
+		for (i = n - 1; i >= 0 && fd < 0; i--)
+			if (p[i + 1].revents &&
+			    cand_read(r, v, &n, i, h) == 1) {
+				fd = v[i].fd;
+				snprintf(r->peer, sizeof(r->peer), "%s",
+					 v[i].peer);
+				r->tx = v[i].from;
+				r->tx_known = 1;
+				v[i] = v[--n];
+			}
+		if (fd >= 0 || !(p[0].revents & POLLIN))
+			continue;
+		if (n == RPT_CONNS) /* the oldest has had its chance */
+			cand_drop(r, v, &n, 0, "too many connections at once");
+		v[n].len = 0;
+		v[n].fd = accept_one(r, &v[n].from, "report window");
+		if (v[n].fd < 0)
+			continue;
+		sock_set_nonblock(v[n].fd, 1);
+		sock_peer_name(v[n].fd, v[n].peer, sizeof(v[n].peer));
+		n++;
+	}
+	for (i = 0; i < n; i++)
+		close(v[i].fd);
+	free(v);
+	if (fd >= 0)
+		sock_set_nonblock(fd, 0);
+	return fd;
+}

@@ -1,0 +1,198 @@
+/*
+ * out.c: what zcc prints and records: the result document and its case,
+ * the lines before the runs, each run's figures (local CPU, and the
+ * server's when it reported) and its sample, and the closing summary.
+ */
+#include "config.h"
+#include "zcc.h"
+
+#include "stats.h"
+
+#include <string.h>
+#include <unistd.h>
+
+FILE *zcc_out;
+
+struct res_doc *out_doc(const struct cfg *cfg, int argc, char **argv)
+{
+	struct res_doc *doc = cli_result_doc(&cfg->com, "zcc", argc, argv);
+
+	zcc_out = cfg->com.json_stdout ? stderr : stdout;
+	res_metric(doc, "throughput_MBps", "MB/s", RES_HIGHER, 1);
+	res_metric(doc, "elapsed_s", "s", RES_LOWER, 0);
+	return doc;
+}
+
+void out_start(const struct cfg *cfg, const struct fileset *fs,
+	       struct cpuwin *w, int paired)
+{
+	char names[256];
+
+	fprintf(zcc_out,
+		"zcc: %s to %s:%d, %d file%s (%llu bytes) x %u loops, %d connection%s\n",
+		cfg->ops->name, cfg->server, cfg->port, fs->n,
+		fs->n == 1 ? "" : "s", (unsigned long long)fs->bytes,
+		cfg->loops, cfg->conns, cfg->conns == 1 ? "" : "s");
+	if (cfg->com.cpu)
+		fprintf(zcc_out, "zcc: CPU meters: %s%s\n",
+			cpuwin_local_names(w, names, sizeof(names)),
+			paired ? "; soak runs in pairs: metered, then unmetered (the rate)"
+			       : "");
+}
+
+json_t *out_case(struct res_doc *doc, const struct cfg *cfg,
+		 const struct fileset *fs, const struct run_result *r)
+{
+	json_t *kase = res_case(
+		doc, json_pack("{s:s, s:s, s:i, s:I, s:i}", "method",
+			       cfg->ops->name, "recv_method",
+			       r->rem.recv_method[0] ? r->rem.recv_method
+						     : "unknown",
+			       "files", fs->n, "bytes_per_loop",
+			       (json_int_t)fs->bytes, "connections",
+			       cfg->conns));
+
+	if (r->rem.host)
+		res_set_peer(doc, json_incref(r->rem.host));
+	return kase;
+}
+
+static int same_box(json_t *peer_host)
+{
+	char me[256] = "";
+	const char *them =
+		json_string_value(json_object_get(peer_host, "hostname"));
+
+	gethostname(me, sizeof(me) - 1);
+	return them && !strcmp(them, me);
+}
+
+/* The kind of run, when paired: before its figures. */
+static void print_kind(const struct cpuwin_sample *cs, int pair)
+{
+	if (!cs->paired)
+		return;
+	fprintf(zcc_out,
+		cs->metered
+			? "pair %d, metered run: soakers on (its CPU is the soak figure; its rate is not the result)\n"
+			: "pair %d, unmetered run: soakers parked (this rate is the result)\n",
+		pair + 1);
+}
+
+void out_run(const struct cfg *cfg, int k, int nruns,
+	     const struct run_result *r, const struct cpuwin_sample *cs,
+	     int pair)
+{
+	print_kind(cs, pair);
+	fprintf(zcc_out,
+		"run %d/%d: %.1f MB/s  %llu bytes in %.3f s (%llu header bytes, %d connection%s)\n",
+		k + 1, nruns,
+		r->elapsed_s > 0 ? (double)r->payload / r->elapsed_s / 1e6 : 0,
+		(unsigned long long)r->payload, r->elapsed_s,
+		(unsigned long long)r->header, cfg->conns,
+		cfg->conns == 1 ? "" : "s");
+	if (cs->nlocal)
+		meter_print(zcc_out, "local", cs->local, cs->nlocal,
+			    (double)r->payload);
+	if (r->rem.n) {
+		meter_print(zcc_out, "remote", r->rem.cpu, r->rem.n,
+			    (double)r->payload);
+		if (same_box(r->rem.host))
+			fprintf(zcc_out,
+				"  (same box: local and remote are the same CPUs)\n");
+	} else if (cfg->remote && !r->rem.cpu_granted) {
+		fprintf(zcc_out,
+			"  cpu remote unavailable: the server does not measure CPU (start zcs with -c)\n");
+	}
+}
+
+/* One run's sample; CPU and bytes of the same run (service demand). */
+json_t *out_sample(struct res_doc *doc, const struct cfg *cfg,
+		   const struct run_result *r, const struct cpuwin_sample *cs,
+		   int pair)
+{
+	json_t *s = json_pack("{s:I, s:I, s:f, s:i, s:I}", "bytes",
+			      (json_int_t)r->payload, "header_bytes",
+			      (json_int_t)r->header, "elapsed_s", r->elapsed_s,
+			      "connections", cfg->conns, "calls",
+			      (json_int_t)r->calls);
+
+	res_sample_set(
+		s, "throughput_MBps",
+		r->elapsed_s > 0 ? (double)r->payload / r->elapsed_s / 1e6 : 0);
+	res_sample_set(s, "elapsed_s", r->elapsed_s);
+	cpuwin_add(doc, s, cs, (double)r->payload);
+	if (r->rem.n) {
+		meter_add_metrics(doc, s, "remote", r->rem.cpu, r->rem.n,
+				  (double)r->payload, cs->metered);
+		meter_add_raw(s, "remote", r->rem.cpu, r->rem.n);
+		json_object_set_new(s, "same_box",
+				    json_boolean(same_box(r->rem.host)));
+		json_object_set_new(s, "server_payload_bytes",
+				    json_integer((json_int_t)r->rem.payload));
+		json_object_set_new(s, "server_window_s",
+				    json_real(r->rem.window_s));
+	}
+	if (r->counters)
+		json_object_set(s, "counters", r->counters);
+	if (cs->paired) /* last: renames this run's own figures */
+		res_sample_pair(doc, s, pair, cs->metered);
+	return s;
+}
+
+/* The closing lines: with pairs what the soakers did to the rate, then
+ * the one-line summary every tool ends with. */
+void out_summary(const struct cfg *cfg, const struct rates *rt, int paired)
+{
+	double lo = rt->n ? rt->mbps[0] : 0, hi = lo;
+	struct stats_ratio pr;
+	char note[256];
+	int i;
+
+	for (i = 1; i < rt->n; i++) {
+		lo = rt->mbps[i] < lo ? rt->mbps[i] : lo;
+		hi = rt->mbps[i] > hi ? rt->mbps[i] : hi;
+	}
+	if (paired && rt->nm && rt->n) {
+		stats_ratio_paired(rt->metered, rt->mbps,
+				   (size_t)(rt->nm < rt->n ? rt->nm : rt->n),
+				   &pr);
+		meter_perturbation_note(note, sizeof(note), &pr);
+		fprintf(zcc_out, "zcc: perturbation: %s\n", note);
+	}
+	fprintf(zcc_out,
+		"zcc: %d %srun%s of %s to %s:%d: %.1f MB/s median (min %.1f, max %.1f)%s\n",
+		rt->n, paired ? "unmetered " : "", rt->n == 1 ? "" : "s",
+		cfg->ops->name, cfg->server, cfg->port,
+		rt->n ? stats_median(rt->mbps, (size_t)rt->n) : 0, lo, hi,
+		paired ? "; soak CPU from the metered runs" : "");
+}
+
+/*
+ * Paired runs with an older zcs (it did not take the run's kind): its
+ * side runs unpaired, and its soakers slowed an unmetered run if they
+ * ran in it.
+ */
+void out_server_pairing(struct res_doc *doc, const struct cfg *cfg, int k,
+			const struct run_result *r,
+			const struct cpuwin_sample *cs, int *told)
+{
+	if (!cs->paired || !cfg->remote || r->rem.run_granted)
+		return;
+	if (!(*told)++) {
+		fprintf(zcc_out,
+			"zcc: the server is a zcs from before paired runs: it cannot park its soakers, its side runs unpaired\n");
+		res_warn(
+			doc,
+			"the server is a zcs from before paired runs: its side runs unpaired");
+	}
+	if (!cs->metered && meter_soak_ran(r->rem.cpu, r->rem.n)) {
+		fprintf(zcc_out,
+			"zcc: the server's soakers ran during unmetered run %d: that rate is perturbed\n",
+			k + 1);
+		res_warn(
+			doc,
+			"the server's soakers ran during unmetered run %d: that rate is perturbed (a zcs of this version parks them)",
+			k + 1);
+	}
+}
