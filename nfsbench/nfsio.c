@@ -35,65 +35,17 @@ const char *nfsio_libnfs_api(void)
 
 /* ---- the pattern ---- */
 
-static uint64_t mix64(uint64_t x) /* splitmix64's finalizer */
+struct pattern nfsio_pattern(uint64_t seed)
 {
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
+	struct pattern p = {.kind = PATTERN_MIX64,
+			    .seed = seed ? seed : NFSIO_SEED};
 
-/* Byte i of the little-endian word for 8-byte block w. */
-static unsigned char pat_byte(uint64_t w, unsigned i, uint64_t seed)
-{
-	return (unsigned char)(mix64(w ^ seed) >> (8 * i));
-}
-
-void nfsio_pattern_fill(void *buf, uint64_t off, size_t len, uint64_t seed)
-{
-	unsigned char *p = buf;
-	uint64_t w, v;
-	size_t i = 0;
-	unsigned k;
-
-	if (!seed)
-		seed = NFSIO_SEED;
-	while (i < len && ((off + i) & 7)) { /* head up to a word */
-		p[i] = pat_byte((off + i) >> 3, (off + i) & 7, seed);
-		i++;
-	}
-	for (; i + 8 <= len; i += 8) {
-		w = (off + i) >> 3;
-		v = mix64(w ^ seed);
-		for (k = 0; k < 8; k++)
-			p[i + k] = (unsigned char)(v >> (8 * k));
-	}
-	for (; i < len; i++)
-		p[i] = pat_byte((off + i) >> 3, (off + i) & 7, seed);
-}
-
-long nfsio_pattern_check(const void *buf, uint64_t off, size_t len,
-			 uint64_t seed)
-{
-	unsigned char want[4096];
-	const unsigned char *p = buf;
-	size_t done = 0, n, i;
-
-	while (done < len) {
-		n = len - done < sizeof(want) ? len - done : sizeof(want);
-		nfsio_pattern_fill(want, off + done, n, seed);
-		if (memcmp(want, p + done, n))
-			for (i = 0; i < n; i++)
-				if (want[i] != p[done + i])
-					return (long)(done + i);
-		done += n;
-	}
-	return -1;
+	return p;
 }
 
 void nfsio_fill(struct nfsio *io, void *buf, uint64_t off, size_t len)
 {
-	nfsio_pattern_fill(buf, off, len, io->o.seed);
+	pattern_fill(&io->pat, buf, off, len);
 }
 
 int nfsio_verify(struct nfsio *io, const void *buf, uint64_t off, size_t len,
@@ -108,7 +60,7 @@ int nfsio_verify(struct nfsio *io, const void *buf, uint64_t off, size_t len,
 	case NFSIO_VERIFY_NONE:
 		return 0;
 	case NFSIO_VERIFY_PATTERN:
-		bad = nfsio_pattern_check(buf, off, len, io->o.seed);
+		bad = pattern_check(&io->pat, buf, off, len);
 		if (bad >= 0) {
 			snprintf(
 				err, elen,
@@ -299,8 +251,7 @@ int nfsio_open(const struct nfsio_opts *o, struct nfsio **out, char *err,
 	io->vfd = -1;
 	io->target = strdup(o->target);
 	io->o.target = io->target;
-	if (!io->o.seed)
-		io->o.seed = NFSIO_SEED;
+	io->pat = nfsio_pattern(o->seed);
 	if (nfsio_is_url(o->target)) {
 #ifdef HAVE_LIBNFS
 		io->eng = &nfsio_libnfs_engine;

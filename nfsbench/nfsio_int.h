@@ -14,6 +14,7 @@ struct nfsio_engine {
 struct nfsio {
 	const struct nfsio_engine *eng;
 	struct nfsio_opts o;   /* copy of the caller's options */
+	struct pattern pat;    /* what is written and checked */
 	char *target;	       /* owned copy of o.target */
 	char *verify_file;     /* owned copy of o.verify_file */
 	int vfd;	       /* the local copy for NFSIO_VERIFY_FILE */

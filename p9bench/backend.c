@@ -4,8 +4,8 @@
  * up to --qd requests in flight. "mounted": pread/pwrite on a file in a
  * mounted directory (v9fs in a guest, or anything), buffered or O_DIRECT.
  *
- * Every file p9bench writes holds pat(offset) at each offset, so reads
- * can be checked (--verify) and the file on the server can be inspected.
+ * Every file p9bench writes holds bench_pattern, so reads can be checked
+ * (--verify) and the file on the server can be inspected.
  */
 #include "config.h"
 #include "p9bench.h"
@@ -38,30 +38,25 @@ uint64_t bench_region(const struct cfg *cfg, size_t size)
 	return want ? want : size;
 }
 
+const struct pattern bench_pattern = {.kind = PATTERN_COUNT, .period = 251};
+
 void bench_buffers(struct bench *b, size_t align)
 {
-	size_t i, n = b->size_max > FILL_CHUNK ? b->size_max : FILL_CHUNK;
+	size_t n = b->size_max > FILL_CHUNK ? b->size_max : FILL_CHUNK;
 	int qd = b->cfg->qd;
 
-	b->src_len = n + PAT_PERIOD;
+	b->src_len = n + bench_pattern.period;
 	if (posix_memalign((void **)&b->src, align, b->src_len) ||
 	    posix_memalign((void **)&b->dst, align, b->slot_len * (size_t)qd))
 		die("no memory for %zu-byte buffers", b->src_len);
-	for (i = 0; i < b->src_len; i++)
-		b->src[i] = pat(i);
+	pattern_fill(&bench_pattern, b->src, 0, b->src_len);
 	memset(b->dst, 0, b->slot_len * (size_t)qd);
 }
 
 /* Count bytes of a read that are not the pattern. */
 static void verify(struct bench *b, const uint8_t *buf, size_t n, uint64_t off)
 {
-	const uint8_t *want = b->src + off % PAT_PERIOD;
-	size_t i;
-
-	if (!memcmp(buf, want, n))
-		return;
-	for (i = 0; i < n; i++)
-		b->verify_bad += buf[i] != want[i];
+	b->verify_bad += pattern_count_bad(&bench_pattern, buf, off, n);
 }
 
 /* ---- 9P ---- */
@@ -261,8 +256,8 @@ static void p9_open(struct bench *b)
 				     ? b->region_max - off
 				     : FILL_CHUNK;
 
-		n = p9_pwrite(&b->c, b->fid, b->src + off % PAT_PERIOD, len,
-			      off, P9_DIRECT, 4);
+		n = p9_pwrite(&b->c, b->fid, bench_src(b, off), len, off,
+			      P9_DIRECT, 4);
 		if (n == -EINTR)
 			return; /* the sweep sees sig_stop */
 		if (n != (int64_t)len)
@@ -307,7 +302,7 @@ static int p9_run(struct bench *b, int write, size_t size, int path,
 			size_t n = size - k < iomax ? size - k : iomax;
 			int slot = free_slot[--nfree];
 			uint8_t *buf =
-				write ? b->src + off % PAT_PERIOD
+				write ? bench_src(b, off)
 				      : b->dst + (size_t)slot * b->slot_len;
 
 			slot_off[slot] = off;
@@ -417,7 +412,7 @@ static void m_open(struct bench *b)
 				     ? b->region_max - off
 				     : FILL_CHUNK;
 
-		if (pwrite(b->fd, b->src + off % PAT_PERIOD, len, (off_t)off) !=
+		if (pwrite(b->fd, bench_src(b, off), len, (off_t)off) !=
 		    (ssize_t)len)
 			die_errno("%s: fill %s", b->where, mpath);
 	}
@@ -437,13 +432,13 @@ static int m_run(struct bench *b, int write, size_t size, int path,
 
 	if (path && write) {
 		memcpy(wbuf, b->src, size);
-		b->verify_ok = 0; /* aligned buffer: not pat(offset) */
+		b->verify_ok = 0; /* aligned buffer: not the pattern */
 	}
 	t0 = clock_now();
 	while (nop < ops && !sig_stop) {
 		if (write)
-			n = pwrite(fd, path ? wbuf : b->src + off % PAT_PERIOD,
-				   size, (off_t)off);
+			n = pwrite(fd, path ? wbuf : bench_src(b, off), size,
+				   (off_t)off);
 		else
 			n = pread(fd, b->dst, size, (off_t)off);
 		if (n != (ssize_t)size) {

@@ -83,13 +83,7 @@ const char *xfer_names(enum xfer_dir dir)
 	return b;
 }
 
-void xfer_fill_pattern(unsigned char *buf, size_t len, uint64_t off)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		buf[i] = xfer_pattern(off + i);
-}
+const struct pattern xfer_stream_pattern = {.kind = PATTERN_HASH};
 
 static int temp_source(struct xfer_source *s, uint64_t size, char *err,
 		       size_t len)
@@ -122,7 +116,7 @@ static int temp_source(struct xfer_source *s, uint64_t size, char *err,
 		size_t n = size - off < XFER_FILL_CHUNK ? size - off :
 							 XFER_FILL_CHUNK;
 
-		xfer_fill_pattern(chunk, n, off);
+		pattern_fill(&xfer_stream_pattern, chunk, off, n);
 		if (pwrite(fd, chunk, n, (off_t)off) != (ssize_t)n) {
 			int e = errno ? errno : ENOSPC;
 
@@ -400,6 +394,23 @@ unsigned xfer_touch_bytes(const void *p, size_t n)
 	return sum;
 }
 
+/* The first mismatch of a stream whose period is not known yet: does
+ * byte c at so start the pattern over from a wrap up to 8 bytes back?
+ * Then that is the period (1), else c is bad (0). */
+static int learn_period(struct xfer *x, unsigned char c, uint64_t so)
+{
+	uint64_t back;
+
+	for (back = so > 7 ? 7 : so - 1;; back--) {
+		if (c == pattern_byte(&xfer_stream_pattern, back)) {
+			x->period = so - back;
+			return 1;
+		}
+		if (!back)
+			return 0;
+	}
+}
+
 /*
  * The stream is pattern(offset mod period), where the period (where the
  * sender's source wraps) is learnt from the first mismatch: the bytes
@@ -408,27 +419,21 @@ unsigned xfer_touch_bytes(const void *p, size_t n)
  */
 void xfer_verify_bytes(struct xfer *x, const unsigned char *p, size_t n)
 {
-	size_t i;
+	struct pattern pat = xfer_stream_pattern;
+	uint64_t so;
+	size_t i = 0;
+	long bad;
 
-	for (i = 0; i < n; i++) {
-		uint64_t so = x->stream_off + i, q, back;
-
-		q = x->period ? so % x->period : so;
-		if (p[i] == xfer_pattern(q))
-			continue;
-		if (!x->period && so > 0) {
-			for (back = so > 7 ? 7 : so - 1;; back--) {
-				if (p[i] == xfer_pattern(back)) {
-					x->period = so - back;
-					break;
-				}
-				if (!back)
-					break;
-			}
-			if (x->period)
-				continue;
-		}
-		x->bad_bytes++;
+	while (i < n) {
+		pat.period = x->period;
+		bad = pattern_check(&pat, p + i, x->stream_off + i, n - i);
+		if (bad < 0)
+			break;
+		i += (size_t)bad;
+		so = x->stream_off + i;
+		if (x->period || !so || !learn_period(x, p[i], so))
+			x->bad_bytes++;
+		i++;
 	}
 	x->stream_off += n;
 }
