@@ -7,6 +7,7 @@
 #include "nfsio_int.h"
 #include "clock.h"
 #include "hostinfo.h"
+#include "mfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -317,23 +318,23 @@ void nfsio_close(struct nfsio *io)
 	free(io);
 }
 
-/* ---- posix: a file under a mounted path ---- */
+/* ---- posix: a file under a mounted path (lib/core/mfile) ---- */
 
 struct posix_priv {
-	int fd;		    /* the file */
-	unsigned char *buf; /* one request, 4 KiB aligned */
+	struct mfile f;	    /* the file */
+	unsigned char *buf; /* one request, MFILE_ALIGN aligned */
 };
 
 static int posix_open(struct nfsio *io, char *err, size_t len)
 {
 	struct posix_priv *p = calloc(1, sizeof(*p));
-	int flags = O_CLOEXEC, r;
-	struct stat sb;
+	unsigned flags;
+	int r;
 
 	if (!p)
 		return -ENOMEM;
 	io->priv = p;
-	p->fd = -1;
+	p->f.fd = p->f.dfd = -1;
 	if (io->o.direct && (io->o.reqsize % 512)) {
 		snprintf(
 			err, len,
@@ -348,25 +349,16 @@ static int posix_open(struct nfsio *io, char *err, size_t len)
 			(unsigned long long)io->o.size);
 		return -EINVAL;
 	}
-	if (posix_memalign((void **)&p->buf, 4096, io->o.reqsize))
+	if (posix_memalign((void **)&p->buf, MFILE_ALIGN, io->o.reqsize))
 		return -ENOMEM;
-	if (io->o.direct)
-		flags |= O_DIRECT;
-	if (io->o.op == NFSIO_WRITE)
-		flags |= O_WRONLY | O_CREAT | O_TRUNC;
-	p->fd = open(io->o.target, flags, 0644);
-	if (p->fd < 0) {
-		r = -errno;
-		snprintf(err, len, "open %s%s: %s", io->o.target,
-			 io->o.direct ? " (O_DIRECT)" : "", strerror(-r));
+	flags = io->o.direct ? MFILE_DIRECT : MFILE_BUFFERED;
+	flags |= io->o.op == NFSIO_WRITE
+			 ? MFILE_WRITE | MFILE_CREATE | MFILE_TRUNC
+			 : MFILE_READ;
+	r = mfile_open(&p->f, io->o.target, flags, err, len);
+	if (r)
 		return r;
-	}
-	if (fstat(p->fd, &sb)) {
-		r = -errno;
-		snprintf(err, len, "stat %s: %s", io->o.target, strerror(-r));
-		return r;
-	}
-	io->st.file_size = (uint64_t)sb.st_size;
+	io->st.file_size = p->f.size;
 	if (io->o.op == NFSIO_WRITE)
 		io->end = io->o.size;
 	else
@@ -376,39 +368,38 @@ static int posix_open(struct nfsio *io, char *err, size_t len)
 	return 0;
 }
 
+/* One request at off: n bytes, or what is left of the file. */
+static ssize_t posix_one(struct nfsio *io, uint64_t off, size_t n, char *err,
+			 size_t len)
+{
+	struct posix_priv *p = io->priv;
+	ssize_t r;
+
+	if (io->o.op == NFSIO_WRITE) {
+		nfsio_fill(io, p->buf, off, n);
+		return mfile_io(&p->f, 1, io->o.direct, p->buf, n, off, err,
+				len);
+	}
+	/* O_DIRECT wants whole sectors: ask for a full request at the
+	 * tail too, EOF makes it short */
+	r = mfile_io(&p->f, 0, io->o.direct, p->buf,
+		     io->o.direct ? io->o.reqsize : n, off, err, len);
+	return r > (ssize_t)n ? (ssize_t)n : r;
+}
+
 static int posix_run(struct nfsio *io, char *err, size_t len)
 {
 	struct posix_priv *p = io->priv;
 	uint64_t off = 0;
 	size_t n;
 	ssize_t r;
-	int e;
 
 	while (off < io->end) {
 		n = io->end - off < io->o.reqsize ? (size_t)(io->end - off)
 						  : io->o.reqsize;
-		if (io->o.op == NFSIO_WRITE) {
-			nfsio_fill(io, p->buf, off, n);
-			r = pwrite(p->fd, p->buf, n, (off_t)off);
-		} else {
-			/* O_DIRECT wants whole sectors: ask for a full
-			 * request at the tail too, EOF makes it short */
-			r = pread(p->fd, p->buf,
-				  io->o.direct ? io->o.reqsize : n, (off_t)off);
-			if (r > (ssize_t)n)
-				r = (ssize_t)n;
-		}
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			e = errno;
-			snprintf(err, len, "%s %s at offset %llu%s: %s",
-				 io->o.op == NFSIO_WRITE ? "write" : "read",
-				 io->o.target, (unsigned long long)off,
-				 io->o.direct ? " (O_DIRECT)" : "",
-				 strerror(e));
-			return -e;
-		}
+		r = posix_one(io, off, n, err, len);
+		if (r < 0)
+			return (int)r;
 		if (r == 0) {
 			if (io->o.op == NFSIO_WRITE) {
 				snprintf(err, len,
@@ -427,11 +418,8 @@ static int posix_run(struct nfsio *io, char *err, size_t len)
 		io->st.bytes += (uint64_t)r;
 		off += (uint64_t)r;
 	}
-	if (io->o.op == NFSIO_WRITE && fsync(p->fd)) {
-		e = errno;
-		snprintf(err, len, "fsync %s: %s", io->o.target, strerror(e));
-		return -e;
-	}
+	if (io->o.op == NFSIO_WRITE)
+		return mfile_sync(&p->f, err, len);
 	return 0;
 }
 
@@ -439,8 +427,7 @@ static void posix_close(struct nfsio *io)
 {
 	struct posix_priv *p = io->priv;
 
-	if (p->fd >= 0)
-		close(p->fd);
+	mfile_close(&p->f, 0, NULL, 0);
 	free(p->buf);
 	free(p);
 	io->priv = NULL;

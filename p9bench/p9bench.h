@@ -13,6 +13,7 @@
 
 #include "cpuwin.h"
 #include "meter.h"
+#include "mfile.h"
 #include "p9.h"
 #include "pattern.h"
 
@@ -105,9 +106,9 @@ struct bench {
 	const struct bk_ops *bk;
 	struct p9_client c;	/* 9p mode */
 	uint32_t rootfid, fid;	/* 9p mode */
-	int fd;			/* mounted mode: the open file */
-	int odirect_fd;		/* mounted mode: the same, O_DIRECT */
-	int created;		/* we made the test file: remove it */
+	struct mfile mf;	/* mounted mode: the file, buffered and
+				 * O_DIRECT */
+	int created;		/* 9p mode: we made the test file */
 	int verify_ok;		/* file content is our pattern */
 	char where[512];	/* "9P server 127.0.0.1:564" or the dir */
 	uint64_t region_max;	/* bytes of the file the sweep uses */
