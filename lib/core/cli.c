@@ -144,6 +144,7 @@ void cli_usage(const struct cli_tool *t, FILE *f)
 static struct option *tables(const struct cli_tool *t, char *shorts,
 			     size_t slen)
 {
+	const char *own = t->shortopts ? t->shortopts : "";
 	size_t nt = 0, i, n;
 	struct option *lo;
 
@@ -154,7 +155,10 @@ static struct option *tables(const struct cli_tool *t, char *shorts,
 		abort();
 	memcpy(lo, t->longopts, nt * sizeof(*lo));
 	n = nt;
-	snprintf(shorts, slen, ":%s", t->shortopts ? t->shortopts : "");
+	/* a leading '+' (stop at the first argument that is not an option,
+	 * cyclesoak's -- CMD) must come before getopt's ':' */
+	snprintf(shorts, slen, "%s:%s", own[0] == '+' ? "+" : "",
+		 own + (own[0] == '+'));
 	for (i = 0; i < NCOMMON; i++) {
 		if (!has(t, common[i].flag))
 			continue;

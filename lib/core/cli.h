@@ -67,7 +67,9 @@ struct cli_tool {
 				 * options; the common block follows */
 	unsigned common;	/* CLI_* */
 	int repeat_max;		/* upper bound of --repeat */
-	const char *shortopts;	/* the tool's own, getopt syntax */
+	const char *shortopts;	/* the tool's own, getopt syntax; a
+				 * leading '+': stop at the first
+				 * argument that is not an option */
 	const struct option *longopts; /* its own, {NULL} ended; vals are
 				 * short letters or CLI_OPT_TOOL + n */
 	/* one of the tool's own options, as getopt returned it; dies on a
@@ -88,5 +90,17 @@ int cli_parse(const struct cli_tool *t, void *cfg, struct cli_common *c,
 	      int argc, char **argv);
 /* The tool's text, then the common options it has. */
 void cli_usage(const struct cli_tool *t, FILE *f);
+
+/* Where the result document goes (res_set_output): "-" for -J, the
+ * FILE of -o/--output, or NULL for none. */
+static inline const char *cli_doc_path(const struct cli_common *c)
+{
+	return c->json_stdout ? "-" : c->out;
+}
+/* Where the text goes: stderr when -J took stdout. */
+static inline FILE *cli_text(const struct cli_common *c)
+{
+	return c->json_stdout ? stderr : stdout;
+}
 
 #endif

@@ -186,6 +186,37 @@ static void common_set(void)
 	T_CHECK(strstr(msg, "-c is both common and the tool's") != NULL);
 }
 
+/* cyclesoak-like: a leading '+' stops at the command; -J's document
+ * path and text stream */
+static void stop_at_command(void)
+{
+	static const struct cli_tool cs_like = {
+		.text = "usage: cs-like [options] -- CMD\n",
+		.common = CLI_METERS | CLI_RESULT | CLI_RESULT_O,
+		.shortopts = "+l:",
+		.longopts = fake_long,
+		.option = fake_opt,
+	};
+	static const char *const a[] = { "-l", "3", "-J", "--", "cmd", "-v",
+					  NULL };
+	static const char *const b[] = { "-o", "x.json", "cmd", "-l", "4",
+					  NULL };
+	struct cli_common c;
+	struct fake f;
+	int i;
+
+	i = parse(&cs_like, &f, &c, a);
+	T_CHECK(i == 5 && f.l == 3 && c.json_stdout);
+	T_STREQ(cli_doc_path(&c), "-");
+	T_CHECK(cli_text(&c) == stderr);
+	i = parse(&cs_like, &f, &c, b);
+	T_CHECK(i == 3 && f.l == 0);
+	T_STREQ(cli_doc_path(&c), "x.json");
+	T_CHECK(cli_text(&c) == stdout);
+	c.out = NULL;
+	T_CHECK(cli_doc_path(&c) == NULL);
+}
+
 static void help_text(void)
 {
 	char *buf = NULL;
@@ -209,6 +240,7 @@ static void help_text(void)
 int main(void)
 {
 	common_set();
+	stop_at_command();
 	help_text();
 	char msg[512];
 
