@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "cli.h"
 #include "cpuwin.h"
 #include "meter.h"
 #include "mfile.h"
@@ -44,20 +45,16 @@ struct cfg {
 	double duration;	/* --duration: seconds per sample instead */
 	uint64_t file_size;	/* offsets wrap within this */
 	int qd;			/* requests in flight */
-	int repeat;		/* samples per case */
+	int repeat;		/* samples per case (cli.repeat, parsed) */
 	int verify;		/* check read data against the pattern */
 	int keep;		/* leave the test file */
 	int no_create;		/* the test file must exist */
 	double timeout;		/* seconds without progress = dead server */
 	/* CPU */
-	int cpu;		/* -c */
-	const char *cpu_list;	/* --cpu=LIST */
 	const char *remote_cpu; /* HOST[:PORT] of cyclesoak --serve */
 	pid_t server_pid;	/* --server-pid: a local server process */
-	/* output */
-	int json;		/* -J */
-	const char *out;	/* -o FILE */
-	const char *label;	/* --label */
+	/* the common options: -c, --cpu=LIST, --repeat, -J, -o, --label */
+	struct cli_common cli;
 };
 
 /* A backend: how one sample's I/O is done. */
