@@ -44,8 +44,8 @@ struct cpuwin *nb_cpu_open(const struct cfg *c)
 {
 	static struct cpuwin w;
 	struct cpuwin_cfg cc = {
-		.local = c->cpu != NULL,
-		.local_list = c->cpu && *c->cpu ? c->cpu : NULL,
+		.local = c->cli.cpu,
+		.local_list = c->cli.cpu_list,
 		.remote = c->remote_cpu,
 		.server_pid = c->server_pid,
 		.server_side = "remote", /* the server's figures, first */
@@ -53,7 +53,7 @@ struct cpuwin *nb_cpu_open(const struct cfg *c)
 	};
 	char err[1024];
 
-	if (!c->cpu && !c->server_pid && !c->remote_cpu)
+	if (!c->cli.cpu && !c->server_pid && !c->remote_cpu)
 		return NULL;
 	if (cpuwin_open(&w, &cc, err, sizeof(err)))
 		die("CPU: %s", err);

@@ -318,6 +318,43 @@ void nfsio_close(struct nfsio *io)
 	free(io);
 }
 
+void nfsio_set_end(struct nfsio *io, uint64_t file_size)
+{
+	io->st.file_size = file_size;
+	if (io->o.op == NFSIO_WRITE)
+		io->end = io->o.size;
+	else
+		io->end = io->o.size && io->o.size < file_size ? io->o.size
+							       : file_size;
+}
+
+int nfsio_serial(struct nfsio *io, nfsio_one_fn one, char *err, size_t len)
+{
+	const unsigned char *data;
+	uint64_t off = 0;
+	size_t n;
+	ssize_t r;
+
+	while (off < io->end) {
+		n = io->end - off < io->o.reqsize ? (size_t)(io->end - off)
+						  : io->o.reqsize;
+		r = one(io, off, n, &data, err, len);
+		if (r < 0)
+			return (int)r;
+		if (r == 0)
+			break; /* the file got shorter: stop at EOF */
+		if (io->o.op == NFSIO_READ &&
+		    nfsio_verify(io, data, off, (size_t)r, err, len))
+			return -EILSEQ;
+		io->st.ops++;
+		if ((size_t)r < n)
+			io->st.short_ops++;
+		io->st.bytes += (uint64_t)r;
+		off += (uint64_t)r;
+	}
+	return 0;
+}
+
 /* ---- posix: a file under a mounted path (lib/core/mfile) ---- */
 
 struct posix_priv {
@@ -358,27 +395,28 @@ static int posix_open(struct nfsio *io, char *err, size_t len)
 	r = mfile_open(&p->f, io->o.target, flags, err, len);
 	if (r)
 		return r;
-	io->st.file_size = p->f.size;
-	if (io->o.op == NFSIO_WRITE)
-		io->end = io->o.size;
-	else
-		io->end = io->o.size && io->o.size < io->st.file_size
-				  ? io->o.size
-				  : io->st.file_size;
+	nfsio_set_end(io, p->f.size);
 	return 0;
 }
 
 /* One request at off: n bytes, or what is left of the file. */
-static ssize_t posix_one(struct nfsio *io, uint64_t off, size_t n, char *err,
-			 size_t len)
+static ssize_t posix_one(struct nfsio *io, uint64_t off, size_t n,
+			 const unsigned char **data, char *err, size_t len)
 {
 	struct posix_priv *p = io->priv;
 	ssize_t r;
 
+	*data = p->buf;
 	if (io->o.op == NFSIO_WRITE) {
 		nfsio_fill(io, p->buf, off, n);
-		return mfile_io(&p->f, 1, io->o.direct, p->buf, n, off, err,
-				len);
+		r = mfile_io(&p->f, 1, io->o.direct, p->buf, n, off, err, len);
+		if (r == 0) {
+			snprintf(err, len,
+				 "write %s at offset %llu: no progress",
+				 io->o.target, (unsigned long long)off);
+			return -EIO;
+		}
+		return r;
 	}
 	/* O_DIRECT wants whole sectors: ask for a full request at the
 	 * tail too, EOF makes it short */
@@ -390,37 +428,11 @@ static ssize_t posix_one(struct nfsio *io, uint64_t off, size_t n, char *err,
 static int posix_run(struct nfsio *io, char *err, size_t len)
 {
 	struct posix_priv *p = io->priv;
-	uint64_t off = 0;
-	size_t n;
-	ssize_t r;
+	int r = nfsio_serial(io, posix_one, err, len);
 
-	while (off < io->end) {
-		n = io->end - off < io->o.reqsize ? (size_t)(io->end - off)
-						  : io->o.reqsize;
-		r = posix_one(io, off, n, err, len);
-		if (r < 0)
-			return (int)r;
-		if (r == 0) {
-			if (io->o.op == NFSIO_WRITE) {
-				snprintf(err, len,
-					 "write %s at offset %llu: no progress",
-					 io->o.target, (unsigned long long)off);
-				return -EIO;
-			}
-			break; /* the file got shorter: stop at EOF */
-		}
-		if (io->o.op == NFSIO_READ &&
-		    nfsio_verify(io, p->buf, off, (size_t)r, err, len))
-			return -EILSEQ;
-		io->st.ops++;
-		if ((size_t)r < n)
-			io->st.short_ops++;
-		io->st.bytes += (uint64_t)r;
-		off += (uint64_t)r;
-	}
-	if (io->o.op == NFSIO_WRITE)
-		return mfile_sync(&p->f, err, len);
-	return 0;
+	if (!r && io->o.op == NFSIO_WRITE)
+		r = mfile_sync(&p->f, err, len);
+	return r;
 }
 
 static void posix_close(struct nfsio *io)
