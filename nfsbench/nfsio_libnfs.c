@@ -472,6 +472,17 @@ const struct nfsio_engine nfsio_libnfs_engine = {
 	.close = lnfs_close,
 };
 
-#else
-typedef int nfsio_libnfs_unused; /* ISO C wants something in a file */
+#else /* built without libnfs: say so */
+
+#include "nfsio.h"
+
+int nfsio_have_libnfs(void)
+{
+	return 0;
+}
+
+const char *nfsio_libnfs_api(void)
+{
+	return "";
+}
 #endif
