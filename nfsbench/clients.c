@@ -93,25 +93,26 @@ static void send_msg(int fd, struct nb_msg *m)
 static void client_main(const struct cfg *c, size_t reqsize, int i, int go,
 			int res)
 {
-	struct nfsio_opts o = {0};
-	struct nb_msg m = {0};
 	char target[4200], verify[4200];
+	struct nfsio_opts o = {
+		.target = target,
+		.op = c->op,
+		.reqsize = reqsize,
+		.qd = c->qd,
+		.async = c->async,
+		.direct = c->direct,
+		.timeout_ms = c->timeout_ms,
+		.size = c->bytes,
+		.vers = c->vers,
+		.verify = c->verify,
+		.seed = c->seed,
+	};
+	struct nb_msg m = {0};
 	struct nfsio *io;
 	char b;
 
 	sig_default();
 	client_target(c, i, target, sizeof(target));
-	o.target = target;
-	o.op = c->op;
-	o.reqsize = reqsize;
-	o.qd = c->qd;
-	o.async = c->async;
-	o.direct = c->direct;
-	o.timeout_ms = c->timeout_ms;
-	o.size = c->bytes;
-	o.vers = c->vers;
-	o.verify = c->verify;
-	o.seed = c->seed;
 	if (c->verify == NFSIO_VERIFY_FILE) {
 		snprintf(verify, sizeof(verify), "%s%s", c->verify_file,
 			 c->own_files ? strrchr(target, '.') : "");
