@@ -52,32 +52,10 @@ static const char usage_text[] =
 	"                       unpaired (--server: act as a server from\n"
 	"                       before paired runs)\n";
 
-enum {
-	O_NODELAY = CLI_OPT_TOOL,
-	O_MODEL,
-	O_SERVER,
-	O_HOST,
-	O_BIND,
-	O_FAULT,
-	O_MAX_CONNS
-};
-
-static const struct option long_opts[] = {
-	{"rooms", required_argument, NULL, 'r'},
-	{"users", required_argument, NULL, 'u'},
-	{"messages", required_argument, NULL, 'm'},
-	{"size", required_argument, NULL, 's'},
-	{"nodelay", no_argument, NULL, O_NODELAY},
-	{"model", required_argument, NULL, O_MODEL},
-	{"server", no_argument, NULL, O_SERVER},
-	{"host", required_argument, NULL, O_HOST},
-	{"port", required_argument, NULL, 'p'},
-	{"bind", required_argument, NULL, O_BIND},
-	{"timeout", required_argument, NULL, 't'},
-	{"fault", required_argument, NULL, O_FAULT},
-	{"max-conns", required_argument, NULL, O_MAX_CONNS},
-	{NULL, 0, NULL, 0},
-};
+static const char longs[] =
+	"rooms=r: users=u: messages=m: size=s: nodelay=N model=M: "
+	"server=S host=H: port=p: bind=B: timeout=t: fault=F: "
+	"max-conns=X:";
 
 static int port_set; /* -p given */
 
@@ -122,25 +100,25 @@ static void chat_option(void *p, int o, const char *arg)
 	case 's':
 		parse_size(c, arg);
 		break;
-	case O_NODELAY:
+	case 'N': /* --nodelay */
 		c->nodelay = 1;
 		break;
-	case O_MODEL:
+	case 'M': /* --model */
 		if (strcmp(arg, "threads") && strcmp(arg, "epoll"))
 			die_usage("--model %s: expected threads or epoll", arg);
 		c->model = !strcmp(arg, "epoll") ? CHAT_EPOLL : CHAT_THREADS;
 		break;
-	case O_SERVER:
+	case 'S': /* --server */
 		c->server = 1;
 		break;
-	case O_HOST:
+	case 'H': /* --host */
 		c->host = arg;
 		break;
 	case 'p':
 		c->port = (int)cli_long("--port", arg, 0, 65535);
 		port_set = 1;
 		break;
-	case O_BIND:
+	case 'B': /* --bind */
 		c->bind = arg;
 		break;
 	case 'n':
@@ -149,10 +127,10 @@ static void chat_option(void *p, int o, const char *arg)
 	case 't':
 		c->timeout_s = cli_duration("--timeout", arg, 0, 86400);
 		break;
-	case O_FAULT:
+	case 'F': /* --fault */
 		parse_fault(c, arg);
 		break;
-	case O_MAX_CONNS:
+	case 'X': /* --max-conns */
 		c->max_conns = cli_long("--max-conns", arg, 1, 1000000);
 		break;
 	}
@@ -164,7 +142,7 @@ static const struct cli_tool tool = {
 		  CLI_RESULT_O,
 	.repeat_max = 100000,
 	.shortopts = "r:u:m:s:p:n:t:",
-	.longopts = long_opts,
+	.longs = longs,
 	.option = chat_option,
 };
 

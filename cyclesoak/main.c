@@ -70,52 +70,12 @@ static const char usage_text[] =
 	"      --duration=S      selftest: seconds per load (default 2s)\n"
 	"      --quick           selftest: skip the loopback stream part\n";
 
-enum {
-	O_CALIBRATE = CLI_OPT_TOOL,
-	O_SERVE,
-	O_SELFTEST,
-	O_CPUS,
-	O_CALIB_FILE,
-	O_EVENTS,
-	O_ROUNDS,
-	O_ROUND_TIME,
-	O_TOLERANCE,
-	O_FORCE,
-	O_SOAKER,
-	O_BIND,
-	O_PORT,
-	O_MAX_CLIENTS,
-	O_IDLE_TIMEOUT,
-	O_MAX_WINDOW,
-	O_HOST_DETAILS,
-	O_DURATION,
-	O_QUICK,
-};
-
-static const struct option opts[] = {
-	{"period", required_argument, NULL, 'p'},
-	{"count", required_argument, NULL, 'n'},
-	{"calibrate", no_argument, NULL, O_CALIBRATE},
-	{"serve", no_argument, NULL, O_SERVE},
-	{"selftest", no_argument, NULL, O_SELFTEST},
-	{"cpus", required_argument, NULL, O_CPUS},
-	{"calib-file", required_argument, NULL, O_CALIB_FILE},
-	{"events", required_argument, NULL, O_EVENTS},
-	{"rounds", required_argument, NULL, O_ROUNDS},
-	{"round-time", required_argument, NULL, O_ROUND_TIME},
-	{"tolerance", required_argument, NULL, O_TOLERANCE},
-	{"force", no_argument, NULL, O_FORCE},
-	{"soaker", required_argument, NULL, O_SOAKER},
-	{"bind", required_argument, NULL, O_BIND},
-	{"port", required_argument, NULL, O_PORT},
-	{"max-clients", required_argument, NULL, O_MAX_CLIENTS},
-	{"idle-timeout", required_argument, NULL, O_IDLE_TIMEOUT},
-	{"max-window", required_argument, NULL, O_MAX_WINDOW},
-	{"host-details", no_argument, NULL, O_HOST_DETAILS},
-	{"duration", required_argument, NULL, O_DURATION},
-	{"quick", no_argument, NULL, O_QUICK},
-	{NULL, 0, NULL, 0},
-};
+static const char longs[] =
+	"period=p: count=n: calibrate=C serve=S selftest=T cpus=U: "
+	"calib-file=F: events=E: rounds=R: round-time=W: tolerance=L: "
+	"force=f soaker=K: bind=B: port=P: max-clients=M: "
+	"idle-timeout=I: max-window=X: host-details=H duration=d: "
+	"quick=Q";
 
 /* Which mode-bound options were given, for the checks at the end. */
 static struct {
@@ -137,31 +97,31 @@ static int calib_serve_option(struct cfg *c, int opt, const char *arg)
 	char err[200];
 
 	switch (opt) {
-	case O_ROUNDS:
+	case 'R': /* --rounds */
 		c->rounds = (int)cli_long("--rounds", arg, 2, 1000);
 		return 1;
-	case O_ROUND_TIME:
+	case 'W': /* --round-time */
 		c->round_s = cli_duration("--round-time", arg, 0.05, 86400);
 		return 1;
-	case O_TOLERANCE:
+	case 'L': /* --tolerance */
 		c->tolerance_pct = cli_double("--tolerance", arg, 1e-9, 1e6);
 		return 1;
-	case O_FORCE:
+	case 'f': /* --force */
 		c->force = 1;
 		return 1;
-	case O_SOAKER:
+	case 'K': /* --soaker */
 		if (soak_kind_parse(arg, &k, err, sizeof(err)))
 			die_usage("--soaker: %s", err);
 		c->soaker = arg;
 		return 1;
-	case O_BIND:
+	case 'B': /* --bind */
 		c->bind = arg;
 		return 1;
-	case O_PORT:
+	case 'P': /* --port */
 		c->port = (int)cli_long("--port", arg, 0, 65535);
 		given.port = 1;
 		return 1;
-	case O_MAX_CLIENTS:
+	case 'M': /* --max-clients */
 		c->max_clients = (int)cli_long("--max-clients", arg, 1, 4096);
 		return 1;
 	}
@@ -182,42 +142,42 @@ static void cs_option(void *p, int opt, const char *arg)
 	case 'n':
 		c->count = cli_long("-n", arg, 1, 1000000000);
 		break;
-	case O_CALIBRATE:
+	case 'C': /* --calibrate */
 		set_mode(c, CS_CALIBRATE, "--calibrate");
 		break;
-	case O_SERVE:
+	case 'S': /* --serve */
 		set_mode(c, CS_SERVE, "--serve");
 		break;
-	case O_SELFTEST:
+	case 'T': /* --selftest */
 		set_mode(c, CS_SELFTEST, "--selftest");
 		break;
-	case O_CPUS:
+	case 'U': /* --cpus */
 		c->cpus = arg;
 		break;
-	case O_CALIB_FILE:
+	case 'F': /* --calib-file */
 		c->calib_file = arg;
 		break;
-	case O_EVENTS:
+	case 'E': /* --events */
 		c->events = arg;
 		break;
-	case O_IDLE_TIMEOUT:
+	case 'I': /* --idle-timeout */
 		c->idle_s =
 			cli_duration("--idle-timeout", arg, 1, 30 * 86400.0);
 		given.serve = 1;
 		break;
-	case O_MAX_WINDOW:
+	case 'X': /* --max-window */
 		c->max_window_s =
 			cli_duration("--max-window", arg, 1, 30 * 86400.0);
 		given.serve = 1;
 		break;
-	case O_HOST_DETAILS:
+	case 'H': /* --host-details */
 		c->host_details = 1;
 		given.serve = 1;
 		break;
-	case O_DURATION:
+	case 'd': /* --duration */
 		c->load_s = cli_duration("--duration", arg, 0.2, 86400);
 		break;
-	case O_QUICK:
+	case 'Q': /* --quick */
 		c->quick = 1;
 		break;
 	}
@@ -227,7 +187,7 @@ static const struct cli_tool tool = {
 	.text = usage_text,
 	.common = CLI_METERS | CLI_RESULT | CLI_RESULT_O,
 	.shortopts = "+p:n:", /* stop at CMD: its options are its own */
-	.longopts = opts,
+	.longs = longs,
 	.option = cs_option,
 };
 

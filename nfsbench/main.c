@@ -76,48 +76,11 @@ static const char usage_text[] =
 	"  -L L                    label of this run, as --label\n"
 	"  (-c and --cpu measure the client)\n";
 
-enum {
-	OPT_QD = CLI_OPT_TOOL,
-	OPT_ASYNC,
-	OPT_FILES,
-	OPT_VERS,
-	OPT_MOUNT,
-	OPT_DIRECT,
-	OPT_DROP,
-	OPT_RSIZE,
-	OPT_WSIZE,
-	OPT_VERIFY,
-	OPT_VERIFY_FILE,
-	OPT_SEED,
-	OPT_MAXTIME,
-	OPT_SPID,
-	OPT_RCPU,
-};
-
-static const struct option long_opts[] = {
-	{"read", no_argument, NULL, 'r'},
-	{"write", no_argument, NULL, 'w'},
-	{"size", required_argument, NULL, 's'},
-	{"clients", required_argument, NULL, 'n'},
-	{"qd", required_argument, NULL, OPT_QD},
-	{"async", no_argument, NULL, OPT_ASYNC},
-	{"files", required_argument, NULL, OPT_FILES},
-	{"bytes", required_argument, NULL, 'b'},
-	{"vers", required_argument, NULL, OPT_VERS},
-	{"mount", required_argument, NULL, OPT_MOUNT},
-	{"direct", no_argument, NULL, OPT_DIRECT},
-	{"drop-caches", no_argument, NULL, OPT_DROP},
-	{"rsize", required_argument, NULL, OPT_RSIZE},
-	{"wsize", required_argument, NULL, OPT_WSIZE},
-	{"verify", no_argument, NULL, OPT_VERIFY},
-	{"verify-file", required_argument, NULL, OPT_VERIFY_FILE},
-	{"seed", required_argument, NULL, OPT_SEED},
-	{"timeout", required_argument, NULL, 't'},
-	{"max-time", required_argument, NULL, OPT_MAXTIME},
-	{"server-pid", required_argument, NULL, OPT_SPID},
-	{"remote-cpu", required_argument, NULL, OPT_RCPU},
-	{NULL, 0, NULL, 0},
-};
+static const char longs[] =
+	"read=r write=w size=s: clients=n: qd=Q: async=A files=F: "
+	"bytes=b: vers=V: mount=M: direct=D drop-caches=C rsize=x: "
+	"wsize=y: verify=e verify-file=E: seed=S: timeout=t: "
+	"max-time=T: server-pid=p: remote-cpu=P:";
 
 /* "4k,64k" or "1k..1m" (doubling) into v; returns the count. */
 static int parse_list(const char *opt, const char *s, uint64_t lo, uint64_t hi,
@@ -202,7 +165,7 @@ static int what_option(struct cfg *c, int o, const char *arg)
 		for (i = 0; i < c->nclients; i++)
 			c->clients[i] = (int)v[i];
 		return 1;
-	case OPT_FILES:
+	case 'F': /* --files */
 		if (strcmp(arg, "shared") && strcmp(arg, "own"))
 			die_usage("--files: \"%s\" is not shared or own", arg);
 		c->own_files = !strcmp(arg, "own");
@@ -212,14 +175,14 @@ static int what_option(struct cfg *c, int o, const char *arg)
 			die_usage("--bytes: \"%s\" is not a size", arg);
 		c->bytes = u;
 		return 1;
-	case OPT_VERIFY:
+	case 'e': /* --verify */
 		c->verify = NFSIO_VERIFY_PATTERN;
 		return 1;
-	case OPT_VERIFY_FILE:
+	case 'E': /* --verify-file */
 		c->verify = NFSIO_VERIFY_FILE;
 		c->verify_file = arg;
 		return 1;
-	case OPT_SEED:
+	case 'S': /* --seed */
 		c->seed = (uint64_t)number("--seed", arg, 1, 0x7fffffffL,
 					   "a positive number");
 		return 1;
@@ -234,47 +197,47 @@ static void nb_option(void *p, int o, const char *arg)
 	if (what_option(c, o, arg))
 		return;
 	switch (o) {
-	case OPT_QD:
+	case 'Q': /* --qd */
 		c->qd = (int)number("--qd", arg, 1, NFSIO_MAX_QD, NULL);
 		break;
-	case OPT_ASYNC:
+	case 'A': /* --async */
 		c->async = 1;
 		break;
-	case OPT_VERS:
+	case 'V': /* --vers */
 		if (strcmp(arg, "3") && strcmp(arg, "4"))
 			die_usage("--vers: \"%s\" is not 3 or 4", arg);
 		c->vers = atoi(arg);
 		break;
-	case OPT_MOUNT:
+	case 'M': /* --mount */
 		c->target = arg;
 		break;
-	case OPT_DIRECT:
+	case 'D': /* --direct */
 		c->direct = 1;
 		break;
-	case OPT_DROP:
+	case 'C': /* --drop-caches */
 		c->drop_caches = 1;
 		break;
-	case OPT_RSIZE:
-	case OPT_WSIZE:
-		*(o == OPT_RSIZE ? &c->rsize : &c->wsize) =
-			number(o == OPT_RSIZE ? "--rsize" : "--wsize", arg, 1,
+	case 'x': /* --rsize */
+	case 'y': /* --wsize */
+		*(o == 'x' ? &c->rsize : &c->wsize) =
+			number(o == 'x' ? "--rsize" : "--wsize", arg, 1,
 			       1L << 30, "a size");
 		break;
 	case 't':
 		c->timeout_ms = (int)ceil(
 			cli_duration("--timeout", arg, 0, 86400) * 1000);
 		break;
-	case OPT_MAXTIME:
+	case 'T': /* --max-time */
 		c->max_time = cli_duration("--max-time", arg, 0, 86400);
 		break;
 	case 'R':
 		c->cli.repeat = (int)cli_long("--repeat", arg, 1, 10000);
 		break;
-	case OPT_SPID:
+	case 'p': /* --server-pid */
 		c->server_pid = (pid_t)number("--server-pid", arg, 1,
 					      0x3fffffff, "a PID");
 		break;
-	case OPT_RCPU:
+	case 'P': /* --remote-cpu */
 		c->remote_cpu = arg;
 		break;
 	case 'L':
@@ -288,7 +251,7 @@ static const struct cli_tool tool = {
 	.common = CLI_CPU | CLI_REPEAT | CLI_RESULT | CLI_RESULT_O,
 	.repeat_max = 10000,
 	.shortopts = "rws:n:b:t:R:L:",
-	.longopts = long_opts,
+	.longs = longs,
 	.option = nb_option,
 };
 

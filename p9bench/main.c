@@ -86,56 +86,12 @@ static const char usage_text[] =
 			    "      --remote-cpu HOST[:PORT]  the server host's CPU (cyclesoak --serve)\n"
 			    "      --server-pid PID   CPU of a server process on this box\n";
 
-enum {
-	O_UNAME = CLI_OPT_TOOL,
-	O_UID,
-	O_MOUNT,
-	O_ODIRECT,
-	O_FILE,
-	O_KEEP,
-	O_NOCREATE,
-	O_PATH,
-	O_OP,
-	O_SIZES,
-	O_MIN,
-	O_MAX,
-	O_TOTAL,
-	O_DURATION,
-	O_FSIZE,
-	O_QD,
-	O_VERIFY,
-	O_TIMEOUT,
-	O_REMOTE,
-	O_SPID,
-};
-
-static const struct option longopts[] = {
-	{"server", required_argument, NULL, 's'},
-	{"aname", required_argument, NULL, 'a'},
-	{"uname", required_argument, NULL, O_UNAME},
-	{"uid", required_argument, NULL, O_UID},
-	{"msize", required_argument, NULL, 'm'},
-	{"mount", required_argument, NULL, O_MOUNT},
-	{"odirect", optional_argument, NULL, O_ODIRECT},
-	{"file", required_argument, NULL, O_FILE},
-	{"keep", no_argument, NULL, O_KEEP},
-	{"no-create", no_argument, NULL, O_NOCREATE},
-	{"path", required_argument, NULL, O_PATH},
-	{"op", required_argument, NULL, O_OP},
-	{"sizes", required_argument, NULL, O_SIZES},
-	{"min-size", required_argument, NULL, O_MIN},
-	{"max-size", required_argument, NULL, O_MAX},
-	{"ops", required_argument, NULL, 'n'},
-	{"total", required_argument, NULL, O_TOTAL},
-	{"duration", required_argument, NULL, O_DURATION},
-	{"file-size", required_argument, NULL, O_FSIZE},
-	{"qd", required_argument, NULL, O_QD},
-	{"verify", no_argument, NULL, O_VERIFY},
-	{"timeout", required_argument, NULL, O_TIMEOUT},
-	{"remote-cpu", required_argument, NULL, O_REMOTE},
-	{"server-pid", required_argument, NULL, O_SPID},
-	{NULL, 0, NULL, 0},
-};
+static const char longs[] =
+	"server=s: aname=a: uname=U: uid=I: msize=m: mount=M: "
+	"odirect=D:: file=F: keep=K no-create=N path=P: op=O: sizes=S: "
+	"min-size=z: max-size=Z: ops=n: total=T: duration=d: "
+	"file-size=f: qd=Q: verify=V timeout=t: remote-cpu=R: "
+	"server-pid=p:";
 
 /* What the options said that the checks at the end resolve. */
 static struct {
@@ -204,10 +160,10 @@ static int where_option(struct cfg *cfg, int opt, const char *arg)
 	case 'a':
 		cfg->aname = arg;
 		return 1;
-	case O_UNAME:
+	case 'U': /* --uname */
 		cfg->uname = arg;
 		return 1;
-	case O_UID:
+	case 'I': /* --uid */
 		cfg->uid = (uint32_t)cli_long("--uid", arg, 0, 0xfffffffeL);
 		cfg->uid_set = 1;
 		return 1;
@@ -215,21 +171,21 @@ static int where_option(struct cfg *cfg, int opt, const char *arg)
 		cfg->msize = (uint32_t)cli_size("--msize", arg, P9_MIN_MSIZE,
 						P9_MAX_MSIZE);
 		return 1;
-	case O_MOUNT:
+	case 'M': /* --mount */
 		cfg->mount = arg;
 		return 1;
-	case O_ODIRECT:
+	case 'D': /* --odirect */
 		if (arg && strcmp(arg, "both"))
 			die_usage("--odirect: '%s' is not 'both'", arg);
 		given.odirect = arg ? 2 : 1;
 		return 1;
-	case O_FILE:
+	case 'F': /* --file */
 		cfg->file = arg;
 		return 1;
-	case O_KEEP:
+	case 'K': /* --keep */
 		cfg->keep = 1;
 		return 1;
-	case O_NOCREATE:
+	case 'N': /* --no-create */
 		cfg->no_create = 1;
 		return 1;
 	}
@@ -243,53 +199,53 @@ static void p9_option(void *p, int opt, const char *arg)
 	if (where_option(cfg, opt, arg))
 		return;
 	switch (opt) {
-	case O_PATH:
+	case 'P': /* --path */
 		given.paths = pick("--path", arg, "copy", "direct");
 		break;
-	case O_OP:
+	case 'O': /* --op */
 		cfg->ops_mask = pick("--op", arg, "write", "read");
 		break;
-	case O_SIZES:
+	case 'S': /* --sizes */
 		parse_sizes(cfg, arg);
 		given.sizes = 1;
 		break;
-	case O_MIN:
+	case 'z': /* --min-size */
 		given.min = io_size("--min-size", arg);
 		break;
-	case O_MAX:
+	case 'Z': /* --max-size */
 		given.max = io_size("--max-size", arg);
 		break;
 	case 'n':
 		cfg->ops = cli_size("--ops", arg, 1, 1ull << 40);
 		given.count++;
 		break;
-	case O_TOTAL:
+	case 'T': /* --total */
 		cfg->total = cli_size("--total", arg, 1, 1ull << 50);
 		given.count++;
 		break;
-	case O_DURATION:
+	case 'd': /* --duration */
 		cfg->duration = duration("--duration", arg, 0);
 		given.count++;
 		break;
-	case O_FSIZE:
+	case 'f': /* --file-size */
 		cfg->file_size = cli_size("--file-size", arg, 1, 1ull << 50);
 		break;
-	case O_QD:
+	case 'Q': /* --qd */
 		cfg->qd = (int)cli_long("--qd", arg, 1, P9_MAXTAGS);
 		break;
 	case 'r':
 		cfg->cli.repeat = (int)cli_long("--repeat", arg, 1, 1000);
 		break;
-	case O_VERIFY:
+	case 'V': /* --verify */
 		cfg->verify = 1;
 		break;
-	case O_TIMEOUT:
+	case 't': /* --timeout */
 		cfg->timeout = duration("--timeout", arg, 0.01);
 		break;
-	case O_REMOTE:
+	case 'R': /* --remote-cpu */
 		cfg->remote_cpu = arg;
 		break;
-	case O_SPID:
+	case 'p': /* --server-pid */
 		cfg->server_pid =
 			(pid_t)cli_long("--server-pid", arg, 1, 0x7fffffffL);
 		break;
@@ -301,7 +257,7 @@ static const struct cli_tool tool = {
 	.common = CLI_CPU | CLI_REPEAT | CLI_RESULT | CLI_RESULT_O,
 	.repeat_max = 1000,
 	.shortopts = "s:a:m:n:r:",
-	.longopts = longopts,
+	.longs = longs,
 	.option = p9_option,
 };
 

@@ -139,22 +139,69 @@ void cli_usage(const struct cli_tool *t, FILE *f)
 			fputs(common[i].help, f);
 }
 
+/* A common letter (with the tool's common options) or one getopt keeps
+ * for itself: no long option of the tool may have it as its value. */
+static int reserved(const struct cli_tool *t, int v)
+{
+	size_t i;
+
+	if (v == ':' || v == '?' || v <= 0)
+		return 1;
+	for (i = 0; i < NCOMMON; i++)
+		if (common[i].letter == v && has(t, common[i].flag))
+			return 1;
+	return 0;
+}
+
+/*
+ * The tool's long options from t->longs ("name=c", "name=c:" or
+ * "name=c::", space-separated) into lo from n on; the names point into
+ * names (a copy of the string, freed with lo). Returns the new n.
+ */
+static size_t spec_options(const struct cli_tool *t, struct option *lo,
+			   size_t n, char *names)
+{
+	char *tok, *save = NULL, *eq;
+
+	for (tok = strtok_r(names, " \t\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
+		eq = strchr(tok, '=');
+		if (!eq || !eq[1] || (eq[2] && eq[2] != ':') ||
+		    reserved(t, eq[1]))
+			die("cli: long option \"%s\" is not name=c[:[:]] with "
+			    "a letter of the tool's own",
+			    tok);
+		*eq = '\0';
+		lo[n].name = tok;
+		lo[n].has_arg = !eq[2]	       ? no_argument
+				: eq[3] == ':' ? optional_argument
+					       : required_argument;
+		lo[n].flag = NULL;
+		lo[n++].val = (unsigned char)eq[1];
+	}
+	return n;
+}
+
 /* getopt's short and long tables: the tool's, then the common ones it
- * has. A clash is the tool's bug: die loudly. */
+ * has. A clash is the tool's bug: die loudly. Free the result. */
 static struct option *tables(const struct cli_tool *t, char *shorts,
 			     size_t slen)
 {
 	const char *own = t->shortopts ? t->shortopts : "";
-	size_t nt = 0, i, n;
+	size_t nt = 0, ns = t->longs ? strlen(t->longs) : 0, i, n;
 	struct option *lo;
+	char *names;
 
 	while (t->longopts && t->longopts[nt].name)
 		nt++;
-	lo = calloc(nt + NCOMMON + 1, sizeof(*lo));
+	/* one block: the options, then the names of t->longs */
+	lo = calloc(1, (nt + ns / 2 + NCOMMON + 2) * sizeof(*lo) + ns + 1);
 	if (!lo)
 		abort();
+	names = (char *)(lo + nt + ns / 2 + NCOMMON + 2);
+	memcpy(names, t->longs ? t->longs : "", ns);
 	memcpy(lo, t->longopts, nt * sizeof(*lo));
-	n = nt;
+	n = spec_options(t, lo, nt, names);
 	/* a leading '+' (stop at the first argument that is not an option,
 	 * cyclesoak's -- CMD) must come before getopt's ':' */
 	snprintf(shorts, slen, "%s:%s", own[0] == '+' ? "+" : "",

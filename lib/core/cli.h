@@ -72,6 +72,13 @@ struct cli_tool {
 				 * argument that is not an option */
 	const struct option *longopts; /* its own, {NULL} ended; vals are
 				 * short letters or CLI_OPT_TOOL + n */
+	const char *longs;	/* or (and) its own long options as data,
+				 * like shortopts: "name=c" (no value),
+				 * "name=c:" (a value), "name=c::" (an
+				 * optional one), separated by spaces; c
+				 * is what option() gets: the short letter
+				 * it is the long form of, or a character
+				 * of its own (not a common letter) */
 	/* one of the tool's own options, as getopt returned it; dies on a
 	 * bad value (cli_long and friends) */
 	void (*option)(void *cfg, int opt, const char *arg);
