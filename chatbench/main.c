@@ -147,12 +147,12 @@ static const struct cli_tool tool = {
 };
 
 /* Which options go with which side; the defaults that depend on them. */
-static void check_opts(struct cfg *c, int argc, char **argv, int optind)
+static void check_opts(struct cfg *c, int argc, char **argv, int first)
 {
 	int repeat_set = c->cli.repeat > 0;
 
-	if (optind < argc)
-		die_usage("unexpected argument \"%s\"", argv[optind]);
+	if (first < argc)
+		die_usage("unexpected argument \"%s\"", argv[first]);
 	if (c->server && c->host)
 		die_usage(
 			"--server and --host: a server is told where to listen with --bind");

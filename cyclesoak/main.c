@@ -192,19 +192,19 @@ static const struct cli_tool tool = {
 };
 
 /* -- CMD ARGS, and which options go with which mode. */
-static void check_opts(struct cfg *c, int argc, char **argv, int optind)
+static void check_opts(struct cfg *c, int argc, char **argv, int first)
 {
-	if (optind < argc) {
-		if (strcmp(argv[optind - 1], "--"))
+	if (first < argc) {
+		if (strcmp(argv[first - 1], "--"))
 			die_usage(
 				"unexpected argument \"%s\" (a command goes after --)",
-				argv[optind]);
+				argv[first]);
 		if (c->mode != CS_MONITOR)
 			die_usage(
 				"a command (after --) only runs without --calibrate, --serve, --selftest");
 		c->mode = CS_RUN;
-		c->cmd = argv + optind;
-	} else if (optind > 0 && !strcmp(argv[optind - 1], "--")) {
+		c->cmd = argv + first;
+	} else if (first > 0 && !strcmp(argv[first - 1], "--")) {
 		die_usage("--: no command given");
 	}
 	if (given.port && c->mode != CS_SERVE)

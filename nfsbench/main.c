@@ -256,16 +256,16 @@ static const struct cli_tool tool = {
 };
 
 /* The target, the mode it implies and what goes with which mode. */
-static void check_opts(struct cfg *c, int argc, char **argv, int optind)
+static void check_opts(struct cfg *c, int argc, char **argv, int first)
 {
-	if (optind < argc) {
+	if (first < argc) {
 		if (c->target)
 			die_usage(
 				"give the target once (--mount or an argument)");
-		c->target = argv[optind++];
+		c->target = argv[first++];
 	}
-	if (optind < argc)
-		die_usage("unexpected argument \"%s\"", argv[optind]);
+	if (first < argc)
+		die_usage("unexpected argument \"%s\"", argv[first]);
 	if (!c->target)
 		die_usage("no target: an nfs:// URL or a path (see --help)");
 	c->mode_libnfs = nfsio_is_url(c->target);

@@ -286,12 +286,12 @@ static void check_mode(struct cfg *cfg)
 			"--verify needs buffered I/O (O_DIRECT writes use an aligned buffer)");
 }
 
-static void check_opts(struct cfg *cfg, int argc, char **argv, int optind)
+static void check_opts(struct cfg *cfg, int argc, char **argv, int first)
 {
 	int i;
 
-	if (optind < argc)
-		die_usage("unexpected argument '%s'", argv[optind]);
+	if (first < argc)
+		die_usage("unexpected argument '%s'", argv[first]);
 	check_mode(cfg);
 	if (given.count > 1)
 		die_usage("--ops, --total and --duration exclude each other");

@@ -200,7 +200,8 @@ static struct option *tables(const struct cli_tool *t, char *shorts,
 		abort();
 	names = (char *)(lo + nt + ns / 2 + NCOMMON + 2);
 	memcpy(names, t->longs ? t->longs : "", ns);
-	memcpy(lo, t->longopts, nt * sizeof(*lo));
+	if (nt)
+		memcpy(lo, t->longopts, nt * sizeof(*lo));
 	n = spec_options(t, lo, nt, names);
 	/* a leading '+' (stop at the first argument that is not an option,
 	 * cyclesoak's -- CMD) must come before getopt's ':' */
