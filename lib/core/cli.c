@@ -279,6 +279,32 @@ static int take_common(const struct cli_tool *t, struct cli_common *c,
 	return 0;
 }
 
+/*
+ * "--cpu soak,procstat": getopt leaves an optional value that is not
+ * after '=' for an argument; when the next word is a list of meters
+ * only, say where it goes rather than let the tool call it a stray
+ * argument (or its target).
+ */
+static void cpu_list_apart(int o, const char *arg, int argc, char **argv)
+{
+	static const char meters[] = ",soak,procstat,rusage,perf,";
+	const char *s, *e;
+	char tok[24];
+
+	if (o != O_CPU || arg || optind >= argc || argv[optind][0] == '-')
+		return;
+	for (s = argv[optind]; *s; s = *e ? e + 1 : e) {
+		e = strchrnul(s, ',');
+		if (e == s || e - s > 16)
+			return;
+		snprintf(tok, sizeof(tok), ",%.*s,", (int)(e - s), s);
+		if (!strstr(meters, tok))
+			return;
+	}
+	die_usage("--cpu %s: the meter list goes after '=' (--cpu=%s)",
+		  argv[optind], argv[optind]);
+}
+
 int cli_parse(const struct cli_tool *t, void *cfg, struct cli_common *c,
 	      int argc, char **argv)
 {
@@ -292,6 +318,7 @@ int cli_parse(const struct cli_tool *t, void *cfg, struct cli_common *c,
 			die_usage("%s: needs a value", argv[optind - 1]);
 		if (o == '?')
 			cli_bad_option(argv);
+		cpu_list_apart(o, optarg, argc, argv);
 		if (!take_common(t, c, o, optarg))
 			t->option(cfg, o, optarg);
 	}

@@ -145,6 +145,16 @@ static void clash(void)
 	parse(&bad, &f, &c, a);
 }
 
+static void cpu_apart(void)
+{
+	static const char *const a[] = { "--cpu", "soak,procstat", "host",
+					  NULL };
+	struct fake f;
+	struct cli_common c;
+
+	parse(&fake_tool, &f, &c, a);
+}
+
 static void common_set(void)
 {
 	static const char *const a1[] = { "-c", "-l", "7", "--rooms=4",
@@ -182,6 +192,8 @@ static void common_set(void)
 	T_CHECK(strstr(msg, "-x") != NULL);
 	T_CHECK(child(both_outputs, msg, sizeof(msg)) == 2);
 	T_CHECK(strstr(msg, "-J and --output") != NULL);
+	T_CHECK(child(cpu_apart, msg, sizeof(msg)) == 2);
+	T_CHECK(strstr(msg, "--cpu=soak,procstat") != NULL);
 	T_CHECK(child(clash, msg, sizeof(msg)) == 1);
 	T_CHECK(strstr(msg, "-c is both common and the tool's") != NULL);
 }
