@@ -18,7 +18,6 @@
 #include "sig.h"
 #include "units.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 

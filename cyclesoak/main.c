@@ -19,7 +19,6 @@
 #include "sig.h"
 #include "soak.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 

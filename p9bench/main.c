@@ -19,7 +19,6 @@
 #include "units.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
