@@ -1,6 +1,6 @@
 /*
- * bench.h: chatbench's tool level: its settings, one measured run and
- * the printers (main.c, measure.c, print.c).
+ * bench.h: chatbench's tool level: its settings (main.c), the two sides
+ * (run.c), one measured run (measure.c) and the printers (print.c).
  */
 #ifndef ZCB_CHAT_BENCH_H
 #define ZCB_CHAT_BENCH_H
@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "chat.h"
+#include "cli.h"
 #include "meter.h"
 #include "result.h"
 #include "stats.h"
@@ -20,13 +21,9 @@ struct cfg {
 	long rooms, users, messages, size;
 	int nodelay;
 	enum chat_model model;
-	int cpu;		       /* -c / --cpu */
-	const char *cpu_list;	       /* --cpu=LIST, NULL = default meters */
-	long repeat;		       /* --repeat N (the seed used 50) */
-	double conf_level, conf_width; /* --confidence L,W; 0 = off */
-	int json;		       /* -J: document to stdout */
-	const char *output;	       /* -o FILE */
-	const char *label;	       /* --label */
+	struct cli_common cli;	       /* -c/--cpu[=LIST], -n/--repeat N
+					* (the seed used 50), --confidence
+					* L,W, -J, -o, --label */
 	double timeout_s;	       /* --timeout; 0 = scaled default */
 	long drop_after;	       /* --fault drop:K (client) */
 	long stall_after;	       /* --fault stall:K (server) */
@@ -51,6 +48,10 @@ struct sample {
 	int metered;		      /* paired: the soakers ran */
 	int pair;		      /* paired: which pair, 0-based */
 };
+
+/* The two sides (run.c): serve until a signal, or run the clients. */
+int do_server(const struct cfg *c);
+int do_client(const struct cfg *c, int argc, char **argv);
 
 struct measure;
 

@@ -1,5 +1,6 @@
 /*
- * chat.h: what chatbench's parts (main, client, server) share.
+ * chat.h: what chatbench's parts (main, client, server) share; the
+ * helpers are in common.c.
  *
  * The client side opens rooms x users TCP connections (one per user),
  * every user sends `messages` messages of `size` bytes, the server relays
@@ -75,11 +76,18 @@ int chat_check_surplus(int fd, uint16_t room, uint16_t user, char *err,
 /* Default run timeout: 60 s plus 1 s per 20000 deliveries. */
 double chat_default_timeout(const struct chat_run_cfg *c);
 
-/* Describe a timed-out or cut-short run: how many messages are missing,
- * how many users are short and the first of them. */
-void chat_describe_missing(char *buf, size_t len, uint64_t expected,
-			   uint64_t received, const uint64_t *per_user,
-			   uint32_t users, uint32_t nusers, uint64_t due);
+/* Connect user of room to the server, TCP_NODELAY when asked, and send
+ * its JOIN: the socket, or -1 with err naming the user. */
+int chat_user_connect(const struct chat_run_cfg *c, uint16_t room,
+		      uint16_t user, char *err, size_t len);
+
+/* A run that timed out before every room was READY (nready of n users
+ * were), or during the exchange: how many messages are missing, how many
+ * users are short (got: each user's count) and the first of them. */
+void chat_ready_timeout(char *buf, size_t len, const struct chat_run_cfg *c,
+			uint32_t nready, uint32_t n);
+void chat_run_timeout(char *buf, size_t len, const struct chat_run_cfg *c,
+		      uint64_t expected, const uint64_t *got, uint32_t n);
 
 struct chat_server_cfg {
 	const char *bind; /* address to listen on */
@@ -129,6 +137,8 @@ static inline ssize_t chat_recv(int fd, void *buf, size_t len, int flags)
 
 /* Zeroed memory aligned to a cache line (free() it); NULL if none. */
 void *chat_zalloc(size_t len);
+/* Make *buf (of *cap bytes) hold need: from first bytes, doubling. */
+void chat_reserve(uint8_t **buf, size_t *cap, size_t need, size_t first);
 
 /* Per-user next-seq arrays in whole cache lines: receivers on different
  * CPUs never share one. */

@@ -2,8 +2,8 @@
  * client.c: the chat client side of one run, chat_c's threading model: per
  * user one TCP connection, a send thread that sends its M messages with
  * send() and a receive thread that recv()s and checks every message of
- * its room (per sender the next expected sequence number). Also the
- * helpers both client models share.
+ * its room (per sender the next expected sequence number); and the
+ * choice of model for a run. What both models share is in common.c.
  */
 #include "config.h"
 #include "chat.h"
@@ -20,110 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* ---- shared helpers ---- */
-
-int chat_thread(void *(*fn)(void *), void *arg, int detached, int big,
-		void *tid_out)
-{
-	pthread_attr_t a;
-	pthread_t t;
-	int r;
-
-	pthread_attr_init(&a);
-	pthread_attr_setstacksize(&a, big ? CHAT_BIG_STACK : CHAT_STACK);
-	if (detached)
-		pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-	r = pthread_create(&t, &a, fn, arg);
-	pthread_attr_destroy(&a);
-	if (r)
-		return -r;
-	if (tid_out)
-		memcpy(tid_out, &t, sizeof(t));
-	return 0;
-}
-
-long chat_recv_full(int fd, void *buf, size_t len)
-{
-	size_t got = 0;
-	ssize_t n;
-
-	while (got < len) {
-		n = chat_recv(fd, (char *)buf + got, len - got, 0);
-		if (n > 0)
-			got += (size_t)n;
-		else if (n == 0)
-			break;
-		else if (errno != EINTR)
-			return -errno;
-	}
-	return (long)got;
-}
-
-long chat_send_full(int fd, const void *buf, size_t len)
-{
-	size_t put = 0;
-	ssize_t n;
-
-	while (put < len) {
-		n = chat_send(fd, (const char *)buf + put, len - put,
-			      MSG_NOSIGNAL);
-		if (n > 0)
-			put += (size_t)n;
-		else if (n < 0 && errno != EINTR)
-			return -errno;
-	}
-	return (long)put;
-}
-
-void *chat_zalloc(size_t len)
-{
-	void *p = aligned_alloc(64, (len + 63) & ~(size_t)63);
-
-	if (p)
-		memset(p, 0, len);
-	return p;
-}
-
-double chat_default_timeout(const struct chat_run_cfg *c)
-{
-	double due = (double)c->rooms * c->users * c->messages * (c->users - 1);
-
-	return 60.0 + due / 20000.0;
-}
-
-void chat_describe_missing(char *buf, size_t len, uint64_t expected,
-			   uint64_t received, const uint64_t *per_user,
-			   uint32_t users, uint32_t nusers, uint64_t due)
-{
-	uint32_t i, shortn = 0, first = 0;
-
-	for (i = 0; i < nusers; i++)
-		if (per_user[i] < due && !shortn++)
-			first = i;
-	snprintf(
-		buf, len,
-		"%llu of %llu messages missing; %u of %u users short, first room %u user %u with %llu of %llu",
-		(unsigned long long)(expected - received),
-		(unsigned long long)expected, shortn, nusers, first / users,
-		first % users,
-		(unsigned long long)(nusers ? per_user[first] : 0),
-		(unsigned long long)due);
-}
-
-int chat_check_surplus(int fd, uint16_t room, uint16_t user, char *err,
-		       size_t elen)
-{
-	uint8_t b;
-
-	if (recv(fd, &b, 1, MSG_DONTWAIT | MSG_PEEK) == 1) {
-		snprintf(err, elen,
-			 "room %u user %u: got more than its room's messages",
-			 room, user);
-		return -1;
-	}
-	return 0;
-}
-
+/* The run's model: this file's threads, or client_epoll.c's loop. */
 int chat_client_run(const struct chat_run_cfg *c, struct chat_run_result *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -211,27 +108,6 @@ static int recv_frame(int fd, uint8_t *buf, size_t cap, size_t want,
 		}
 	}
 	return 1;
-}
-
-int chat_check_msg(const struct chat_run_cfg *c, uint16_t room, uint16_t user,
-		   uint32_t *next, const struct chat_hdr *h, char *err,
-		   size_t elen)
-{
-	if (h->type != CHAT_MSG || h->len != c->size)
-		snprintf(err, elen,
-			 "got %s frame of %u bytes, expected MSG of %u",
-			 chatframe_type_name(h->type), h->len, c->size);
-	else if (h->room != room)
-		snprintf(err, elen, "got a message of room %u", h->room);
-	else if (h->sender >= c->users || h->sender == user)
-		snprintf(err, elen, "got a message from user %u", h->sender);
-	else if (h->seq != next[h->sender] || h->seq >= c->messages)
-		snprintf(err, elen,
-			 "got message seq %u from user %u, expected seq %u",
-			 h->seq, h->sender, next[h->sender]);
-	else
-		return 0;
-	return -1;
 }
 
 /*
@@ -398,31 +274,14 @@ static int wait_count(struct crun *run, uint32_t *count, uint32_t want,
 }
 
 /* Connect one user and start its threads; 0 or -1 with run->err. */
-static int user_start(struct crun *run, struct cuser *u, uint64_t token)
+static int user_start(struct crun *run, struct cuser *u)
 {
-	const struct chat_run_cfg *c = run->c;
-	struct chat_join j = {.token = token,
-			      .rooms = c->rooms,
-			      .users = c->users,
-			      .messages = c->messages,
-			      .size = c->size,
-			      .flags = c->nodelay ? CHAT_JOIN_NODELAY : 0};
-	uint8_t f[CHAT_JOIN_LEN];
-	char err[256];
+	char err[512];
 	int r;
 
-	u->fd = sock_connect(c->host, c->port, SOCK_STREAM, 10000, err,
-			     sizeof(err));
+	u->fd = chat_user_connect(run->c, u->room, u->user, err, sizeof(err));
 	if (u->fd < 0) {
-		run_fail(run, "room %u user %u: %s", u->room, u->user, err);
-		return -1;
-	}
-	if (c->nodelay)
-		sock_set_nodelay(u->fd, 1);
-	chatframe_join(f, u->room, u->user, &j);
-	if (chat_send_full(u->fd, f, sizeof(f)) != (long)sizeof(f)) {
-		run_fail(run, "room %u user %u: sending JOIN to %s:%d failed",
-			 u->room, u->user, c->host, c->port);
+		run_fail(run, "%s", err);
 		return -1;
 	}
 	r = chat_thread(rx_main, u, 0, 0, &u->rx);
@@ -440,73 +299,48 @@ static int user_start(struct crun *run, struct cuser *u, uint64_t token)
 	return 0;
 }
 
-int chat_client_threads(const struct chat_run_cfg *c,
-			struct chat_run_result *res)
+/* With run->lock held: wait until every user is READY, let the senders
+ * go, and wait until every user has its messages; t_go: when they went. */
+static void run_exchange(struct crun *run, struct cuser *us, uint32_t n,
+			 double deadline, double *t_go, uint64_t expected)
 {
-	uint32_t n = c->rooms * c->users, i;
-	size_t stride = chat_next_stride(c->users);
-	struct cuser *us = chat_zalloc((size_t)n * sizeof(*us));
-	uint32_t *next = chat_zalloc((size_t)n * stride * sizeof(*next));
-	uint64_t *got = calloc(n, sizeof(*got));
-	char miss[400];
-	uint64_t due = (uint64_t)c->messages * (c->users - 1);
-	double t0 = clock_now(), deadline = t0 + c->timeout_s, t_go = 0;
-	struct crun run = {.c = c};
-	int w = 0;
+	uint64_t *got;
+	uint32_t i;
 
-	if (!us || !next || !got)
+	if (!run->stop && wait_count(run, &run->nready, n, deadline) == 1) {
+		chat_ready_timeout(run->err, sizeof(run->err), run->c,
+				   run->nready, n);
+		run->stop = 1;
+	}
+	if (run->stop)
+		return;
+	*t_go = clock_now();
+	run->go = 1;
+	pthread_cond_broadcast(&run->cond);
+	if (wait_count(run, &run->ndone, n, deadline) != 1)
+		return;
+	got = calloc(n, sizeof(*got));
+	if (!got)
 		abort();
-	pthread_mutex_init(&run.lock, NULL);
-	pthread_cond_init(&run.cond, NULL);
-	for (i = 0; i < n; i++) {
-		us[i].run = &run;
-		us[i].fd = -1;
-		us[i].room = (uint16_t)(i / c->users);
-		us[i].user = (uint16_t)(i % c->users);
-		us[i].next = next + (size_t)i * stride;
-	}
-	for (i = 0; i < n && !run.stop; i++)
-		if (user_start(&run, &us[i], c->token))
-			break;
-	pthread_mutex_lock(&run.lock);
-	if (!run.stop) {
-		w = wait_count(&run, &run.nready, n, deadline);
-		if (w == 1) {
-			snprintf(
-				run.err, sizeof(run.err),
-				"timed out after %.1f s waiting for the server to start the rooms (%u of %u users ready)",
-				c->timeout_s, run.nready, n);
-			run.stop = 1;
-		}
-	}
-	if (!run.stop) {
-		t_go = clock_now();
-		run.go = 1;
-		pthread_cond_broadcast(&run.cond);
-		w = wait_count(&run, &run.ndone, n, deadline);
-		if (w == 1) {
-			uint64_t sum = 0;
+	for (i = 0; i < n; i++)
+		got[i] = __atomic_load_n(&us[i].got, __ATOMIC_RELAXED);
+	run->stop = 1;
+	chat_run_timeout(run->err, sizeof(run->err), run->c, expected, got, n);
+	free(got);
+}
 
-			for (i = 0; i < n; i++)
-				sum += got[i] = __atomic_load_n(
-					&us[i].got, __ATOMIC_RELAXED);
-			run.stop = 1;
-			chat_describe_missing(miss, sizeof(miss), res->expected,
-					      sum, got, c->users, n, due);
-			snprintf(run.err, sizeof(run.err),
-				 "run timed out after %.1f s: %s", c->timeout_s,
-				 miss);
-		}
-	}
-	run.stop = run.stop || run.err[0];
-	pthread_cond_broadcast(&run.cond);
-	pthread_mutex_unlock(&run.lock);
-	if (!run.err[0]) /* exactly: nothing may follow the last message */
-		for (i = 0; i < n && !run.err[0]; i++)
+/* After the run: no byte may follow the last message; a failed run wakes
+ * every thread still blocked in recv or send; then join and count. */
+static void run_end(struct crun *run, struct cuser *us, uint32_t n,
+		    struct chat_run_result *res)
+{
+	uint32_t i;
+
+	if (!run->err[0])
+		for (i = 0; i < n && !run->err[0]; i++)
 			chat_check_surplus(us[i].fd, us[i].room, us[i].user,
-					   run.err, sizeof(run.err));
-	/* wake every thread still blocked in recv or send */
-	if (run.err[0])
+					   run->err, sizeof(run->err));
+	if (run->err[0])
 		for (i = 0; i < n; i++)
 			if (us[i].fd >= 0)
 				shutdown(us[i].fd, SHUT_RDWR);
@@ -519,7 +353,39 @@ int chat_client_threads(const struct chat_run_cfg *c,
 			close(us[i].fd);
 		res->received += us[i].got;
 	}
-	snprintf(res->err, sizeof(res->err), "%s", run.err);
+	snprintf(res->err, sizeof(res->err), "%s", run->err);
+}
+
+int chat_client_threads(const struct chat_run_cfg *c,
+			struct chat_run_result *res)
+{
+	uint32_t n = c->rooms * c->users, i;
+	size_t stride = chat_next_stride(c->users);
+	struct cuser *us = chat_zalloc((size_t)n * sizeof(*us));
+	uint32_t *next = chat_zalloc((size_t)n * stride * sizeof(*next));
+	double t0 = clock_now(), deadline = t0 + c->timeout_s, t_go = 0;
+	struct crun run = {.c = c};
+
+	if (!us || !next)
+		abort();
+	pthread_mutex_init(&run.lock, NULL);
+	pthread_cond_init(&run.cond, NULL);
+	for (i = 0; i < n; i++) {
+		us[i].run = &run;
+		us[i].fd = -1;
+		us[i].room = (uint16_t)(i / c->users);
+		us[i].user = (uint16_t)(i % c->users);
+		us[i].next = next + (size_t)i * stride;
+	}
+	for (i = 0; i < n && !run.stop; i++)
+		if (user_start(&run, &us[i]))
+			break;
+	pthread_mutex_lock(&run.lock);
+	run_exchange(&run, us, n, deadline, &t_go, res->expected);
+	run.stop = run.stop || run.err[0];
+	pthread_cond_broadcast(&run.cond);
+	pthread_mutex_unlock(&run.lock);
+	run_end(&run, us, n, res);
 	if (t_go > 0) {
 		res->connect_s = t_go - t0;
 		res->exchange_s =
@@ -529,6 +395,5 @@ int chat_client_threads(const struct chat_run_cfg *c,
 	pthread_cond_destroy(&run.cond);
 	free(us);
 	free(next);
-	free(got);
 	return res->err[0] ? -1 : 0;
 }

@@ -254,35 +254,14 @@ static int loop(struct erun *run, struct euser *us, uint32_t *count,
 	return 0;
 }
 
-static int user_connect(struct erun *run, struct euser *u, uint64_t token)
+static int user_connect(struct erun *run, struct euser *u)
 {
-	const struct chat_run_cfg *c = run->c;
-	struct chat_join j = {.token = token,
-			      .rooms = c->rooms,
-			      .users = c->users,
-			      .messages = c->messages,
-			      .size = c->size,
-			      .flags = c->nodelay ? CHAT_JOIN_NODELAY : 0};
 	struct epoll_event e = {.events = EPOLLIN, .data.ptr = u};
-	uint8_t f[CHAT_JOIN_LEN];
-	char err[256];
 
-	u->fd = sock_connect(c->host, c->port, SOCK_STREAM, 10000, err,
-			     sizeof(err));
-	if (u->fd < 0) {
-		snprintf(run->err, sizeof(run->err), "room %u user %u: %s",
-			 u->room, u->user, err);
+	u->fd = chat_user_connect(run->c, u->room, u->user, run->err,
+				  sizeof(run->err));
+	if (u->fd < 0)
 		return -1;
-	}
-	if (c->nodelay)
-		sock_set_nodelay(u->fd, 1);
-	chatframe_join(f, u->room, u->user, &j);
-	if (chat_send_full(u->fd, f, sizeof(f)) != (long)sizeof(f)) {
-		snprintf(run->err, sizeof(run->err),
-			 "room %u user %u: sending JOIN to %s:%d failed",
-			 u->room, u->user, c->host, c->port);
-		return -1;
-	}
 	sock_set_nonblock(u->fd, 1);
 	u->events = EPOLLIN;
 	epoll_ctl(run->epfd, EPOLL_CTL_ADD, u->fd, &e);
@@ -296,7 +275,6 @@ int chat_client_epoll(const struct chat_run_cfg *c, struct chat_run_result *res)
 	size_t stride = chat_next_stride(c->users);
 	uint32_t *next = chat_zalloc((size_t)n * stride * sizeof(*next));
 	uint64_t *got = calloc(n, sizeof(*got));
-	char miss[400];
 	double t0 = clock_now(), deadline = t0 + c->timeout_s, t_go = 0;
 	struct erun run = {.c = c, .epfd = epoll_create1(EPOLL_CLOEXEC)};
 	int r = -1;
@@ -321,14 +299,11 @@ int chat_client_epoll(const struct chat_run_cfg *c, struct chat_run_result *res)
 		chatframe_msg(us[i].msg, c->size, us[i].room, us[i].user, 0);
 	}
 	for (i = 0; i < n; i++)
-		if (user_connect(&run, &us[i], c->token))
+		if (user_connect(&run, &us[i]))
 			goto out;
 	r = loop(&run, us, &run.nready, n, deadline);
 	if (r == 1)
-		snprintf(
-			run.err, sizeof(run.err),
-			"timed out after %.1f s waiting for the server to start the rooms (%u of %u users ready)",
-			c->timeout_s, run.nready, n);
+		chat_ready_timeout(run.err, sizeof(run.err), c, run.nready, n);
 	if (r)
 		goto out;
 	t_go = clock_now();
@@ -344,14 +319,10 @@ int chat_client_epoll(const struct chat_run_cfg *c, struct chat_run_result *res)
 		snprintf(run.err, sizeof(run.err),
 			 "a user got more than its room's messages");
 	if (r == 1) {
-		uint64_t sum = 0;
-
 		for (i = 0; i < n; i++)
-			sum += got[i] = us[i].got;
-		chat_describe_missing(miss, sizeof(miss), res->expected, sum,
-				      got, c->users, n, run.due);
-		snprintf(run.err, sizeof(run.err),
-			 "run timed out after %.1f s: %s", c->timeout_s, miss);
+			got[i] = us[i].got;
+		chat_run_timeout(run.err, sizeof(run.err), c, res->expected,
+				 got, n);
 	}
 out:
 	if (t_go > 0) {

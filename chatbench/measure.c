@@ -85,8 +85,8 @@ struct measure *measure_open(const struct cfg *c, const char *host, int port,
 	if (!m)
 		abort();
 	m->ctrl = -1;
-	if (c->cpu) {
-		if (meterset_open(&m->ms, c->cpu_list, NULL, err, len)) {
+	if (c->cli.cpu) {
+		if (meterset_open(&m->ms, c->cli.cpu_list, NULL, err, len)) {
 			free(m);
 			return NULL;
 		}

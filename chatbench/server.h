@@ -180,8 +180,35 @@ void srv_conn_free(struct srv_conn *c);
 /* Unlink and free a room with every member's conn struct. */
 void srv_room_free(struct chat_server *s, struct srv_room *r);
 
-/* The event-loop model (server_epoll.c). */
+/* The threads model: the accept loop (server_threads.c) and the rooms'
+ * logs with each member's writer thread (server_log.c). */
+void *srv_threads_main(void *arg);
+extern const struct srv_ops srv_threads_ops;
+/* Append one message of user to the room's log; waits for room in it. */
+void srv_log_append(struct srv_room *r, uint16_t user, const uint8_t *b);
+/* The room's message log, when the room is full. 0 or -ENOMEM. */
+int srv_log_alloc(struct srv_room *r);
+/* A member's writer thread: its queue first, then the log. */
+void *srv_writer_main(void *arg);
+/* c's socket is gone: its writer stops, it no longer holds the log. */
+void srv_set_dead(struct srv_conn *c);
+
+/* The event-loop model: the loop (server_epoll.c) and its output
+ * (server_epoll_out.c). */
 void *srv_epoll_main(void *arg);
 extern const struct srv_ops srv_epoll_ops;
+/* What epoll waits for on c: in unless closing or paused, out when
+ * something is queued. */
+void srv_ep_update(struct srv_conn *c);
+/* Pause (on) or resume reading from every member of r. */
+void srv_ep_room_pause(struct srv_room *r, int on);
+/* Close c after this batch of events; why NULL: an end of file. */
+void srv_ep_close_later(struct srv_conn *c, const char *why);
+/* Queue len bytes for c (pausing its room when the queue is full). */
+void srv_ep_append(struct srv_conn *c, const uint8_t *buf, size_t len);
+/* Send what is queued for c. */
+void srv_ep_flush(struct srv_conn *c);
+/* One message to member m, straight when nothing is queued for it. */
+void srv_ep_relay(struct srv_conn *m, const uint8_t *buf, size_t len);
 
 #endif

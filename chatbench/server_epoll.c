@@ -4,7 +4,9 @@
  * model (one recv() per message read, one send() per message and target)
  * so the two models differ in scheduling, not in the work per message.
  * A user whose outgoing queue passes SRV_QUEUE_MAX pauses reading in its
- * whole room until it drains (the threads model's readers wait instead).
+ * whole room until it drains (the threads model's readers wait instead):
+ * the output side is server_epoll_out.c; this file reads, accepts, closes
+ * and runs the loop.
  */
 #include "config.h"
 #include "server.h"
@@ -21,175 +23,6 @@
 #include <unistd.h>
 
 #define EP_BATCH 64 /* frames read per wake-up and connection */
-
-static void ep_update(struct srv_conn *c)
-{
-	struct epoll_event ev = {.data.ptr = c};
-	uint32_t want = 0;
-
-	if (c->fd < 0)
-		return;
-	if (c->draining || (!c->closing && !(c->room && c->room->paused)))
-		want |= EPOLLIN;
-	if (c->outlen > c->outoff)
-		want |= EPOLLOUT;
-	if (want == c->events)
-		return;
-	ev.events = want;
-	epoll_ctl(c->s->epfd, EPOLL_CTL_MOD, c->fd, &ev);
-	c->events = want;
-}
-
-static void room_pause(struct srv_room *r, int on)
-{
-	uint32_t u;
-
-	r->paused = on;
-	for (u = 0; u < r->shape.users; u++)
-		if (r->member[u])
-			ep_update(r->member[u]);
-}
-
-static void close_later(struct srv_conn *c, const char *why)
-{
-	if (c->reap)
-		return;
-	c->reap = 1;
-	snprintf(c->why, sizeof(c->why), "%s", why ? why : "");
-	c->reap_next = c->s->reap;
-	c->s->reap = c;
-}
-
-static void ep_append(struct srv_conn *c, const uint8_t *buf, size_t len)
-{
-	if (c->fd < 0 || c->reap || c->wdead)
-		return;
-	if (c->outoff && c->outoff == c->outlen)
-		c->outoff = c->outlen = 0;
-	if (c->outlen + len > c->outcap && c->outoff) {
-		memmove(c->out, c->out + c->outoff, c->outlen - c->outoff);
-		c->outlen -= c->outoff;
-		c->outoff = 0;
-	}
-	if (c->outlen + len > c->outcap) {
-		size_t cap = c->outcap ? c->outcap : 4096;
-		uint8_t *o;
-
-		while (cap < c->outlen + len)
-			cap *= 2;
-		o = realloc(c->out, cap);
-		if (!o)
-			abort();
-		c->out = o;
-		c->outcap = cap;
-	}
-	memcpy(c->out + c->outlen, buf, len);
-	c->outlen += len;
-	if (!c->full && c->room && c->outlen - c->outoff > SRV_QUEUE_MAX) {
-		c->full = 1;
-		if (c->room->nfull++ == 0)
-			room_pause(c->room, 1);
-	}
-}
-
-/* Send what is queued, one send() per frame (control: all at once). */
-static void ep_flush(struct srv_conn *c)
-{
-	ssize_t n;
-
-	while (c->outoff < c->outlen && !c->reap) {
-		const uint8_t *p = c->out + c->outoff;
-		size_t want = c->outlen - c->outoff;
-
-		if (!c->ctrl) {
-			if (!c->outfrag)
-				c->outfrag = (uint32_t)p[4] << 24 |
-					     (uint32_t)p[5] << 16 |
-					     (uint32_t)p[6] << 8 | p[7];
-			want = c->outfrag;
-		}
-		n = chat_send(c->fd, p, want, MSG_NOSIGNAL | MSG_DONTWAIT);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
-			break;
-		if (n <= 0) {
-			/* the user stopped reading: drop its output but read
-			 * what it sent until it hangs up */
-			c->outoff = c->outlen = 0;
-			c->outfrag = 0;
-			c->wdead = 1;
-			break;
-		}
-		c->outoff += (size_t)n;
-		if (!c->ctrl)
-			c->outfrag -= (size_t)n;
-		c->last = c->s->now;
-	}
-	if (c->full && c->outlen - c->outoff < SRV_QUEUE_MAX / 2) {
-		c->full = 0;
-		if (--c->room->nfull == 0)
-			room_pause(c->room, 0);
-	}
-	if (c->closing && c->outoff == c->outlen && !c->draining) {
-		/* FIN after the last frame; close once the user hangs up, so
-		 * unread input cannot turn the close into a reset that
-		 * destroys what was sent */
-		shutdown(c->fd, SHUT_WR);
-		c->draining = 1;
-	}
-	ep_update(c);
-}
-
-static void ep_push(struct srv_conn *c, const uint8_t *buf, size_t len)
-{
-	ep_append(c, buf, len);
-	ep_update(c);
-}
-
-static void ep_finish(struct srv_conn *c)
-{
-	c->closing = 1;
-	ep_update(c);
-}
-
-const struct srv_ops srv_epoll_ops = {.push = ep_push, .finish = ep_finish};
-
-/*
- * Relay one message to member m: with nothing queued for it, send() it
- * straight from the reader's buffer (no copy, no epoll change); only what
- * the socket does not take is queued.
- */
-static void ep_relay(struct srv_conn *m, const uint8_t *buf, size_t len)
-{
-	ssize_t n;
-
-	if (m->fd < 0 || m->reap || m->wdead)
-		return;
-	if (m->closing || m->outoff != m->outlen) {
-		ep_append(m, buf, len);
-		ep_flush(m);
-		return;
-	}
-	n = chat_send(m->fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
-	if (n == (ssize_t)len) {
-		m->last = m->s->now;
-		return;
-	}
-	if (n < 0 && errno != EAGAIN && errno != EINTR) {
-		m->wdead = 1; /* as ep_flush: drop its output, read on */
-		m->outoff = m->outlen = 0;
-		m->outfrag = 0;
-		return;
-	}
-	if (n < 0)
-		n = 0;
-	if (n > 0)
-		m->last = m->s->now;
-	ep_append(m, buf + n, len - (size_t)n);
-	m->outfrag = len - (size_t)n; /* the queue starts inside a frame */
-	ep_update(m);
-}
 
 /* The frame c should be reading now: JOIN, control header or message. */
 static size_t frame_want(const struct srv_conn *c)
@@ -210,7 +43,7 @@ static void on_join(struct chat_server *s, struct srv_conn *c)
 			     sizeof(err)) != 1 ||
 	    chatframe_join_parse(&h, c->in + CHAT_HDR, c->inlen - CHAT_HDR, &j,
 				 err, sizeof(err))) {
-		close_later(c, err);
+		srv_ep_close_later(c, err);
 		return;
 	}
 	if (j.flags & CHAT_JOIN_CTRL) {
@@ -225,7 +58,7 @@ static void on_join(struct chat_server *s, struct srv_conn *c)
 		srv_ready(s, c->room);
 	pthread_mutex_unlock(&s->lock);
 	if (r < 0) {
-		close_later(c, err);
+		srv_ep_close_later(c, err);
 		return;
 	}
 	if (c->incap < j.size) {
@@ -240,7 +73,7 @@ static void on_join(struct chat_server *s, struct srv_conn *c)
 		uint32_t u;
 
 		for (u = 0; u < c->room->shape.users; u++)
-			ep_flush(c->room->member[u]);
+			srv_ep_flush(c->room->member[u]);
 	}
 }
 
@@ -256,11 +89,11 @@ static void on_msg(struct chat_server *s, struct srv_conn *c)
 		char why[300];
 
 		snprintf(why, sizeof(why), "malformed frame: %s", err);
-		close_later(c, why);
+		srv_ep_close_later(c, why);
 		return;
 	}
 	if (srv_check_msg(c, &h, err, sizeof(err))) {
-		close_later(c, err);
+		srv_ep_close_later(c, err);
 		return;
 	}
 	c->sent++;
@@ -272,7 +105,7 @@ static void on_msg(struct chat_server *s, struct srv_conn *c)
 
 		if (u == c->user)
 			continue;
-		ep_relay(m, c->in, c->inlen);
+		srv_ep_relay(m, c->in, c->inlen);
 	}
 	r->relayed += r->shape.users - 1;
 }
@@ -287,16 +120,17 @@ static void on_ctrl(struct chat_server *s, struct srv_conn *c)
 	if (chatframe_decode(c->in, c->inlen, CHAT_HDR, &h, err, sizeof(err)) !=
 		    1 ||
 	    srv_ctrl(s, c, &h, &reply, &rlen, err, sizeof(err))) {
-		close_later(c, err);
+		srv_ep_close_later(c, err);
 		return;
 	}
 	if (rlen) {
-		ep_append(c, reply, rlen);
+		srv_ep_append(c, reply, rlen);
 		free(reply);
-		ep_flush(c);
+		srv_ep_flush(c);
 	}
 	if (c->outlen - c->outoff > SRV_QUEUE_MAX)
-		close_later(c, "control: the client does not read its reports");
+		srv_ep_close_later(
+			c, "control: the client does not read its reports");
 }
 
 /* A hung-up user's input: discard until it closes too. */
@@ -308,7 +142,7 @@ static void drain(struct srv_conn *c)
 	while ((n = recv(c->fd, junk, sizeof(junk), MSG_DONTWAIT)) > 0)
 		c->last = c->s->now;
 	if (n == 0 || (errno != EAGAIN && errno != EINTR))
-		close_later(c, "");
+		srv_ep_close_later(c, "");
 }
 
 static void on_readable(struct chat_server *s, struct srv_conn *c)
@@ -332,11 +166,11 @@ static void on_readable(struct chat_server *s, struct srv_conn *c)
 			return;
 		if (n <= 0) {
 			if (n < 0 && errno != ECONNRESET)
-				close_later(c, strerror(errno));
+				srv_ep_close_later(c, strerror(errno));
 			else if (c->inlen)
-				close_later(c, "hung up inside a frame");
+				srv_ep_close_later(c, "hung up inside a frame");
 			else
-				close_later(c, NULL);
+				srv_ep_close_later(c, NULL);
 			return;
 		}
 		c->last = s->now;
@@ -350,7 +184,7 @@ static void on_readable(struct chat_server *s, struct srv_conn *c)
 					     sizeof(err)) < 0) {
 				snprintf(why, sizeof(why),
 					 "malformed frame: %s", err);
-				close_later(c, why);
+				srv_ep_close_later(c, why);
 				return;
 			}
 			continue;
@@ -422,7 +256,7 @@ static void ep_close(struct chat_server *s, struct srv_conn *c)
 	if (c->full) {
 		c->full = 0;
 		if (--c->room->nfull == 0)
-			room_pause(c->room, 0);
+			srv_ep_room_pause(c->room, 0);
 	}
 	if (why && !c->room && !c->closing)
 		log_warn("client %s: %s; closing the connection", c->name, why);
@@ -457,15 +291,15 @@ static void sweep(struct chat_server *s, double now)
 			continue;
 		if (c->ctrl) {
 			if (srv_ctrl_idle(s, c->last, now))
-				close_later(
+				srv_ep_close_later(
 					c,
 					"control: idle with no run going (timeout)");
 			continue;
 		}
 		if (!c->room && now - c->born > srv_join_timeout(s))
-			close_later(c, "no JOIN in time");
+			srv_ep_close_later(c, "no JOIN in time");
 		else if (c->room && now - c->last > s->cfg.idle_timeout_s)
-			close_later(c, "idle too long (timeout)");
+			srv_ep_close_later(c, "idle too long (timeout)");
 	}
 	reap_all(s);
 }
@@ -515,7 +349,7 @@ void *srv_epoll_main(void *arg)
 			if (ev[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
 				on_readable(s, c);
 			if (!c->reap && (ev[i].events & EPOLLOUT))
-				ep_flush(c);
+				srv_ep_flush(c);
 		}
 		reap_all(s);
 		if (s->now >= next_sweep) {

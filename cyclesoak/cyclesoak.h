@@ -1,7 +1,15 @@
-/* cyclesoak.h: what cyclesoak's files share: the settings and the modes. */
+/*
+ * cyclesoak.h: what cyclesoak's files share: the settings (main.c), the
+ * helpers every mode uses (common.c) and the modes (run.c, calibrate.c,
+ * serve.c, selftest.c with perturb.c).
+ */
 #ifndef ZCB_CYCLESOAK_H
 #define ZCB_CYCLESOAK_H
 
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "cli.h"
 #include "meter.h"
 #include "result.h"
 
@@ -19,7 +27,8 @@ struct cfg {
 	long count;		/* -n: periods, 0 = until Ctrl-C */
 	const char *calib_file; /* --calib-file, NULL = state file */
 	const char *cpus;	/* --cpus: CPUs to soak, NULL = online */
-	const char *meters;	/* --cpu=LIST, NULL = the mode's default */
+	struct cli_common cli;	/* --cpu=LIST (cli.cpu_list, NULL = the
+				 * mode's default meters), -J, -o, --label */
 	const char *events;	/* --events: perf events, NULL = defaults */
 	int rounds;		/* --rounds: calibration rounds */
 	double round_s;		/* --round-time: length of each */
@@ -35,12 +44,12 @@ struct cfg {
 	int host_details;	/* --host-details: HOST shows cmdline, memory */
 	double load_s;		/* --duration: selftest seconds per load */
 	int quick;		/* --quick: selftest without the stream part */
-	const char *json_out;	/* -J ("-") or -o FILE */
-	const char *label;	/* --label */
 	char **cmd;		/* -- CMD ARGS */
 	int argc;		/* of the whole command line, for the doc */
 	char **argv;
 };
+
+/* --- common.c: what every mode uses ----------------------------------- */
 
 /* The meter options every mode uses (calibration file, CPUs, events). */
 void cs_meter_opts(const struct cfg *c, struct meter_opts *o);
@@ -51,11 +60,40 @@ const char *cs_soaker(const struct cfg *c);
 /* res_warn the calibration mismatch when the soak meter is in list. */
 void cs_warn_calibration(const struct cfg *c, struct res_doc *d,
 			 const char *list);
+/* Pin the calling process to cpu. */
+void cs_pin(int cpu);
+/* Wait for n children (a signal stops them); their CPU seconds. */
+double cs_wait_all(pid_t *p, int n);
+/*
+ * Fork a child held until the parent writes a byte to *go, so meters
+ * can open on it first. It dies with die_sig when we die. Returns 0 in
+ * the child (*back: its end of the pipe back), the pid in the parent
+ * (*back: our end); dies when it cannot fork.
+ */
+pid_t cs_fork_held(int die_sig, int *go, int *back);
+
+/* --- the modes ---------------------------------------------------------- */
 
 int do_monitor(const struct cfg *c);
 int do_run(const struct cfg *c);
 int do_calibrate(const struct cfg *c);
 int do_serve(const struct cfg *c);
 int do_selftest(const struct cfg *c);
+
+/* --- selftest.c and perturb.c ------------------------------------------- */
+
+struct selftest {
+	const struct cfg *c;
+	struct res_doc *d;
+	FILE *out;
+	struct meter_opts mo;
+	const char *meters; /* list measured at each load */
+	int ncpu;	    /* online CPUs (the box) */
+	int cpu[2];	    /* the CPUs the loads use */
+	double maxerr;	    /* of the soak meter on the loads */
+};
+
+/* What the soakers cost a load: parked against running, in pairs. */
+void selftest_perturbation(struct selftest *s);
 
 #endif

@@ -21,12 +21,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Where the human text goes: stderr when -J took stdout. */
-static FILE *txt(const struct cfg *c)
-{
-	return c->json_out && !strcmp(c->json_out, "-") ? stderr : stdout;
-}
-
 /* --- monitor ------------------------------------------------------------ */
 
 static void print_period(FILE *f, const struct cpu_sample *s)
@@ -67,7 +61,7 @@ int do_monitor(const struct cfg *c)
 		if (meter_stop(m, &s))
 			die("soak meter: %s", s.why);
 		meter_start(m);
-		print_period(txt(c), &s);
+		print_period(cli_text(&c->cli), &s);
 		if (n == 0)
 			log_verbose("%s", s.note);
 		sum += s.busy_pct;
@@ -97,8 +91,8 @@ int do_monitor(const struct cfg *c)
 /* Default for -- CMD: soak when calibrated, procstat, rusage, perf. */
 static const char *run_meters(const struct cfg *c, const struct meter_opts *mo)
 {
-	if (c->meters)
-		return c->meters;
+	if (c->cli.cpu_list)
+		return c->cli.cpu_list;
 	return strcmp(meter_default_list(mo), "soak")
 		       ? "procstat,rusage,perf"
 		       : "soak,procstat,rusage,perf";
@@ -112,33 +106,17 @@ static const char *run_meters(const struct cfg *c, const struct meter_opts *mo)
  * Returns the pid. */
 static pid_t spawn(char **cmd, int *go, int *errpipe)
 {
-	int g[2], e[2], er;
-	pid_t p, me = getpid();
-	char b;
+	pid_t p = cs_fork_held(SIGTERM, go, errpipe);
+	int er;
 
-	if (pipe2(g, O_CLOEXEC) || pipe2(e, O_CLOEXEC))
-		die_errno("pipe");
-	p = fork();
-	if (p < 0)
-		die_errno("fork");
-	if (p == 0) {
-		signal(SIGPIPE, SIG_DFL);
-		sig_die_with_parent(SIGTERM, me);
-		close(g[1]);
-		close(e[0]);
-		if (read(g[0], &b, 1) != 1)
-			_exit(127);
-		execvp(cmd[0], cmd);
-		er = errno;
-		if (write(e[1], &er, sizeof(er)) < 0)
-			_exit(127);
+	if (p)
+		return p;
+	signal(SIGPIPE, SIG_DFL);
+	execvp(cmd[0], cmd);
+	er = errno;
+	if (write(*errpipe, &er, sizeof(er)) < 0)
 		_exit(127);
-	}
-	close(g[0]);
-	close(e[1]);
-	*go = g[1];
-	*errpipe = e[0];
-	return p;
+	_exit(127);
 }
 
 /* Signal CMD and every process under it (a shell's children too). */
@@ -190,9 +168,34 @@ static int wait_cmd(pid_t p, const char *name, struct rusage *ru)
 	return st;
 }
 
+/* What became of CMD. */
+struct outcome {
+	struct cpu_sample s[METER_MAX]; /* the meters over its run */
+	int n;
+	double elapsed;	  /* seconds */
+	struct rusage ru; /* CMD and its children */
+	int st;		  /* wait status */
+	int code;	  /* exit status, or 128 + signal */
+};
+
+/* "exited with status" 3, "was killed by signal" 9 */
+static const char *how(const struct outcome *o)
+{
+	return WIFEXITED(o->st) ? "exited with status" : "was killed by signal";
+}
+
+static int how_n(const struct outcome *o)
+{
+	return WIFEXITED(o->st) ? o->code : WTERMSIG(o->st);
+}
+
+static double secs(const struct timeval *tv)
+{
+	return tv->tv_sec + tv->tv_usec / 1e6;
+}
+
 static void record(const struct cfg *c, struct res_doc *d,
-		   const struct cpu_sample *s, int n, double elapsed,
-		   const struct rusage *ru, int status)
+		   const struct outcome *o)
 {
 	json_t *kase, *smp = json_object(), *cmd = json_array();
 	int i;
@@ -200,35 +203,95 @@ static void record(const struct cfg *c, struct res_doc *d,
 	for (i = 0; c->cmd[i]; i++)
 		json_array_append_new(cmd, json_string(c->cmd[i]));
 	kase = res_case(d, json_pack("{s:s, s:s}", "load", "command", "meter",
-				     s[0].meter));
-	meter_add_metrics(d, smp, "box", s, n, 0, 0);
-	meter_add_raw(smp, "box", s, n);
+				     o->s[0].meter));
+	meter_add_metrics(d, smp, "box", o->s, o->n, 0, 0);
+	meter_add_raw(smp, "box", o->s, o->n);
 	res_metric(d, "elapsed_s", "s", RES_LOWER, 0);
-	res_sample_set(smp, "elapsed_s", elapsed);
+	res_sample_set(smp, "elapsed_s", o->elapsed);
 	json_object_set_new(smp, "command", cmd);
-	json_object_set_new(smp, "exit_status", json_integer(status));
-	json_object_set_new(
-		smp, "cmd_rusage",
-		json_pack("{s:f, s:f, s:I, s:I}", "utime_s",
-			  ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6,
-			  "stime_s",
-			  ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6,
-			  "nvcsw", (json_int_t)ru->ru_nvcsw, "nivcsw",
-			  (json_int_t)ru->ru_nivcsw));
+	json_object_set_new(smp, "exit_status", json_integer(o->code));
+	json_object_set_new(smp, "cmd_rusage",
+			    json_pack("{s:f, s:f, s:I, s:I}", "utime_s",
+				      secs(&o->ru.ru_utime), "stime_s",
+				      secs(&o->ru.ru_stime), "nvcsw",
+				      (json_int_t)o->ru.ru_nvcsw, "nivcsw",
+				      (json_int_t)o->ru.ru_nivcsw));
 	res_sample(kase, smp);
+}
+
+/* The document of a run that ran: its figures, a failure when CMD or we
+ * were stopped; 1 when it could not be written. */
+static int finish_doc(const struct cfg *c, struct res_doc *d,
+		      const struct outcome *o)
+{
+	int wfail;
+
+	record(c, d, o);
+	if (sig_stop && !res_failed(d))
+		res_fail(d, "stopped by signal %d; command %s %s %d",
+			 (int)sig_stop, c->cmd[0], how(o), how_n(o));
+	if (o->code && !res_failed(d))
+		res_fail(d, "command %s %s %d", c->cmd[0], how(o), how_n(o));
+	wfail = res_finish(d) != 0;
+	res_free(d);
+	return wfail;
+}
+
+/* Stopped while the meters opened: CMD never runs. */
+static int stopped_early(const struct cfg *c, struct res_doc *d, pid_t p,
+			 struct meterset *set)
+{
+	kill(p, SIGKILL);
+	waitpid(p, NULL, 0);
+	meterset_close(set);
+	log_err("stopped by signal %d before %s started", (int)sig_stop,
+		c->cmd[0]);
+	if (d) {
+		res_fail(d, "stopped by signal %d before %s started",
+			 (int)sig_stop, c->cmd[0]);
+		res_finish(d);
+		res_free(d);
+	}
+	return sig_exit_status();
+}
+
+/* The meters side by side, then CMD's own rusage. */
+static void print_run(const struct cfg *c, const struct outcome *o)
+{
+	FILE *f = cli_text(&c->cli);
+
+	fprintf(f, "cyclesoak: %s ran %.2fs\n", c->cmd[0], o->elapsed);
+	meter_print(f, "box", o->s, o->n, 0);
+	fprintf(f, "  cmd rusage: usr %.3fs sys %.3fs (%s and its children)\n",
+		secs(&o->ru.ru_utime), secs(&o->ru.ru_stime), c->cmd[0]);
+}
+
+/* The closing line: how CMD ended and the box load of the first meter
+ * that read. */
+static void summary(const struct cfg *c, const struct outcome *o)
+{
+	int i;
+
+	fflush(cli_text(&c->cli));
+	for (i = 0; i < o->n && !o->s[i].ok; i++)
+		;
+	fprintf(stderr,
+		"cyclesoak: %s %s %d after %.2fs; box load %.1f%% (%s)\n",
+		c->cmd[0], WIFEXITED(o->st) ? "exited" : "killed by signal",
+		how_n(o), o->elapsed, i < o->n ? o->s[i].busy_pct : 0.0,
+		i < o->n ? o->s[i].meter : "no meter");
 }
 
 int do_run(const struct cfg *c)
 {
-	struct cpu_sample s[METER_MAX];
 	struct res_doc *d = cs_doc(c);
 	struct meter_opts mo;
 	struct meterset set;
-	struct rusage ru;
+	struct outcome o;
 	const char *list;
 	char err[512];
-	int go, ep, st, n, er, code, i, wfail = 0;
-	double t0, el, ut, stt;
+	int go, ep, er, wfail = 0;
+	double t0;
 	pid_t p;
 
 	cs_meter_opts(c, &mo);
@@ -241,28 +304,16 @@ int do_run(const struct cfg *c)
 		waitpid(p, NULL, 0);
 		die("%s", err);
 	}
-	if (sig_stop) { /* stopped while the meters opened: CMD never runs */
-		kill(p, SIGKILL);
-		waitpid(p, NULL, 0);
-		meterset_close(&set);
-		log_err("stopped by signal %d before %s started", (int)sig_stop,
-			c->cmd[0]);
-		if (d) {
-			res_fail(d, "stopped by signal %d before %s started",
-				 (int)sig_stop, c->cmd[0]);
-			res_finish(d);
-			res_free(d);
-		}
-		return sig_exit_status();
-	}
+	if (sig_stop)
+		return stopped_early(c, d, p, &set);
 	meterset_start(&set);
 	t0 = clock_now();
 	if (write(go, "g", 1) != 1)
 		die_errno("start the command");
 	close(go);
-	st = wait_cmd(p, c->cmd[0], &ru);
-	el = clock_now() - t0;
-	n = meterset_stop(&set, s);
+	o.st = wait_cmd(p, c->cmd[0], &o.ru);
+	o.elapsed = clock_now() - t0;
+	o.n = meterset_stop(&set, o.s);
 	meterset_close(&set);
 	if (read(ep, &er, sizeof(er)) == (ssize_t)sizeof(er)) {
 		log_err("cannot run %s: %s", c->cmd[0], strerror(er));
@@ -271,39 +322,12 @@ int do_run(const struct cfg *c)
 				 strerror(er));
 	}
 	close(ep);
-	code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	ut = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
-	stt = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-	fprintf(txt(c), "cyclesoak: %s ran %.2fs\n", c->cmd[0], el);
-	meter_print(txt(c), "box", s, n, 0);
-	fprintf(txt(c),
-		"  cmd rusage: usr %.3fs sys %.3fs (%s and its children)\n", ut,
-		stt, c->cmd[0]);
-	if (d) {
-		record(c, d, s, n, el, &ru, code);
-		if (sig_stop && !res_failed(d))
-			res_fail(d, "stopped by signal %d; command %s %s %d",
-				 (int)sig_stop, c->cmd[0],
-				 WIFEXITED(st) ? "exited with status"
-					       : "was killed by signal",
-				 WIFEXITED(st) ? code : WTERMSIG(st));
-		if (code && !res_failed(d))
-			res_fail(d, "command %s %s %d", c->cmd[0],
-				 WIFEXITED(st) ? "exited with status"
-					       : "was killed by signal",
-				 WIFEXITED(st) ? code : WTERMSIG(st));
-		wfail = res_finish(d) != 0;
-		res_free(d);
-	}
-	fflush(txt(c));
-	for (i = 0; i < n && !s[i].ok; i++)
-		;
-	fprintf(stderr,
-		"cyclesoak: %s %s %d after %.2fs; box load %.1f%% (%s)\n",
-		c->cmd[0], WIFEXITED(st) ? "exited" : "killed by signal",
-		WIFEXITED(st) ? code : WTERMSIG(st), el,
-		i < n ? s[i].busy_pct : 0.0, i < n ? s[i].meter : "no meter");
+	o.code = WIFEXITED(o.st) ? WEXITSTATUS(o.st) : 128 + WTERMSIG(o.st);
+	print_run(c, &o);
+	if (d)
+		wfail = finish_doc(c, d, &o);
+	summary(c, &o);
 	if (sig_stop)
 		return sig_exit_status();
-	return code ? code : wfail;
+	return o.code ? o.code : wfail;
 }

@@ -135,15 +135,16 @@ static void cmd_hello(struct server *s, struct sclient *k)
 	hostinfo_read(NULL, &h);
 	reply(k, "OK %s host=%s cpus=%d default=%s", SOAKPROTO_VERSION,
 	      h.hostname, h.online_cpus,
-	      s->cfg->meters ? s->cfg->meters : meter_default_list(&s->mo));
+	      s->cfg->cli.cpu_list ? s->cfg->cli.cpu_list
+				   : meter_default_list(&s->mo));
 	hostinfo_free(&h);
 }
 
 static void cmd_start(struct server *s, struct sclient *k, const char *arg)
 {
-	const char *list = *arg		    ? arg
-			   : s->cfg->meters ? s->cfg->meters
-					    : meter_default_list(&s->mo);
+	const char *list = *arg			  ? arg
+			   : s->cfg->cli.cpu_list ? s->cfg->cli.cpu_list
+						  : meter_default_list(&s->mo);
 	char err[512];
 
 	if (k->open) {
@@ -436,7 +437,7 @@ int do_serve(const struct cfg *c)
 		abort();
 	printf("cyclesoak: serving on %s port %d (default meters %s)\n",
 	       c->bind, port,
-	       c->meters ? c->meters : meter_default_list(&s.mo));
+	       c->cli.cpu_list ? c->cli.cpu_list : meter_default_list(&s.mo));
 	fflush(stdout);
 	while (!sig_stop) {
 		now = clock_now();

@@ -44,8 +44,8 @@ struct cpuwin *nb_cpu_open(const struct cfg *c)
 {
 	static struct cpuwin w;
 	struct cpuwin_cfg cc = {
-		.local = c->cpu != NULL,
-		.local_list = c->cpu && *c->cpu ? c->cpu : NULL,
+		.local = c->cli.cpu,
+		.local_list = c->cli.cpu_list,
 		.remote = c->remote_cpu,
 		.server_pid = c->server_pid,
 		.server_side = "remote", /* the server's figures, first */
@@ -53,7 +53,7 @@ struct cpuwin *nb_cpu_open(const struct cfg *c)
 	};
 	char err[1024];
 
-	if (!c->cpu && !c->server_pid && !c->remote_cpu)
+	if (!c->cli.cpu && !c->server_pid && !c->remote_cpu)
 		return NULL;
 	if (cpuwin_open(&w, &cc, err, sizeof(err)))
 		die("CPU: %s", err);
@@ -93,25 +93,26 @@ static void send_msg(int fd, struct nb_msg *m)
 static void client_main(const struct cfg *c, size_t reqsize, int i, int go,
 			int res)
 {
-	struct nfsio_opts o = {0};
-	struct nb_msg m = {0};
 	char target[4200], verify[4200];
+	struct nfsio_opts o = {
+		.target = target,
+		.op = c->op,
+		.reqsize = reqsize,
+		.qd = c->qd,
+		.async = c->async,
+		.direct = c->direct,
+		.timeout_ms = c->timeout_ms,
+		.size = c->bytes,
+		.vers = c->vers,
+		.verify = c->verify,
+		.seed = c->seed,
+	};
+	struct nb_msg m = {0};
 	struct nfsio *io;
 	char b;
 
 	sig_default();
 	client_target(c, i, target, sizeof(target));
-	o.target = target;
-	o.op = c->op;
-	o.reqsize = reqsize;
-	o.qd = c->qd;
-	o.async = c->async;
-	o.direct = c->direct;
-	o.timeout_ms = c->timeout_ms;
-	o.size = c->bytes;
-	o.vers = c->vers;
-	o.verify = c->verify;
-	o.seed = c->seed;
 	if (c->verify == NFSIO_VERIFY_FILE) {
 		snprintf(verify, sizeof(verify), "%s%s", c->verify_file,
 			 c->own_files ? strrchr(target, '.') : "");

@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "cli.h"
 #include "cpuwin.h"
 #include "meter.h"
 #include "nfsio.h"
@@ -36,17 +37,17 @@ struct cfg {
 	uint64_t seed;		  /* data pattern seed */
 	int timeout_ms;		  /* each RPC and each setup phase */
 	double max_time;	  /* one sample's limit, seconds */
-	int repeat;		  /* samples per case */
-	const char *cpu;	  /* local meters, NULL = none */
+	struct cli_common cli;	  /* -c, --cpu=LIST (the client's meters),
+				   * -R/--repeat (samples per case), -J,
+				   * -o, -L/--label */
 	pid_t server_pid;	  /* --server-pid (0 = none) */
 	const char *remote_cpu;	  /* --remote-cpu HOST[:PORT] */
 	long rsize, wsize;	  /* mounted: labels (0 = from mountinfo) */
 	char vers_label[16];	  /* "3", "4", "4.2" for params */
 	char proto[16];		  /* "tcp", "udp" */
 	char fstype[32];	  /* mounted: the file system's type */
-	const char *label;	  /* --label */
-	const char *json_out;	  /* -J ("-") or -o FILE */
-	int quiet;		  /* -q */
+	const char *json_out;	  /* cli_doc_path(&cli), for print.c */
+	int quiet;		  /* -q, for print.c */
 };
 
 /* One sample's figures: aggregate and per client. */
@@ -83,8 +84,19 @@ int nb_run_sample(const struct cfg *c, size_t reqsize, int nclients,
 /* Stop any clients still running (SIGKILL) and reap them. */
 void nb_kill_clients(void);
 
-/* Printers (print.c). */
+/* The result document (doc.c). */
 struct res_doc;
+/* Resolve c->target: its mode, file path and labels (mountinfo). */
+void nb_target(struct cfg *c, struct res_doc *d);
+json_t *nb_config_json(const struct cfg *c);
+/* One sample as a case's sample, with its CPU and pair. */
+void nb_record(const struct cfg *c, struct res_doc *d,
+	       const struct nb_sample *s);
+/* Warn once when a request size passes the server's READ/WRITE limit. */
+void nb_check_limits(const struct cfg *c, struct res_doc *d,
+		     const struct nb_sample *s);
+
+/* Printers (print.c). */
 void nb_print_sample(const struct cfg *c, const struct nb_sample *s, int rep);
 /* Each paired case's perturbation line (the document's). */
 void nb_print_perturbation(const struct cfg *c, struct res_doc *d);

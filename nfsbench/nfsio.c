@@ -1,12 +1,15 @@
 /*
- * nfsio.c: nfsbench's I/O engines behind one interface, the data pattern
- * and its check, URL and mountinfo helpers, and the posix engine (files
- * under a mounted path). The libnfs engine is in nfsio_libnfs.c.
+ * nfsio.c: nfsbench's I/O engines behind one interface (the switch), the
+ * posix engine (files under a mounted path, lib/core/mfile) and the
+ * mountinfo helpers. The libnfs engine is in nfsio_libnfs.c; what both
+ * engines share (the pattern and its check, the one-request loop, URLs)
+ * in nfsio_common.c.
  */
 #include "config.h"
 #include "nfsio_int.h"
 #include "clock.h"
 #include "hostinfo.h"
+#include "mfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,161 +18,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-int nfsio_is_url(const char *s)
-{
-	return s && !strncmp(s, "nfs://", 6);
-}
-
-#ifndef HAVE_LIBNFS
-int nfsio_have_libnfs(void)
-{
-	return 0;
-}
-
-const char *nfsio_libnfs_api(void)
-{
-	return "";
-}
-#endif
-
-/* ---- the pattern ---- */
-
-static uint64_t mix64(uint64_t x) /* splitmix64's finalizer */
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
-/* Byte i of the little-endian word for 8-byte block w. */
-static unsigned char pat_byte(uint64_t w, unsigned i, uint64_t seed)
-{
-	return (unsigned char)(mix64(w ^ seed) >> (8 * i));
-}
-
-void nfsio_pattern_fill(void *buf, uint64_t off, size_t len, uint64_t seed)
-{
-	unsigned char *p = buf;
-	uint64_t w, v;
-	size_t i = 0;
-	unsigned k;
-
-	if (!seed)
-		seed = NFSIO_SEED;
-	while (i < len && ((off + i) & 7)) { /* head up to a word */
-		p[i] = pat_byte((off + i) >> 3, (off + i) & 7, seed);
-		i++;
-	}
-	for (; i + 8 <= len; i += 8) {
-		w = (off + i) >> 3;
-		v = mix64(w ^ seed);
-		for (k = 0; k < 8; k++)
-			p[i + k] = (unsigned char)(v >> (8 * k));
-	}
-	for (; i < len; i++)
-		p[i] = pat_byte((off + i) >> 3, (off + i) & 7, seed);
-}
-
-long nfsio_pattern_check(const void *buf, uint64_t off, size_t len,
-			 uint64_t seed)
-{
-	unsigned char want[4096];
-	const unsigned char *p = buf;
-	size_t done = 0, n, i;
-
-	while (done < len) {
-		n = len - done < sizeof(want) ? len - done : sizeof(want);
-		nfsio_pattern_fill(want, off + done, n, seed);
-		if (memcmp(want, p + done, n))
-			for (i = 0; i < n; i++)
-				if (want[i] != p[done + i])
-					return (long)(done + i);
-		done += n;
-	}
-	return -1;
-}
-
-void nfsio_fill(struct nfsio *io, void *buf, uint64_t off, size_t len)
-{
-	nfsio_pattern_fill(buf, off, len, io->o.seed);
-}
-
-int nfsio_verify(struct nfsio *io, const void *buf, uint64_t off, size_t len,
-		 char *err, size_t elen)
-{
-	const unsigned char *p = buf;
-	ssize_t r;
-	size_t i;
-	long bad;
-
-	switch (io->o.verify) {
-	case NFSIO_VERIFY_NONE:
-		return 0;
-	case NFSIO_VERIFY_PATTERN:
-		bad = nfsio_pattern_check(buf, off, len, io->o.seed);
-		if (bad >= 0) {
-			snprintf(
-				err, elen,
-				"verify: data differs from the pattern at offset %llu (reply of %zu bytes at %llu)",
-				(unsigned long long)(off + (uint64_t)bad), len,
-				(unsigned long long)off);
-			return -EILSEQ;
-		}
-		break;
-	case NFSIO_VERIFY_FILE:
-		r = pread(io->vfd, io->vbuf, len, (off_t)off);
-		if (r != (ssize_t)len) {
-			snprintf(
-				err, elen,
-				"verify: local copy %s has no %zu bytes at offset %llu",
-				io->verify_file, len, (unsigned long long)off);
-			return -EILSEQ;
-		}
-		if (memcmp(io->vbuf, buf, len)) {
-			for (i = 0; i < len && io->vbuf[i] == p[i]; i++)
-				;
-			snprintf(err, elen,
-				 "verify: data differs from %s at offset %llu",
-				 io->verify_file,
-				 (unsigned long long)(off + i));
-			return -EILSEQ;
-		}
-		break;
-	}
-	io->st.verified += len;
-	return 0;
-}
-
-/* ---- URLs ---- */
-
-int nfsio_url_version(const char *url)
-{
-	const char *q = strchr(url, '?'), *p;
-
-	if (!q)
-		return 3;
-	for (p = q + 1; p && *p; p = strchr(p, '&') ? strchr(p, '&') + 1 : NULL)
-		if (!strncmp(p, "version=", 8)) {
-			if (p[8] == '3' && (!p[9] || p[9] == '&'))
-				return 3;
-			if (p[8] == '4' && (!p[9] || p[9] == '&'))
-				return 4;
-			return -EINVAL;
-		}
-	return 3;
-}
-
-int nfsio_url_suffix(const char *url, const char *suffix, char *out, size_t len)
-{
-	const char *q = strchr(url, '?');
-	size_t head = q ? (size_t)(q - url) : strlen(url);
-	int n;
-
-	n = snprintf(out, len, "%.*s%s%s", (int)head, url, suffix, q ? q : "");
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
 
 /* ---- mountinfo ---- */
 
@@ -299,8 +147,7 @@ int nfsio_open(const struct nfsio_opts *o, struct nfsio **out, char *err,
 	io->vfd = -1;
 	io->target = strdup(o->target);
 	io->o.target = io->target;
-	if (!io->o.seed)
-		io->o.seed = NFSIO_SEED;
+	io->pat = nfsio_pattern(o->seed);
 	if (nfsio_is_url(o->target)) {
 #ifdef HAVE_LIBNFS
 		io->eng = &nfsio_libnfs_engine;
@@ -366,23 +213,23 @@ void nfsio_close(struct nfsio *io)
 	free(io);
 }
 
-/* ---- posix: a file under a mounted path ---- */
+/* ---- posix: a file under a mounted path (lib/core/mfile) ---- */
 
 struct posix_priv {
-	int fd;		    /* the file */
-	unsigned char *buf; /* one request, 4 KiB aligned */
+	struct mfile f;	    /* the file */
+	unsigned char *buf; /* one request, MFILE_ALIGN aligned */
 };
 
 static int posix_open(struct nfsio *io, char *err, size_t len)
 {
 	struct posix_priv *p = calloc(1, sizeof(*p));
-	int flags = O_CLOEXEC, r;
-	struct stat sb;
+	unsigned flags;
+	int r;
 
 	if (!p)
 		return -ENOMEM;
 	io->priv = p;
-	p->fd = -1;
+	p->f.fd = p->f.dfd = -1;
 	if (io->o.direct && (io->o.reqsize % 512)) {
 		snprintf(
 			err, len,
@@ -397,99 +244,60 @@ static int posix_open(struct nfsio *io, char *err, size_t len)
 			(unsigned long long)io->o.size);
 		return -EINVAL;
 	}
-	if (posix_memalign((void **)&p->buf, 4096, io->o.reqsize))
+	if (posix_memalign((void **)&p->buf, MFILE_ALIGN, io->o.reqsize))
 		return -ENOMEM;
-	if (io->o.direct)
-		flags |= O_DIRECT;
-	if (io->o.op == NFSIO_WRITE)
-		flags |= O_WRONLY | O_CREAT | O_TRUNC;
-	p->fd = open(io->o.target, flags, 0644);
-	if (p->fd < 0) {
-		r = -errno;
-		snprintf(err, len, "open %s%s: %s", io->o.target,
-			 io->o.direct ? " (O_DIRECT)" : "", strerror(-r));
+	flags = io->o.direct ? MFILE_DIRECT : MFILE_BUFFERED;
+	flags |= io->o.op == NFSIO_WRITE
+			 ? MFILE_WRITE | MFILE_CREATE | MFILE_TRUNC
+			 : MFILE_READ;
+	r = mfile_open(&p->f, io->o.target, flags, err, len);
+	if (r)
 		return r;
-	}
-	if (fstat(p->fd, &sb)) {
-		r = -errno;
-		snprintf(err, len, "stat %s: %s", io->o.target, strerror(-r));
-		return r;
-	}
-	io->st.file_size = (uint64_t)sb.st_size;
-	if (io->o.op == NFSIO_WRITE)
-		io->end = io->o.size;
-	else
-		io->end = io->o.size && io->o.size < io->st.file_size
-				  ? io->o.size
-				  : io->st.file_size;
+	nfsio_set_end(io, p->f.size);
 	return 0;
+}
+
+/* One request at off: n bytes, or what is left of the file. */
+static ssize_t posix_one(struct nfsio *io, uint64_t off, size_t n,
+			 const unsigned char **data, char *err, size_t len)
+{
+	struct posix_priv *p = io->priv;
+	ssize_t r;
+
+	*data = p->buf;
+	if (io->o.op == NFSIO_WRITE) {
+		nfsio_fill(io, p->buf, off, n);
+		r = mfile_io(&p->f, 1, io->o.direct, p->buf, n, off, err, len);
+		if (r == 0) {
+			snprintf(err, len,
+				 "write %s at offset %llu: no progress",
+				 io->o.target, (unsigned long long)off);
+			return -EIO;
+		}
+		return r;
+	}
+	/* O_DIRECT wants whole sectors: ask for a full request at the
+	 * tail too, EOF makes it short */
+	r = mfile_io(&p->f, 0, io->o.direct, p->buf,
+		     io->o.direct ? io->o.reqsize : n, off, err, len);
+	return r > (ssize_t)n ? (ssize_t)n : r;
 }
 
 static int posix_run(struct nfsio *io, char *err, size_t len)
 {
 	struct posix_priv *p = io->priv;
-	uint64_t off = 0;
-	size_t n;
-	ssize_t r;
-	int e;
+	int r = nfsio_serial(io, posix_one, err, len);
 
-	while (off < io->end) {
-		n = io->end - off < io->o.reqsize ? (size_t)(io->end - off)
-						  : io->o.reqsize;
-		if (io->o.op == NFSIO_WRITE) {
-			nfsio_fill(io, p->buf, off, n);
-			r = pwrite(p->fd, p->buf, n, (off_t)off);
-		} else {
-			/* O_DIRECT wants whole sectors: ask for a full
-			 * request at the tail too, EOF makes it short */
-			r = pread(p->fd, p->buf,
-				  io->o.direct ? io->o.reqsize : n, (off_t)off);
-			if (r > (ssize_t)n)
-				r = (ssize_t)n;
-		}
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			e = errno;
-			snprintf(err, len, "%s %s at offset %llu%s: %s",
-				 io->o.op == NFSIO_WRITE ? "write" : "read",
-				 io->o.target, (unsigned long long)off,
-				 io->o.direct ? " (O_DIRECT)" : "",
-				 strerror(e));
-			return -e;
-		}
-		if (r == 0) {
-			if (io->o.op == NFSIO_WRITE) {
-				snprintf(err, len,
-					 "write %s at offset %llu: no progress",
-					 io->o.target, (unsigned long long)off);
-				return -EIO;
-			}
-			break; /* the file got shorter: stop at EOF */
-		}
-		if (io->o.op == NFSIO_READ &&
-		    nfsio_verify(io, p->buf, off, (size_t)r, err, len))
-			return -EILSEQ;
-		io->st.ops++;
-		if ((size_t)r < n)
-			io->st.short_ops++;
-		io->st.bytes += (uint64_t)r;
-		off += (uint64_t)r;
-	}
-	if (io->o.op == NFSIO_WRITE && fsync(p->fd)) {
-		e = errno;
-		snprintf(err, len, "fsync %s: %s", io->o.target, strerror(e));
-		return -e;
-	}
-	return 0;
+	if (!r && io->o.op == NFSIO_WRITE)
+		r = mfile_sync(&p->f, err, len);
+	return r;
 }
 
 static void posix_close(struct nfsio *io)
 {
 	struct posix_priv *p = io->priv;
 
-	if (p->fd >= 0)
-		close(p->fd);
+	mfile_close(&p->f, 0, NULL, 0);
 	free(p->buf);
 	free(p);
 	io->priv = NULL;

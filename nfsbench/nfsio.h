@@ -22,11 +22,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pattern.h"
+
 enum nfsio_op { NFSIO_READ, NFSIO_WRITE };
 
 enum nfsio_verify {
 	NFSIO_VERIFY_NONE,    /* just move the bytes */
-	NFSIO_VERIFY_PATTERN, /* compare with nfsio_pattern_fill's data */
+	NFSIO_VERIFY_PATTERN, /* compare with nfsio_pattern's data */
 	NFSIO_VERIFY_FILE,    /* compare with a local copy, same offsets */
 };
 
@@ -76,11 +78,9 @@ int nfsio_open(const struct nfsio_opts *o, struct nfsio **out, char *err,
 int nfsio_run(struct nfsio *io, struct nfsio_stats *st, char *err, size_t len);
 void nfsio_close(struct nfsio *io);
 
-/* The pattern: bytes [off, off + len) of the seed's infinite file. */
-void nfsio_pattern_fill(void *buf, uint64_t off, size_t len, uint64_t seed);
-/* Index of the first byte that differs from the pattern, or -1. */
-long nfsio_pattern_check(const void *buf, uint64_t off, size_t len,
-			 uint64_t seed);
+/* The pattern written and checked (lib/core/pattern.h's MIX64): the
+ * seed's infinite file; seed 0 = NFSIO_SEED. */
+struct pattern nfsio_pattern(uint64_t seed);
 
 /*
  * URL helpers (no libnfs needed). nfsio_url_version: the "version=" query

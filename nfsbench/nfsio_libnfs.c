@@ -77,16 +77,12 @@ static const char *nerr(struct lnfs_priv *p)
 	return e && *e ? e : "unknown error";
 }
 
-static int lnfs_open(struct nfsio *io, char *err, size_t len)
+/* The context (timeouts, no reconnect, the version) and the mount. */
+static int lnfs_mount(struct nfsio *io, struct lnfs_priv *p, char *err,
+		      size_t len)
 {
-	struct lnfs_priv *p = calloc(1, sizeof(*p));
-	struct nfs_stat_64 st;
 	int r, ms = io->o.timeout_ms;
-	uint64_t max;
 
-	if (!p)
-		return -ENOMEM;
-	io->priv = p;
 	p->nfs = nfs_init_context();
 	if (!p->nfs) {
 		snprintf(err, len, "libnfs: cannot create a context");
@@ -115,6 +111,15 @@ static int lnfs_open(struct nfsio *io, char *err, size_t len)
 			 p->url->path, io->st.vers, nerr(p));
 		return r < 0 ? r : -EIO;
 	}
+	return 0;
+}
+
+/* The request size against what this client and the server allow. */
+static int lnfs_limits(struct nfsio *io, struct lnfs_priv *p, char *err,
+		       size_t len)
+{
+	uint64_t max;
+
 	io->st.readmax = nfs_get_readmax(p->nfs);
 	io->st.writemax = nfs_get_writemax(p->nfs);
 	max = io->o.op == NFSIO_WRITE ? io->st.writemax : io->st.readmax;
@@ -135,6 +140,23 @@ static int lnfs_open(struct nfsio *io, char *err, size_t len)
 			(unsigned long long)max);
 		return -EMSGSIZE;
 	}
+	return 0;
+}
+
+static int lnfs_open(struct nfsio *io, char *err, size_t len)
+{
+	struct lnfs_priv *p = calloc(1, sizeof(*p));
+	struct nfs_stat_64 st;
+	int r;
+
+	if (!p)
+		return -ENOMEM;
+	io->priv = p;
+	r = lnfs_mount(io, p, err, len);
+	if (!r)
+		r = lnfs_limits(io, p, err, len);
+	if (r)
+		return r;
 	if (io->o.op == NFSIO_WRITE) {
 		/* NFSv4 creates exclusively in libnfs 4.0: truncate an
 		 * existing file, create a missing one */
@@ -155,12 +177,7 @@ static int lnfs_open(struct nfsio *io, char *err, size_t len)
 		snprintf(err, len, "stat %s: %s", p->url->file, nerr(p));
 		return r < 0 ? r : -EIO;
 	}
-	io->st.file_size = st.nfs_size;
-	if (io->o.op == NFSIO_WRITE)
-		io->end = io->o.size;
-	else
-		io->end = io->o.size && io->o.size < st.nfs_size ? io->o.size
-								 : st.nfs_size;
+	nfsio_set_end(io, st.nfs_size);
 	p->buf = malloc(io->o.reqsize);
 	if (!p->buf)
 		return -ENOMEM;
@@ -180,7 +197,7 @@ static const char *hint(struct nfsio *io, const char *e)
 
 /* ---- synchronous: one request at a time ---- */
 
-static int sync_one(struct nfsio *io, uint64_t off, size_t n)
+static int sync_call(struct nfsio *io, uint64_t off, size_t n)
 {
 	struct lnfs_priv *p = io->priv;
 
@@ -199,51 +216,33 @@ static int sync_one(struct nfsio *io, uint64_t off, size_t n)
 #endif
 }
 
-static int run_sync(struct nfsio *io, char *err, size_t len)
+/* One request, its reply checked (nfsio_serial runs them). */
+static ssize_t sync_one(struct nfsio *io, uint64_t off, size_t n,
+			const unsigned char **data, char *err, size_t len)
 {
 	struct lnfs_priv *p = io->priv;
-	uint64_t off = 0;
-	size_t n;
-	int r;
+	int r = sync_call(io, off, n);
 
-	while (off < io->end) {
-		n = io->end - off < io->o.reqsize ? (size_t)(io->end - off)
-						  : io->o.reqsize;
-		r = sync_one(io, off, n);
-		if (r < 0) {
-			snprintf(err, len,
-				 "%s %s at offset %llu (%zu bytes): %s%s",
-				 io->o.op == NFSIO_WRITE ? "write" : "read",
-				 p->url->file, (unsigned long long)off, n,
-				 nerr(p), hint(io, nerr(p)));
-			return r;
-		}
-		if (r == 0) {
-			if (io->o.op == NFSIO_WRITE) {
-				snprintf(
-					err, len,
-					"write %s at offset %llu: server wrote nothing",
-					p->url->file, (unsigned long long)off);
-				return -EIO;
-			}
-			break; /* EOF before the size seen at open */
-		}
-		if ((size_t)r > n) {
-			snprintf(err, len,
-				 "%s: reply of %d bytes for %zu asked",
-				 p->url->file, r, n);
-			return -EPROTO;
-		}
-		if (io->o.op == NFSIO_READ &&
-		    nfsio_verify(io, p->buf, off, (size_t)r, err, len))
-			return -EILSEQ;
-		io->st.ops++;
-		if ((size_t)r < n)
-			io->st.short_ops++;
-		io->st.bytes += (uint64_t)r;
-		off += (uint64_t)r;
+	*data = p->buf;
+	if (r < 0) {
+		snprintf(err, len, "%s %s at offset %llu (%zu bytes): %s%s",
+			 io->o.op == NFSIO_WRITE ? "write" : "read",
+			 p->url->file, (unsigned long long)off, n, nerr(p),
+			 hint(io, nerr(p)));
+		return r;
 	}
-	return 0;
+	if (r == 0 && io->o.op == NFSIO_WRITE) {
+		snprintf(err, len,
+			 "write %s at offset %llu: server wrote nothing",
+			 p->url->file, (unsigned long long)off);
+		return -EIO;
+	}
+	if ((size_t)r > n) {
+		snprintf(err, len, "%s: reply of %d bytes for %zu asked",
+			 p->url->file, r, n);
+		return -EPROTO;
+	}
+	return r; /* 0: EOF before the size seen at open */
 }
 
 /* ---- asynchronous: qd requests in flight, our own poll loop ---- */
@@ -433,7 +432,7 @@ static int lnfs_run(struct nfsio *io, char *err, size_t len)
 	if (io->o.qd > 1 || io->o.async)
 		r = run_async(io, err, len);
 	else
-		r = run_sync(io, err, len);
+		r = nfsio_serial(io, sync_one, err, len);
 	if (r == 0 && io->o.op == NFSIO_WRITE) {
 		r = nfs_fsync(p->nfs, p->fh);
 		if (r)
@@ -473,6 +472,17 @@ const struct nfsio_engine nfsio_libnfs_engine = {
 	.close = lnfs_close,
 };
 
-#else
-typedef int nfsio_libnfs_unused; /* ISO C wants something in a file */
+#else /* built without libnfs: say so */
+
+#include "nfsio.h"
+
+int nfsio_have_libnfs(void)
+{
+	return 0;
+}
+
+const char *nfsio_libnfs_api(void)
+{
+	return "";
+}
 #endif

@@ -4,13 +4,14 @@
  * up to --qd requests in flight. "mounted": pread/pwrite on a file in a
  * mounted directory (v9fs in a guest, or anything), buffered or O_DIRECT.
  *
- * Every file p9bench writes holds pat(offset) at each offset, so reads
- * can be checked (--verify) and the file on the server can be inspected.
+ * Every file p9bench writes holds bench_pattern, so reads can be checked
+ * (--verify) and the file on the server can be inspected.
  */
 #include "config.h"
 #include "p9bench.h"
 #include "clock.h"
 #include "log.h"
+#include "mfile.h"
 #include "sig.h"
 
 #include <errno.h>
@@ -38,30 +39,25 @@ uint64_t bench_region(const struct cfg *cfg, size_t size)
 	return want ? want : size;
 }
 
+const struct pattern bench_pattern = {.kind = PATTERN_COUNT, .period = 251};
+
 void bench_buffers(struct bench *b, size_t align)
 {
-	size_t i, n = b->size_max > FILL_CHUNK ? b->size_max : FILL_CHUNK;
+	size_t n = b->size_max > FILL_CHUNK ? b->size_max : FILL_CHUNK;
 	int qd = b->cfg->qd;
 
-	b->src_len = n + PAT_PERIOD;
+	b->src_len = n + bench_pattern.period;
 	if (posix_memalign((void **)&b->src, align, b->src_len) ||
 	    posix_memalign((void **)&b->dst, align, b->slot_len * (size_t)qd))
 		die("no memory for %zu-byte buffers", b->src_len);
-	for (i = 0; i < b->src_len; i++)
-		b->src[i] = pat(i);
+	pattern_fill(&bench_pattern, b->src, 0, b->src_len);
 	memset(b->dst, 0, b->slot_len * (size_t)qd);
 }
 
 /* Count bytes of a read that are not the pattern. */
 static void verify(struct bench *b, const uint8_t *buf, size_t n, uint64_t off)
 {
-	const uint8_t *want = b->src + off % PAT_PERIOD;
-	size_t i;
-
-	if (!memcmp(buf, want, n))
-		return;
-	for (i = 0; i < n; i++)
-		b->verify_bad += buf[i] != want[i];
+	b->verify_bad += pattern_count_bad(&bench_pattern, buf, off, n);
 }
 
 /* ---- 9P ---- */
@@ -261,8 +257,8 @@ static void p9_open(struct bench *b)
 				     ? b->region_max - off
 				     : FILL_CHUNK;
 
-		n = p9_pwrite(&b->c, b->fid, b->src + off % PAT_PERIOD, len,
-			      off, P9_DIRECT, 4);
+		n = p9_pwrite(&b->c, b->fid, bench_src(b, off), len, off,
+			      P9_DIRECT, 4);
 		if (n == -EINTR)
 			return; /* the sweep sees sig_stop */
 		if (n != (int64_t)len)
@@ -307,7 +303,7 @@ static int p9_run(struct bench *b, int write, size_t size, int path,
 			size_t n = size - k < iomax ? size - k : iomax;
 			int slot = free_slot[--nfree];
 			uint8_t *buf =
-				write ? b->src + off % PAT_PERIOD
+				write ? bench_src(b, off)
 				      : b->dst + (size_t)slot * b->slot_len;
 
 			slot_off[slot] = off;
@@ -376,86 +372,63 @@ const struct bk_ops bk_9p = {
 	.close = p9_bk_close,
 };
 
-/* ---- mounted ---- */
-
-static char mpath[4096]; /* the test file's path */
+/* ---- mounted (lib/core/mfile) ---- */
 
 static void m_open(struct bench *b)
 {
 	struct cfg *cfg = b->cfg;
-	struct stat st;
-	uint64_t off;
+	char path[4096], err[4300];
+	unsigned flags = MFILE_READ | MFILE_WRITE | MFILE_BUFFERED;
 
 	snprintf(b->where, sizeof(b->where), "%s", cfg->mount);
-	snprintf(mpath, sizeof(mpath), "%s/%s", cfg->mount, cfg->file);
+	snprintf(path, sizeof(path), "%s/%s", cfg->mount, cfg->file);
 	resolve_sizes(b, (size_t)1 << 30);
-	b->created = stat(mpath, &st) != 0;
-	if (b->created && cfg->no_create)
-		die("%s: %s: %s", b->where, mpath, strerror(ENOENT));
-	b->fd = open(mpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (b->fd < 0 || fstat(b->fd, &st))
-		die_errno("%s: open %s", b->where, mpath);
-	if (cfg->paths & 2) {
-		b->odirect_fd = open(mpath, O_RDWR | O_DIRECT | O_CLOEXEC);
-		if (b->odirect_fd < 0)
-			die_errno(
-				"%s: O_DIRECT open of %s (not supported by this file system?)",
-				b->where, mpath);
-	}
+	flags |= cfg->no_create ? 0 : MFILE_CREATE;
+	flags |= cfg->paths & 2 ? MFILE_DIRECT : 0;
+	if (mfile_open(&b->mf, path, flags, err, sizeof(err)))
+		die("%s: %s", b->where, err);
 	if (cfg->no_create && (cfg->ops_mask & OP_READ) &&
-	    (uint64_t)st.st_size < b->region_max)
+	    b->mf.size < b->region_max)
 		die("%s: %s has %llu bytes, the sweep reads %llu (lower --file-size or --ops)",
-		    b->where, mpath, (unsigned long long)st.st_size,
+		    b->where, path, (unsigned long long)b->mf.size,
 		    (unsigned long long)b->region_max);
-	b->slot_len = (b->size_max + 4095) / 4096 * 4096;
-	bench_buffers(b, 4096);
+	b->slot_len =
+		(b->size_max + MFILE_ALIGN - 1) / MFILE_ALIGN * MFILE_ALIGN;
+	bench_buffers(b, MFILE_ALIGN);
 	b->verify_ok = 1;
-	if (!(cfg->ops_mask & OP_READ) || (uint64_t)st.st_size >= b->region_max)
+	if (!(cfg->ops_mask & OP_READ) || b->mf.size >= b->region_max)
 		return;
-	for (off = 0; off < b->region_max; off += FILL_CHUNK) {
-		size_t len = b->region_max - off < FILL_CHUNK
-				     ? b->region_max - off
-				     : FILL_CHUNK;
-
-		if (pwrite(b->fd, b->src + off % PAT_PERIOD, len, (off_t)off) !=
-		    (ssize_t)len)
-			die_errno("%s: fill %s", b->where, mpath);
-	}
-	if (fsync(b->fd))
-		die_errno("%s: fsync %s", b->where, mpath);
+	if (mfile_fill(&b->mf, &bench_pattern, b->region_max, err, sizeof(err)))
+		die("%s: fill: %s", b->where, err);
 }
 
 static int m_run(struct bench *b, int write, size_t size, int path,
 		 uint64_t ops, double deadline)
 {
 	const uint64_t region = bench_region(b->cfg, size);
-	const int fd = path ? b->odirect_fd : b->fd;
 	uint64_t off = 0, nop = 0;
 	uint8_t *wbuf = b->dst; /* O_DIRECT needs an aligned buffer */
+	char err[4300];
 	double t0;
 	ssize_t n;
 
 	if (path && write) {
 		memcpy(wbuf, b->src, size);
-		b->verify_ok = 0; /* aligned buffer: not pat(offset) */
+		b->verify_ok = 0; /* aligned buffer: not the pattern */
 	}
 	t0 = clock_now();
 	while (nop < ops && !sig_stop) {
-		if (write)
-			n = pwrite(fd, path ? wbuf : b->src + off % PAT_PERIOD,
-				   size, (off_t)off);
-		else
-			n = pread(fd, b->dst, size, (off_t)off);
-		if (n != (ssize_t)size) {
-			if (n < 0)
-				die_errno(
-					"%s: %s %zu bytes at offset %llu of %s",
-					b->phase, write ? "pwrite" : "pread",
-					size, (unsigned long long)off, mpath);
+		n = mfile_io(&b->mf, write, path,
+			     !write ? b->dst
+			     : path ? wbuf
+				    : bench_src(b, off),
+			     size, off, err, sizeof(err));
+		if (n < 0)
+			die("%s: %s", b->phase, err);
+		if (n != (ssize_t)size)
 			die("%s: %s %zu bytes at offset %llu of %s moved %zd",
 			    b->phase, write ? "pwrite" : "pread", size,
-			    (unsigned long long)off, mpath, n);
-		}
+			    (unsigned long long)off, b->mf.path, n);
 		if (!write && b->cfg->verify && b->verify_ok)
 			verify(b, b->dst, size, off);
 		b->s.bytes += size;
@@ -473,12 +446,10 @@ static int m_run(struct bench *b, int write, size_t size, int path,
 
 static void m_close(struct bench *b)
 {
-	if (b->odirect_fd > 0)
-		close(b->odirect_fd);
-	if (b->fd > 0)
-		close(b->fd);
-	if (b->created && !b->cfg->keep && unlink(mpath))
-		log_warn("could not remove %s: %s", mpath, strerror(errno));
+	char err[4300];
+
+	if (mfile_close(&b->mf, !b->cfg->keep, err, sizeof(err)))
+		log_warn("%s", err);
 }
 
 const struct bk_ops bk_mounted = {

@@ -8,6 +8,7 @@
 #include "p9.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -80,30 +81,53 @@ static size_t finish(struct p9_buf *p, uint32_t extra)
 	return p->len;
 }
 
+/*
+ * One T message: type and tag, then the fields fmt names, in order: '2',
+ * '4', '8' a little-endian integer of that many bytes (pass uint16_t,
+ * uint32_t or uint64_t), 's' a string (const char *, NULL = empty).
+ * extra: payload bytes sent after it (Twrite's data). The message's
+ * length, or 0 when it does not fit in cap.
+ */
+static size_t enc(uint8_t *b, size_t cap, uint8_t type, uint16_t tag,
+		  uint32_t extra, const char *fmt, ...)
+{
+	struct p9_buf p;
+	va_list ap;
+
+	begin(&p, b, cap, type, tag);
+	va_start(ap, fmt);
+	for (; *fmt; fmt++) {
+		switch (*fmt) {
+		case '2':
+			put16(&p, (uint16_t)va_arg(ap, unsigned));
+			break;
+		case '4':
+			put32(&p, va_arg(ap, uint32_t));
+			break;
+		case '8':
+			put64(&p, va_arg(ap, uint64_t));
+			break;
+		case 's':
+			putstr(&p, va_arg(ap, const char *));
+			break;
+		}
+	}
+	va_end(ap);
+	return finish(&p, extra);
+}
+
 size_t p9_enc_version(uint8_t *b, size_t cap, uint16_t tag, uint32_t msize,
 		      const char *version)
 {
-	struct p9_buf p;
-
-	begin(&p, b, cap, P9_TVERSION, tag);
-	put32(&p, msize);
-	putstr(&p, version);
-	return finish(&p, 0);
+	return enc(b, cap, P9_TVERSION, tag, 0, "4s", msize, version);
 }
 
 size_t p9_enc_attach(uint8_t *b, size_t cap, uint16_t tag, uint32_t fid,
 		     uint32_t afid, const char *uname, const char *aname,
 		     uint32_t n_uname)
 {
-	struct p9_buf p;
-
-	begin(&p, b, cap, P9_TATTACH, tag);
-	put32(&p, fid);
-	put32(&p, afid);
-	putstr(&p, uname);
-	putstr(&p, aname);
-	put32(&p, n_uname);
-	return finish(&p, 0);
+	return enc(b, cap, P9_TATTACH, tag, 0, "44ss4", fid, afid, uname, aname,
+		   n_uname);
 }
 
 size_t p9_enc_walk(uint8_t *b, size_t cap, uint16_t tag, uint32_t fid,
@@ -126,102 +150,54 @@ size_t p9_enc_walk(uint8_t *b, size_t cap, uint16_t tag, uint32_t fid,
 size_t p9_enc_lopen(uint8_t *b, size_t cap, uint16_t tag, uint32_t fid,
 		    uint32_t flags)
 {
-	struct p9_buf p;
-
-	begin(&p, b, cap, P9_TLOPEN, tag);
-	put32(&p, fid);
-	put32(&p, flags);
-	return finish(&p, 0);
+	return enc(b, cap, P9_TLOPEN, tag, 0, "44", fid, flags);
 }
 
 size_t p9_enc_lcreate(uint8_t *b, size_t cap, uint16_t tag, uint32_t fid,
 		      const char *name, uint32_t flags, uint32_t mode,
 		      uint32_t gid)
 {
-	struct p9_buf p;
-
-	begin(&p, b, cap, P9_TLCREATE, tag);
-	put32(&p, fid);
-	putstr(&p, name);
-	put32(&p, flags);
-	put32(&p, mode);
-	put32(&p, gid);
-	return finish(&p, 0);
+	return enc(b, cap, P9_TLCREATE, tag, 0, "4s444", fid, name, flags, mode,
+		   gid);
 }
 
 size_t p9_enc_getattr(uint8_t *b, size_t cap, uint16_t tag, uint32_t fid,
 		      uint64_t mask)
 {
-	struct p9_buf p;
-
-	begin(&p, b, cap, P9_TGETATTR, tag);
-	put32(&p, fid);
-	put64(&p, mask);
-	return finish(&p, 0);
-}
-
-static size_t enc_io(uint8_t *b, size_t cap, uint8_t type, uint16_t tag,
-		     uint32_t fid, uint64_t offset, uint32_t count,
-		     uint32_t extra)
-{
-	struct p9_buf p;
-
-	begin(&p, b, cap, type, tag);
-	put32(&p, fid);
-	put64(&p, offset);
-	put32(&p, count);
-	return finish(&p, extra);
+	return enc(b, cap, P9_TGETATTR, tag, 0, "48", fid, mask);
 }
 
 size_t p9_enc_read(uint8_t *b, size_t cap, uint16_t tag, uint32_t fid,
 		   uint64_t offset, uint32_t count)
 {
-	return enc_io(b, cap, P9_TREAD, tag, fid, offset, count, 0);
+	return enc(b, cap, P9_TREAD, tag, 0, "484", fid, offset, count);
 }
 
 size_t p9_enc_write_hdr(uint8_t *b, size_t cap, uint16_t tag, uint32_t fid,
 			uint64_t offset, uint32_t count)
 {
-	return enc_io(b, cap, P9_TWRITE, tag, fid, offset, count, count);
+	return enc(b, cap, P9_TWRITE, tag, count, "484", fid, offset, count);
 }
 
 size_t p9_enc_clunk(uint8_t *b, size_t cap, uint16_t tag, uint32_t fid)
 {
-	struct p9_buf p;
-
-	begin(&p, b, cap, P9_TCLUNK, tag);
-	put32(&p, fid);
-	return finish(&p, 0);
+	return enc(b, cap, P9_TCLUNK, tag, 0, "4", fid);
 }
 
 size_t p9_enc_remove(uint8_t *b, size_t cap, uint16_t tag, uint32_t fid)
 {
-	struct p9_buf p;
-
-	begin(&p, b, cap, P9_TREMOVE, tag);
-	put32(&p, fid);
-	return finish(&p, 0);
+	return enc(b, cap, P9_TREMOVE, tag, 0, "4", fid);
 }
 
 size_t p9_enc_unlinkat(uint8_t *b, size_t cap, uint16_t tag, uint32_t dirfid,
 		       const char *name, uint32_t flags)
 {
-	struct p9_buf p;
-
-	begin(&p, b, cap, P9_TUNLINKAT, tag);
-	put32(&p, dirfid);
-	putstr(&p, name);
-	put32(&p, flags);
-	return finish(&p, 0);
+	return enc(b, cap, P9_TUNLINKAT, tag, 0, "4s4", dirfid, name, flags);
 }
 
 size_t p9_enc_flush(uint8_t *b, size_t cap, uint16_t tag, uint16_t oldtag)
 {
-	struct p9_buf p;
-
-	begin(&p, b, cap, P9_TFLUSH, tag);
-	put16(&p, oldtag);
-	return finish(&p, 0);
+	return enc(b, cap, P9_TFLUSH, tag, 0, "2", oldtag);
 }
 
 /* ---- decoder ---- */

@@ -11,9 +11,12 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "cli.h"
 #include "cpuwin.h"
 #include "meter.h"
+#include "mfile.h"
 #include "p9.h"
+#include "pattern.h"
 
 #define MAX_SIZES 64		/* IO sizes in one sweep */
 #define SIZE_MAX_IO ((size_t)-1) /* "max": msize - 24, once known */
@@ -42,20 +45,16 @@ struct cfg {
 	double duration;	/* --duration: seconds per sample instead */
 	uint64_t file_size;	/* offsets wrap within this */
 	int qd;			/* requests in flight */
-	int repeat;		/* samples per case */
+	int repeat;		/* samples per case (cli.repeat, parsed) */
 	int verify;		/* check read data against the pattern */
 	int keep;		/* leave the test file */
 	int no_create;		/* the test file must exist */
 	double timeout;		/* seconds without progress = dead server */
 	/* CPU */
-	int cpu;		/* -c */
-	const char *cpu_list;	/* --cpu=LIST */
 	const char *remote_cpu; /* HOST[:PORT] of cyclesoak --serve */
 	pid_t server_pid;	/* --server-pid: a local server process */
-	/* output */
-	int json;		/* -J */
-	const char *out;	/* -o FILE */
-	const char *label;	/* --label */
+	/* the common options: -c, --cpu=LIST, --repeat, -J, -o, --label */
+	struct cli_common cli;
 };
 
 /* A backend: how one sample's I/O is done. */
@@ -104,13 +103,13 @@ struct bench {
 	const struct bk_ops *bk;
 	struct p9_client c;	/* 9p mode */
 	uint32_t rootfid, fid;	/* 9p mode */
-	int fd;			/* mounted mode: the open file */
-	int odirect_fd;		/* mounted mode: the same, O_DIRECT */
-	int created;		/* we made the test file: remove it */
+	struct mfile mf;	/* mounted mode: the file, buffered and
+				 * O_DIRECT */
+	int created;		/* 9p mode: we made the test file */
 	int verify_ok;		/* file content is our pattern */
 	char where[512];	/* "9P server 127.0.0.1:564" or the dir */
 	uint64_t region_max;	/* bytes of the file the sweep uses */
-	uint8_t *src;		/* pattern source: src[i] = pat(i) */
+	uint8_t *src;		/* the pattern from offset 0 (bench_src) */
 	size_t src_len;
 	uint8_t *dst;		/* read buffers: qd slots of slot_len */
 	size_t slot_len;
@@ -125,15 +124,18 @@ struct bench {
 	struct cell cells[2][MAX_SIZES][NPATHS]; /* [op][size][path] */
 };
 
-/* The pattern every file we write holds: byte at offset o. */
-#define PAT_PERIOD 251
-static inline uint8_t pat(uint64_t o)
+/* The pattern every file we write holds (lib/core/pattern.h): a byte
+ * counter of period 251, so b->src from off % 251 holds the bytes at off
+ * for as long as any write (bench_src). */
+extern const struct pattern bench_pattern;
+static inline uint8_t *bench_src(const struct bench *b, uint64_t off)
 {
-	return (uint8_t)(o % PAT_PERIOD);
+	return b->src + off % bench_pattern.period;
 }
 /* Region of the file a sample of ops x size uses (a multiple of size). */
 uint64_t bench_region(const struct cfg *cfg, size_t size);
-/* Make b->src (pattern, len + PAT_PERIOD bytes) and b->dst. */
+/* Make b->src (the pattern from 0, a period more than the largest
+ * write) and b->dst. */
 void bench_buffers(struct bench *b, size_t align);
 
 /* sweep.c */

@@ -27,8 +27,8 @@ static void cpu_open(struct bench *b, struct res_doc *doc, struct cpuwin *w)
 {
 	const struct cfg *cfg = b->cfg;
 	struct cpuwin_cfg cc = {
-		.local = cfg->cpu,
-		.local_list = cfg->cpu_list,
+		.local = cfg->cli.cpu,
+		.local_list = cfg->cli.cpu_list,
 		.remote = cfg->remote_cpu,
 		.server_pid = cfg->server_pid,
 		.server_side = "server",

@@ -157,23 +157,74 @@ void cli_usage(const struct cli_tool *t, FILE *f)
 			fputs(common[i].help, f);
 }
 
+/* A common letter (with the tool's common options) or one getopt keeps
+ * for itself: no long option of the tool may have it as its value. */
+static int reserved(const struct cli_tool *t, int v)
+{
+	size_t i;
+
+	if (v == ':' || v == '?' || v <= 0)
+		return 1;
+	for (i = 0; i < NCOMMON; i++)
+		if (common[i].letter == v && has(t, common[i].flag))
+			return 1;
+	return 0;
+}
+
+/*
+ * The tool's long options from t->longs ("name=c", "name=c:" or
+ * "name=c::", space-separated) into lo from n on; the names point into
+ * names (a copy of the string, freed with lo). Returns the new n.
+ */
+static size_t spec_options(const struct cli_tool *t, struct option *lo,
+			   size_t n, char *names)
+{
+	char *tok, *save = NULL, *eq;
+
+	for (tok = strtok_r(names, " \t\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
+		eq = strchr(tok, '=');
+		if (!eq || !eq[1] || (eq[2] && eq[2] != ':') ||
+		    reserved(t, eq[1]))
+			die("cli: long option \"%s\" is not name=c[:[:]] with "
+			    "a letter of the tool's own",
+			    tok);
+		*eq = '\0';
+		lo[n].name = tok;
+		lo[n].has_arg = !eq[2]	       ? no_argument
+				: eq[3] == ':' ? optional_argument
+					       : required_argument;
+		lo[n].flag = NULL;
+		lo[n++].val = (unsigned char)eq[1];
+	}
+	return n;
+}
+
 /* getopt's short and long tables: the tool's, then the common ones it
- * has. A clash is the tool's bug: die loudly. */
+ * has. A clash is the tool's bug: die loudly. Free the result. */
 static struct option *tables(const struct cli_tool *t, char *shorts,
 			     size_t slen)
 {
-	size_t nt = 0, i, n;
+	const char *own = t->shortopts ? t->shortopts : "";
+	size_t nt = 0, ns = t->longs ? strlen(t->longs) : 0, i, n;
 	struct option *lo;
+	char *names;
 
 	while (t->longopts && t->longopts[nt].name)
 		nt++;
-	lo = calloc(nt + NCOMMON + 1, sizeof(*lo));
+	/* one block: the options, then the names of t->longs */
+	lo = calloc(1, (nt + ns / 2 + NCOMMON + 2) * sizeof(*lo) + ns + 1);
 	if (!lo)
 		abort();
-	if (nt) /* a tool may have no long options: longopts NULL */
+	names = (char *)(lo + nt + ns / 2 + NCOMMON + 2);
+	memcpy(names, t->longs ? t->longs : "", ns);
+	if (nt)
 		memcpy(lo, t->longopts, nt * sizeof(*lo));
-	n = nt;
-	snprintf(shorts, slen, ":%s", t->shortopts ? t->shortopts : "");
+	n = spec_options(t, lo, nt, names);
+	/* a leading '+' (stop at the first argument that is not an option,
+	 * cyclesoak's -- CMD) must come before getopt's ':' */
+	snprintf(shorts, slen, "%s:%s", own[0] == '+' ? "+" : "",
+		 own + (own[0] == '+'));
 	if (has(t, CLI_SOCKBUF) && has(t, CLI_RESULT_O))
 		die("cli: -o is both SO_SNDBUF and the result document");
 	for (i = 0; i < NCOMMON; i++) {
@@ -257,6 +308,32 @@ static int take_common(const struct cli_tool *t, struct cli_common *c,
 	return 0;
 }
 
+/*
+ * "--cpu soak,procstat": getopt leaves an optional value that is not
+ * after '=' for an argument; when the next word is a list of meters
+ * only, say where it goes rather than let the tool call it a stray
+ * argument (or its target).
+ */
+static void cpu_list_apart(int o, const char *arg, int argc, char **argv)
+{
+	static const char meters[] = ",soak,procstat,rusage,perf,";
+	const char *s, *e;
+	char tok[24];
+
+	if (o != O_CPU || arg || optind >= argc || argv[optind][0] == '-')
+		return;
+	for (s = argv[optind]; *s; s = *e ? e + 1 : e) {
+		e = strchrnul(s, ',');
+		if (e == s || e - s > 16)
+			return;
+		snprintf(tok, sizeof(tok), ",%.*s,", (int)(e - s), s);
+		if (!strstr(meters, tok))
+			return;
+	}
+	die_usage("--cpu %s: the meter list goes after '=' (--cpu=%s)",
+		  argv[optind], argv[optind]);
+}
+
 int cli_parse(const struct cli_tool *t, void *cfg, struct cli_common *c,
 	      int argc, char **argv)
 {
@@ -270,6 +347,7 @@ int cli_parse(const struct cli_tool *t, void *cfg, struct cli_common *c,
 			die_usage("%s: needs a value", argv[optind - 1]);
 		if (o == '?')
 			cli_bad_option(argv);
+		cpu_list_apart(o, optarg, argc, argv);
 		if (!take_common(t, c, o, optarg))
 			t->option(cfg, o, optarg);
 	}

@@ -75,9 +75,18 @@ struct cli_tool {
 				 * options; the common block follows */
 	unsigned common;	/* CLI_* */
 	int repeat_max;		/* upper bound of --repeat */
-	const char *shortopts;	/* the tool's own, getopt syntax */
+	const char *shortopts;	/* the tool's own, getopt syntax; a
+				 * leading '+': stop at the first
+				 * argument that is not an option */
 	const struct option *longopts; /* its own, {NULL} ended; vals are
 				 * short letters or CLI_OPT_TOOL + n */
+	const char *longs;	/* or (and) its own long options as data,
+				 * like shortopts: "name=c" (no value),
+				 * "name=c:" (a value), "name=c::" (an
+				 * optional one), separated by spaces; c
+				 * is what option() gets: the short letter
+				 * it is the long form of, or a character
+				 * of its own (not a common letter) */
 	/* one of the tool's own options, as getopt returned it; dies on a
 	 * bad value (cli_long and friends) */
 	void (*option)(void *cfg, int opt, const char *arg);
@@ -108,5 +117,16 @@ const char *cli_result_path(const struct cli_common *c);
  */
 struct res_doc *cli_result_doc(const struct cli_common *c, const char *tool,
 			       int argc, char **argv);
+/* Where the result document goes (res_set_output): "-" for -J, the
+ * FILE of -o/--output, or NULL for none. */
+static inline const char *cli_doc_path(const struct cli_common *c)
+{
+	return c->json_stdout ? "-" : c->out;
+}
+/* Where the text goes: stderr when -J took stdout. */
+static inline FILE *cli_text(const struct cli_common *c)
+{
+	return c->json_stdout ? stderr : stdout;
+}
 
 #endif

@@ -1,10 +1,15 @@
-/* result.c: building, summarizing, validating and writing result documents. */
+/*
+ * result.c: building result documents and writing them (atomically, a
+ * failed run's beside a good one, flushed by die()). Summaries and the
+ * perturbation of paired runs are in result_summary.c, the validator the
+ * loader shares in result_valid.c.
+ */
 #include "config.h"
 #include "result.h"
+#include "result_int.h"
 #include "clock.h"
 #include "hostinfo.h"
 #include "log.h"
-#include "stats.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,11 +20,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-struct res_doc {
-	json_t *root;		/* the document */
-	char *output;		/* where res_finish writes, or NULL */
-};
 
 static struct res_doc *die_doc;	/* flushed by die() */
 
@@ -194,202 +194,6 @@ int res_failed(struct res_doc *d)
 		       "failed");
 }
 
-static json_t *num_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-json_t *res_summary_json(const double *x, size_t n, int is_rate)
-{
-	struct stats_summary s;
-	json_t *o;
-
-	stats_summarize(x, n, &s);
-	o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:[oo]}", "n",
-		      (json_int_t)s.n, "mean", num_or_null(s.mean), "stddev",
-		      num_or_null(s.stddev), "cov", num_or_null(s.cov), "min",
-		      num_or_null(s.min), "median", num_or_null(s.median),
-		      "max", num_or_null(s.max), "ci95",
-		      num_or_null(s.ci95_lo), num_or_null(s.ci95_hi));
-	if (is_rate)
-		json_object_set_new(o, "hmean", num_or_null(s.hmean));
-	return o;
-}
-
-void res_sample_pair(struct res_doc *d, json_t *sample, int pair,
-		     int metered)
-{
-	json_t *m = json_object_get(sample, "metrics"), *v, *def;
-	json_t *defs = json_object_get(d->root, "metrics"), *moved;
-	const char *name;
-	char full[160];
-	void *tmp;
-
-	json_object_set_new(sample, "pair", json_integer(pair));
-	json_object_set_new(sample, "soak", json_boolean(metered));
-	if (!metered || !m)
-		return;
-	moved = json_object();
-	json_object_foreach_safe(m, tmp, name, v)
-	{
-		if (!strncmp(name, "cpu_", 4) || !strncmp(name, "sd_", 3) ||
-		    !strncmp(name, "metered_", 8))
-			continue;
-		snprintf(full, sizeof(full), "metered_%s", name);
-		json_object_set(moved, full, v);
-		def = json_object_get(defs, name);
-		if (def && !json_object_get(defs, full))
-			json_object_set_new(defs, full, json_deep_copy(def));
-		json_object_del(m, name);
-	}
-	json_object_update(m, moved);
-	json_decref(moved);
-}
-
-/* The rate a case's perturbation is judged on: the first of these, else
- * the first rate metric (by name) that both kinds of run carry. */
-static const char *perturb_metric(json_t *summary, json_t *metrics)
-{
-	static const char *const pref[] = { "throughput_MBps", "ops_per_s",
-					    "msgs_per_s", "trans_per_s",
-					    NULL };
-	static char buf[160];
-	const char *name, *best = NULL;
-	json_t *v;
-	int i;
-
-	for (i = 0; pref[i]; i++) {
-		snprintf(buf, sizeof(buf), "metered_%s", pref[i]);
-		if (json_object_get(summary, pref[i]) &&
-		    json_object_get(summary, buf))
-			return pref[i];
-	}
-	json_object_foreach(summary, name, v)
-	{
-		json_t *def = json_object_get(metrics, name);
-
-		snprintf(buf, sizeof(buf), "metered_%s", name);
-		if (json_is_true(json_object_get(def, "rate")) &&
-		    json_object_get(summary, buf) &&
-		    (!best || strcmp(name, best) < 0))
-			best = name;
-	}
-	return best;
-}
-
-static double sample_metric(json_t *s, const char *name)
-{
-	json_t *v = json_object_get(json_object_get(s, "metrics"), name);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-/*
- * perturbation: for each pair k with both runs, r_k = metered rate /
- * unmetered rate; the ratio is their geometric mean, the interval
- * Student-t on log r_k. None when the case has no complete pair.
- */
-void res_case_perturbation(json_t *kase, json_t *metrics)
-{
-	json_t *samples = json_object_get(kase, "samples"), *a, *b;
-	json_t *summary = json_object_get(kase, "summary");
-	const char *metric = perturb_metric(summary, metrics);
-	size_t ns = json_array_size(samples), i, j, n = 0;
-	struct stats_ratio r;
-	char mname[160];
-	double *num, *den;
-
-	json_object_del(kase, "perturbation");
-	if (!metric)
-		return;
-	snprintf(mname, sizeof(mname), "metered_%s", metric);
-	num = calloc(ns + 1, sizeof(*num));
-	den = calloc(ns + 1, sizeof(*den));
-	if (!num || !den)
-		abort();
-	json_array_foreach(samples, i, a)
-	{
-		json_t *pa = json_object_get(a, "pair");
-
-		if (!json_is_true(json_object_get(a, "soak")) ||
-		    !json_is_integer(pa))
-			continue;
-		json_array_foreach(samples, j, b)
-		{
-			if (!json_is_false(json_object_get(b, "soak")) ||
-			    !json_equal(json_object_get(b, "pair"), pa))
-				continue;
-			num[n] = sample_metric(a, mname);
-			den[n++] = sample_metric(b, metric);
-			break;
-		}
-	}
-	stats_ratio_paired(num, den, n, &r);
-	free(num);
-	free(den);
-	if (!r.n)
-		return;
-	json_object_set_new(
-		kase, "perturbation",
-		json_pack("{s:s, s:o, s:[oo], s:I, s:o, s:o, s:s}", "metric",
-			  metric, "ratio", num_or_null(r.ratio), "ci95",
-			  num_or_null(r.lo), num_or_null(r.hi), "pairs",
-			  (json_int_t)r.n, "min", num_or_null(r.min), "max",
-			  num_or_null(r.max), "formula",
-			  "geometric mean over pairs of metered/unmetered; ci95: Student t on the log ratios"));
-}
-
-static void summarize_case(json_t *kase, json_t *metrics)
-{
-	json_t *samples = json_object_get(kase, "samples");
-	json_t *summary = json_object(), *seen = json_object(), *s, *v;
-	size_t nsamp = json_array_size(samples), i, j;
-	const char *name;
-	double *x = calloc(nsamp + 1, sizeof(*x));
-
-	if (!x)
-		abort();
-	/* every metric any sample carries */
-	json_array_foreach(samples, i, s)
-	{
-		json_object_foreach(json_object_get(s, "metrics"), name, v)
-			json_object_set_new(seen, name, json_true());
-	}
-	json_object_foreach(seen, name, v)
-	{
-		size_t n = 0;
-		json_t *def = json_object_get(metrics, name);
-
-		json_array_foreach(samples, j, s)
-		{
-			json_t *m = json_object_get(
-				json_object_get(s, "metrics"), name);
-
-			if (json_is_number(m))
-				x[n++] = json_number_value(m);
-		}
-		json_object_set_new(summary, name,
-				    res_summary_json(x, n,
-						     json_is_true(json_object_get(
-							     def, "rate"))));
-	}
-	json_decref(seen);
-	free(x);
-	json_object_set_new(kase, "summary", summary);
-}
-
-void res_summarize(struct res_doc *d)
-{
-	json_t *cases = json_object_get(d->root, "cases"), *c;
-	json_t *metrics = json_object_get(d->root, "metrics");
-	size_t i;
-
-	json_array_foreach(cases, i, c) {
-		summarize_case(c, metrics);
-		res_case_perturbation(c, metrics);
-	}
-}
-
 /* The directory path lives in, for fsync and messages. */
 static void dir_of(const char *path, char *dir, size_t len)
 {
@@ -422,24 +226,18 @@ static int dump(struct res_doc *d, FILE *f)
 	       fputc('\n', f) == EOF || fflush(f);
 }
 
-/* A path that is not a regular file (/dev/stdout, /dev/full, a fifo) is
- * written in place: renaming over it would replace the device node. */
-static int write_in_place(struct res_doc *d, const char *path, char *err,
-			  size_t len)
+/* Dump d to fd (closed here), fsync'd when sync; 0, or -errno with err
+ * naming the file shown. */
+static int dump_fd(struct res_doc *d, int fd, const char *shown, int sync,
+		   char *err, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC), e;
-	FILE *f;
+	FILE *f = fdopen(fd, "w");
+	int e;
 
-	if (fd < 0) {
-		e = errno;
-		snprintf(err, len, "cannot write %s: %s", path, strerror(e));
-		return -e;
-	}
-	f = fdopen(fd, "w");
 	errno = 0;
-	if (!f || dump(d, f)) {
+	if (!f || dump(d, f) || (sync && fsync(fd))) {
 		e = errno ? errno : EIO;
-		snprintf(err, len, "cannot write %s: %s", path, strerror(e));
+		snprintf(err, len, "cannot write %s: %s", shown, strerror(e));
 		if (f)
 			fclose(f);
 		else
@@ -448,10 +246,25 @@ static int write_in_place(struct res_doc *d, const char *path, char *err,
 	}
 	if (fclose(f)) {
 		e = errno;
-		snprintf(err, len, "cannot write %s: %s", path, strerror(e));
+		snprintf(err, len, "cannot write %s: %s", shown, strerror(e));
 		return -e;
 	}
 	return 0;
+}
+
+/* A path that is not a regular file (/dev/stdout, /dev/full, a fifo) is
+ * written in place: renaming over it would replace the device node. */
+static int write_in_place(struct res_doc *d, const char *path, char *err,
+			  size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), e;
+
+	if (fd < 0) {
+		e = errno;
+		snprintf(err, len, "cannot write %s: %s", path, strerror(e));
+		return -e;
+	}
+	return dump_fd(d, fd, path, 0, err, len);
 }
 
 int res_write(struct res_doc *d, const char *path, char *err, size_t len)
@@ -459,7 +272,6 @@ int res_write(struct res_doc *d, const char *path, char *err, size_t len)
 	char tmp[4096], ts[40], dir[4096];
 	struct stat st;
 	int fd, e;
-	FILE *f;
 
 	res_summarize(d);
 	json_object_set_new(d->root, "finished",
@@ -486,23 +298,10 @@ int res_write(struct res_doc *d, const char *path, char *err, size_t len)
 		return -e;
 	}
 	fchmod(fd, 0644);
-	f = fdopen(fd, "w");
-	errno = 0;
-	if (!f || dump(d, f) || fsync(fd)) {
-		e = errno ? errno : EIO;
-		snprintf(err, len, "cannot write %s: %s", tmp, strerror(e));
-		if (f)
-			fclose(f);
-		else
-			close(fd);
+	e = dump_fd(d, fd, tmp, 1, err, len);
+	if (e) {
 		unlink(tmp);
-		return -e;
-	}
-	if (fclose(f)) {
-		e = errno;
-		snprintf(err, len, "cannot write %s: %s", tmp, strerror(e));
-		unlink(tmp);
-		return -e;
+		return e;
 	}
 	if (rename(tmp, path)) {
 		e = errno;
@@ -629,104 +428,4 @@ int res_finish(struct res_doc *d)
 			d->output, beside);
 	free(beside);
 	return r;
-}
-
-static int bad(char *err, size_t len, const char *fmt, const char *what)
-{
-	snprintf(err, len, fmt, what);
-	return -EINVAL;
-}
-
-static int validate_case(json_t *c, size_t idx, char *err, size_t len)
-{
-	json_t *samples = json_object_get(c, "samples"), *s, *v;
-	const char *name;
-	char where[64];
-	size_t i;
-
-	snprintf(where, sizeof(where), "cases[%zu]", idx);
-	if (!json_is_object(c))
-		return bad(err, len, "%s is not an object", where);
-	if (!json_is_object(json_object_get(c, "params")))
-		return bad(err, len, "%s has no params object", where);
-	if (!json_is_array(samples))
-		return bad(err, len, "%s has no samples array", where);
-	if (!json_is_object(json_object_get(c, "summary")))
-		return bad(err, len, "%s has no summary object", where);
-	json_array_foreach(samples, i, s)
-	{
-		json_t *m = json_object_get(s, "metrics");
-
-		if (!json_is_object(m))
-			return bad(err, len, "%s: a sample has no metrics",
-				   where);
-		json_object_foreach(m, name, v)
-		{
-			if (!json_is_number(v) && !json_is_null(v)) {
-				snprintf(err, len,
-					 "%s: metric %s is not a number", where,
-					 name);
-				return -EINVAL;
-			}
-		}
-	}
-	return 0;
-}
-
-int res_validate(json_t *doc, char *err, size_t len)
-{
-	static const char *const strs[] = { "tool", "tool_version", "run_id",
-					    "label", "started", "status",
-					    NULL };
-	const char *schema, *status, *name;
-	json_t *cases, *metrics, *c, *m;
-	size_t i;
-	int r;
-
-	if (!json_is_object(doc))
-		return bad(err, len, "%s", "document is not a JSON object");
-	schema = json_string_value(json_object_get(doc, "schema"));
-	if (!schema)
-		return bad(err, len, "%s", "missing field: schema");
-	if (strcmp(schema, RES_SCHEMA))
-		return bad(err, len, "unsupported schema version \"%s\"",
-			   schema);
-	for (i = 0; strs[i]; i++)
-		if (!json_is_string(json_object_get(doc, strs[i])))
-			return bad(err, len, "missing or non-string field: %s",
-				   strs[i]);
-	status = json_string_value(json_object_get(doc, "status"));
-	if (strcmp(status, "ok") && strcmp(status, "failed"))
-		return bad(err, len, "status \"%s\" is neither ok nor failed",
-			   status);
-	if (!json_is_array(json_object_get(doc, "command")))
-		return bad(err, len, "%s", "missing array: command");
-	if (!json_is_object(json_object_get(doc, "host")))
-		return bad(err, len, "%s", "missing object: host");
-	if (!json_is_array(json_object_get(doc, "warnings")))
-		return bad(err, len, "%s", "missing array: warnings");
-	metrics = json_object_get(doc, "metrics");
-	if (!json_is_object(metrics))
-		return bad(err, len, "%s", "missing object: metrics");
-	json_object_foreach(metrics, name, m)
-	{
-		const char *b = json_string_value(json_object_get(m, "better"));
-
-		if (!json_is_string(json_object_get(m, "unit")))
-			return bad(err, len, "metric %s has no unit", name);
-		if (!b || (strcmp(b, "higher") && strcmp(b, "lower")))
-			return bad(err, len,
-				   "metric %s: better is not higher|lower",
-				   name);
-	}
-	cases = json_object_get(doc, "cases");
-	if (!json_is_array(cases))
-		return bad(err, len, "%s", "missing array: cases");
-	json_array_foreach(cases, i, c)
-	{
-		r = validate_case(c, i, err, len);
-		if (r)
-			return r;
-	}
-	return 0;
 }

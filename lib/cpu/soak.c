@@ -1,8 +1,9 @@
 /*
  * soak.c: the client side of the box's one soaker set: find the soak
  * host (or start it, soak_host.c), map its counters, read windows and
- * turn them into loads. See soak.h for the design; cgroups are in
- * soak_cg.c, calibration storage in soak_calib.c.
+ * turn them into loads. See soak.h for the design; the socket's place
+ * and the counters' layout are in soak_common.c, cgroups in soak_cg.c,
+ * calibration storage in soak_calib.c.
  */
 #include "config.h"
 #include "soak.h"
@@ -24,74 +25,6 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-/* Is dir a directory of ours that nobody else may enter (0700, not a
- * symlink)? Make it when missing. 0 or -errno with why. */
-static int private_dir(const char *dir, char *why, size_t len)
-{
-	struct stat st;
-
-	if (mkdir(dir, 0700) && errno != EEXIST) {
-		snprintf(why, len, "cannot make %s: %s", dir, strerror(errno));
-		return -errno;
-	}
-	if (lstat(dir, &st)) {
-		snprintf(why, len, "%s: %s", dir, strerror(errno));
-		return -errno;
-	}
-	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
-	    (st.st_mode & 077)) {
-		snprintf(why, len,
-			 "%s is not a private directory of uid %u (owner %u, mode %03o): refusing to put the soak socket there",
-			 dir, (unsigned)geteuid(), (unsigned)st.st_uid,
-			 (unsigned)(st.st_mode & 0777));
-		return -EPERM;
-	}
-	return 0;
-}
-
-/*
- * Where the box's soak host listens: $ZCB_SOAK_SOCKET (tests), else for
- * root /run/zcbench-soak.sock (one host for the box), else a private
- * directory of the user: $XDG_RUNTIME_DIR when it is one, else
- * /tmp/zcbench-UID made 0700 and checked, so no other user can bind the
- * path first or reach our host. "" with why filled when there is none.
- */
-static const char *socket_path(char *why, size_t len)
-{
-	static char buf[256];
-	const char *e = getenv("ZCB_SOAK_SOCKET"), *x;
-	char dir[200];
-
-	why[0] = '\0';
-	if (e && *e && strlen(e) < 200)
-		return e;
-	if (geteuid() == 0 && !access("/run", W_OK))
-		return SOAK_SOCKET;
-	x = getenv("XDG_RUNTIME_DIR");
-	if (x && *x && strlen(x) < sizeof(dir) - 40 &&
-	    !private_dir(x, why, len)) {
-		snprintf(buf, sizeof(buf), "%s/zcbench-soak.sock", x);
-		return buf;
-	}
-	snprintf(dir, sizeof(dir), "/tmp/zcbench-%u", (unsigned)geteuid());
-	if (private_dir(dir, why, len))
-		return "";
-	snprintf(buf, sizeof(buf), "%s/soak.sock", dir);
-	return buf;
-}
-
-const char *soak_socket_path(void)
-{
-	char why[300];
-
-	return socket_path(why, sizeof(why));
-}
-
-void soak_side_path(char *buf, size_t len, const char *suffix)
-{
-	snprintf(buf, len, "%s.%s", soak_socket_path(), suffix);
-}
-
 int soak_host_alive(void)
 {
 	char p[300];
@@ -107,37 +40,6 @@ int soak_host_alive(void)
 		alive = errno == EWOULDBLOCK;
 	close(fd);
 	return alive;
-}
-
-size_t soak_map_size(int ncpu)
-{
-	size_t n = SOAK_HDR + (size_t)ncpu * sizeof(struct shm_slot);
-
-	return (n + 4095) & ~(size_t)4095;
-}
-
-struct shm_slot *soak_slots(void *map)
-{
-	return (struct shm_slot *)((char *)map + SOAK_HDR);
-}
-
-int soak_unix_connect(const char *path)
-{
-	struct sockaddr_un sa;
-	int fd, e;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sun_family = AF_UNIX;
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		e = errno;
-		close(fd);
-		return -e;
-	}
-	return fd;
 }
 
 int soak_kind_parse(const char *s, struct soak_kind *k, char *err,
@@ -254,16 +156,6 @@ static int start_host(const char *path, const int *ids, int n,
 	return fd;
 }
 
-/* The uid of the process at the other end of a unix socket, or -1. */
-int soak_peer_uid(int fd)
-{
-	struct ucred cr;
-	socklen_t n = sizeof(cr);
-
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &n) || n != sizeof(cr))
-		return -1;
-	return (int)cr.uid;
-}
 #define peer_uid(fd) ((uid_t)soak_peer_uid(fd))
 
 /* 0, -EAGAIN (host went away: retry) or -errno with err. */
@@ -372,7 +264,7 @@ int soak_join(struct soak_client *c, const char *cpus, const char *kind,
 	      char *err, size_t len)
 {
 	char why[300];
-	const char *path = socket_path(why, sizeof(why));
+	const char *path = soak_socket_where(why, sizeof(why));
 	int ids[SOAK_MAX_CPUS], n, attempt, fd = -1, r = -EAGAIN;
 	struct soak_kind k;
 

@@ -1,8 +1,11 @@
 /*
- * soak_host.c: the soak host and its soakers (see soak.h). The host is
- * forked from whatever process opens the box's first soak window, so
- * after the fork it uses only system calls and static buffers (the
- * opener may have threads holding malloc's lock).
+ * soak_host.c: the soak host (see soak.h): it binds the box's soak
+ * socket, makes the shared counters, starts the soakers (soak_soakers.c),
+ * hands each client the counters and parks or wakes the soakers as the
+ * clients ask, and goes when the last client has gone. It is forked from
+ * whatever process opens the box's first soak window, so after the fork
+ * it uses only system calls and static buffers (the opener may have
+ * threads holding malloc's lock).
  */
 #include "config.h"
 #include "soak.h"
@@ -20,151 +23,17 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
-#include <linux/futex.h>
 #include <stdint.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#define SOAK_BUF	 (256 * 1024) /* each soaker's buffer */
-#define SOAK_STEP	 4096	      /* bytes touched per counted loop */
 #define SOAK_MAX_CLIENTS 256	      /* connections one host serves */
 #define SOAK_IDLE_EXIT_S 10	      /* a host nobody joined exits */
 
 static volatile sig_atomic_t host_term;
-
-/* --- the soakers -------------------------------------------------------- */
-
-static void futex_wait(uint32_t *addr, uint32_t val)
-{
-	syscall(SYS_futex, addr, FUTEX_WAIT, val, NULL, NULL, 0);
-}
-
-static void futex_wake_all(uint32_t *addr)
-{
-	syscall(SYS_futex, addr, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
-}
-
-/* Parked (an unmetered sample of a pair runs): sleep on the futex until
- * the host clears park, saying so in the slot both ways. */
-static void soak_park(struct shm_slot *slot, uint32_t *park)
-{
-	__atomic_store_n(&slot->state, SLOT_PARKED, __ATOMIC_RELEASE);
-	while (__atomic_load_n(park, __ATOMIC_ACQUIRE))
-		futex_wait(park, 1);
-	__atomic_store_n(&slot->state, SLOT_RUNNING, __ATOMIC_RELEASE);
-}
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield");
-#endif
-}
-
-/* One counted step: a dependent chain over 64 cache lines of 4 KiB. */
-static inline uint64_t soak_step(uint64_t *p, uint64_t x, int pause)
-{
-	size_t i;
-
-	for (i = 0; i < SOAK_STEP / 8; i += 8) {
-		x = x * 6364136223846793005ull + p[i];
-		p[i] = x;
-		if (pause)
-			cpu_relax();
-	}
-	return x;
-}
-
-static void __attribute__((noreturn))
-soak_loop(struct shm_slot *slot, uint32_t *park, uint64_t *buf,
-	  const struct soak_kind *k)
-{
-	uint64_t n = 0, x = 1, slice = 0, period = 0, t0 = 0, now;
-	struct timespec ts;
-	size_t off = 0;
-
-	if (k->duty_pct < 100) {
-		period = (uint64_t)k->period_us * 1000;
-		slice = period * (uint64_t)k->duty_pct / 100;
-		t0 = clock_ns();
-	}
-	for (;;) {
-		x = soak_step(buf + off / 8, x, k->pause);
-		off = (off + SOAK_STEP) % SOAK_BUF;
-		__atomic_store_n(&slot->count, ++n, __ATOMIC_RELAXED);
-		/* a shared, read-mostly line: costs a load per loop */
-		if (__atomic_load_n(park, __ATOMIC_RELAXED))
-			soak_park(slot, park);
-		if (!period || (n & 15))
-			continue;
-		now = clock_ns();
-		if (now - t0 < slice)
-			continue;
-		/* the rest of this period asleep: the CPU idles */
-		t0 += period * ((now - t0) / period + 1);
-		ts.tv_sec = (time_t)(t0 / 1000000000ull);
-		ts.tv_nsec = (long)(t0 % 1000000000ull);
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-	}
-}
-
-static void __attribute__((noreturn))
-soaker_main(struct shm_slot *slot, uint32_t *park, int cpu, pid_t host,
-	    const char *cgprocs, const struct soak_kind *kind)
-{
-	struct sched_param sp = {0};
-	cpu_set_t set;
-	char name[16], pid[24];
-	uint64_t *buf;
-	int flags = 0, fd;
-
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != host)
-		_exit(1);
-	signal(SIGTERM, SIG_DFL);
-	snprintf(name, sizeof(name), "zcb-soak/%d", cpu);
-	prctl(PR_SET_NAME, name);
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		__atomic_store_n(&slot->state, -errno, __ATOMIC_RELEASE);
-		_exit(1);
-	}
-	/* the buffer first, at our parent's priority: on a box kept busy by
-	 * normal tasks an idle-class soaker may wait long for its first
-	 * cycles, and it is ready (counting what it gets) once idle */
-	buf = mmap(NULL, SOAK_BUF, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (buf == MAP_FAILED) {
-		__atomic_store_n(&slot->state, -ENOMEM, __ATOMIC_RELEASE);
-		_exit(1);
-	}
-	memset(buf, 1, SOAK_BUF);
-	if (cgprocs[0]) {
-		fd = open(cgprocs, O_WRONLY | O_CLOEXEC);
-		snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
-		if (fd >= 0 && write(fd, pid, strlen(pid)) > 0)
-			flags |= SLOT_CG;
-		if (fd >= 0)
-			close(fd);
-	}
-	setpriority(PRIO_PROCESS, 0, 19);
-	if (!sched_setscheduler(0, SCHED_IDLE, &sp))
-		flags |= SLOT_IDLE;
-	slot->flags = flags;
-	__atomic_store_n(&slot->state, SLOT_RUNNING, __ATOMIC_RELEASE);
-	soak_loop(slot, park, buf, kind);
-}
-
-/* --- the host ----------------------------------------------------------- */
 
 struct host {
 	int lfd; /* listening socket */
@@ -172,8 +41,7 @@ struct host {
 	void *map;
 	size_t map_len;
 	struct shm_hdr *hdr;
-	pid_t pid[SOAK_MAX_CPUS]; /* soakers */
-	int nsoak;
+	struct soak_set set; /* the soakers */
 	struct soak_cg cg;
 	char path[256]; /* socket path */
 	ino_t ino;	/* of the socket file we bound */
@@ -182,7 +50,6 @@ struct host {
 	int ncl;
 	int parked; /* the soakers are told to park */
 	uint64_t accept_after; /* EMFILE: listener rests until (clock_ns) */
-	struct soak_kind kind; /* what the soakers run */
 	int ever;      /* a client has connected */
 	char err[200]; /* set-up failure */
 	int status;
@@ -273,74 +140,6 @@ static int take_alive_lock(void)
 		return -1;
 	}
 	return fd;
-}
-
-static int start_soakers(struct host *h)
-{
-	struct shm_slot *s = soak_slots(h->map);
-	pid_t me = getpid();
-	int i, ready, flags_all = SLOT_IDLE | SLOT_CG;
-	uint64_t t0 = clock_ns();
-
-	for (i = 0; i < (int)h->hdr->ncpu; i++) {
-		pid_t p = fork();
-
-		if (p < 0) {
-			h->status = -errno;
-			snprintf(h->err, sizeof(h->err), "fork of soaker: %s",
-				 strerror(errno));
-			return h->status;
-		}
-		if (p == 0)
-			soaker_main(&s[i], &h->hdr->park, h->hdr->cpu_id[i],
-				    me, h->cg.procs, &h->kind);
-		h->pid[h->nsoak++] = p;
-	}
-	do {
-		ready = 0;
-		for (i = 0; i < h->nsoak; i++) {
-			int st = __atomic_load_n(&s[i].state, __ATOMIC_ACQUIRE);
-
-			if (st < 0) {
-				h->status = st;
-				snprintf(h->err, sizeof(h->err),
-					 "soaker for CPU %d: %s",
-					 h->hdr->cpu_id[i], strerror(-st));
-				return st;
-			}
-			ready += st == SLOT_RUNNING;
-		}
-		if (ready < h->nsoak)
-			usleep(2000);
-	} while (ready < h->nsoak &&
-		 clock_ns() - t0 < SOAK_READY_MS * 1000000ull);
-	if (ready < h->nsoak) {
-		h->status = -ETIMEDOUT;
-		snprintf(h->err, sizeof(h->err),
-			 "only %d of %d soakers started within %d s", ready,
-			 h->nsoak, SOAK_READY_MS / 1000);
-		return h->status;
-	}
-	for (i = 0; i < h->nsoak; i++)
-		flags_all &= s[i].flags;
-	snprintf(
-		h->hdr->note, sizeof(h->hdr->note),
-		"%d %.16s soakers (host pid %d), %s, %.150s", h->nsoak,
-		h->kind.name, (int)getpid(),
-		flags_all & SLOT_IDLE ? "SCHED_IDLE nice 19"
-				      : "nice 19 (SCHED_IDLE refused)",
-		flags_all & SLOT_CG
-			? h->cg.note
-			: "no cpu.idle cgroup: in the caller's session (autogroup)");
-	if (!(flags_all & SLOT_CG) && h->cg.dir[0] && h->cg.why[0] == 0)
-		snprintf(h->cg.why, sizeof(h->cg.why), "joining it failed");
-	if (!(flags_all & SLOT_CG) && h->cg.why[0]) {
-		size_t n = strlen(h->hdr->note);
-
-		snprintf(h->hdr->note + n, sizeof(h->hdr->note) - n, " (%s)",
-			 h->cg.why);
-	}
-	return 0;
 }
 
 static void send_hello(struct host *h, int fd)
@@ -447,12 +246,7 @@ static int host_try_exit(struct host *h)
 
 static void host_cleanup(struct host *h)
 {
-	int i;
-
-	for (i = 0; i < h->nsoak; i++)
-		kill(h->pid[i], SIGKILL);
-	for (i = 0; i < h->nsoak; i++)
-		waitpid(h->pid[i], NULL, 0);
+	soak_set_stop(&h->set);
 	soak_cg_remove(&h->cg);
 	if (h->lfd >= 0) {
 		h->ever = 1;
@@ -461,29 +255,10 @@ static void host_cleanup(struct host *h)
 	}
 }
 
-/* Wait until every soaker's state is want, or SOAK_PARK_MS passed (a
- * soaker starved by real work acts on park when it next runs). */
-static void wait_slots(struct host *h, int want)
-{
-	struct shm_slot *s = soak_slots(h->map);
-	uint64_t t0 = clock_ns();
-	int i, done;
-
-	do {
-		for (i = done = 0; i < h->nsoak; i++)
-			done += __atomic_load_n(&s[i].state,
-						__ATOMIC_ACQUIRE) == want;
-		if (done < h->nsoak)
-			usleep(200);
-	} while (done < h->nsoak &&
-		 clock_ns() - t0 < SOAK_PARK_MS * 1000000ull);
-}
-
 /*
- * Park the soakers while any client holds them parked, else let them run.
- * gen turns odd before they are told to park and even after they were
- * woken, so a client window that saw it odd or changing knows its
- * soakers did not run throughout (soak.c, soak_load).
+ * Park the soakers while any client holds them parked, else let them run
+ * (gen tells a client window whether its soakers ran throughout: soak.c,
+ * soak_load).
  */
 static void host_park(struct host *h)
 {
@@ -494,16 +269,7 @@ static void host_park(struct host *h)
 	if (want == h->parked)
 		return;
 	h->parked = want;
-	if (want) {
-		__atomic_add_fetch(&h->hdr->gen, 1, __ATOMIC_SEQ_CST);
-		__atomic_store_n(&h->hdr->park, 1, __ATOMIC_SEQ_CST);
-		wait_slots(h, SLOT_PARKED);
-	} else {
-		__atomic_store_n(&h->hdr->park, 0, __ATOMIC_SEQ_CST);
-		futex_wake_all(&h->hdr->park);
-		wait_slots(h, SLOT_RUNNING);
-		__atomic_add_fetch(&h->hdr->gen, 1, __ATOMIC_SEQ_CST);
-	}
+	soak_set_park(&h->set, want);
 }
 
 /* Bytes from client i: pause and resume requests, each answered with one
@@ -587,7 +353,10 @@ static void __attribute__((noreturn)) host_main(struct host *h)
 	 * then exits so the next opener starts a fresh host */
 	fcntl(h->lfd, F_SETFL, O_NONBLOCK);
 	soak_cg_setup(&h->cg, getpid());
-	if (!start_soakers(h))
+	h->set.hdr = h->hdr;
+	h->set.slot = soak_slots(h->map);
+	h->status = soak_set_start(&h->set, &h->cg, h->err, sizeof(h->err));
+	if (!h->status)
 		host_loop(h);
 	else
 		host_accept(h); /* tell the waiting openers why */
@@ -637,7 +406,7 @@ int soak_host_spawn(const char *path, const int *ids, int n,
 	h->hdr->magic = SOAK_MAGIC;
 	h->hdr->ncpu = (uint32_t)n;
 	h->hdr->features = SOAK_FEAT_PAUSE;
-	h->kind = *kind;
+	h->set.kind = *kind;
 	snprintf(h->hdr->kind, sizeof(h->hdr->kind), "%s", kind->name);
 	memcpy(h->hdr->cpu_id, ids, (size_t)n * sizeof(int));
 	p = fork();

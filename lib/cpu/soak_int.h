@@ -1,4 +1,8 @@
-/* soak_int.h: what soak.c, soak_host.c and soak_cg.c share (not for tools). */
+/*
+ * soak_int.h: what the soak client (soak.c), the host (soak_host.c), its
+ * soakers (soak_soakers.c), its cgroup (soak_cg.c) and their common
+ * helpers (soak_common.c) share; not for tools.
+ */
 #ifndef ZCB_SOAK_INT_H
 #define ZCB_SOAK_INT_H
 
@@ -75,6 +79,35 @@ void soak_cg_setup(struct soak_cg *cg, pid_t owner);
 /* rmdir it (its soakers must be reaped first). */
 void soak_cg_remove(struct soak_cg *cg);
 
+/* A host's soakers (soak_soakers.c). */
+struct soak_set {
+	struct shm_hdr *hdr;	/* the counters: CPUs, park, gen, note */
+	struct shm_slot *slot;	/* one per soaker */
+	struct soak_kind kind;	/* what they run */
+	pid_t pid[SOAK_MAX_CPUS];
+	int n;			/* started */
+};
+
+/*
+ * Fork a soaker per CPU of hdr (in cg when it has one) and wait until
+ * all run; writes the regime into hdr->note. 0, or -errno with err (the
+ * soakers started so far are in pid[0..n), for soak_set_stop).
+ */
+int soak_set_start(struct soak_set *ss, struct soak_cg *cg, char *err,
+		   size_t len);
+/*
+ * Park (1) or wake (0) every soaker and wait until they did (a starved
+ * one acts when it next runs). gen turns odd before they are told to
+ * park and even after they were woken, so a client window that saw it
+ * odd or changing knows its soakers did not run throughout (soak_load).
+ */
+void soak_set_park(struct soak_set *ss, int park);
+/* SIGKILL and reap every soaker. */
+void soak_set_stop(struct soak_set *ss);
+
+/* What soak.c and soak_host.c share (soak_common.c). */
+/* The box's soak socket (soak_socket_path), or "" with why filled. */
+const char *soak_socket_where(char *why, size_t len);
 /* "<socket path>.<suffix>": the start lock, the alive lock. */
 void soak_side_path(char *buf, size_t len, const char *suffix);
 size_t soak_map_size(int ncpu);

@@ -167,12 +167,23 @@ ssize_t xfer_took(struct xfer *x, ssize_t r, const char *what)
 	return r;
 }
 
-void xfer_fill_pattern(unsigned char *buf, size_t len, uint64_t off)
-{
-	size_t i;
+const struct pattern xfer_stream_pattern = {.kind = PATTERN_HASH};
 
-	for (i = 0; i < len; i++)
-		buf[i] = xfer_pattern(off + i);
+/* The first mismatch of a stream whose period is not known yet: does
+ * byte c at so start the pattern over from a wrap up to 8 bytes back?
+ * Then that is the period (1), else c is bad (0). */
+static int learn_period(struct xfer *x, unsigned char c, uint64_t so)
+{
+	uint64_t back;
+
+	for (back = so > 7 ? 7 : so - 1;; back--) {
+		if (c == pattern_byte(&xfer_stream_pattern, back)) {
+			x->period = so - back;
+			return 1;
+		}
+		if (!back)
+			return 0;
+	}
 }
 
 /*
@@ -183,27 +194,21 @@ void xfer_fill_pattern(unsigned char *buf, size_t len, uint64_t off)
  */
 void xfer_verify_bytes(struct xfer *x, const unsigned char *p, size_t n)
 {
-	size_t i;
+	struct pattern pat = xfer_stream_pattern;
+	uint64_t so;
+	size_t i = 0;
+	long bad;
 
-	for (i = 0; i < n; i++) {
-		uint64_t so = x->stream_off + i, q, back;
-
-		q = x->period ? so % x->period : so;
-		if (p[i] == xfer_pattern(q))
-			continue;
-		if (!x->period && so > 0) {
-			for (back = so > 7 ? 7 : so - 1;; back--) {
-				if (p[i] == xfer_pattern(back)) {
-					x->period = so - back;
-					break;
-				}
-				if (!back)
-					break;
-			}
-			if (x->period)
-				continue;
-		}
-		x->bad_bytes++;
+	while (i < n) {
+		pat.period = x->period;
+		bad = pattern_check(&pat, p + i, x->stream_off + i, n - i);
+		if (bad < 0)
+			break;
+		i += (size_t)bad;
+		so = x->stream_off + i;
+		if (x->period || !so || !learn_period(x, p[i], so))
+			x->bad_bytes++;
+		i++;
 	}
 	x->stream_off += n;
 }

@@ -22,6 +22,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "pattern.h"
+
 enum xfer_dir { XFER_SEND, XFER_RECV };
 
 /* What every send method sends from. */
@@ -133,13 +135,9 @@ int xfer_source_open(struct xfer_source *s, const char *path, uint64_t size,
 		     char *err, size_t len);
 void xfer_source_close(struct xfer_source *s);
 
-/* The byte at stream offset off of a pattern stream (what temp sources
- * hold and -V verifies): depends only on off. */
-static inline unsigned char xfer_pattern(uint64_t off)
-{
-	return (unsigned char)((off * 2654435761u) >> 13 ^ (off >> 9));
-}
-void xfer_fill_pattern(unsigned char *buf, size_t len, uint64_t off);
+/* What temp sources hold and -V verifies: lib/core/pattern.h's hash
+ * pattern, whose byte depends only on the stream offset. */
+extern const struct pattern xfer_stream_pattern;
 
 /* One method on one socket (lib/xfer/xfer.c). */
 struct xfer *xfer_open(const struct xfer_ops *ops, int sock,

@@ -46,7 +46,7 @@ static int temp_source(struct xfer_source *s, uint64_t size, char *err,
 		size_t n = size - off < XFER_FILL_CHUNK ? size - off :
 							 XFER_FILL_CHUNK;
 
-		xfer_fill_pattern(chunk, n, off);
+		pattern_fill(&xfer_stream_pattern, chunk, off, n);
 		if (pwrite(fd, chunk, n, (off_t)off) != (ssize_t)n) {
 			int e = errno ? errno : ENOSPC;
 

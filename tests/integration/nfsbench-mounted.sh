@@ -32,7 +32,7 @@ zcb_ok "3 clients wrote their own files"
 sleep 300 &
 spid=$!
 zcb_track "$spid"
-"$NB" -n 3 --files own -s 4k,1m -R 2 --verify --cpu rusage --server-pid "$spid" \
+"$NB" -n 3 --files own -s 4k,1m -R 2 --verify --cpu=rusage --server-pid "$spid" \
 	--rsize 8192 --wsize 8192 -L mnt-test -o "$T/r.json" "$dir" >"$T/r.out" ||
 	zcb_fail "read back"
 nb_doc_ok "$T/r.json"

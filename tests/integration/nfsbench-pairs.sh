@@ -18,7 +18,7 @@ T=$ZCB_TEST_TMP
 "$NB" -w -b 2000000 -s 64k --files shared -q "$GEXPORT/pat" || zcb_fail "local pattern write"
 
 # 1. client soak, server by PID: 2 sizes x 1 and 2 clients, 2 pairs each
-nb -s 4k,64k -n 1,2 -R 2 --verify --cpu soak --server-pid "$GPID" \
+nb -s 4k,64k -n 1,2 -R 2 --verify --cpu=soak --server-pid "$GPID" \
 	-o "$T/p.json" "$(nb_url pat)" >"$T/p.out" 2>"$T/p.err" ||
 	zcb_fail "paired run failed: $(cat "$T/p.err")"
 j=$T/p.json
@@ -93,7 +93,7 @@ grep -qxF "(paired runs: rates from the unmetered runs; CPU from the metered run
 zcb_ok "run kinds, per-case perturbation, marked rows and footnotes match the document"
 
 # 2. unpaired (procstat): nothing changes
-nb -s 64k -R 2 --cpu procstat -q -o "$T/q.json" "$(nb_url pat)" || zcb_fail "procstat run"
+nb -s 64k -R 2 --cpu=procstat -q -o "$T/q.json" "$(nb_url pat)" || zcb_fail "procstat run"
 jq -e '.cases[0] | (.samples | length) == 2 and (has("perturbation") | not) and
 	all(.samples[]; (has("soak") | not) and (has("pair") | not)) and
 	.summary.cpu_local_pct.n == 2' "$T/q.json" >/dev/null || zcb_fail "procstat run paired or renamed"
@@ -110,7 +110,7 @@ for _ in $(seq 1 100); do
 	sleep 0.05
 done
 [ -n "$port" ] || zcb_fail "cyclesoak --serve with soak did not start: $(cat "$T/serve.out" "$T/serve.err")"
-nb -s 64k -n 2 -R 2 --cpu soak --server-pid "$GPID" --remote-cpu "127.0.0.1:$port" \
+nb -s 64k -n 2 -R 2 --cpu=soak --server-pid "$GPID" --remote-cpu "127.0.0.1:$port" \
 	-o "$T/r.json" "$(nb_url pat)" >"$T/r.out" 2>&1 || zcb_fail "--remote-cpu run: $(cat "$T/r.out")"
 jq -e '.cases[0] | [.samples[] | [.soak, .pair]] == [[true,0],[false,0],[true,1],[false,1]] and
 	.perturbation.pairs == 2 and

@@ -48,7 +48,7 @@ zcb_ok "v4 async qd 16 verified"
 
 # 3. several clients on one file, pattern-checked, with client and server CPU
 "$NB" -w -b 2000000 -s 64k --files shared -q "$GEXPORT/pat" || zcb_fail "local pattern write"
-nb -n 4 -s 32k --qd 4 --verify -c --cpu procstat,rusage --server-pid "$GPID" -R 2 \
+nb -n 4 -s 32k --qd 4 --verify -c --cpu=procstat,rusage --server-pid "$GPID" -R 2 \
 	-L v4-test -J "$(nb_url pat)" >"$ZCB_TEST_TMP/multi.json" 2>"$ZCB_TEST_TMP/multi.err" ||
 	zcb_fail "4 clients failed: $(cat "$ZCB_TEST_TMP/multi.err")"
 d=$ZCB_TEST_TMP/multi.json

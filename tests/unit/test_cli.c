@@ -188,6 +188,16 @@ static void sockbufs(void)
 	free(buf);
 }
 
+static void cpu_apart(void)
+{
+	static const char *const a[] = { "--cpu", "soak,procstat", "host",
+					  NULL };
+	struct fake f;
+	struct cli_common c;
+
+	parse(&fake_tool, &f, &c, a);
+}
+
 static void common_set(void)
 {
 	static const char *const a1[] = { "-c", "-l", "7", "--rooms=4",
@@ -225,6 +235,8 @@ static void common_set(void)
 	T_CHECK(strstr(msg, "-x") != NULL);
 	T_CHECK(child(both_outputs, msg, sizeof(msg)) == 2);
 	T_CHECK(strstr(msg, "-J and --output") != NULL);
+	T_CHECK(child(cpu_apart, msg, sizeof(msg)) == 2);
+	T_CHECK(strstr(msg, "--cpu=soak,procstat") != NULL);
 	T_CHECK(child(clash, msg, sizeof(msg)) == 1);
 	T_CHECK(strstr(msg, "-c is both common and the tool's") != NULL);
 }
@@ -248,6 +260,124 @@ static void result_doc(void)
 	T_STREQ(cli_result_path(&c), "/dev/null");
 	memset(&c, 0, sizeof(c));
 	T_CHECK(cli_result_path(&c) == NULL);
+}
+
+/* cyclesoak-like: a leading '+' stops at the command; -J's document
+ * path and text stream */
+static void stop_at_command(void)
+{
+	static const struct cli_tool cs_like = {
+		.text = "usage: cs-like [options] -- CMD\n",
+		.common = CLI_METERS | CLI_RESULT | CLI_RESULT_O,
+		.shortopts = "+l:",
+		.longopts = fake_long,
+		.option = fake_opt,
+	};
+	static const char *const a[] = { "-l", "3", "-J", "--", "cmd", "-v",
+					  NULL };
+	static const char *const b[] = { "-o", "x.json", "cmd", "-l", "4",
+					  NULL };
+	struct cli_common c;
+	struct fake f;
+	int i;
+
+	i = parse(&cs_like, &f, &c, a);
+	T_CHECK(i == 5 && f.l == 3 && c.json_stdout);
+	T_STREQ(cli_doc_path(&c), "-");
+	T_CHECK(cli_text(&c) == stderr);
+	i = parse(&cs_like, &f, &c, b);
+	T_CHECK(i == 3 && f.l == 0);
+	T_STREQ(cli_doc_path(&c), "x.json");
+	T_CHECK(cli_text(&c) == stdout);
+	c.out = NULL;
+	T_CHECK(cli_doc_path(&c) == NULL);
+}
+
+/* long options as data: "name=c", "name=c:", "name=c::" */
+struct spec {
+	long rooms, len;
+	int flag, opt_given;
+	const char *opt;
+};
+
+static void spec_opt(void *cfg, int opt, const char *arg)
+{
+	struct spec *sp = cfg;
+
+	if (opt == 'l')
+		sp->len = cli_long("-l", arg, 1, 100);
+	else if (opt == 'R')
+		sp->rooms = cli_long("--rooms", arg, 1, 10);
+	else if (opt == 'F')
+		sp->flag = 1;
+	else if (opt == 'D') {
+		sp->opt_given = 1;
+		sp->opt = arg;
+	}
+}
+
+static const struct cli_tool spec_tool = {
+	.text = "usage: spec\n",
+	.common = CLI_CPU | CLI_RESULT,
+	.shortopts = "l:",
+	.longs = "length=l: rooms=R: flag=F\n\tdirect=D::",
+	.option = spec_opt,
+};
+
+static int parse_spec(const struct cli_tool *t, struct spec *sp,
+		      const char *const *args)
+{
+	char *argv[32];
+	int argc = 0;
+	struct cli_common c = { 0 };
+
+	argv[argc++] = "spec";
+	while (*args)
+		argv[argc++] = (char *)*args++;
+	argv[argc] = NULL;
+	memset(sp, 0, sizeof(*sp));
+	optind = 0;
+	return cli_parse(t, sp, &c, argc, argv);
+}
+
+static void bad_spec(void)
+{
+	static const struct cli_tool bad = { .text = "", .common = CLI_RESULT,
+					     .longs = "verify=J",
+					     .option = spec_opt };
+	static const char *const a[] = { NULL };
+	struct spec sp;
+
+	parse_spec(&bad, &sp, a);
+}
+
+static void spec_unknown(void)
+{
+	static const char *const a[] = { "-R", "3", NULL };
+	struct spec sp;
+
+	parse_spec(&spec_tool, &sp, a);
+}
+
+static void long_spec(void)
+{
+	static const char *const a[] = { "--length=7", "--rooms", "4",
+					  "--flag", "--direct", "-c", NULL };
+	static const char *const b[] = { "-l", "9", "--direct=both", NULL };
+	struct spec sp;
+	char msg[512];
+
+	T_CHECK(parse_spec(&spec_tool, &sp, a) == 7);
+	T_CHECK(sp.len == 7 && sp.rooms == 4 && sp.flag);
+	T_CHECK(sp.opt_given && !sp.opt);
+	parse_spec(&spec_tool, &sp, b);
+	T_CHECK(sp.len == 9 && sp.opt && !strcmp(sp.opt, "both"));
+	/* a long-only option's letter is not a short option */
+	T_CHECK(child(spec_unknown, msg, sizeof(msg)) == 2);
+	T_CHECK(strstr(msg, "-R") != NULL);
+	/* a common letter as a long option's value is the tool's bug */
+	T_CHECK(child(bad_spec, msg, sizeof(msg)) == 1);
+	T_CHECK(strstr(msg, "verify=J") != NULL);
 }
 
 static void help_text(void)
@@ -275,6 +405,8 @@ int main(void)
 	common_set();
 	sockbufs();
 	result_doc();
+	stop_at_command();
+	long_spec();
 	help_text();
 	char msg[512];
 

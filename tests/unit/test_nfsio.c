@@ -1,5 +1,5 @@
 /*
- * test_nfsio.c: the data pattern, URL and mountinfo helpers, the posix
+ * test_nfsio.c: the URL and mountinfo helpers, the posix
  * engine end to end (write, read back, verify, short files, mismatches),
  * and the libnfs engine's refusals that need no server.
  */
@@ -19,29 +19,6 @@ static const char mountinfo[] =
 	"31 30 0:41 / /mnt/nfs/deep\\040dir rw - nfs4 srv:/e2 rw,vers=4.2,rsize=1048576,wsize=1048576,proto=tcp\n"
 	"32 22 0:42 / /tmp rw - tmpfs tmpfs rw\n"
 	"garbage line\n";
-
-static void test_pattern(void)
-{
-	unsigned char a[9000], b[9000];
-	size_t i;
-
-	/* the same bytes whatever the chunking and alignment */
-	nfsio_pattern_fill(a, 1000, sizeof(a), 0);
-	for (i = 0; i < sizeof(b); i += 7)
-		nfsio_pattern_fill(b + i, 1000 + i,
-				   sizeof(b) - i < 7 ? sizeof(b) - i : 7, 0);
-	T_CHECK(!memcmp(a, b, sizeof(a)));
-	T_CHECK(nfsio_pattern_check(a, 1000, sizeof(a), 0) == -1);
-	T_CHECK(nfsio_pattern_check(a + 3, 1003, 5000, NFSIO_SEED) == -1);
-	/* seed 0 means the default seed; another seed differs */
-	nfsio_pattern_fill(b, 1000, sizeof(b), 12345);
-	T_CHECK(memcmp(a, b, sizeof(a)) != 0);
-	/* a flipped byte is found where it is */
-	a[4321] ^= 1;
-	T_CHECK(nfsio_pattern_check(a, 1000, sizeof(a), 0) == 4321);
-	/* not all zero, not repeating every word */
-	T_CHECK(memcmp(a, a + 8, 64) != 0);
-}
 
 static void test_urls(void)
 {
@@ -110,6 +87,7 @@ static int run(struct nfsio_opts *o, struct nfsio_stats *st, char *err,
 
 static void test_posix(const char *dir)
 {
+	const struct pattern pat = nfsio_pattern(0);
 	struct nfsio_opts o = {0};
 	struct nfsio_stats st;
 	char path[512], copy[512], err[512];
@@ -132,7 +110,7 @@ static void test_posix(const char *dir)
 	T_ASSERT(fd >= 0);
 	T_CHECK(pread(fd, buf, 4096, 50000) == 4096);
 	close(fd);
-	T_CHECK(nfsio_pattern_check(buf, 50000, 4096, 0) == -1);
+	T_CHECK(pattern_check(&pat, buf, 50000, 4096) == -1);
 
 	/* read it back at another size, verified against the pattern */
 	o.op = NFSIO_READ;
@@ -160,7 +138,7 @@ static void test_posix(const char *dir)
 	for (unsigned off = 0; off < 100000; off += 4096) {
 		unsigned n = 100000 - off < 4096 ? 100000 - off : 4096;
 
-		nfsio_pattern_fill(buf, off, n, 0);
+		pattern_fill(&pat, buf, off, n);
 		T_CHECK(write(fd, buf, n) == (ssize_t)n);
 	}
 	o.verify = NFSIO_VERIFY_FILE;
@@ -226,7 +204,6 @@ int main(void)
 	char dir[] = "/tmp/test_nfsio.XXXXXX";
 
 	T_ASSERT(mkdtemp(dir));
-	test_pattern();
 	test_urls();
 	test_mountinfo();
 	test_posix(dir);

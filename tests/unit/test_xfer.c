@@ -166,8 +166,8 @@ static void test_verify(void)
 	struct xfer x = { 0 };
 	unsigned char b[64];
 
-	xfer_fill_pattern(b, 40, 1000);
-	xfer_fill_pattern(b + 40, 24, 0); /* the source wrapped at 1040 */
+	pattern_fill(&xfer_stream_pattern, b, 1000, 40);
+	pattern_fill(&xfer_stream_pattern, b + 40, 0, 24); /* wrapped */
 	x.stream_off = 1000;
 	x.verify = 1;
 	xfer_verify_bytes(&x, b, sizeof(b));
@@ -229,7 +229,9 @@ int main(void)
 					  hot, err, sizeof(err)) == 0);
 		T_CHECK(src.size == SRC_SIZE);
 		T_CHECK(((uintptr_t)src.buf & 4095) == 7);
-		T_CHECK((unsigned char)src.buf[5] == xfer_pattern(5) || !hot);
+		T_CHECK((unsigned char)src.buf[5] ==
+				pattern_byte(&xfer_stream_pattern, 5) ||
+			!hot);
 		for (i = 0; xfer_table[i]; i++) {
 			const struct xfer_ops *so = xfer_table[i];
 

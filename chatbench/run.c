@@ -1,0 +1,375 @@
+/*
+ * run.c: what chatbench does once its options are parsed: serve run
+ * after run (--server), or be the client side: runs repeated (in pairs,
+ * metered and unmetered, with the soak meter) until --repeat, a failure
+ * or --confidence, each printed and put in the document, then the seed's
+ * table and a summary.
+ */
+#include "config.h"
+#include "bench.h"
+#include "clock.h"
+#include "log.h"
+#include "sig.h"
+#include "stats.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+/* 1000 connections need 2000 descriptors with the server in-process. */
+static void raise_nofile(rlim_t need)
+{
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_NOFILE, &r))
+		return;
+	if (!need) { /* a server: as many as allowed */
+		r.rlim_cur = r.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &r);
+		return;
+	}
+	if (r.rlim_cur >= need)
+		return;
+	r.rlim_cur = need;
+	if (r.rlim_max < need)
+		r.rlim_max = need; /* works as root */
+	if (setrlimit(RLIMIT_NOFILE, &r)) {
+		getrlimit(RLIMIT_NOFILE, &r);
+		r.rlim_cur = r.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &r);
+		log_warn(
+			"open file limit %llu is below the %llu this run needs",
+			(unsigned long long)r.rlim_cur,
+			(unsigned long long)need);
+	}
+}
+
+static const char *model_name(enum chat_model m)
+{
+	return m == CHAT_EPOLL ? "epoll" : "threads";
+}
+
+int do_server(const struct cfg *c)
+{
+	struct chat_server_cfg sc = {
+		.bind = c->bind ? c->bind : "*",
+		.port = c->port,
+		.model = c->model,
+		.idle_timeout_s = c->timeout_s > 0 ? c->timeout_s : 120,
+		.stall_after = c->stall_after,
+		.cpu_list = c->cli.cpu ? (c->cli.cpu_list
+						  ? c->cli.cpu_list
+						  : meter_default_list(NULL))
+				       : NULL,
+		.unpaired = c->unpaired,
+		.max_conns = (int)c->max_conns,
+	};
+	struct chat_server *s;
+	char err[256];
+
+	raise_nofile(0);
+	s = chat_server_start(&sc, err, sizeof(err));
+	if (!s)
+		die("%s", err);
+	printf("chatbench: serving on %s port %d (%s model); stop with Ctrl-C\n",
+	       sc.bind, chat_server_port(s), model_name(c->model));
+	fflush(stdout);
+	while (!sig_stop)
+		clock_sleep(0.5);
+	printf("chatbench server: %llu runs served\n", chat_server_runs(s));
+	chat_server_stop(s);
+	return sig_exit_status() == 128 + SIGINT ||
+			       sig_exit_status() == 128 + SIGTERM
+		       ? 0
+		       : sig_exit_status();
+}
+
+static json_t *params_json(const struct cfg *c)
+{
+	return json_pack("{s:I, s:I, s:I, s:I, s:b, s:s}", "rooms",
+			 (json_int_t)c->rooms, "users", (json_int_t)c->users,
+			 "messages", (json_int_t)c->messages, "size",
+			 (json_int_t)c->size, "nodelay", c->nodelay, "model",
+			 model_name(c->model));
+}
+
+static void declare_metrics(struct res_doc *d)
+{
+	res_metric(d, "msgs_per_s", "msg/s", RES_HIGHER, 1);
+	res_metric(d, "real_s", "s", RES_LOWER, 0);
+	res_metric(d, "system_s", "s", RES_LOWER, 0);
+	res_metric(d, "user_s", "s", RES_LOWER, 0);
+	res_metric(d, "time_cpu_pct", "%", RES_LOWER, 0);
+	res_metric(d, "exchange_s", "s", RES_LOWER, 0);
+}
+
+/* The throughput of the results: the unmetered runs (all when the runs
+ * are not paired) into x; returns how many. */
+static long results(const struct sample *s, long n, double *x)
+{
+	long i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (!s[i].metered)
+			x[k++] = s[i].msgs_per_s;
+	return k;
+}
+
+/* Stop repeating? With --confidence when the interval of the results is
+ * tight enough. */
+static int enough(const struct cfg *c, const struct sample *s, long n)
+{
+	double x[n > 0 ? n : 1];
+	long k = results(s, n, x);
+
+	if (c->cli.conf_level <= 0 || k < 3)
+		return 0;
+	return stats_confidence_reached(x, (size_t)k, c->cli.conf_level,
+					c->cli.conf_width);
+}
+
+static void summary(FILE *f, const struct cfg *c, const struct sample *s,
+		    long n, const char *where, int paired)
+{
+	double x[n > 0 ? n : 1], m;
+	struct stats_ratio pr;
+	char note[256];
+	long k = results(s, n, x);
+
+	if (paired) {
+		chat_perturbation(s, n, &pr);
+		if (pr.n) {
+			meter_perturbation_note(note, sizeof(note), &pr);
+			fprintf(f, "chatbench: perturbation: %s\n", note);
+		}
+	}
+	if (!k)
+		return;
+	m = stats_mean(x, (size_t)k);
+	fprintf(f,
+		"chatbench: %ld %srun%s of %ld rooms x %ld users x %ld messages of %ld bytes (%s%s, %s): %.0f msg/s",
+		k, paired ? "unmetered " : "", k == 1 ? "" : "s", c->rooms,
+		c->users, c->messages, c->size, model_name(c->model),
+		c->nodelay ? ", nodelay" : "", where, m);
+	if (k > 1)
+		fprintf(f, " mean, sd %.1f%%",
+			100 * stats_stddev(x, (size_t)k) / m);
+	if (paired)
+		fprintf(f, "; soak CPU from the metered runs");
+	fputc('\n', f);
+}
+
+/*
+ * Paired runs with a server from before them: it cannot park its
+ * soakers, so its side runs unpaired, and an unmetered run whose server
+ * soakers ran is slowed by them.
+ */
+static void check_server(FILE *out, struct res_doc *doc, struct measure *m,
+			 const struct sample *s, long i, int *told)
+{
+	if (!s->paired || !s->nsrv || measure_server_pairs(m))
+		return;
+	if (!(*told)++) {
+		fprintf(out,
+			"chatbench: the server is a chatbench from before paired runs: it cannot park its soakers, its side runs unpaired\n");
+		res_warn(
+			doc,
+			"the server is a chatbench from before paired runs: its side runs unpaired");
+	}
+	if (!s->metered && meter_soak_ran(s->srv, s->nsrv)) {
+		fprintf(out,
+			"chatbench: the server's soakers ran during unmetered run %ld: that rate is perturbed\n",
+			i);
+		res_warn(
+			doc,
+			"the server's soakers ran during unmetered run %ld: that rate is perturbed (a chatbench server of this version parks them)",
+			i);
+	}
+}
+
+/* One client side's runs and what they share. */
+struct client {
+	const struct cfg *c;
+	struct res_doc *doc;
+	FILE *out;
+	struct chat_run_cfg rc;
+	struct chat_server *srv; /* in-process, or NULL */
+	struct measure *m;
+	json_t *kase;
+	char where[300];
+	int paired;
+	struct sample *s; /* nruns of them */
+	long n, nruns;	  /* runs done, due */
+};
+
+/* The document, the run settings and, with no --host, a server in this
+ * process. */
+static void client_open(struct client *k, int argc, char **argv)
+{
+	const struct cfg *c = k->c;
+	char err[512];
+
+	k->doc = res_new("chatbench", argc, argv);
+	res_set_label(k->doc, c->cli.label);
+	if (cli_doc_path(&c->cli))
+		res_set_output(k->doc, cli_doc_path(&c->cli));
+	k->rc.timeout_s =
+		c->timeout_s > 0 ? c->timeout_s : chat_default_timeout(&k->rc);
+	raise_nofile((rlim_t)(c->rooms * c->users * (c->host ? 1 : 2) + 256));
+	if (c->host) {
+		snprintf(k->where, sizeof(k->where), "server %s:%d", c->host,
+			 c->port);
+		return;
+	}
+	{
+		struct chat_server_cfg sc = {
+			.bind = "127.0.0.1",
+			.port = c->port,
+			.model = c->model,
+			.idle_timeout_s = k->rc.timeout_s,
+			.stall_after = c->stall_after,
+			.quiet = 1,
+			.max_conns = (int)(c->rooms * c->users + 16),
+		};
+
+		k->srv = chat_server_start(&sc, err, sizeof(err));
+		if (!k->srv)
+			die("in-process server: %s", err);
+	}
+	k->rc.port = chat_server_port(k->srv);
+	snprintf(k->where, sizeof(k->where), "server in-process");
+}
+
+/* The case, the meters, and whether the runs go in pairs. */
+static void client_start(struct client *k)
+{
+	const struct cfg *c = k->c;
+	char err[512], names[128];
+
+	res_set(k->doc, "config",
+		json_pack("{s:s, s:s, s:i, s:f, s:I}", "server",
+			  c->host ? "remote" : "in-process", "host", k->rc.host,
+			  "port", k->rc.port, "timeout_s", k->rc.timeout_s,
+			  "connections", (json_int_t)(c->rooms * c->users)));
+	declare_metrics(k->doc);
+	k->kase = res_case(k->doc, params_json(c));
+	k->m = measure_open(c, k->rc.host, k->rc.port, err, sizeof(err));
+	if (!k->m)
+		die("%s", err);
+	k->paired = measure_paired(k->m);
+	k->nruns = meter_runs(k->paired, c->cli.repeat);
+	k->s = calloc((size_t)k->nruns, sizeof(*k->s));
+	if (!k->s)
+		abort();
+	if (k->paired)
+		fprintf(k->out,
+			"chatbench: the soak meter (%s) runs in pairs: metered, then unmetered (the rate)\n",
+			measure_soak_sides(k->m, names, sizeof(names)));
+	log_verbose(
+		"%ld rooms x %ld users = %ld connections, %llu messages per run, timeout %.0f s",
+		c->rooms, c->users, c->rooms * c->users,
+		(unsigned long long)(c->rooms * c->users * c->messages *
+				     (c->users - 1)),
+		k->rc.timeout_s);
+}
+
+/* Run after run until nruns, a failure, a signal or --confidence; 1 when
+ * a run failed. */
+static int client_runs(struct client *k)
+{
+	struct sample *s;
+	int metered, told = 0;
+
+	while (k->n < k->nruns && !sig_stop) {
+		s = &k->s[k->n];
+		metered = meter_run_metered(k->paired, (int)k->n);
+		if (measure_run(k->m, &k->rc, s, metered,
+				k->n + 1 < k->nruns
+					? meter_run_metered(k->paired,
+							    (int)k->n + 1)
+					: -1)) {
+			log_err("run %ld: %s", k->n + 1, s->run.err);
+			res_fail(k->doc, "run %ld (%s): %s", k->n + 1, k->where,
+				 s->run.err);
+			return 1;
+		}
+		s->pair = k->paired ? (int)k->n / 2 : (int)k->n;
+		print_run(k->out, s, k->n + 1, k->nruns);
+		check_server(k->out, k->doc, k->m, s, k->n + 1, &told);
+		fflush(k->out);
+		sample_to_doc(k->doc, k->kase, s, !k->c->host);
+		k->n++;
+		if (!metered && enough(k->c, k->s, k->n))
+			break;
+	}
+	return 0;
+}
+
+/* The seed's table, whether --confidence was reached, the summary. */
+static void client_report(struct client *k)
+{
+	const struct cfg *c = k->c;
+	long n = k->n, runs;
+
+	if (n > 1)
+		print_table(k->out, k->doc, k->s, n);
+	if (c->cli.conf_level > 0 && n > 1) {
+		double x[n];
+		int ok = enough(c, k->s, n);
+
+		runs = results(k->s, n, x);
+		fprintf(k->out, "confidence %.0f%% +-%.1f%% %s after %ld %s\n",
+			c->cli.conf_level, c->cli.conf_width / 2,
+			ok ? "reached" : "NOT reached", runs,
+			k->paired ? "pairs" : "runs");
+		if (!ok)
+			res_warn(
+				k->doc,
+				"confidence %.0f%%,%.1f%% not reached after %ld %s",
+				c->cli.conf_level, c->cli.conf_width, runs,
+				k->paired ? "pairs" : "runs");
+	}
+	if (sig_stop)
+		res_fail(k->doc, "interrupted by a signal after %ld runs", n);
+	if (n)
+		summary(k->out, c, k->s, n, k->where, k->paired);
+}
+
+int do_client(const struct cfg *c, int argc, char **argv)
+{
+	struct client k = {
+		.c = c,
+		.out = cli_text(&c->cli),
+		.rc =
+			{
+				.host = c->host ? c->host : "127.0.0.1",
+				.port = c->port,
+				.rooms = (uint32_t)c->rooms,
+				.users = (uint32_t)c->users,
+				.messages = (uint32_t)c->messages,
+				.size = (uint32_t)c->size,
+				.nodelay = c->nodelay,
+				.model = c->model,
+				.drop_after = c->drop_after,
+				.interrupt = &sig_stop,
+			},
+	};
+	int status;
+
+	client_open(&k, argc, argv);
+	client_start(&k);
+	status = client_runs(&k);
+	client_report(&k);
+	if (sig_stop)
+		status = sig_exit_status();
+	measure_close(k.m);
+	chat_server_stop(k.srv);
+	if (res_finish(k.doc))
+		status = 1;
+	res_free(k.doc);
+	free(k.s);
+	return status;
+}

@@ -1,0 +1,302 @@
+/*
+ * perturb.c: the self-test's second part: what the soakers cost the load
+ * itself. A fixed CPU-bound task, a loopback TCP stream and a 1-byte
+ * request/response, with both ends on one CPU and on two, each with the
+ * box's soakers parked and running, in pairs, as ratios. A soaker on an
+ * otherwise idle CPU makes every wake-up of that CPU an IPI to a busy
+ * CPU: on bare metal a cross-CPU stream ran at 0.70-0.73x (in a VM whose
+ * idle vCPUs halt, soakers can make it faster instead). Shown, never
+ * hidden.
+ */
+#include "config.h"
+#include "clock.h"
+#include "cyclesoak.h"
+#include "log.h"
+#include "sig.h"
+#include "soak.h"
+#include "sock.h"
+#include "stats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define STREAM_CHUNK 65536
+#define PERTURB_REPS 3 /* with/without pairs, interleaved */
+
+/* A fixed amount of CPU work pinned to cpu; returns its seconds. */
+static double cpu_task(int cpu, uint64_t loops)
+{
+	volatile uint64_t x = 1;
+	int fd[2];
+	double t;
+	pid_t p, me = getpid();
+
+	if (pipe(fd))
+		die_errno("pipe");
+	p = fork();
+	if (p == 0) {
+		uint64_t i;
+
+		sig_die_with_parent(SIGKILL, me);
+		cs_pin(cpu);
+		t = clock_now();
+		for (i = 0; i < loops; i++)
+			x = x * 2862933555777941757ull + 3037000493ull;
+		t = clock_now() - t;
+		if (write(fd[1], &t, sizeof(t)) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(fd[1]);
+	if (read(fd[0], &t, sizeof(t)) != sizeof(t))
+		t = NAN;
+	close(fd[0]);
+	cs_wait_all(&p, 1);
+	return t;
+}
+
+/* Loopback TCP for seconds, sender on cpu a, receiver on cpu b: MB/s. */
+static double stream(int a, int b, double seconds)
+{
+	static char buf[STREAM_CHUNK];
+	char err[256];
+	int lfd, port, fd[2];
+	double res[2] = {NAN, NAN};
+	pid_t p[2], me = getpid();
+
+	lfd = sock_listen("127.0.0.1", 0, SOCK_STREAM, 4, &port, err,
+			  sizeof(err));
+	if (lfd < 0 || pipe(fd))
+		die("selftest stream: %s", lfd < 0 ? err : strerror(errno));
+	p[0] = fork();
+	if (p[0] == 0) { /* receiver */
+		int c;
+		ssize_t n;
+		double bytes = 0, t0;
+
+		sig_die_with_parent(SIGKILL, me);
+		cs_pin(b);
+		c = accept(lfd, NULL, NULL);
+		t0 = clock_now();
+		while (c >= 0 && (n = read(c, buf, sizeof(buf))) > 0)
+			bytes += (double)n;
+		res[0] = bytes / 1e6 / (clock_now() - t0);
+		if (write(fd[1], res, sizeof(res[0])) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	p[1] = fork();
+	if (p[1] == 0) { /* sender */
+		int c;
+		double end;
+
+		sig_die_with_parent(SIGKILL, me);
+		cs_pin(a);
+		c = sock_connect("127.0.0.1", port, SOCK_STREAM, 5000, err,
+				 sizeof(err));
+		end = clock_now() + seconds;
+		while (c >= 0 && clock_now() < end)
+			if (write(c, buf, sizeof(buf)) < 0)
+				break;
+		_exit(0);
+	}
+	close(lfd);
+	close(fd[1]);
+	if (read(fd[0], res, sizeof(res[0])) != sizeof(res[0]))
+		res[0] = NAN;
+	close(fd[0]);
+	cs_wait_all(p, 2);
+	return res[0];
+}
+
+/*
+ * 1-byte TCP request/response (netperf TCP_RR) for seconds, client on
+ * cpu a, server on cpu b, TCP_NODELAY both ends: transactions per second.
+ */
+static double pingpong(int a, int b, double seconds)
+{
+	char err[256], c1 = 'x';
+	int lfd, port, fd[2], one = 1;
+	double res = NAN;
+	pid_t p[2];
+
+	lfd = sock_listen("127.0.0.1", 0, SOCK_STREAM, 4, &port, err,
+			  sizeof(err));
+	if (lfd < 0 || pipe(fd))
+		die("selftest ping-pong: %s", lfd < 0 ? err : strerror(errno));
+	p[0] = fork();
+	if (p[0] == 0) { /* server: echo each byte */
+		int c;
+
+		cs_pin(b);
+		c = accept(lfd, NULL, NULL);
+		setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		while (c >= 0 && read(c, &c1, 1) == 1)
+			if (write(c, &c1, 1) != 1)
+				break;
+		_exit(0);
+	}
+	p[1] = fork();
+	if (p[1] == 0) { /* client: count round trips */
+		double t0, n = 0;
+		int c;
+
+		cs_pin(a);
+		c = sock_connect("127.0.0.1", port, SOCK_STREAM, 5000, err,
+				 sizeof(err));
+		if (c >= 0)
+			setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one,
+				   sizeof(one));
+		t0 = clock_now();
+		while (c >= 0 && clock_now() - t0 < seconds &&
+		       write(c, &c1, 1) == 1 && read(c, &c1, 1) == 1)
+			n++;
+		n /= clock_now() - t0;
+		if (write(fd[1], &n, sizeof(n)) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(lfd);
+	close(fd[1]);
+	if (read(fd[0], &res, sizeof(res)) != sizeof(res))
+		res = NAN;
+	close(fd[0]);
+	cs_wait_all(p, 2);
+	return res;
+}
+
+struct perturb {
+	const char *load; /* case name */
+	const char *what; /* printed */
+	const char *unit;
+	const char *metric; /* name part: "s", "MBps", "tps" */
+	int higher;	    /* 1: a rate, 0: seconds */
+	int kind, a, b;	    /* 0 task, 1 stream, 2 ping-pong; CPUs */
+};
+
+static double run_perturb(struct selftest *s, const struct perturb *pt,
+			  uint64_t loops)
+{
+	double secs = s->c->quick ? 0.5 : 1.0;
+
+	switch (pt->kind) {
+	case 1:
+		return stream(pt->a, pt->b, secs);
+	case 2:
+		return pingpong(pt->a, pt->b, secs);
+	default:
+		return cpu_task(pt->a, loops);
+	}
+}
+
+/*
+ * Without and with soakers, in pairs (ABAB), the way a paired run sees
+ * them: "without" is the box's soakers parked, "with" them running.
+ */
+static void one_perturb(struct selftest *s, struct soak_client *cl,
+			const struct perturb *pt, uint64_t loops)
+{
+	double wo[PERTURB_REPS], wi[PERTURB_REPS], ratio;
+	int reps = s->c->quick ? 1 : PERTURB_REPS, k;
+	struct stats_ratio r;
+	char err[512], wo_name[32], wi_name[32];
+	json_t *kase, *x;
+
+	for (k = 0; k < reps && !sig_stop; k++) {
+		if (soak_pause(cl, 1, err, sizeof(err)))
+			die("soakers: %s", err);
+		wo[k] = run_perturb(s, pt, loops);
+		if (soak_pause(cl, 0, err, sizeof(err)))
+			die("soakers: %s", err);
+		wi[k] = run_perturb(s, pt, loops);
+	}
+	if (sig_stop)
+		return;
+	/* ratio of the load's speed, with / without, per pair */
+	if (pt->higher)
+		stats_ratio_paired(wi, wo, (size_t)reps, &r);
+	else
+		stats_ratio_paired(wo, wi, (size_t)reps, &r);
+	ratio = r.ratio;
+	fprintf(s->out, "  %-28s %10.3f %10.3f  %5.2fx", pt->what,
+		stats_median(wo, (size_t)reps), stats_median(wi, (size_t)reps),
+		ratio);
+	if (reps > 1)
+		fprintf(s->out, " (%.2f-%.2f)", r.min, r.max);
+	fputc('\n', s->out);
+	fflush(s->out);
+	if (!s->d)
+		return;
+	kase = res_case(s->d, json_pack("{s:s, s:s, s:s}", "load", pt->load,
+					"meter", "soak", "soaker", cl->kind));
+	x = json_object();
+	snprintf(wo_name, sizeof(wo_name), "without_%s", pt->metric);
+	snprintf(wi_name, sizeof(wi_name), "with_%s", pt->metric);
+	res_metric(s->d, wo_name, pt->unit, pt->higher ? RES_HIGHER : RES_LOWER,
+		   pt->higher);
+	res_metric(s->d, wi_name, pt->unit, pt->higher ? RES_HIGHER : RES_LOWER,
+		   pt->higher);
+	res_sample_set(x, "ratio", ratio);
+	res_sample_set(x, "ratio_min", r.min);
+	res_sample_set(x, "ratio_max", r.max);
+	res_sample_set(x, wo_name, stats_median(wo, (size_t)reps));
+	res_sample_set(x, wi_name, stats_median(wi, (size_t)reps));
+	json_object_set_new(x, "reps", json_integer(reps));
+	res_sample(kase, x);
+}
+
+/* Loops of cpu_task taking about 0.5 s here. */
+static uint64_t size_task(int cpu)
+{
+	uint64_t loops = 1000000;
+	double t;
+
+	while ((t = cpu_task(cpu, loops)) < 0.1 && loops < (1ull << 40))
+		loops *= 4;
+	return (uint64_t)((double)loops * 0.5 / t);
+}
+
+void selftest_perturbation(struct selftest *s)
+{
+	struct perturb pts[] = {
+		{"perturb-cpu-task", "cpu task (s)", "s", "s", 0, 0, s->cpu[0],
+		 0},
+		{"perturb-tcp-1cpu", "tcp stream 1 CPU (MB/s)", "MB/s", "MBps",
+		 1, 1, s->cpu[0], s->cpu[0]},
+		{"perturb-rr-1cpu", "tcp 1-byte rr 1 CPU (tps)", "tps", "tps",
+		 1, 2, s->cpu[0], s->cpu[0]},
+		{"perturb-tcp-2cpu", "tcp stream 2 CPUs (MB/s)", "MB/s", "MBps",
+		 1, 1, s->cpu[0], s->cpu[1]},
+		{"perturb-rr-2cpu", "tcp 1-byte rr 2 CPUs (tps)", "tps", "tps",
+		 1, 2, s->cpu[0], s->cpu[1]},
+	};
+	struct soak_client cl;
+	char err[512];
+	int i, n = s->ncpu > 1 ? 5 : 3;
+	uint64_t loops;
+
+	if (s->c->quick)
+		n = 1;
+	if (soak_join(&cl, s->c->cpus, cs_soaker(s->c), err, sizeof(err)))
+		die("soakers: %s", err);
+	fprintf(s->out,
+		"\nperturbation (%s soakers; median of %d pairs, interleaved)\n"
+		"  %-28s %10s %10s  %s\n",
+		cl.kind, s->c->quick ? 1 : PERTURB_REPS, "", "parked",
+		"running", "ratio (running/parked speed; min-max)");
+	loops = size_task(s->cpu[0]);
+	for (i = 0; i < n && !sig_stop; i++)
+		one_perturb(s, &cl, &pts[i], loops);
+	soak_leave(&cl);
+	if (s->d) {
+		res_metric(s->d, "ratio", "x", RES_HIGHER, 0);
+		res_metric(s->d, "ratio_min", "x", RES_HIGHER, 0);
+		res_metric(s->d, "ratio_max", "x", RES_HIGHER, 0);
+	}
+}
