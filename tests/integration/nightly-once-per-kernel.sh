@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # nightly-once-per-kernel.sh: scripts/nightly --once-per-kernel on a tiny
 # suite (a fake part writing synthetic documents). The first run runs and
-# records the kernel (uname -r and -v) in RESULTS/.last-kernel; a second
+# records the kernel (uname -r, -v, /sys/kernel/notes) in RESULTS/.last-kernel; a second
 # on the same kernel is skipped (exit 0, said, nothing written); --force
 # runs anyway; after a kernel change (the record names another kernel) it
 # runs, and --baseline previous compares with the newest complete run of
@@ -30,7 +30,8 @@ nightly() { # nightly NAME ARGS...: output in $d/out-NAME, status in rc
 		--results "$res" --repeat 2 "$@" >"$d/out-$n" 2>&1 || rc=$?
 }
 runs() { find "$res" -mindepth 2 -maxdepth 2 -type d -name '*Z' | wc -l; }
-kernel="$(uname -r) $(uname -v)"
+kbuild=$(sha256sum /sys/kernel/notes 2>/dev/null | cut -c1-16)
+kernel="$(uname -r) $(uname -v)${kbuild:+ build $kbuild}"
 
 nightly 1 --once-per-kernel --label k1
 [ $rc = 0 ] || zcb_fail "first run: exit $rc: $(cat "$d/out-1")"
@@ -56,8 +57,9 @@ nightly 3 --once-per-kernel --force --label k1
 third="k1/$(readlink "$res/k1/latest")"
 zcb_ok "--force: ran on the same kernel"
 
-# a kernel change: the record names the kernel booted before this one
-printf '%s\n%s\n' "0.0.1-old #1 SMP Thu Jan  1 00:00:00 UTC 1970" "old/20000101T000000Z" >"$res/.last-kernel"
+# a kernel change: the record names the kernel booted before this one,
+# or this name and version built again (another build-id)
+printf '%s\n%s\n' "$(uname -r) $(uname -v) build 0123456789abcdef" "old/20000101T000000Z" >"$res/.last-kernel"
 sleep 1
 nightly 4 --once-per-kernel --label k2 --baseline previous
 [ $rc = 0 ] || zcb_fail "new kernel: exit $rc: $(cat "$d/out-4")"
