@@ -23,7 +23,8 @@
 # dpkg's own records, the system user (Debian keeps system users) and
 # man's page cache: every file the package or its use made is gone.
 # Skips (77) without root, dpkg-buildpackage's tools (debhelper,
-# lintian: scripts/setup-deps installs them) or overlay mounts.
+# lintian: scripts/setup-deps installs them) or overlay mounts, and in a
+# sanitizer build (the package is the same from any build tree).
 set -u
 
 # ---- inside the scratch root (chrooted, empty environment) ----
@@ -167,6 +168,11 @@ source "$ZCB_SRCDIR/tests/integration/lib.sh"
 # the package build runs make check (unit tests): never this test again
 [ -z "${ZCB_IN_PACKAGE_BUILD:-}" ] || zcb_skip "inside the package build of package.sh"
 zcb_need_root
+# the package is built with Debian's flags from the sources, whatever this
+# build's: once per suite run is enough (scripts/test's gcc pass)
+if grep -q '^SAN_CFLAGS = .*-fsanitize' "$ZCB_BUILDDIR/Makefile" 2>/dev/null; then
+	zcb_skip "a sanitizer build: the package does not depend on it (the plain build's run builds it)"
+fi
 for c in dpkg-buildpackage dh lintian fakeroot unshare chroot; do
 	zcb_need_cmd "$c" "apt-get install debhelper lintian fakeroot, or scripts/setup-deps"
 done
