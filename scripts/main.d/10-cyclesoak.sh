@@ -4,10 +4,11 @@
 # self-test: known loads with each meter's error, and what the soakers
 # cost a CPU task and a loopback stream. Documents in $ZCB_OUT/cyclesoak/.
 set -uo pipefail
-cs="$ZCB_BUILDDIR/cyclesoak/cyclesoak"
+# shellcheck source=scripts/zcb-paths.sh
+source "${ZCB_LIBEXEC:-$(dirname "$0")/..}/zcb-paths.sh" || exit 1
+cs=$(zcb_tool cyclesoak) || { echo "10-cyclesoak: no cyclesoak (build first)" >&2; exit 1; }
 out="$ZCB_OUT/cyclesoak"
 mkdir -p "$out"
-[ -x "$cs" ] || { echo "10-cyclesoak: no $cs (build first)" >&2; exit 1; }
 calib="${XDG_STATE_HOME:-$HOME/.local/state}/zcbench/calibration.json"
 
 # a calibration whose rounds disagreed (stored with --force) read a busy

@@ -3,11 +3,14 @@
 # send methods, 2 interleaved rounds of 2 s, on a veth pair of network
 # namespaces when this box allows it, else on loopback.
 set -uo pipefail
-zc="$ZCB_SRCDIR/scripts/zc-vs-copy"
+# shellcheck source=scripts/zcb-paths.sh
+source "${ZCB_LIBEXEC:-$(dirname "$0")/..}/zcb-paths.sh" || exit 1
+zc="$zcb_libexec/zc-vs-copy"
+tt=$(zcb_tool ttcp-sf) || { echo "20-ttcp-sf: no ttcp-sf (build first)" >&2; exit 1; }
 args=(--methods "write,sendfile,splice,msg-zerocopy,uring-zc" --sizes 32768
 	--repeat 2 --duration 2s --source-size 64M --out "$ZCB_OUT"
-	--label "$ZCB_LABEL" --bin "$ZCB_BUILDDIR/ttcp-sf/ttcp-sf")
-if [ "$(id -u)" = 0 ] && "$ZCB_SRCDIR/scripts/netns-hosts" -- true 2>/dev/null; then
+	--label "$ZCB_LABEL" --bin "$tt")
+if [ "$(id -u)" = 0 ] && "$zcb_libexec/netns-hosts" -- true 2>/dev/null; then
 	exec "$zc" --netns "${args[@]}"
 fi
 echo "(no network namespaces here: both ends on loopback)"

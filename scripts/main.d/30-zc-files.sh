@@ -5,11 +5,13 @@
 # seed's link-limited setting, scaled) when this box allows it, else on
 # loopback.
 set -uo pipefail
+# shellcheck source=scripts/zcb-paths.sh
+source "${ZCB_LIBEXEC:-$(dirname "$0")/..}/zcb-paths.sh" || exit 1
 args=(--methods "sendfile,send,write,splice,msg-zerocopy" --files 63 --size 350k
 	--loops 5 --repeat 2 --out "$ZCB_OUT" --label "$ZCB_LABEL"
-	--bin-dir "$ZCB_BUILDDIR")
-if [ "$(id -u)" = 0 ] && "$ZCB_SRCDIR/scripts/netns-hosts" -- true 2>/dev/null; then
-	exec "$ZCB_SRCDIR/scripts/zc-files" --netns --rate 1gbit "${args[@]}"
+	--bin-dir "${ZCB_BUILDDIR:-}")
+if [ "$(id -u)" = 0 ] && "$zcb_libexec/netns-hosts" -- true 2>/dev/null; then
+	exec "$zcb_libexec/zc-files" --netns --rate 1gbit "${args[@]}"
 fi
 echo "(no network namespaces here: both ends on loopback)"
-exec "$ZCB_SRCDIR/scripts/zc-files" "${args[@]}"
+exec "$zcb_libexec/zc-files" "${args[@]}"

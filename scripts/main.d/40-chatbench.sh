@@ -6,14 +6,15 @@
 # comparison. Then one run of 50 rooms (1000 connections) per model.
 # Documents in $ZCB_OUT/chatbench/.
 set -uo pipefail
-: "${ZCB_BUILDDIR:?}" "${ZCB_SRCDIR:?}" "${ZCB_OUT:?}"
-cb="$ZCB_BUILDDIR/chatbench/chatbench"
+: "${ZCB_OUT:?}"
+# shellcheck source=scripts/zcb-paths.sh
+source "${ZCB_LIBEXEC:-$(dirname "$0")/..}/zcb-paths.sh" || exit 1
+cb=$(zcb_tool chatbench) || { echo "40-chatbench: no chatbench (build first)" >&2; exit 1; }
 out="$ZCB_OUT/chatbench"
-[ -x "$cb" ] || { echo "40-chatbench: no $cb (build first)" >&2; exit 1; }
 mkdir -p "$out"
 label=${ZCB_LABEL:-$(uname -r)}
 
-"$ZCB_SRCDIR/scripts/chat-regression" --build "$ZCB_BUILDDIR" -n 5 \
+"$zcb_libexec/chat-regression" --build "${ZCB_BUILDDIR:-}" -n 5 \
 	--out "$out/nodelay" --a-label "$label nodelay-off" \
 	--b-label "$label nodelay-on" -- --cpu=procstat
 rc=$?

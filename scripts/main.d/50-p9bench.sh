@@ -5,10 +5,12 @@
 # per size (the seed did 1M: scripts/p9-sweep without --ops), with CPU of
 # this box and of the diod process. Well under 2 minutes.
 set -uo pipefail
-: "${ZCB_SRCDIR:?}" "${ZCB_BUILDDIR:?}" "${ZCB_OUT:?}"
+: "${ZCB_OUT:?}"
+# shellcheck source=scripts/zcb-paths.sh
+source "${ZCB_LIBEXEC:-$(dirname "$0")/..}/zcb-paths.sh" || exit 1
 if ! command -v diod >/dev/null; then
 	echo "50-p9bench: skipped: diod is not installed (scripts/setup-deps)"
 	exit 0
 fi
-exec "$ZCB_SRCDIR/scripts/p9-sweep" --build "$ZCB_BUILDDIR" --out "$ZCB_OUT" \
+exec "$zcb_libexec/p9-sweep" --build "${ZCB_BUILDDIR:-}" --out "$ZCB_OUT" \
 	--label "${ZCB_LABEL:-$(uname -r)}" --ops 3000 --repeat 3

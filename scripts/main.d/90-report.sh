@@ -3,9 +3,10 @@
 # whose tool produced nothing is skipped with a note), then the plots:
 # $ZCB_OUT/plots/TOOL-METRIC.png and .txt (ASCII, printed here too).
 set -uo pipefail
-: "${ZCB_BUILDDIR:?}" "${ZCB_OUT:?}"
-Z="$ZCB_BUILDDIR/report/zcbreport"
-[ -x "$Z" ] || { echo "90-report: $Z is not built" >&2; exit 1; }
+: "${ZCB_OUT:?}"
+# shellcheck source=scripts/zcb-paths.sh
+source "${ZCB_LIBEXEC:-$(dirname "$0")/..}/zcb-paths.sh" || exit 1
+Z=$(zcb_tool zcbreport) || { echo "90-report: zcbreport is not built" >&2; exit 1; }
 mapfile -t docs < <(find "$ZCB_OUT" -name '*.json' -not -path '*/plots/*' | sort)
 if [ ${#docs[@]} -eq 0 ]; then
 	echo "90-report: no result documents under $ZCB_OUT: nothing to report"

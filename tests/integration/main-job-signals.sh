@@ -11,7 +11,7 @@ zcb_need_cmd setsid
 d=$ZCB_TEST_TMP
 top="$d/top"
 mkdir -p "$top/scripts/main.d"
-cp "$ZCB_SRCDIR/scripts/main-job" "$top/scripts/main-job"
+cp "$ZCB_SRCDIR/scripts/main-job" "$ZCB_SRCDIR/scripts/zcb-paths.sh" "$top/scripts/"
 MJ="$top/scripts/main-job"
 cat >"$top/scripts/main.d/10-slow.sh" <<'EOS'
 # 10-slow: a stand-in part that takes a while and has a child
