@@ -194,7 +194,8 @@ static int unix_addr(const char *path, struct sockaddr_un *sa,
 	return 0;
 }
 
-int sock_listen_unix(const char *path, char *err, size_t len)
+/* A unix stream socket at path: listening (serve 1) or connected. */
+static int unix_sock(const char *path, int serve, char *err, size_t len)
 {
 	struct sockaddr_un sa;
 	socklen_t sl;
@@ -205,11 +206,12 @@ int sock_listen_unix(const char *path, char *err, size_t len)
 		return -ENAMETOOLONG;
 	}
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sl) ||
-	    listen(fd, 64)) {
+	if (fd < 0 ||
+	    (serve ? bind(fd, (struct sockaddr *)&sa, sl) || listen(fd, 64)
+		   : connect(fd, (struct sockaddr *)&sa, sl))) {
 		e = errno;
-		snprintf(err, len, "cannot listen on %s: %s", path,
-			 strerror(e));
+		snprintf(err, len, "cannot %s %s: %s",
+			 serve ? "listen on" : "connect to", path, strerror(e));
 		if (fd >= 0)
 			close(fd);
 		return -e;
@@ -217,26 +219,14 @@ int sock_listen_unix(const char *path, char *err, size_t len)
 	return fd;
 }
 
+int sock_listen_unix(const char *path, char *err, size_t len)
+{
+	return unix_sock(path, 1, err, len);
+}
+
 int sock_connect_unix(const char *path, char *err, size_t len)
 {
-	struct sockaddr_un sa;
-	socklen_t sl;
-	int fd, e;
-
-	if (unix_addr(path, &sa, &sl)) {
-		snprintf(err, len, "unix socket path too long: %s", path);
-		return -ENAMETOOLONG;
-	}
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sl)) {
-		e = errno;
-		snprintf(err, len, "cannot connect to %s: %s", path,
-			 strerror(e));
-		if (fd >= 0)
-			close(fd);
-		return -e;
-	}
-	return fd;
+	return unix_sock(path, 0, err, len);
 }
 
 int sock_set_nonblock(int fd, int on)
