@@ -97,10 +97,16 @@ void cli_bad_option(char *const *argv)
 {
 	const char *a = optind > 0 ? argv[optind - 1] : "?";
 
+	/* a missing value is ':' (the leading ':' of the short options),
+	 * so '?' is an unknown letter, an unknown or ambiguous long name,
+	 * or a value given to a long option that takes none */
 	if (optopt && a[0] == '-' && a[1] != '-')
-		die_usage("-%c: unknown option or missing value (see %s --help)",
-			  optopt, log_prog);
-	die_usage("%s: unknown option or missing value (see %s --help)", a,
+		die_usage("-%c: unknown option (see %s --help)", optopt,
+			  log_prog);
+	if (strchr(a, '='))
+		die_usage("%s: unknown option, or one that takes no value (see %s --help)",
+			  a, log_prog);
+	die_usage("%s: unknown or ambiguous option (see %s --help)", a,
 		  log_prog);
 }
 

@@ -134,6 +134,24 @@ static void unknown(void)
 	parse(&fake_tool, &f, &c, a);
 }
 
+static void unknown_long(void)
+{
+	static const char *const a[] = { "--nonsense", NULL };
+	struct fake f;
+	struct cli_common c;
+
+	parse(&fake_tool, &f, &c, a);
+}
+
+static void value_to_flag(void)
+{
+	static const char *const a[] = { "--verbose=3", NULL };
+	struct fake f;
+	struct cli_common c;
+
+	parse(&fake_tool, &f, &c, a);
+}
+
 static void both_outputs(void)
 {
 	static const char *const a[] = { "-J", "--output", "x.json", NULL };
@@ -232,7 +250,12 @@ static void common_set(void)
 	T_CHECK(child(bad_repeat, msg, sizeof(msg)) == 2);
 	T_CHECK(strstr(msg, "--repeat") && strstr(msg, "51"));
 	T_CHECK(child(unknown, msg, sizeof(msg)) == 2);
-	T_CHECK(strstr(msg, "-x") != NULL);
+	T_CHECK(strstr(msg, "-x: unknown option") != NULL);
+	T_CHECK(child(unknown_long, msg, sizeof(msg)) == 2);
+	T_CHECK(strstr(msg, "--nonsense: unknown or ambiguous option") != NULL);
+	T_CHECK(child(value_to_flag, msg, sizeof(msg)) == 2);
+	T_CHECK(strstr(msg, "--verbose=3: unknown option, or one that takes "
+			    "no value") != NULL);
 	T_CHECK(child(both_outputs, msg, sizeof(msg)) == 2);
 	T_CHECK(strstr(msg, "-J and --output") != NULL);
 	T_CHECK(child(cpu_apart, msg, sizeof(msg)) == 2);
