@@ -106,7 +106,7 @@ void cli_bad_option(char *const *argv)
 	if (strchr(a, '='))
 		die_usage("%s: unknown option, or one that takes no value (see %s --help)",
 			  a, log_prog);
-	die_usage("%s: unknown or ambiguous option (see %s --help)", a,
+	die_usage("%s: unknown option, or an ambiguous abbreviation (see %s --help)", a,
 		  log_prog);
 }
 
