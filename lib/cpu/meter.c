@@ -215,6 +215,18 @@ int meterset_paired(const struct meterset *s)
 	return 0;
 }
 
+const char *meterset_paired_by(const struct meterset *s)
+{
+	const char *by = NULL;
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->m[i] && s->m[i]->ops->pause &&
+		    (!by || !strcmp(s->name[i], "soak")))
+			by = s->name[i];
+	return by;
+}
+
 int meterset_metered(struct meterset *s, int metered, char *err,
 		     size_t len)
 {
@@ -249,17 +261,28 @@ int meter_perturbed(double ratio)
 void meter_perturbation_note(char *buf, size_t len,
 			     const struct stats_ratio *r)
 {
-	char ci[48] = "";
+	meter_perturbation_by(buf, len, "soak", r);
+}
+
+void meter_perturbation_by(char *buf, size_t len, const char *meter,
+			   const struct stats_ratio *r)
+{
+	int soak = !strcmp(meter, "soak");
+	char ci[48] = "", tail[96];
 
 	if (isfinite(r->lo))
 		snprintf(ci, sizeof(ci), "%.2f-%.2f, ", r->lo, r->hi);
+	if (!meter_perturbed(r->ratio))
+		snprintf(tail, sizeof(tail),
+			 "within 5%%: the %s did not change the rate",
+			 soak ? "soakers" : "profiler");
+	else
+		snprintf(tail, sizeof(tail), "its %s describes that %s run",
+			 soak ? "CPU" : "profile",
+			 r->ratio < 1 ? "slower" : "faster");
 	snprintf(buf, len,
-		 "soak run reached %.2fx (%s%zu pair%s) of the unmetered rate; %s",
-		 r->ratio, ci, r->n, r->n == 1 ? "" : "s",
-		 !meter_perturbed(r->ratio) ?
-			 "within 5%: the soakers did not change the rate" :
-		 r->ratio < 1 ? "its CPU describes that slower run" :
-				"its CPU describes that faster run");
+		 "%s run reached %.2fx (%s%zu pair%s) of the unmetered rate; %s",
+		 meter, r->ratio, ci, r->n, r->n == 1 ? "" : "s", tail);
 }
 
 int meter_runs(int paired, int repeat)

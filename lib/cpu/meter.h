@@ -145,6 +145,9 @@ const char *meter_default_list(const struct meter_opts *o);
  * soakers of this box for the following windows. 0 or -errno, err filled.
  */
 int meterset_paired(const struct meterset *s);
+/* The meter that makes the pairs: "soak" (first when both are there) or
+ * "profile"; NULL when the set is not paired. */
+const char *meterset_paired_by(const struct meterset *s);
 int meterset_metered(struct meterset *s, int metered, char *err,
 		     size_t len);
 /* 1 when a soak sample among s ran (the run was slowed by soakers). */
@@ -161,6 +164,11 @@ int meter_perturbed(double ratio);
 struct stats_ratio;
 void meter_perturbation_note(char *buf, size_t len,
 			     const struct stats_ratio *r);
+/* The same for the runs of another meter with a cost ("profile run
+ * reached ..."): meter_perturbation_note is meter_perturbation_by
+ * "soak". */
+void meter_perturbation_by(char *buf, size_t len, const char *meter,
+			   const struct stats_ratio *r);
 /* Runs to make for `repeat` results: 2 * repeat when paired. */
 int meter_runs(int paired, int repeat);
 /* Is run i (0-based) of a paired case the metered one? Metered first,

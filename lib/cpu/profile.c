@@ -38,6 +38,7 @@ struct prof_sampler {
 	struct prof_ring ring[METER_MAX_CPUS];
 	size_t page;
 	struct prof_agg *agg;
+	uint32_t self;		/* our pid: samples of the measuring tool */
 	const char *event;	/* "cycles" or "cpu-clock" */
 	pthread_t thread;
 	int running;		/* a window is on: the thread runs */
@@ -58,7 +59,7 @@ static void attr_for(struct perf_event_attr *a, int hw, int freq)
 	a->config = hw ? PERF_COUNT_HW_CPU_CYCLES : PERF_COUNT_SW_CPU_CLOCK;
 	a->freq = 1;
 	a->sample_freq = (uint64_t)freq;
-	a->sample_type = PERF_SAMPLE_IP;
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
 	a->disabled = 1;
 	a->exclude_hv = 1;
 	a->wakeup_watermark = RING_PAGES * 4096 / 4;
@@ -151,6 +152,7 @@ static void drain_ring(struct prof_sampler *p, struct prof_ring *r)
 	struct perf_event_mmap_page *mp = r->base;
 	struct perf_event_header h;
 	uint64_t head, tail, v[2];
+	uint32_t pt[2];
 
 	head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
 	tail = mp->data_tail;
@@ -158,11 +160,14 @@ static void drain_ring(struct prof_sampler *p, struct prof_ring *r)
 		ring_copy(r, tail, &h, sizeof(h));
 		if (h.size < sizeof(h))
 			break; /* never seen; do not loop on it */
-		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 8) {
+		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 16) {
+			/* ip, then pid and tid */
 			ring_copy(r, tail + sizeof(h), v, 8);
+			ring_copy(r, tail + sizeof(h) + 8, pt, 8);
 			prof_agg_add(p->agg, v[0],
 				     (h.misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
-					     PERF_RECORD_MISC_USER);
+					     PERF_RECORD_MISC_USER,
+				     pt[0] == p->self);
 		} else if (h.type == PERF_RECORD_LOST &&
 			   h.size >= sizeof(h) + 16) {
 			ring_copy(r, tail + sizeof(h), v, 16);
@@ -207,6 +212,7 @@ int prof_sampler_open(struct prof_sampler **ps, int freq,
 	if (!p)
 		return -ENOMEM;
 	p->agg = agg;
+	p->self = (uint32_t)getpid();
 	p->page = (size_t)getpagesize();
 	p->n = host_online_cpus();
 	if (p->n > METER_MAX_CPUS)

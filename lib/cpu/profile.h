@@ -61,6 +61,11 @@ struct prof_summary {
 	uint64_t samples;	/* samples counted */
 	uint64_t lost;		/* samples the kernel dropped (ring full) */
 	double fam_pct[PROF_NFAM]; /* percent of all samples per family */
+	uint64_t self_samples;	/* of them, in the measuring process */
+	double self_pct[PROF_NFAM]; /* its samples per family, percent of
+				    * all samples (the tool's side of a
+				    * transfer, its syscalls and the softirq
+				    * work done on its stack) */
 	int ntop;
 	struct prof_top top[PROF_TOP]; /* largest first */
 };
@@ -89,6 +94,8 @@ void prof_syms_free(struct prof_syms *t);
 struct prof_agg {
 	const struct prof_syms *syms;
 	uint32_t *count;	/* per symbol of syms */
+	int8_t *fam;		/* per symbol: its family, -1 not yet */
+	uint64_t self[PROF_NFAM]; /* samples of the measuring process */
 	uint64_t user;		/* user-space samples */
 	uint64_t unknown;	/* kernel samples outside the table */
 	uint64_t total;
@@ -97,7 +104,8 @@ struct prof_agg {
 
 int prof_agg_init(struct prof_agg *a, const struct prof_syms *syms);
 void prof_agg_reset(struct prof_agg *a);
-void prof_agg_add(struct prof_agg *a, uint64_t ip, int user);
+/* One sample: user (in user space), self (in the measuring process). */
+void prof_agg_add(struct prof_agg *a, uint64_t ip, int user, int self);
 /* Shares and the top symbols; event and freq are left to the caller. */
 void prof_agg_summary(const struct prof_agg *a, struct prof_summary *s);
 void prof_agg_free(struct prof_agg *a);

@@ -15,24 +15,34 @@
 
 #define PROF_PRINT_TOP 5	/* symbols in the CPU block */
 
-json_t *prof_sample_json(const struct prof_summary *s)
+static json_t *fam_json(const double *pct)
 {
-	json_t *fam = json_object(), *top = json_array();
+	json_t *fam = json_object();
 	int i;
 
 	for (i = 0; i < PROF_NFAM; i++)
 		json_object_set_new(fam, prof_family_name(i),
-				    json_real(s->fam_pct[i]));
+				    json_real(pct[i]));
+	return fam;
+}
+
+json_t *prof_sample_json(const struct prof_summary *s)
+{
+	json_t *top = json_array();
+	int i;
+
 	for (i = 0; i < s->ntop; i++)
 		json_array_append_new(
 			top, json_pack("{s:s, s:s, s:f}", "symbol",
 				       s->top[i].name, "family",
 				       prof_family_name(s->top[i].family),
 				       "pct", s->top[i].pct));
-	return json_pack("{s:s, s:i, s:I, s:I, s:o, s:o}", "event", s->event,
-			 "freq", s->freq, "samples", (json_int_t)s->samples,
-			 "lost", (json_int_t)s->lost, "families", fam, "top",
-			 top);
+	return json_pack("{s:s, s:i, s:I, s:I, s:o, s:o, s:{s:I, s:o}}",
+			 "event", s->event, "freq", s->freq, "samples",
+			 (json_int_t)s->samples, "lost", (json_int_t)s->lost,
+			 "families", fam_json(s->fam_pct), "top", top, "self",
+			 "samples", (json_int_t)s->self_samples, "families",
+			 fam_json(s->self_pct));
 }
 
 static int pct_ok(json_t *v)
@@ -66,17 +76,34 @@ static int top_from_json(json_t *a, struct prof_summary *s)
 	return 0;
 }
 
+/* Shares by family name; absent ones 0. -EINVAL on a bad share. */
+static int fam_from_json(json_t *fam, double *pct)
+{
+	json_t *v;
+	int i;
+
+	if (!json_is_object(fam))
+		return -EINVAL;
+	for (i = 0; i < PROF_NFAM; i++) {
+		v = json_object_get(fam, prof_family_name(i));
+		if (v && !pct_ok(v))
+			return -EINVAL;
+		pct[i] = v ? json_number_value(v) : 0;
+	}
+	return 0;
+}
+
 int prof_sample_from_json(json_t *j, struct prof_summary *s, char *err,
 			  size_t len)
 {
-	json_t *fam = json_object_get(j, "families"), *v;
+	json_t *self = json_object_get(j, "self"), *v;
 	json_t *n = json_object_get(j, "samples");
 	const char *ev = json_string_value(json_object_get(j, "event"));
-	int i;
 
 	memset(s, 0, sizeof(*s));
 	if (!json_is_object(j) || !ev || !json_is_integer(n) ||
-	    json_integer_value(n) < 0 || !json_is_object(fam))
+	    json_integer_value(n) < 0 ||
+	    fam_from_json(json_object_get(j, "families"), s->fam_pct))
 		goto bad;
 	snprintf(s->event, sizeof(s->event), "%.15s", ev);
 	s->samples = (uint64_t)json_integer_value(n);
@@ -87,11 +114,13 @@ int prof_sample_from_json(json_t *j, struct prof_summary *s, char *err,
 	s->freq = json_is_integer(v) && json_integer_value(v) > 0 &&
 				  json_integer_value(v) <= 1000000 ?
 			  (int)json_integer_value(v) : 0;
-	for (i = 0; i < PROF_NFAM; i++) {
-		v = json_object_get(fam, prof_family_name(i));
-		if (v && !pct_ok(v))
+	if (self) {
+		v = json_object_get(self, "samples");
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    fam_from_json(json_object_get(self, "families"),
+				  s->self_pct))
 			goto bad;
-		s->fam_pct[i] = v ? json_number_value(v) : 0;
+		s->self_samples = (uint64_t)json_integer_value(v);
 	}
 	if (top_from_json(json_object_get(j, "top"), s))
 		goto bad;
@@ -115,6 +144,12 @@ void prof_add_metrics(struct res_doc *d, json_t *sample, const char *side,
 		res_metric(d, name, "%", i == PROF_IDLE ? RES_HIGHER :
 				RES_LOWER, 0);
 		res_sample_set(sample, name, s->prof.fam_pct[i]);
+		if (i == PROF_IDLE)
+			continue; /* the tool is never idle */
+		snprintf(name, sizeof(name), "prof_%s_self_%s_pct", side,
+			 prof_family_name(i));
+		res_metric(d, name, "%", RES_LOWER, 0);
+		res_sample_set(sample, name, s->prof.self_pct[i]);
 	}
 }
 
@@ -131,6 +166,12 @@ void prof_print(FILE *f, const char *side, const struct cpu_sample *s)
 	fputs("\n      families:", f);
 	for (i = 0; i < PROF_NFAM; i++)
 		fprintf(f, " %s %.1f%%", prof_family_name(i), p->fam_pct[i]);
+	fprintf(f, "\n      this process (%llu samples):",
+		(unsigned long long)p->self_samples);
+	for (i = 0; i < PROF_NFAM; i++)
+		if (i != PROF_IDLE)
+			fprintf(f, " %s %.1f%%", prof_family_name(i),
+				p->self_pct[i]);
 	fputc('\n', f);
 	for (i = 0; i < p->ntop && i < PROF_PRINT_TOP; i++)
 		fprintf(f, "      %5.1f%%  %-40s %s\n", p->top[i].pct,

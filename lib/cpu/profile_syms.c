@@ -162,29 +162,50 @@ int prof_agg_init(struct prof_agg *a, const struct prof_syms *syms)
 	memset(a, 0, sizeof(*a));
 	a->syms = syms;
 	a->count = calloc(syms->n ? syms->n : 1, sizeof(*a->count));
-	return a->count ? 0 : -ENOMEM;
+	a->fam = malloc(syms->n ? syms->n : 1);
+	if (!a->count || !a->fam) {
+		prof_agg_free(a);
+		return -ENOMEM;
+	}
+	memset(a->fam, -1, syms->n ? syms->n : 1);
+	return 0;
 }
 
 void prof_agg_reset(struct prof_agg *a)
 {
 	memset(a->count, 0, (a->syms->n ? a->syms->n : 1) * sizeof(*a->count));
+	memset(a->self, 0, sizeof(a->self));
 	a->user = a->unknown = a->total = a->lost = 0;
 }
 
-void prof_agg_add(struct prof_agg *a, uint64_t ip, int user)
+/* A symbol's family, classed once. */
+static int sym_family(const struct prof_agg *a, long i)
+{
+	if (a->fam[i] < 0)
+		a->fam[i] = (int8_t)prof_family_of(prof_syms_name(a->syms, i));
+	return a->fam[i];
+}
+
+void prof_agg_add(struct prof_agg *a, uint64_t ip, int user, int self)
 {
 	long i;
 
 	a->total++;
 	if (user) {
 		a->user++;
+		a->self[PROF_USER] += !!self;
 		return;
 	}
 	i = prof_syms_find(a->syms, ip);
-	if (i < 0)
+	if (i < 0) {
 		a->unknown++;
-	else if (a->count[i] < UINT32_MAX)
+		a->self[PROF_OTHER] += !!self;
+		return;
+	}
+	if (a->count[i] < UINT32_MAX)
 		a->count[i]++;
+	if (self)
+		a->self[sym_family(a, i)]++;
 }
 
 /* Keep top[] sorted, largest first, at most PROF_TOP long. */
@@ -217,6 +238,7 @@ void prof_agg_summary(const struct prof_agg *a, struct prof_summary *s)
 	int fam;
 
 	memset(s->fam_pct, 0, sizeof(s->fam_pct));
+	s->self_samples = 0;
 	memset(s->top, 0, sizeof(s->top));
 	s->ntop = 0;
 	s->samples = a->total;
@@ -225,13 +247,17 @@ void prof_agg_summary(const struct prof_agg *a, struct prof_summary *s)
 		if (!a->count[i])
 			continue;
 		name = prof_syms_name(a->syms, (long)i);
-		fam = prof_family_of(name);
+		fam = sym_family(a, (long)i);
 		s->fam_pct[fam] += 100.0 * a->count[i] / tot;
 		top_insert(s, name, fam, 100.0 * a->count[i] / tot);
 	}
 	if (a->user) {
 		s->fam_pct[PROF_USER] += 100.0 * (double)a->user / tot;
 		top_insert(s, "[user]", PROF_USER, 100.0 * (double)a->user / tot);
+	}
+	for (fam = 0; fam < PROF_NFAM; fam++) {
+		s->self_samples += a->self[fam];
+		s->self_pct[fam] = 100.0 * (double)a->self[fam] / tot;
 	}
 	if (a->unknown) {
 		s->fam_pct[PROF_OTHER] += 100.0 * (double)a->unknown / tot;
@@ -243,5 +269,6 @@ void prof_agg_summary(const struct prof_agg *a, struct prof_summary *s)
 void prof_agg_free(struct prof_agg *a)
 {
 	free(a->count);
+	free(a->fam);
 	memset(a, 0, sizeof(*a));
 }

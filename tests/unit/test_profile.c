@@ -143,20 +143,22 @@ static void agg(const char *dir, struct prof_summary *s)
 	write_file(path, kallsyms);
 	T_ASSERT(prof_syms_load(&t, path, err, sizeof(err)) == 0);
 	T_ASSERT(prof_agg_init(&a, &t) == 0);
-	prof_agg_add(&a, 0xffffffff81200000ull, 0); /* reset drops it */
+	prof_agg_add(&a, 0xffffffff81200000ull, 0, 1); /* reset drops it */
 	prof_agg_reset(&a);
+	/* the measuring process: 30 of the copies, 5 stack, the user 6 */
 	for (i = 0; i < 40; i++)
-		prof_agg_add(&a, 0xffffffff81100000ull + (uint64_t)i, 0);
+		prof_agg_add(&a, 0xffffffff81100000ull + (uint64_t)i, 0,
+			     i < 30);
 	for (i = 0; i < 10; i++)
-		prof_agg_add(&a, 0xffffffff81110008ull, 0);
+		prof_agg_add(&a, 0xffffffff81110008ull, 0, 0);
 	for (i = 0; i < 20; i++)
-		prof_agg_add(&a, 0xffffffff81200100ull, 0);
+		prof_agg_add(&a, 0xffffffff81200100ull, 0, i < 5);
 	for (i = 0; i < 20; i++)
-		prof_agg_add(&a, 0xffffffff81300001ull, 0);
+		prof_agg_add(&a, 0xffffffff81300001ull, 0, 0);
 	for (i = 0; i < 6; i++)
-		prof_agg_add(&a, 0x401000, 1);
+		prof_agg_add(&a, 0x401000, 1, 1);
 	for (i = 0; i < 4; i++)
-		prof_agg_add(&a, 0x1000, 0);
+		prof_agg_add(&a, 0x1000, 0, 0);
 	memset(s, 0, sizeof(*s));
 	prof_agg_summary(&a, s);
 	T_CHECK(s->samples == 100);
@@ -166,6 +168,11 @@ static void agg(const char *dir, struct prof_summary *s)
 	T_NEAR(s->fam_pct[PROF_IDLE], 20, 1e-9);
 	T_NEAR(s->fam_pct[PROF_USER], 6, 1e-9);
 	T_NEAR(s->fam_pct[PROF_OTHER], 4, 1e-9);
+	T_CHECK(s->self_samples == 41);
+	T_NEAR(s->self_pct[PROF_COPY], 30, 1e-9);
+	T_NEAR(s->self_pct[PROF_STACK], 5, 1e-9);
+	T_NEAR(s->self_pct[PROF_USER], 6, 1e-9);
+	T_NEAR(s->self_pct[PROF_CSUM], 0, 1e-9);
 	T_CHECK(s->ntop == 6);
 	T_STREQ(s->top[0].name, "_copy_to_iter");
 	T_CHECK(s->top[0].family == PROF_COPY);
@@ -210,6 +217,8 @@ static void outputs(const struct prof_summary *ps)
 	T_NEAR(b.prof.fam_pct[PROF_COPY], 40, 1e-9);
 	T_STREQ(b.prof.top[3].name, "csum_partial");
 	T_STREQ(b.prof.event, "cpu-clock");
+	T_CHECK(b.prof.self_samples == 41);
+	T_NEAR(b.prof.self_pct[PROF_COPY], 30, 1e-9);
 	/* a peer's share out of range, a family we do not know */
 	p = json_object_get(json_object_get(j, "profile"), "families");
 	json_object_set_new(p, "copy", json_real(1e9));
@@ -225,6 +234,8 @@ static void outputs(const struct prof_summary *ps)
 	j = json_object();
 	meter_add_metrics(d, j, "local", s, 2, 1024, 1);
 	T_CHECK(has(j, "prof_local_copy_pct") && has(j, "prof_local_idle_pct"));
+	T_CHECK(has(j, "prof_local_self_copy_pct"));
+	T_CHECK(!has(j, "prof_local_self_idle_pct"));
 	T_CHECK(!has(j, "metered_prof_local_copy_pct"));
 	T_CHECK(!has(j, "cpu_local_profile_pct"));
 	T_CHECK(has(j, "metered_cpu_local_pct"));
@@ -296,6 +307,7 @@ static int live(void)
 	T_CHECK(meter_stop(m, &s) == 0);
 	T_CHECK(s.ok && s.prof.samples > 0);
 	T_CHECK(s.prof.fam_pct[PROF_USER] > 0);
+	T_CHECK(s.prof.self_samples > 0 && s.prof.self_pct[PROF_USER] > 0);
 	printf("live: %s, %llu samples, user %.1f%% idle %.1f%%\n",
 	       s.prof.event, (unsigned long long)s.prof.samples,
 	       s.prof.fam_pct[PROF_USER], s.prof.fam_pct[PROF_IDLE]);
