@@ -68,6 +68,25 @@ echo "send-side copy share: write $w%, sendfile $s% (the box's copy family: writ
 	{ cat "$T/write.txt" "$T/sendfile.txt"; zcb_fail "send-side copy: write $w%, sendfile $s%"; }
 zcb_ok "profiled write and sendfile: send-side copy $w% > $s%"
 
+# the families by method, side by side; and compare judges them
+Z=$(zcb_bin zcbreport) || exit 1
+"$Z" table --layout profile "$T/write.json" "$T/sendfile.json" >"$T/table" 2>&1 ||
+	{ cat "$T/table"; zcb_fail "table --layout profile failed"; }
+grep -q "^Where the CPU went (% of all samples): ttcp-sf" "$T/table" || zcb_fail "profile table: no title"
+grep -Eq "^ *size +method +copy +csum +pcache +stack +sched +sys +idle +user +other +tool copy +MB/s$" "$T/table" ||
+	{ cat "$T/table"; zcb_fail "profile table: columns"; }
+for m in write sendfile; do
+	grep -Eq "^ *65536 +$m +[0-9.]+% " "$T/table" || { cat "$T/table"; zcb_fail "profile table: no $m row"; }
+done
+grep -q "^\*1 profile run reached" "$T/table" || grep -q "^(paired runs: profile from the metered runs" "$T/table" ||
+	{ cat "$T/table"; zcb_fail "profile table: the pairs are not named"; }
+"$Z" compare --split method=write,sendfile -m prof_local_self_copy_pct \
+	"$T/write.json" "$T/sendfile.json" >"$T/cmp" 2>&1 || [ $? = 1 ] ||
+	{ cat "$T/cmp"; zcb_fail "compare of the profiles failed"; }
+grep -q "^prof_local_self_copy_pct (%, lower is better)" "$T/cmp" ||
+	{ cat "$T/cmp"; zcb_fail "compare: no profile metric"; }
+zcb_ok "zcbreport: the profile layout and compare of the families"
+
 # addresses hidden: the profile says why in one line, procstat goes on
 mkdir -p "$T/root/proc"
 cp /proc/stat "$T/root/proc/stat"
