@@ -431,22 +431,6 @@ static void summary(struct xmit *t, const struct rates *rt, int paired)
 			", unmetered runs; the profile from the metered runs");
 }
 
-/* A meter of the list that cannot run here (a profile without perf or
- * permission): one line, in the output and the document, and on. */
-static void warn_unavailable(const struct meterset *ms, struct res_doc *d)
-{
-	int i;
-
-	for (i = 0; i < ms->n; i++) {
-		if (ms->m[i])
-			continue;
-		fprintf(ttcp_out, "ttcp-t: %s unavailable, the run goes on without it: %s\n",
-			ms->name[i], ms->why[i]);
-		res_warn(d, "CPU meter %s unavailable: %s", ms->name[i],
-			 ms->why[i]);
-	}
-}
-
 int do_transmit(const struct cfg *c, struct res_doc *d)
 {
 	struct xmit t = { .c = c, .d = d };
@@ -469,14 +453,7 @@ int do_transmit(const struct cfg *c, struct res_doc *d)
 			die("--cpu: %s", err);
 		paired = meterset_paired(&t.ms);
 		t.paired_by = meterset_paired_by(&t.ms);
-		fprintf(ttcp_out, "ttcp-t: CPU meters: %s%s%s\n",
-			meterset_names(&t.ms, why, sizeof(why)),
-			paired ? "; " : "",
-			paired ? (!strcmp(t.paired_by, "soak") ?
-				  "soak runs in pairs: metered, then unmetered (the rate)" :
-				  "profile runs in pairs: profiled, then unprofiled (the rate)") :
-				 "");
-		warn_unavailable(&t.ms, d);
+		out_meters("t", &t.ms, d);
 	}
 	memset(&rt, 0, sizeof(rt));
 	for (i = 0; more && i < meter_runs(paired, c->com.repeat) &&
