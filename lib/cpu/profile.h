@@ -31,7 +31,7 @@ enum prof_family {
 	PROF_PAGECACHE,		/* filemap_*, folio_*, readahead */
 	PROF_STACK,		/* TCP/IP, sockets, skbs, devices, NAPI */
 	PROF_SCHED,		/* scheduler and wake-ups */
-	PROF_SYSCALL,		/* syscall entry and exit */
+	PROF_SYSCALL,		/* syscall and interrupt entry and exit */
 	PROF_IDLE,		/* idle loops and halts (paravirt too) */
 	PROF_USER,		/* any user-space sample */
 	PROF_OTHER,		/* the rest of the kernel */

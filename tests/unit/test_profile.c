@@ -54,6 +54,7 @@ static void families(void)
 		{ "entry_SYSCALL_64", PROF_SYSCALL },
 		{ "do_syscall_64", PROF_SYSCALL },
 		{ "syscall_exit_to_user_mode", PROF_SYSCALL },
+		{ "irqentry_exit_to_user_mode", PROF_SYSCALL },
 		{ "cpuidle_enter_state", PROF_IDLE },
 		{ "default_idle", PROF_IDLE },
 		{ "poll_idle", PROF_IDLE },
