@@ -166,13 +166,16 @@ void prof_print(FILE *f, const char *side, const struct cpu_sample *s)
 	fputs("\n      families:", f);
 	for (i = 0; i < PROF_NFAM; i++)
 		fprintf(f, " %s %.1f%%", prof_family_name(i), p->fam_pct[i]);
-	fprintf(f, "\n      this process (%llu samples):",
-		(unsigned long long)p->self_samples);
-	for (i = 0; i < PROF_NFAM; i++)
-		if (i != PROF_IDLE)
-			fprintf(f, " %s %.1f%%", prof_family_name(i),
-				p->self_pct[i]);
 	fputc('\n', f);
+	if (p->self_samples) { /* cyclesoak -- CMD: the command is not us */
+		fprintf(f, "      this process (%llu samples):",
+			(unsigned long long)p->self_samples);
+		for (i = 0; i < PROF_NFAM; i++)
+			if (i != PROF_IDLE)
+				fprintf(f, " %s %.1f%%", prof_family_name(i),
+					p->self_pct[i]);
+		fputc('\n', f);
+	}
 	for (i = 0; i < p->ntop && i < PROF_PRINT_TOP; i++)
 		fprintf(f, "      %5.1f%%  %-40s %s\n", p->top[i].pct,
 			p->top[i].name, prof_family_name(p->top[i].family));
