@@ -64,9 +64,9 @@ json_t *out_params(const char *method, const char *recv_method,
 }
 
 void out_meters(const char *side, const struct meterset *ms,
-		struct res_doc *d)
+		struct res_doc *d, int pairs)
 {
-	const char *by = meterset_paired_by(ms);
+	const char *by = pairs ? meterset_paired_by(ms) : NULL;
 	char names[256];
 	int i;
 

@@ -453,7 +453,7 @@ int do_transmit(const struct cfg *c, struct res_doc *d)
 			die("--cpu: %s", err);
 		paired = meterset_paired(&t.ms);
 		t.paired_by = meterset_paired_by(&t.ms);
-		out_meters("t", &t.ms, d);
+		out_meters("t", &t.ms, d, 1);
 	}
 	memset(&rt, 0, sizeof(rt));
 	for (i = 0; more && i < meter_runs(paired, c->com.repeat) &&

@@ -17,6 +17,7 @@
 #include <linux/perf_event.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -238,14 +239,21 @@ const char *prof_sampler_event(const struct prof_sampler *ps)
 
 int prof_sampler_start(struct prof_sampler *p)
 {
-	int c;
+	sigset_t all, old;
+	int c, r;
 
 	if (p->running)
 		prof_sampler_stop(p);
 	drain_all(p); /* anything left over is not this window's */
 	prof_agg_reset(p->agg);
 	p->stop = 0;
-	if (pthread_create(&p->thread, NULL, drain_thread, p))
+	/* the thread takes no signal: a SIGINT must interrupt the tool's
+	 * own blocking calls, not land here */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	r = pthread_create(&p->thread, NULL, drain_thread, p);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (r)
 		return -EAGAIN;
 	p->running = 1;
 	for (c = 0; c < p->n; c++)
