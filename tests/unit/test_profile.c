@@ -10,6 +10,7 @@
 #include "meter.h"
 #include "profile.h"
 #include "result.h"
+#include "stats.h"
 #include "t.h"
 
 #include <errno.h>
@@ -247,6 +248,22 @@ static void outputs(const struct prof_summary *ps)
 	res_free(d);
 }
 
+/* The perturbation line names the profiler, not soakers. */
+static void notes(void)
+{
+	struct stats_ratio r = { .n = 3, .ratio = 0.8, .lo = 0.7, .hi = 0.9 };
+	char b[256];
+
+	meter_perturbation_by(b, sizeof(b), "profile", &r);
+	T_STREQ(b, "profile run reached 0.80x (0.70-0.90, 3 pairs) of the unmetered rate; its profile describes that slower run");
+	r.ratio = 1.01;
+	meter_perturbation_by(b, sizeof(b), "profile", &r);
+	T_CHECK(strstr(b, "within 5%: the profiler did not change") != NULL);
+	meter_perturbation_note(b, sizeof(b), &r); /* soak's, as before */
+	T_CHECK(!strncmp(b, "soak run reached 1.01x", 22) &&
+		strstr(b, "the soakers did not change") != NULL);
+}
+
 /* A box where the profile cannot run: a line, and the set goes on. */
 static void unavailable(const char *dir)
 {
@@ -332,6 +349,7 @@ int main(void)
 	syms(dir);
 	agg(dir, &s);
 	outputs(&s);
+	notes();
 	unavailable(dir);
 	live();
 	snprintf(path, sizeof(path), "%s/kallsyms", dir);
