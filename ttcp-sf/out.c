@@ -63,6 +63,29 @@ json_t *out_params(const char *method, const char *recv_method,
 			 "role", role, "source", source);
 }
 
+void out_meters(const char *side, const struct meterset *ms,
+		struct res_doc *d, int pairs)
+{
+	const char *by = pairs ? meterset_paired_by(ms) : NULL;
+	char names[256];
+	int i;
+
+	fprintf(ttcp_out, "ttcp-%s: CPU meters: %s%s\n", side,
+		meterset_names(ms, names, sizeof(names)),
+		!by ? "" :
+		!strcmp(by, "soak") ?
+			"; soak runs in pairs: metered, then unmetered (the rate)" :
+			"; profile runs in pairs: profiled, then unprofiled (the rate)");
+	for (i = 0; i < ms->n; i++) {
+		if (ms->m[i])
+			continue;
+		fprintf(ttcp_out, "ttcp-%s: %s unavailable, the run goes on without it: %s\n",
+			side, ms->name[i], ms->why[i]);
+		res_warn(d, "CPU meter %s unavailable: %s", ms->name[i],
+			 ms->why[i]);
+	}
+}
+
 static const struct cpu_sample *first_ok(const struct cpu_sample *s, int n)
 {
 	int i;

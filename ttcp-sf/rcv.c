@@ -405,8 +405,8 @@ int do_receive(const struct cfg *c, struct res_doc *d)
 		if (meterset_open(&r.ms, c->com.cpu_list, NULL, err,
 				  sizeof(err)))
 			die("--cpu: %s", err);
-		fprintf(ttcp_out, "ttcp-r: CPU meters: %s\n",
-			meterset_names(&r.ms, why, sizeof(why)));
+		/* the transmitter says whether the runs are paired */
+		out_meters("r", &r.ms, d, 0);
 	}
 	fflush(ttcp_out);
 	for (i = 0; i < TTCP_MAX_SAMPLES && !sig_stop; i++)

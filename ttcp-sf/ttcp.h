@@ -130,6 +130,11 @@ void ttcp_socket_opts(const struct cfg *c, int fd, int sending);
 extern FILE *ttcp_out;		/* human text: stdout, stderr under -J */
 /* The result document of this run: config, metrics, output, label. */
 struct res_doc *out_doc(const struct cfg *c, int argc, char **argv);
+/* The meters line (pairs: with "; soak runs in pairs ..."), and one
+ * line (and a warning in d) for each meter of the list that cannot run
+ * here. */
+void out_meters(const char *side, const struct meterset *ms,
+		struct res_doc *d, int pairs);
 /* ttcp's two lines: bytes, seconds and rate; calls. */
 void out_rate(const char *side, const struct cfg *c, const struct sample *s);
 /* A case's params. */

@@ -34,6 +34,8 @@ struct xmit {
 	const struct xfer_ops *ops;
 	struct xfer_source src;
 	struct meterset ms;
+	const char *paired_by;	/* "soak", "profile" or NULL: the meter
+				 * whose cost makes the runs go in pairs */
 	const char *source;	/* "file" / "hot" */
 	char me[256], boot[40];
 	uint64_t zc_completions, zc_copied; /* over all samples */
@@ -320,10 +322,17 @@ static int confidence_done(const struct cfg *c, const double *mbps, int n,
 	return 1;
 }
 
-static void print_run_kind(const struct sample *s)
+static void print_run_kind(const struct xmit *t, const struct sample *s)
 {
 	if (!s->paired)
 		return;
+	if (!strcmp(t->paired_by, "profile")) {
+		fprintf(ttcp_out, s->metered ?
+			"ttcp-t: pair %d, metered run: profiler on (its profile is the result's; its rate is not)\n" :
+			"ttcp-t: pair %d, unmetered run: profiler off (this rate is the result)\n",
+			s->pair + 1);
+		return;
+	}
 	fprintf(ttcp_out, s->metered ?
 		"ttcp-t: pair %d, metered run: soakers on (its CPU is the soak figure; its rate is not the result)\n" :
 		"ttcp-t: pair %d, unmetered run: soakers parked (this rate is the result)\n",
@@ -340,7 +349,7 @@ static void one_sample(struct xmit *t, int idx, struct sample *s,
 	double mbps;
 	json_t *kase, *j;
 
-	print_run_kind(s);
+	print_run_kind(t, s);
 	if (c->udp)
 		udp_sample(t, s);
 	else
@@ -409,15 +418,17 @@ static void summary(struct xmit *t, const struct rates *rt, int paired)
 		stats_ratio_paired(rt->metered, rt->mbps,
 				   (size_t)(rt->nm < rt->n ? rt->nm : rt->n),
 				   &pr);
-		meter_perturbation_note(note, sizeof(note), &pr);
+		meter_perturbation_by(note, sizeof(note), t->paired_by, &pr);
 		fprintf(ttcp_out, "ttcp-t: perturbation: %s\n", note);
 	}
 	fprintf(ttcp_out, "ttcp-sf: %s %s %zux%ld -> %s: %.1f MB/s%s%s\n",
 		t->ops->name, c->udp ? "udp" : "tcp", c->buflen, c->nbuf,
 		c->host, stats_median(rt->mbps, (size_t)rt->n),
 		rt->n > 1 ? " (median)" : "",
-		paired ? ", unmetered runs; soak CPU from the metered runs" :
-			 "");
+		!paired ? "" :
+		!strcmp(t->paired_by, "soak") ?
+			", unmetered runs; soak CPU from the metered runs" :
+			", unmetered runs; the profile from the metered runs");
 }
 
 int do_transmit(const struct cfg *c, struct res_doc *d)
@@ -441,10 +452,8 @@ int do_transmit(const struct cfg *c, struct res_doc *d)
 				  sizeof(err)))
 			die("--cpu: %s", err);
 		paired = meterset_paired(&t.ms);
-		fprintf(ttcp_out, "ttcp-t: CPU meters: %s%s\n",
-			meterset_names(&t.ms, why, sizeof(why)),
-			paired ? "; soak runs in pairs: metered, then unmetered (the rate)" :
-				 "");
+		t.paired_by = meterset_paired_by(&t.ms);
+		out_meters("t", &t.ms, d, 1);
 	}
 	memset(&rt, 0, sizeof(rt));
 	for (i = 0; more && i < meter_runs(paired, c->com.repeat) &&

@@ -134,7 +134,8 @@ static const struct {
 	  "                        (cyclesoak --calibrate), else procstat\n" },
 	{ CLI_CPU | CLI_METERS, 0, { "cpu", optional_argument, NULL, O_CPU },
 	  "      --cpu[=LIST]      the meters: soak,procstat,rusage,perf (soak runs\n"
-	  "                        in pairs, metered and unmetered, and adds procstat)\n" },
+	  "                        in pairs, metered and unmetered, and adds procstat)\n"
+	  "                        and profile (kernel profile by family, paired too)\n" },
 	{ CLI_REPEAT, 0, { "repeat", required_argument, NULL, O_REPEAT },
 	  "      --repeat N        N samples of each case (with soak: N pairs)\n" },
 	{ CLI_CONFIDENCE, 0,
@@ -339,7 +340,7 @@ static int take_common(const struct cli_tool *t, struct cli_common *c,
  */
 static void cpu_list_apart(int o, const char *arg, int argc, char **argv)
 {
-	static const char meters[] = ",soak,procstat,rusage,perf,";
+	static const char meters[] = ",soak,procstat,rusage,perf,profile,";
 	const char *s, *e;
 	char tok[24];
 

@@ -53,6 +53,7 @@ void res_sample_pair(struct res_doc *d, json_t *sample, int pair, int metered)
 	json_object_foreach_safe(m, tmp, name, v)
 	{
 		if (!strncmp(name, "cpu_", 4) || !strncmp(name, "sd_", 3) ||
+		    !strncmp(name, "prof_", 5) || /* the profiled run's */
 		    !strncmp(name, "metered_", 8))
 			continue;
 		snprintf(full, sizeof(full), "metered_%s", name);

@@ -56,6 +56,8 @@ json_t *cpu_sample_to_json(const struct cpu_sample *s)
 			json_array_append_new(a, num(s->percpu_busy[i]));
 		json_object_set_new(j, "percpu_busy_pct", a);
 	}
+	if (s->ok && !strcmp(s->meter, "profile"))
+		json_object_set_new(j, "profile", prof_sample_json(&s->prof));
 	if (s->ncounters) {
 		json_t *c = json_object();
 
@@ -126,6 +128,10 @@ int cpu_sample_from_json(json_t *j, struct cpu_sample *s, char *err,
 	s->iowait_pct = getnum(j, "iowait_pct");
 	s->idle_pct = getnum(j, "idle_pct");
 	s->utime_s = getnum(j, "utime_s");
+	if (s->ok && !strcmp(s->meter, "profile") &&
+	    prof_sample_from_json(json_object_get(j, "profile"), &s->prof, err,
+				  len))
+		return -EINVAL;
 	s->stime_s = getnum(j, "stime_s");
 	a = json_object_get(j, "percpu_busy_pct");
 	if (json_is_array(a)) {

@@ -12,7 +12,7 @@
 
 const struct meter_ops *const meter_table[] = {
 	&meter_soak_ops, &meter_procstat_ops, &meter_rusage_ops,
-	&meter_perf_ops, NULL
+	&meter_perf_ops, &meter_profile_ops, NULL
 };
 
 const struct meter_ops *meter_find(const char *name)
@@ -34,7 +34,7 @@ struct meter *meter_open(const char *name, const struct meter_opts *o,
 
 	if (!ops) {
 		snprintf(err, len,
-			 "unknown CPU meter \"%s\" (soak, procstat, rusage, perf)",
+			 "unknown CPU meter \"%s\" (soak, procstat, rusage, perf, profile)",
 			 name);
 		return NULL;
 	}
@@ -105,14 +105,17 @@ int meterset_open(struct meterset *s, const char *list,
 		  const struct meter_opts *o, char *err, size_t len)
 {
 	char buf[256], *tok, *save = NULL;
-	int usable = 0, asked;
+	int usable = 0, asked, prof;
 
 	memset(s, 0, sizeof(*s));
 	snprintf(buf, sizeof(buf), "%s", list ? list : meter_default_list(o));
 	/* soak runs paired; /proc/stat costs nothing and describes both
 	 * runs of a pair, so it always comes along */
 	asked = count_words(buf);
-	if (list_has(buf, "soak") && !list_has(buf, "procstat") &&
+	/* a profile that cannot run here is one line, not the end of the
+	 * run: any other meter of the set (procstat at least) will do */
+	prof = list_has(buf, "profile");
+	if ((list_has(buf, "soak") || prof) && !list_has(buf, "procstat") &&
 	    strlen(buf) + sizeof(",procstat") <= sizeof(buf))
 		strcat(buf, ",procstat");
 	for (tok = strtok_r(buf, ",", &save); tok;
@@ -125,7 +128,7 @@ int meterset_open(struct meterset *s, const char *list,
 		}
 		if (!meter_find(tok)) {
 			snprintf(err, len,
-				 "unknown CPU meter \"%s\" (soak, procstat, rusage, perf)",
+				 "unknown CPU meter \"%s\" (soak, procstat, rusage, perf, profile)",
 				 tok);
 			meterset_close(s);
 			return -EINVAL;
@@ -133,7 +136,7 @@ int meterset_open(struct meterset *s, const char *list,
 		snprintf(s->name[s->n], sizeof(s->name[0]), "%s", tok);
 		s->m[s->n] = meter_open(tok, o, s->why[s->n],
 					sizeof(s->why[0]));
-		if (s->m[s->n] && s->n < asked)
+		if (s->m[s->n] && (s->n < asked || prof))
 			usable++; /* one the caller named */
 		s->n++;
 	}
@@ -212,6 +215,18 @@ int meterset_paired(const struct meterset *s)
 	return 0;
 }
 
+const char *meterset_paired_by(const struct meterset *s)
+{
+	const char *by = NULL;
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->m[i] && s->m[i]->ops->pause &&
+		    (!by || !strcmp(s->name[i], "soak")))
+			by = s->name[i];
+	return by;
+}
+
 int meterset_metered(struct meterset *s, int metered, char *err,
 		     size_t len)
 {
@@ -246,17 +261,28 @@ int meter_perturbed(double ratio)
 void meter_perturbation_note(char *buf, size_t len,
 			     const struct stats_ratio *r)
 {
-	char ci[48] = "";
+	meter_perturbation_by(buf, len, "soak", r);
+}
+
+void meter_perturbation_by(char *buf, size_t len, const char *meter,
+			   const struct stats_ratio *r)
+{
+	int soak = !strcmp(meter, "soak");
+	char ci[48] = "", tail[96];
 
 	if (isfinite(r->lo))
 		snprintf(ci, sizeof(ci), "%.2f-%.2f, ", r->lo, r->hi);
+	if (!meter_perturbed(r->ratio))
+		snprintf(tail, sizeof(tail),
+			 "within 5%%: the %s did not change the rate",
+			 soak ? "soakers" : "profiler");
+	else
+		snprintf(tail, sizeof(tail), "its %s describes that %s run",
+			 soak ? "CPU" : "profile",
+			 r->ratio < 1 ? "slower" : "faster");
 	snprintf(buf, len,
-		 "soak run reached %.2fx (%s%zu pair%s) of the unmetered rate; %s",
-		 r->ratio, ci, r->n, r->n == 1 ? "" : "s",
-		 !meter_perturbed(r->ratio) ?
-			 "within 5%: the soakers did not change the rate" :
-		 r->ratio < 1 ? "its CPU describes that slower run" :
-				"its CPU describes that faster run");
+		 "%s run reached %.2fx (%s%zu pair%s) of the unmetered rate; %s",
+		 meter, r->ratio, ci, r->n, r->n == 1 ? "" : "s", tail);
 }
 
 int meter_runs(int paired, int repeat)
@@ -304,11 +330,16 @@ void meter_add_metrics(struct res_doc *d, json_t *sample, const char *side,
 		prim = s[soak].ok ? soak : -1; /* paused: none this run */
 	else
 		for (i = n - 1; i >= 0; i--)
-			if (s[i].ok)
+			if (s[i].ok && strcmp(s[i].meter, "profile"))
 				prim = i;
 	for (i = 0; i < n; i++) {
 		if (!s[i].ok)
 			continue;
+		if (!strcmp(s[i].meter, "profile")) {
+			/* its own figures, plain in the run it made */
+			prof_add_metrics(d, sample, side, &s[i]);
+			continue;
+		}
 		m = metered && i != soak; /* soak's own figures stay plain */
 		put(d, sample, "%", m, "cpu_%s_%s_pct", side, s[i].meter,
 		    s[i].busy_pct);
@@ -353,6 +384,10 @@ void meter_print(FILE *f, const char *side, const struct cpu_sample *s,
 		if (!s[i].ok) {
 			fprintf(f, "  cpu %-6s %-8s unavailable: %s\n", side,
 				s[i].meter, s[i].why);
+			continue;
+		}
+		if (!strcmp(s[i].meter, "profile")) {
+			prof_print(f, side, &s[i]);
 			continue;
 		}
 		fprintf(f, "  cpu %-6s %-8s %5.1f%% of %d CPU%s", side,

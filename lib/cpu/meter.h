@@ -7,6 +7,8 @@
  *   rusage    getrusage of this process and its reaped children (what
  *             ttcp and iperf3 report; kept to show how far off it is)
  *   perf      perf_event_open counters named as libpfm4 strings
+ *   profile   a kernel profile of every CPU by symbol and family
+ *             (lib/cpu/profile.h); runs paired, like soak
  *
  * A meter is opened once, then start/stop brackets a window; stop fills a
  * struct cpu_sample. Library code never prints; errors land in err.
@@ -17,6 +19,8 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <sys/types.h>
+
+#include "profile.h"
 
 #define METER_MAX_CPUS 256	/* per-CPU figures kept for this many */
 #define METER_MAX_COUNTERS 16	/* perf counters per meter */
@@ -54,6 +58,7 @@ struct cpu_sample {
 	int ncounters;
 	struct meter_counter ctr[METER_MAX_COUNTERS];
 	char note[256];		/* e.g. "soakers in cgroup cpu.idle=1" */
+	struct prof_summary prof; /* profile: families, top symbols */
 };
 
 struct meter_opts {
@@ -88,7 +93,7 @@ struct meter {
 };
 
 extern const struct meter_ops meter_soak_ops, meter_procstat_ops,
-	meter_rusage_ops, meter_perf_ops;
+	meter_rusage_ops, meter_perf_ops, meter_profile_ops;
 
 /* NULL-terminated table of all meters, in preference order. */
 extern const struct meter_ops *const meter_table[];
@@ -140,6 +145,9 @@ const char *meter_default_list(const struct meter_opts *o);
  * soakers of this box for the following windows. 0 or -errno, err filled.
  */
 int meterset_paired(const struct meterset *s);
+/* The meter that makes the pairs: "soak" (first when both are there) or
+ * "profile"; NULL when the set is not paired. */
+const char *meterset_paired_by(const struct meterset *s);
 int meterset_metered(struct meterset *s, int metered, char *err,
 		     size_t len);
 /* 1 when a soak sample among s ran (the run was slowed by soakers). */
@@ -156,6 +164,11 @@ int meter_perturbed(double ratio);
 struct stats_ratio;
 void meter_perturbation_note(char *buf, size_t len,
 			     const struct stats_ratio *r);
+/* The same for the runs of another meter with a cost ("profile run
+ * reached ..."): meter_perturbation_note is meter_perturbation_by
+ * "soak". */
+void meter_perturbation_by(char *buf, size_t len, const char *meter,
+			   const struct stats_ratio *r);
 /* Runs to make for `repeat` results: 2 * repeat when paired. */
 int meter_runs(int paired, int repeat);
 /* Is run i (0-based) of a paired case the metered one? Metered first,
@@ -167,6 +180,17 @@ int meter_run_metered(int paired, int i);
 double meter_service_demand(const struct cpu_sample *s, double bytes);
 
 /* JSON of samples and back: lib/cpu/cpujson.h. */
+
+/* The profile meter's part of a sample (lib/cpu/profile_out.c): its
+ * "profile" JSON object and back (checked: it may come from a peer), its
+ * metrics prof_<side>_<family>_pct, its lines of the CPU block. */
+json_t *prof_sample_json(const struct prof_summary *s);
+int prof_sample_from_json(json_t *j, struct prof_summary *s, char *err,
+			  size_t len);
+struct res_doc;
+void prof_add_metrics(struct res_doc *d, json_t *sample, const char *side,
+		      const struct cpu_sample *s);
+void prof_print(FILE *f, const char *side, const struct cpu_sample *s);
 
 /*
  * Put a window's figures into a result sample's metrics, declaring them

@@ -102,7 +102,8 @@ static char *cell_note(struct rcase *const *cs, size_t n, const char *metric,
 	if (!m)
 		abort();
 	if (nout && n == 1) {
-		meter_perturbation_note(note, sizeof(note), &r[0]);
+		meter_perturbation_by(note, sizeof(note),
+				      case_paired_by(cs[0]->kase), &r[0]);
 		fputs(note, m);
 	} else if (nout) {
 		pooled_note(m, r, has, n);

@@ -73,7 +73,7 @@ struct layout {
 };
 
 extern const struct layout lay_p9, lay_nfs_rsize, lay_nfs_clients, lay_ttcp_cpu,
-	lay_chat, lay_zc_vs_copy;
+	lay_chat, lay_zc_vs_copy, lay_profile;
 
 /* The table being printed, as the row functions see it. */
 struct lay {

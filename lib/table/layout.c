@@ -11,7 +11,7 @@
 
 static const struct layout *const layouts[] = {
 	&lay_p9,   &lay_nfs_rsize,  &lay_ttcp_cpu, &lay_nfs_clients,
-	&lay_chat, &lay_zc_vs_copy, NULL,
+	&lay_chat, &lay_zc_vs_copy, &lay_profile, NULL,
 };
 
 const char *layout_name(size_t i)

@@ -11,6 +11,8 @@
  *   nfs-clients  seed 002: NFS server with many clients
  *   chat         seed 004: chat Mean / Standard Deviation
  *   zc-vs-copy   copy against zero-copy (ttcp-sf, zcc): CPU and MB/s
+ *   profile      where the CPU went: kernel profile families by method
+ *                and size (ttcp-sf, zcc with --cpu=...,profile)
  */
 #ifndef ZCB_LAYOUT_H
 #define ZCB_LAYOUT_H

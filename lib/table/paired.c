@@ -11,8 +11,8 @@
 #include <math.h>
 #include <string.h>
 
-/* Whether any side of the sample has a usable soak window. */
-static int soak_ran(json_t *sample)
+/* Whether any side of the sample has a usable window of meter. */
+static int meter_ran(json_t *sample, const char *want)
 {
 	json_t *side, *m;
 	const char *name;
@@ -25,7 +25,7 @@ static int soak_ran(json_t *sample)
 			const char *meter =
 				json_string_value(json_object_get(m, "meter"));
 
-			if (meter && !strcmp(meter, "soak") &&
+			if (meter && !strcmp(meter, want) &&
 			    json_is_true(json_object_get(m, "ok")))
 				return 1;
 		}
@@ -39,7 +39,23 @@ unsigned sample_run(json_t *sample)
 
 	if (json_is_boolean(k))
 		return json_is_true(k) ? RUN_METERED : RUN_UNMETERED;
-	return soak_ran(sample) ? RUN_SOAKED : RUN_PLAIN;
+	return meter_ran(sample, "soak") ? RUN_SOAKED : RUN_PLAIN;
+}
+
+const char *case_paired_by(json_t *kase)
+{
+	json_t *s;
+	size_t i;
+
+	json_array_foreach(json_object_get(kase, "samples"), i, s)
+	{
+		if (sample_run(s) != RUN_METERED)
+			continue;
+		if (!meter_ran(s, "soak") && meter_ran(s, "profile"))
+			return "profile";
+		break;
+	}
+	return "soak";
 }
 
 unsigned case_runs(json_t *kase, const char *metric)

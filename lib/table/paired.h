@@ -30,5 +30,8 @@ size_t case_result_runs(json_t *kase);
 struct stats_ratio;
 /* A case's perturbation into r; 0 when it has one, else -1. */
 int case_perturbation(json_t *kase, struct stats_ratio *r);
+/* The meter whose cost paired a case: "profile" when its metered runs
+ * profiled without soak, else "soak". */
+const char *case_paired_by(json_t *kase);
 
 #endif

@@ -164,6 +164,8 @@ static void paired(void)
 		s = json_object();
 		res_sample_set(s, "throughput_MBps", rate[i]);
 		res_sample_set(s, "cpu_local_pct", 40 + i); /* a meter's */
+		if (i % 2 == 0) /* the profile's, made by the metered run */
+			res_sample_set(s, "prof_local_copy_pct", 10 + i);
 		res_sample_pair(d, s, i / 2, i % 2 == 0);
 		res_sample(c, s);
 	}
@@ -179,6 +181,12 @@ static void paired(void)
 	/* the meter's figure keeps its name */
 	T_CHECK(json_object_get(json_object_get(s, "metrics"),
 				"cpu_local_pct") != NULL);
+	/* so does the profile's: it describes the run it made */
+	T_CHECK(json_object_get(json_object_get(s, "metrics"),
+				"prof_local_copy_pct") != NULL);
+	sum = json_object_get(json_object_get(c, "summary"),
+			      "prof_local_copy_pct");
+	T_CHECK(json_integer_value(json_object_get(sum, "n")) == 2);
 	/* metered_ metric declared like its original */
 	T_STREQ(json_string_value(json_object_get(
 			json_object_get(json_object_get(res_json(d), "metrics"),
