@@ -5,6 +5,7 @@
 #include "result.h"
 #include "units.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <sched.h>
@@ -118,6 +119,7 @@ enum {
 	O_CONFIDENCE,
 	O_OUTPUT,
 	O_LABEL,
+	O_PROFILE,
 };
 
 /* Every common option: which flag brings it, its short letter (0 =
@@ -136,6 +138,10 @@ static const struct {
 	  "      --cpu[=LIST]      the meters: soak,procstat,rusage,perf (soak runs\n"
 	  "                        in pairs, metered and unmetered, and adds procstat)\n"
 	  "                        and profile (kernel profile by family, paired too)\n" },
+	{ CLI_CPU | CLI_METERS, 0,
+	  { "profile", optional_argument, NULL, O_PROFILE },
+	  "      --profile[=FREQ]  add the profile meter (to --cpu's list, else\n"
+	  "                        to procstat) sampling at FREQ Hz (999)\n" },
 	{ CLI_REPEAT, 0, { "repeat", required_argument, NULL, O_REPEAT },
 	  "      --repeat N        N samples of each case (with soak: N pairs)\n" },
 	{ CLI_CONFIDENCE, 0,
@@ -292,6 +298,14 @@ static int take_common(const struct cli_tool *t, struct cli_common *c,
 		if (arg)
 			c->cpu_list = arg;
 		return 1;
+	case O_PROFILE: /* the meter reads its frequency from there */
+		c->cpu = c->profile = 1;
+		if (arg) {
+			cli_long("--profile", arg, 1, 10000);
+			if (setenv("ZCB_PROFILE_FREQ", arg, 1))
+				die("--profile: %s", strerror(errno));
+		}
+		return 1;
 	case O_REPEAT:
 		c->repeat = (int)cli_long("--repeat", arg, 1,
 					  t->repeat_max > 0 ? t->repeat_max :
@@ -408,6 +422,26 @@ static void take_own(const struct cli_tool *t, void *cfg, int o,
 	t->option(cfg, o, arg);
 }
 
+/* --profile: the profile meter joins --cpu's list (procstat's when none
+ * was given: the profile comes paired, and soak's soakers would fill it
+ * as user time), once. */
+static void add_profile(struct cli_common *c)
+{
+	static char list[256];
+	const char *l = c->cpu_list ? c->cpu_list : "procstat", *p;
+	size_t n = strlen(l);
+
+	if (!c->profile)
+		return;
+	for (p = l; (p = strstr(p, "profile")); p += 7)
+		if ((p == l || p[-1] == ',') && (p[7] == ',' || !p[7]))
+			return; /* already there */
+	if (n + sizeof(",profile") > sizeof(list))
+		die_usage("--cpu=%s: a list too long to add profile to", l);
+	snprintf(list, sizeof(list), "%s,profile", l);
+	c->cpu_list = list;
+}
+
 int cli_parse(const struct cli_tool *t, void *cfg, struct cli_common *c,
 	      int argc, char **argv)
 {
@@ -426,6 +460,7 @@ int cli_parse(const struct cli_tool *t, void *cfg, struct cli_common *c,
 			take_own(t, cfg, o, optarg);
 	}
 	free(lo);
+	add_profile(c);
 	if (c->json_stdout && c->out)
 		die_usage("-J and --output: one place for the result document");
 	return optind;

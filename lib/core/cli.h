@@ -50,6 +50,8 @@ void cli_bad_option(char *const *argv) __attribute__((noreturn));
 struct cli_common {
 	int cpu;		/* -c or --cpu given */
 	const char *cpu_list;	/* --cpu=LIST; NULL = the default meters */
+	int profile;		/* --profile[=FREQ]: profile added to the list
+				 * (FREQ into $ZCB_PROFILE_FREQ) */
 	int repeat;		/* --repeat N: set the default before */
 	double conf_level;	/* --confidence LEVEL[,WIDTH]; 0 = off */
 	double conf_width;	/* percent */

@@ -454,6 +454,41 @@ static void groups(void)
 		NULL);
 }
 
+/* --profile[=FREQ]: the profile meter joins the list, once */
+static void bad_profile(void)
+{
+	static const char *const a[] = { "--profile=0", NULL };
+	struct fake f;
+	struct cli_common c;
+
+	parse(&fake_tool, &f, &c, a);
+}
+
+static void profile_opt(void)
+{
+	static const char *const a[] = { "--profile", NULL };
+	static const char *const b[] = { "--profile=250", "--cpu=soak", NULL };
+	static const char *const d[] = { "--cpu=procstat,profile",
+					  "--profile", NULL };
+	struct cli_common c;
+	struct fake f;
+	char msg[512];
+
+	unsetenv("ZCB_PROFILE_FREQ");
+	parse(&fake_tool, &f, &c, a);
+	T_CHECK(c.cpu && c.profile);
+	T_STREQ(c.cpu_list, "procstat,profile");
+	T_CHECK(getenv("ZCB_PROFILE_FREQ") == NULL);
+	parse(&fake_tool, &f, &c, b);
+	T_STREQ(c.cpu_list, "soak,profile");
+	T_STREQ(getenv("ZCB_PROFILE_FREQ"), "250");
+	parse(&fake_tool, &f, &c, d);
+	T_STREQ(c.cpu_list, "procstat,profile");
+	T_CHECK(child(bad_profile, msg, sizeof(msg)) == 2);
+	T_CHECK(strstr(msg, "--profile: \"0\"") != NULL);
+	unsetenv("ZCB_PROFILE_FREQ");
+}
+
 static void help_text(void)
 {
 	char *buf = NULL;
@@ -482,6 +517,7 @@ int main(void)
 	stop_at_command();
 	long_spec();
 	groups();
+	profile_opt();
 	help_text();
 	char msg[512];
 
