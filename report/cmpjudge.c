@@ -8,7 +8,9 @@
  * verdict: flagged only when significant, larger than max(threshold,
  * the baseline's own noise) and in the metric's bad direction. A figure
  * of runs with soakers on is never judged against one of runs without:
- * such a row says why it is not comparable.
+ * such a row says why it is not comparable. A row whose cases carry
+ * published summaries (n, mean, sd) is judged by Welch from those
+ * (cmpsumm.c).
  */
 #include "config.h"
 #include "compare.h"
@@ -92,12 +94,19 @@ static void judge_row(const struct cmp_cfg *c, struct crow *r, const double *x,
 	int logs = all_positive(x, nx) && all_positive(y, ny);
 	size_t np = nx < ny ? nx : ny;
 
-	if ((long)nx < c->o.min_n || (long)ny < c->o.min_n) {
+	if ((long)r->n[0] < c->o.min_n || (long)r->n[1] < c->o.min_n) {
 		r->note = "too few samples: not judged";
 		return;
 	}
 	if (r->cov[0] * 100 > c->o.max_cov) {
 		r->note = "baseline too noisy: not judged";
+		return;
+	}
+	if (r->summ) {
+		/* no runs to pair or rank: Welch on the published figures */
+		r->have_t = !cmp_welch_summary(r->v[0], r->sd[0], r->n[0],
+					       r->v[1], r->sd[1], r->n[1], 0.95,
+					       &r->t);
 		return;
 	}
 	if (c->o.paired) {
@@ -194,6 +203,7 @@ static void build_row(const struct cmp_cfg *c, const struct rl_set *s,
 	}
 	r->change =
 		r->v[0] != 0 ? (r->v[1] - r->v[0]) / fabs(r->v[0]) * 100 : NAN;
+	cmp_summary_row(k, metric, r);
 	r->t.ratio = r->t.ratio_lo = r->t.ratio_hi = NAN;
 	if (incomparable(k, metric, r->why, sizeof(r->why))) {
 		r->change = NAN;

@@ -115,7 +115,7 @@ static void print_metric(const struct cmp_cfg *c, const struct rl_set *s,
 		any = 1;
 		row = tbl_add_row(t);
 		tbl_set(t, row, 0, "%s",
-			rl_is_rate(s, metric) ? "Hmean" : "Amean");
+			rl_is_rate(s, metric) && !r->summ ? "Hmean" : "Amean");
 		tbl_set(t, row, 1, "%s", st->keys[r->key].name);
 		for (side = 0; side < 2; side++) {
 			fmt_auto(b, sizeof(b), r->v[side]);
@@ -136,6 +136,8 @@ static void print_metric(const struct cmp_cfg *c, const struct rl_set *s,
 			fmt_p(p1, sizeof(p1), r->t.p);
 			if (r->have_u)
 				fmt_p(p2, sizeof(p2), r->u.p);
+			else if (r->summ)
+				snprintf(p2, sizeof(p2), "summary");
 			tbl_set(t, row, 9, "%s (%s/%s)", q, p1, p2);
 		}
 		if (isfinite(r->t.ratio_lo))
@@ -144,6 +146,9 @@ static void print_metric(const struct cmp_cfg *c, const struct rl_set *s,
 		else if (isfinite(r->t.ratio))
 			tbl_set(t, row, 10, "%.3f", r->t.ratio);
 		pert_words(pw, sizeof(pw), &st->keys[r->key]);
+		if (r->summ)
+			snprintf(pw + strlen(pw), sizeof(pw) - strlen(pw),
+				 " from summaries");
 		if (r->why[0] || r->note)
 			tbl_set(t, row, 11, "%s (n=%zu/%zu)%s",
 				r->why[0] ? r->why : r->note, r->n[0], r->n[1],
@@ -167,6 +172,20 @@ static void print_metric(const struct cmp_cfg *c, const struct rl_set *s,
 	tbl_free(t);
 }
 
+/* What "from summaries" on a row means, when a row has it. */
+void cmp_print_summ_note(const struct cmp_state *st)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < st->nrows; i++)
+		n += st->rows[i].summ;
+	if (n)
+		printf("%zu row%s judged from summaries: Welch's t-test on the "
+		       "published n, mean and standard deviation (no samples "
+		       "to rank; the mean, not the hmean)\n",
+		       n, n == 1 ? "" : "s");
+}
+
 void cmp_print(const struct cmp_cfg *c, const struct rl_set *s,
 	       const struct cmp_state *st, const char *la, const char *lb,
 	       size_t nbad)
@@ -181,6 +200,7 @@ void cmp_print(const struct cmp_cfg *c, const struct rl_set *s,
 		printf("%zu row%s not comparable: figures of runs with soakers "
 		       "on against runs without (not judged)\n",
 		       st->incomparable, st->incomparable == 1 ? "" : "s");
+	cmp_print_summ_note(st);
 	if (st->only[0] || st->only[1])
 		printf("cases only in base: %zu, only in new: %zu\n",
 		       st->only[0], st->only[1]);

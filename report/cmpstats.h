@@ -34,6 +34,17 @@ int cmp_welch(const double *a, size_t na, const double *b, size_t nb,
 	      int on_logs, double level, struct cmp_result *r);
 
 /*
+ * Welch's t-test from published summaries: each side's mean, sample
+ * standard deviation and count (R: the t.test of two samples with those
+ * figures). The test is on the means (not on logs); when both means are
+ * > 0, ratio is mb / ma with a `level` interval by the delta method on
+ * logs ((sd / mean)^2 / n per side, Welch's df). -EINVAL when n < 2 on
+ * a side, -EDOM for a figure that is not finite.
+ */
+int cmp_welch_summary(double ma, double sda, size_t na, double mb, double sdb,
+		      size_t nb, double level, struct cmp_result *r);
+
+/*
  * Mann-Whitney U (Wilcoxon rank-sum) test, two-sided. stat is
  * U = W of R's wilcox.test(b, a): the count of pairs with b > a (ties
  * count 1/2). Exact distribution when both sides have < 50 values and

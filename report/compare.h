@@ -40,6 +40,8 @@ struct crow {
 	const char *note; /* why not judged, or the verdict */
 	char why[160];	  /* not comparable: why (else "") */
 	int flag;	  /* a regression */
+	int summ;	  /* judged from published summaries (cmpsumm.c) */
+	double sd[2];	  /* with summ: each side's standard deviation */
 };
 
 /* What the judging found. */
@@ -67,6 +69,10 @@ void cmp_judge(const struct cmp_cfg *c, const struct rl_set *base,
 	       const struct rl_set *new, const struct rsel sel[2],
 	       struct cmp_state *st);
 void cmp_state_free(struct cmp_state *st);
+/* When a side of the row carries published summaries (n, mean, sd over
+ * runs its samples do not list): both sides' n, mean, sd, cov and the
+ * change into r (summ set), and 1; else 0 (cmpsumm.c). */
+int cmp_summary_row(const struct ckey *k, const char *metric, struct crow *r);
 /* Whether a key's worst perturbation, on either side, is outside the
  * band. */
 int cmp_key_perturbed(const struct ckey *k);
@@ -75,5 +81,8 @@ int cmp_key_perturbed(const struct ckey *k);
 void cmp_print(const struct cmp_cfg *c, const struct rl_set *s,
 	       const struct cmp_state *st, const char *la, const char *lb,
 	       size_t nbad);
+
+/* The line saying what "from summaries" means, when a row has it. */
+void cmp_print_summ_note(const struct cmp_state *st);
 
 #endif
