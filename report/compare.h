@@ -68,6 +68,14 @@ struct cmp_state {
 void cmp_judge(const struct cmp_cfg *c, const struct rl_set *base,
 	       const struct rl_set *new, const struct rsel sel[2],
 	       struct cmp_state *st);
+/* cmp_judge in two steps: the rows and their tests; then
+ * Benjamini-Hochberg over every row of nst states at once (an N-way
+ * table is one family) and the verdicts. */
+void cmp_judge_rows(const struct cmp_cfg *c, const struct rl_set *base,
+		    const struct rl_set *new, const struct rsel sel[2],
+		    struct cmp_state *st);
+void cmp_verdicts(const struct cmp_cfg *c, const struct rl_set *s,
+		  struct cmp_state *st, size_t nst);
 void cmp_state_free(struct cmp_state *st);
 /* When a side of the row carries published summaries (n, mean, sd over
  * runs its samples do not list): both sides' n, mean, sd, cov and the
@@ -81,6 +89,42 @@ int cmp_key_perturbed(const struct ckey *k);
 void cmp_print(const struct cmp_cfg *c, const struct rl_set *s,
 	       const struct cmp_state *st, const char *la, const char *lb,
 	       size_t nbad);
+
+/* compare --format (ropts.cfmt): the first three are enum tbl_fmt's. */
+enum cmp_fmt { CF_TEXT, CF_MARKDOWN, CF_CSV, CF_JSON };
+
+#define CMP_MAX_KERNELS 64 /* NEW columns of one compare */
+
+/* A baseline against nk kernels: st[k] judged base against kernel k,
+ * the verdicts over every row of every st at once (cmp_verdicts). */
+struct cmp_multi {
+	size_t nk;
+	struct cmp_state *st;	/* [nk] */
+	const char *base;	/* the baseline's label */
+	const char **labels;	/* [nk] each kernel's label */
+	const struct rl_set *s; /* the base set: units, better, rates */
+};
+
+/* One row of the N-kernel table: a case and metric, a cell per kernel. */
+struct mrow {
+	const char *metric, *name;
+	const struct crow *cell[CMP_MAX_KERNELS]; /* NULL: not in kernel k */
+};
+
+/* The rows of every state, matched by metric and case name, in the
+ * metrics' order then first appearance; *n rows (free the result). */
+struct mrow *cmp_multi_rows(const struct cmp_multi *m, size_t *n);
+/* The N-kernel table (text, markdown or csv) and its closing lines. */
+void cmp_multi_print(const struct cmp_cfg *c, const struct cmp_multi *m,
+		     enum tbl_fmt fmt, size_t nbad);
+/* The same as one JSON document (cmpjson.c). */
+void cmp_json_print(const struct cmp_cfg *c, const struct cmp_multi *m,
+		    size_t nbad);
+/* zcbreport compare BASE A B C...: load, judge, print (cmpmulti.c). */
+int cmd_compare_multi(struct cmp_cfg *c);
+/* A row's verdict in a word or two: "REGRESSION", "improved", "-" (no
+ * significant change above the threshold), "not judged: ...". */
+const char *cmp_verdict_word(const struct crow *r);
 
 /* The line saying what "from summaries" means, when a row has it. */
 void cmp_print_summ_note(const struct cmp_state *st);

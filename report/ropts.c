@@ -26,6 +26,7 @@ enum ro_kind {
 	RO_WHERE,  /* PARAM=VALUE, repeatable */
 	RO_STAT,   /* auto, mean, median, hmean */
 	RO_FORMAT, /* text, markdown, csv */
+	RO_CFORMAT, /* compare: text, markdown, csv, json (an int) */
 	RO_ERRORS, /* sd, ci95, none */
 	RO_DOUBLE, /* a number in [lo, hi] */
 	RO_LONG,   /* a whole number in [lo, hi] */
@@ -91,6 +92,9 @@ static const struct ropt ropts[] = {
 	 "append +- standard deviation (grid)"},
 	{T, 'f', "format", "F", RO_FORMAT, F(fmt), 0, 0, 0,
 	 "text (default), markdown or csv"},
+	{C, 'f', "format", "F", RO_CFORMAT, F(cfmt), 0, 0, 0,
+	 "text (default), markdown, csv or json; not text:\n"
+	 "the one-table layout of an N-kernel compare"},
 	{P, 0, "title", "T", RO_STR, F(title), 0, 0, 0, "the plot's title"},
 	{P, 'p', "print", NULL, RO_SET, F(print), 0, 0, 0,
 	 "print the ASCII plot to stdout"},
@@ -106,7 +110,7 @@ static const struct {
 } cmds[] = {
 	{T, "table", "usage: zcbreport table [options] PATH...\n", ""},
 	{C, "compare",
-	 "usage: zcbreport compare [options] BASE NEW\n"
+	 "usage: zcbreport compare [options] BASE NEW [NEW...]\n"
 	 "       zcbreport compare --split PARAM=A,B [options] PATH...\n",
 	 "Exit: 1 a regression flagged, 2 bad input, else 0.\n"},
 	{P, "plot", "usage: zcbreport plot [options] PATH...\n",
@@ -218,6 +222,9 @@ static void take(const struct ropt *r, char *arg, struct ropts *o)
 					   "text, markdown or csv"};
 	static const char *const errs[] = {"sd", "ci95", "none", NULL,
 					   "sd, ci95 or none"};
+	static const char *const cfmts[] = {
+		"text", "markdown", "csv", "json", NULL,
+		"text, markdown, csv or json"};
 	char *field = (char *)o + r->off;
 	size_t *cnt = (size_t *)((char *)o + r->cnt);
 
@@ -235,6 +242,11 @@ static void take(const struct ropt *r, char *arg, struct ropts *o)
 				  "most %d)",
 				  arg, RPT_MAX_WHERE);
 		((const char **)field)[(*cnt)++] = arg;
+		break;
+	case RO_CFORMAT:
+		if (!strcmp(arg, "md"))
+			arg = "markdown";
+		word(r->name, arg, cfmts, (int *)field);
 		break;
 	case RO_STAT:
 	case RO_FORMAT:

@@ -46,6 +46,7 @@ struct ropts {
 	long min_n;	  /* --min-n */
 	int paired;	  /* --paired */
 	char *split;	  /* --split PARAM=A,B */
+	int cfmt;	  /* --format: enum cmp_fmt (compare.h) */
 	/* plot */
 	const char *out;		 /* --output PREFIX */
 	const char *x;			 /* --x */

@@ -2,7 +2,8 @@
 # report-nightly.sh: scripts/nightly end to end on a tiny suite (a fake
 # part writing synthetic documents): a first run with no baseline, a run
 # of a 10% slower "kernel" flagged against it (exit 1, comparison, tables,
-# plots, summary), a run quiet against itself (exit 0), the lock against
+# plots, summary), a run quiet against itself (exit 0), the trend of the
+# last --nights 3 runs against a baseline (one table), the lock against
 # an overlapping run (exit 75), and a failed run that leaves earlier
 # results untouched and says what failed (exit 2).
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
@@ -52,6 +53,17 @@ sleep 1
 rc=0; FAKE_MEAN=900 nightly --label k2 >"$d/out3" 2>&1 || rc=$?
 [ $rc = 0 ] || { cat "$d/out3"; zcb_fail "k2 against its previous run: exit $rc, want 0"; }
 zcb_ok "k2 against its own previous run: quiet, exit 0"
+
+# the trend: baseline k1 against the last --nights 3 runs of k2
+sleep 1
+rc=0; FAKE_MEAN=900 nightly --label k2 --baseline k1 --nights 3 >"$d/out6" 2>&1 || rc=$?
+[ $rc = 1 ] || { cat "$d/out6"; zcb_fail "k2 against k1 with a trend: exit $rc, want 1"; }
+run6="$d/res/k2/$(readlink "$d/res/k2/latest")"
+cat "$run6/trend.txt"
+grep -q 'zcbreport compare: k1 against 3 kernels' "$run6/trend.txt" || zcb_fail "no 3-night trend table"
+[ "$(grep -c 'ratio \[95% CI\]' "$run6/trend.txt")" = 1 ] || zcb_fail "trend: not one table"
+grep -q '^trend: .*trend.txt (k1 against 3 kernels' "$run6/summary.txt" || zcb_fail "summary does not name the trend"
+zcb_ok "trend: k1 against the last 3 nights of k2, one table"
 
 # an overlapping run is refused while the lock is held
 ( exec 8>"$d/res/.lock"; flock 8; exec sleep 30 ) &
