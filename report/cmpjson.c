@@ -52,10 +52,10 @@ static json_t *cell_json(const struct cmp_cfg *c, const char *label,
 	return json_pack(
 		"{s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
 		"s:s?, s:s, s:b}",
-		"label", jstr(label), "value", num(r->v[1]), "cov", num(r->cov[1]),
-		"n", (json_int_t)r->n[1], "change_pct", num(r->change),
-		"ratio", num(r->t.ratio), "ratio_lo", num(r->t.ratio_lo),
-		"ratio_hi", num(r->t.ratio_hi), "p",
+		"label", jstr(label), "value", num(r->v[1]), "cov",
+		num(r->cov[1]), "n", (json_int_t)r->n[1], "change_pct",
+		num(r->change), "ratio", num(r->t.ratio), "ratio_lo",
+		num(r->t.ratio_lo), "ratio_hi", num(r->t.ratio_hi), "p",
 		num(r->have_t ? r->t.p : NAN), "q", num(r->q), "rank_p",
 		num(r->have_u ? r->u.p : NAN), "test", test, "verdict",
 		cmp_verdict_word(r), "from_summaries", r->summ);
@@ -77,14 +77,12 @@ static json_t *row_json(const struct cmp_cfg *c, const struct cmp_multi *m,
 		json_array_append_new(ks, r ? cell_json(c, m->labels[k], r)
 					    : json_null());
 	}
-	o = json_pack("{s:s, s:s, s:s, s:s, s:{s:o, s:o, s:I}, s:o}",
-		      "metric", row->metric, "unit", rl_unit(m->s, row->metric),
-		      "better",
+	o = json_pack("{s:s, s:s, s:s, s:s, s:{s:o, s:o, s:I}, s:o}", "metric",
+		      row->metric, "unit", rl_unit(m->s, row->metric), "better",
 		      better > 0   ? "higher"
 		      : better < 0 ? "lower"
 				   : "unknown",
-		      "case",
-		      row->name, "base", "value", num(f->v[0]), "cov",
+		      "case", row->name, "base", "value", num(f->v[0]), "cov",
 		      num(f->cov[0]), "n", (json_int_t)f->n[0], "kernels", ks);
 	return o;
 }

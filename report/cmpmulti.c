@@ -51,11 +51,28 @@ static struct mrow *row_of(json_t *ix, struct mrow **rows, size_t *n,
 	return &(*rows)[(*n)++];
 }
 
+/* Every state's rows of one metric. */
+static void metric_rows(const struct cmp_multi *m, const char *metric,
+			json_t *ix, struct mrow **rows, size_t *n, size_t *cap)
+{
+	size_t k, i;
+
+	for (k = 0; k < m->nk; k++)
+		for (i = 0; i < m->st[k].nrows; i++) {
+			const struct crow *r = &m->st[k].rows[i];
+
+			if (!strcmp(r->metric, metric))
+				row_of(ix, rows, n, cap, metric,
+				       m->st[k].keys[r->key].name)
+					->cell[k] = r;
+		}
+}
+
 struct mrow *cmp_multi_rows(const struct cmp_multi *m, size_t *n)
 {
 	json_t *ix = json_object(), *seen = json_object();
 	struct mrow *rows = NULL;
-	size_t cap = 0, k, j, i;
+	size_t cap = 0, k, j;
 
 	*n = 0;
 	for (k = 0; k < m->nk; k++)
@@ -65,16 +82,7 @@ struct mrow *cmp_multi_rows(const struct cmp_multi *m, size_t *n)
 			if (json_object_get(seen, metric))
 				continue;
 			json_object_set_new(seen, metric, json_true());
-			for (size_t q = 0; q < m->nk; q++)
-				for (i = 0; i < m->st[q].nrows; i++) {
-					const struct crow *r = &m->st[q].rows[i];
-
-					if (strcmp(r->metric, metric))
-						continue;
-					row_of(ix, &rows, n, &cap, metric,
-					       m->st[q].keys[r->key].name)
-						->cell[q] = r;
-				}
+			metric_rows(m, metric, ix, &rows, n, &cap);
 		}
 	json_decref(ix);
 	json_decref(seen);
@@ -140,7 +148,7 @@ static struct tbl *multi_table(const struct cmp_multi *m,
 			tbl_section(t, "%s (%s, %s is better)", rows[i].metric,
 				    esc_text(eu, sizeof(eu),
 					     rl_unit(m->s, rows[i].metric)),
-				    better > 0   ? "higher"
+				    better > 0	 ? "higher"
 				    : better < 0 ? "lower"
 						 : "?");
 		last = rows[i].metric;
@@ -336,8 +344,11 @@ int cmd_compare_multi(struct cmp_cfg *c)
 		nbad += in.st[k - 1].nbad;
 	}
 	cmp_verdicts(c, &in.set[0], in.st, in.n - 1);
-	m = (struct cmp_multi){.nk = in.n - 1, .st = in.st, .base = in.lab[0],
-			       .labels = in.labels, .s = &in.set[0]};
+	m = (struct cmp_multi){.nk = in.n - 1,
+			       .st = in.st,
+			       .base = in.lab[0],
+			       .labels = in.labels,
+			       .s = &in.set[0]};
 	if (c->o.cfmt == CF_JSON)
 		cmp_json_print(c, &m, nbad);
 	else
