@@ -40,19 +40,16 @@ static int case_fig(json_t *kase, const char *metric, double *n, double *m,
 	return *published || nx;
 }
 
-/* Pool a side's cases (the first 64): total n, mean, and the sd of
- * all their runs. 1 when a case's figures were published, 0 when all
- * come from samples, -1 when the side has none. */
-static int side_fig(const struct ckey *k, int side, const char *metric,
-		    double *n, double *mean, double *sd)
+int cmp_cases_fig(struct rcase *const *cs, size_t ncs, const char *metric,
+		  double *n, double *mean, double *sd)
 {
 	double cn[64], cm[64], tot = 0, sum = 0, ss = 0, csd = 0;
 	size_t i, nc = 0;
 	int pub, any = 0;
 
-	for (i = 0; i < k->n[side] && nc < 64; i++) {
-		if (!case_fig(k->c[side][i]->kase, metric, &cn[nc], &cm[nc],
-			      &csd, &pub))
+	for (i = 0; i < ncs && nc < 64; i++) {
+		if (!case_fig(cs[i]->kase, metric, &cn[nc], &cm[nc], &csd,
+			      &pub))
 			continue;
 		any |= pub;
 		tot += cn[nc];
@@ -76,7 +73,8 @@ int cmp_summary_row(const struct ckey *k, const char *metric, struct crow *r)
 	int side, pub = 0, p;
 
 	for (side = 0; side < 2; side++) {
-		p = side_fig(k, side, metric, &n[side], &m[side], &sd[side]);
+		p = cmp_cases_fig(k->c[side], k->n[side], metric, &n[side],
+				  &m[side], &sd[side]);
 		if (p < 0)
 			return 0;
 		pub |= p;

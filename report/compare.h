@@ -81,6 +81,12 @@ void cmp_state_free(struct cmp_state *st);
  * runs its samples do not list): both sides' n, mean, sd, cov and the
  * change into r (summ set), and 1; else 0 (cmpsumm.c). */
 int cmp_summary_row(const struct ckey *k, const char *metric, struct crow *r);
+/* The cases' (the first 64) n, mean and sd of a metric, pooled: a
+ * case's published summary when it covers more runs than its samples,
+ * else its samples. 1 when a figure was published, 0 when all come
+ * from samples, -1 when none has the metric (cmpsumm.c). */
+int cmp_cases_fig(struct rcase *const *cs, size_t ncs, const char *metric,
+		  double *n, double *mean, double *sd);
 /* Whether a key's worst perturbation, on either side, is outside the
  * band. */
 int cmp_key_perturbed(const struct ckey *k);

@@ -100,6 +100,11 @@ static const struct ropt ropts[] = {
 	 "print the ASCII plot to stdout"},
 	{P, 0, "no-png", NULL, RO_CLEAR, F(png), 0, 0, 0,
 	 "the ASCII plot only"},
+	{P, 'r', "ratio", "K=A,B", RO_STR, F(ratio), 0, 0, 0,
+	 "plot B/A of key K (a param or label) with its\n"
+	 "95% interval: method=write,sendfile"},
+	{P, 0, "script", NULL, RO_SET, F(script), 0, 0, 0,
+	 "keep the gnuplot script and data: PREFIX.gp, .dat"},
 };
 #define NROPTS (sizeof(ropts) / sizeof(ropts[0]))
 

@@ -57,6 +57,9 @@ struct ropts {
 	const char *title; /* --title */
 	int print;	   /* --print */
 	int png;	   /* 0: --no-png */
+	char *ratio;	   /* --ratio KEY=A,B (taken apart into the next) */
+	const char *ratio_key, *ratio_a, *ratio_b;
+	int script; /* --script: keep PREFIX.gp and PREFIX.dat */
 };
 
 /*
