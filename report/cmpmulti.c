@@ -258,17 +258,8 @@ static void multi_labels(const struct cmp_cfg *c, const struct rsel *sel,
 	}
 }
 
-struct multi_in {
-	struct rl_set *set;
-	struct rsel *sel;
-	struct cmp_state *st;
-	char (*lab)[256];
-	const char **labels;
-	size_t n; /* inputs: the base and the kernels */
-};
-
 /* Load every input; 0, or 2 when one has no usable cases. */
-static int multi_load(const struct cmp_cfg *c, struct multi_in *in,
+static int multi_load(const struct cmp_cfg *c, struct cmp_inputs *in,
 		      size_t *nbad)
 {
 	struct rfilter f = {.where = c->o.where, .nwhere = c->o.nwhere};
@@ -294,11 +285,11 @@ static int multi_load(const struct cmp_cfg *c, struct multi_in *in,
 	return 0;
 }
 
-static void multi_free(struct multi_in *in, size_t njudged)
+void cmp_inputs_close(struct cmp_inputs *in)
 {
 	size_t i;
 
-	for (i = 0; i < njudged; i++)
+	for (i = 0; i < in->njudged; i++)
 		cmp_state_free(&in->st[i]);
 	for (i = 0; i < in->n; i++) {
 		sel_free(&in->sel[i]);
@@ -309,52 +300,74 @@ static void multi_free(struct multi_in *in, size_t njudged)
 	free(in->st);
 	free(in->lab);
 	free(in->labels);
+	memset(in, 0, sizeof(*in));
+}
+
+int cmp_inputs_open(const struct cmp_cfg *c, struct cmp_inputs *in,
+		    size_t *nbad)
+{
+	int r;
+
+	memset(in, 0, sizeof(*in));
+	in->n = (size_t)c->o.npaths;
+	if (in->n - 1 > CMP_MAX_KERNELS)
+		die_usage("at most %d kernels against a baseline",
+			  CMP_MAX_KERNELS);
+	in->set = calloc(in->n, sizeof(*in->set));
+	in->sel = calloc(in->n, sizeof(*in->sel));
+	in->st = calloc(in->n, sizeof(*in->st));
+	in->lab = calloc(in->n, sizeof(*in->lab));
+	in->labels = calloc(in->n, sizeof(*in->labels));
+	if (!in->set || !in->sel || !in->st || !in->lab || !in->labels)
+		abort();
+	r = multi_load(c, in, nbad);
+	if (r)
+		cmp_inputs_close(in);
+	return r;
+}
+
+void cmp_inputs_judge(const struct cmp_cfg *c, struct cmp_inputs *in,
+		      struct cmp_multi *m, size_t *nbad)
+{
+	size_t k;
+
+	for (k = 1; k < in->n; k++) {
+		struct rsel pair[2] = {in->sel[0], in->sel[k]};
+
+		cmp_judge_rows(c, &in->set[0], &in->set[k], pair,
+			       &in->st[k - 1]);
+		in->njudged = k;
+		*nbad += in->st[k - 1].nbad;
+	}
+	cmp_verdicts(c, &in->set[0], in->st, in->n - 1);
+	*m = (struct cmp_multi){.nk = in->n - 1,
+				.st = in->st,
+				.base = in->lab[0],
+				.labels = in->labels,
+				.s = &in->set[0]};
 }
 
 int cmd_compare_multi(struct cmp_cfg *c)
 {
-	struct multi_in in = {.n = (size_t)c->o.npaths};
+	struct cmp_inputs in;
 	struct cmp_multi m;
 	size_t k, nbad = 0, flagged = 0;
 	int r;
 
-	if (in.n - 1 > CMP_MAX_KERNELS)
-		die_usage("compare: at most %d kernels against a baseline",
-			  CMP_MAX_KERNELS);
-	in.set = calloc(in.n, sizeof(*in.set));
-	in.sel = calloc(in.n, sizeof(*in.sel));
-	in.st = calloc(in.n, sizeof(*in.st));
-	in.lab = calloc(in.n, sizeof(*in.lab));
-	in.labels = calloc(in.n, sizeof(*in.labels));
-	if (!in.set || !in.sel || !in.st || !in.lab || !in.labels)
-		abort();
-	r = multi_load(c, &in, &nbad);
-	if (r) {
-		multi_free(&in, 0);
+	r = cmp_inputs_open(c, &in, &nbad);
+	if (r)
 		return r;
-	}
 	for (k = 1; k < in.n && c->o.cfmt <= CF_MARKDOWN; k++) {
 		printf("%s against %s:\n", in.labels[k - 1], in.lab[0]);
 		print_host_diff(&in.sel[0], &in.sel[k]);
 	}
-	for (k = 1; k < in.n; k++) {
-		struct rsel pair[2] = {in.sel[0], in.sel[k]};
-
-		cmp_judge_rows(c, &in.set[0], &in.set[k], pair, &in.st[k - 1]);
-		nbad += in.st[k - 1].nbad;
-	}
-	cmp_verdicts(c, &in.set[0], in.st, in.n - 1);
-	m = (struct cmp_multi){.nk = in.n - 1,
-			       .st = in.st,
-			       .base = in.lab[0],
-			       .labels = in.labels,
-			       .s = &in.set[0]};
+	cmp_inputs_judge(c, &in, &m, &nbad);
 	if (c->o.cfmt == CF_JSON)
 		cmp_json_print(c, &m, nbad);
 	else
 		cmp_multi_print(c, &m, (enum tbl_fmt)c->o.cfmt, nbad);
 	for (k = 0; k < m.nk; k++)
 		flagged += in.st[k].flagged;
-	multi_free(&in, in.n - 1);
+	cmp_inputs_close(&in);
 	return flagged ? 1 : nbad ? 2 : 0;
 }

@@ -126,6 +126,23 @@ void cmp_multi_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 /* The same as one JSON document (cmpjson.c). */
 void cmp_json_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 		    size_t nbad);
+/* The inputs of an N-kernel compare (or of zcbreport html): a set and
+ * a selection per path, the base first; labels told apart. */
+struct cmp_inputs {
+	struct rl_set *set;
+	struct rsel *sel;
+	struct cmp_state *st; /* [n - 1], njudged of them judged */
+	char (*lab)[256];     /* [n] column labels, the base's first */
+	const char **labels;  /* [n - 1] the kernels' (into lab) */
+	size_t n, njudged;
+};
+/* Load c->o.paths; 0, or 2 (said why; nothing to close). */
+int cmp_inputs_open(const struct cmp_cfg *c, struct cmp_inputs *in,
+		    size_t *nbad);
+/* Judge every kernel against the base, BH over all; fill m. */
+void cmp_inputs_judge(const struct cmp_cfg *c, struct cmp_inputs *in,
+		      struct cmp_multi *m, size_t *nbad);
+void cmp_inputs_close(struct cmp_inputs *in);
 /* zcbreport compare BASE A B C...: load, judge, print (cmpmulti.c). */
 int cmd_compare_multi(struct cmp_cfg *c);
 /* A row's verdict in a word or two: "REGRESSION", "improved", "-" (no
