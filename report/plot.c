@@ -27,6 +27,14 @@
 #include <string.h>
 #include <unistd.h>
 
+/* plot_file: nothing to plot is an answer, not an error to print */
+static int quiet;
+#define say(...)                                                               \
+	do {                                                                   \
+		if (!quiet)                                                    \
+			log_err(__VA_ARGS__);                                  \
+	} while (0)
+
 #define PNG_TERM "pngcairo size 960,640 noenhanced font 'sans,10'"
 
 /* plot: what its options allow together. */
@@ -237,10 +245,10 @@ static int plot_select(const struct ropts *c, const struct rl_set *s,
 	sel_build(s, &f, sel);
 	if (!sel->n) {
 		/* --tool may come from a document (scripts/main.d) */
-		log_err("no cases with metric %s%s%s",
-			esc_text(em, sizeof(em), c->metric),
-			c->tool ? " from " : "",
-			esc_text(et, sizeof(et), c->tool ? c->tool : ""));
+		say("no cases with metric %s%s%s",
+		    esc_text(em, sizeof(em), c->metric),
+		    c->tool ? " from " : "",
+		    esc_text(et, sizeof(et), c->tool ? c->tool : ""));
 		return 2;
 	}
 	if (!only_tool(sel))
@@ -248,15 +256,15 @@ static int plot_select(const struct ropts *c, const struct rl_set *s,
 			  "with --tool");
 	*x = c->x ? c->x : default_x(sel);
 	if (!*x) {
-		log_err("nothing to plot for %s: no size or client count "
-			"varies (name an axis with --x)",
-			esc_text(et, sizeof(et), sel->v[0].doc->tool));
+		say("nothing to plot for %s: no size or client count "
+		    "varies (name an axis with --x)",
+		    esc_text(et, sizeof(et), sel->v[0].doc->tool));
 		return 3;
 	}
 	keep_on_axis(sel, *x);
 	if (!sel->n) {
-		log_err("nothing to plot for %s: no case has a positive %s",
-			esc_text(et, sizeof(et), c->tool ? c->tool : ""), *x);
+		say("nothing to plot for %s: no case has a positive %s",
+		    esc_text(et, sizeof(et), c->tool ? c->tool : ""), *x);
 		return 3;
 	}
 	return 0;
@@ -336,9 +344,16 @@ static int draw(const struct ropts *c, const struct plot_data *pd,
 	return r;
 }
 
+/* Where a plot goes: draw()'s PNG and text (term NULL), or one file. */
+struct plot_to {
+	const char *term, *path;
+	char *title; /* the plot's title (plot_file) */
+	size_t tlen;
+};
+
 /* The data into a temporary directory, the plots, the directory gone. */
 static int plot(const struct ropts *c, const struct rl_set *s,
-		const struct rsel *sel, const char *x)
+		const struct rsel *sel, const char *x, const struct plot_to *to)
 {
 	char dir[] = "/tmp/zcbplot.XXXXXX", data[4200], et[256];
 	struct plot_data pd = {0};
@@ -357,14 +372,19 @@ static int plot(const struct ropts *c, const struct rl_set *s,
 		     : pd_sweep(c, sel, x, df, &pd);
 	fclose(df);
 	if (r) {
-		log_err("nothing to plot for %s: no line has two points with "
-			"a positive %s%s",
-			esc_text(et, sizeof(et), sel->v[0].doc->tool), x,
-			c->ratio ? " and both sides of the ratio" : "");
+		say("nothing to plot for %s: no line has two points with "
+		    "a positive %s%s",
+		    esc_text(et, sizeof(et), sel->v[0].doc->tool), x,
+		    c->ratio ? " and both sides of the ratio" : "");
 		r = 3;
 	} else {
 		plot_words(c, s, sel, x, &pd);
-		r = draw(c, &pd, dir, data);
+		if (!to->term)
+			r = draw(c, &pd, dir, data);
+		else if (gp_render(c, &pd, dir, data, to->term, to->path))
+			r = sig_stop ? sig_exit_status() : 1;
+		if (to->title)
+			snprintf(to->title, to->tlen, "%s", pd.title);
 	}
 	unlink(data);
 	snprintf(data, sizeof(data), "%s/plot.gp", dir);
@@ -411,8 +431,28 @@ int cmd_plot(int argc, char **argv)
 	load_inputs(&s, c.paths, c.npaths);
 	r = plot_select(&c, &s, &sel, &x);
 	if (!r)
-		r = plot(&c, &s, &sel, x);
+		r = plot(&c, &s, &sel, x, &(struct plot_to){0});
 	sel_free(&sel);
 	rl_free(&s);
+	return r;
+}
+
+int plot_file(const struct ropts *c, const struct rl_set *s, const char *term,
+	      const char *path, char *title, size_t tlen)
+{
+	struct plot_to to = {term, path, title, tlen};
+	int level = log_level, r;
+	struct rsel sel;
+	const char *x;
+
+	/* nothing to plot is an answer here, not an error */
+	log_level = LOG_QUIET;
+	quiet = 1;
+	r = plot_select(c, s, &sel, &x);
+	if (!r)
+		r = plot(c, s, &sel, x, &to);
+	quiet = 0;
+	log_level = level;
+	sel_free(&sel);
 	return r;
 }

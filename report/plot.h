@@ -52,6 +52,12 @@ int pw_size_param(const char *param);
 /* A key's value in a legend: "48 clients", "IO size 4096", "sendfile". */
 void pw_legend(const char *key, const char *value, char *buf, size_t len);
 
+/* One plot of s (c: tool, metric, x or ratio) with gnuplot terminal
+ * term into path, its title into title (plot.c, for zcbreport html):
+ * 0; 1 gnuplot failed; 2 no such cases; 3 nothing to plot; quiet. */
+int plot_file(const struct ropts *c, const struct rl_set *s, const char *term,
+	      const char *path, char *title, size_t tlen);
+
 /* Write a script drawing the data file (in dir) for terminal term into
  * output, and run gnuplot on it; 0, or -1 (-v says why). */
 int gp_render(const struct ropts *c, const struct plot_data *pd,

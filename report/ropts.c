@@ -17,7 +17,8 @@
 #define T   RC_TABLE
 #define C   RC_COMPARE
 #define P   RC_PLOT
-#define ALL (T | C | P)
+#define H   RC_HTML
+#define ALL (T | C | P | H)
 
 /* What an option's value is, and how it is stored. */
 enum ro_kind {
@@ -57,20 +58,22 @@ static const struct ropt ropts[] = {
 	 "row keys: label, tool or params (grid)"},
 	{T, 'c', "cols", "PARAM", RO_STR, F(cols), 0, 0, 0,
 	 "a param whose values become columns"},
-	{T | C, 'm', "metric", "M[,M]", RO_LIST, F(metrics), F(nmetrics), 0,
+	{T | C | H, 'm', "metric", "M[,M]", RO_LIST, F(metrics), F(nmetrics), 0,
 	 RPT_MAX_METRICS, "metrics (table: default all, one with --cols)"},
-	{C, 't', "threshold", "PCT", RO_DOUBLE, F(threshold), 0, 0, 1000,
+	{C | H, 't', "threshold", "PCT", RO_DOUBLE, F(threshold), 0, 0, 1000,
 	 "smallest change flagged (default 2)"},
-	{C, 'a', "alpha", "A", RO_DOUBLE, F(alpha), 0, 1e-9, 0.5,
+	{C | H, 'a', "alpha", "A", RO_DOUBLE, F(alpha), 0, 1e-9, 0.5,
 	 "significance after Benjamini-Hochberg (default 0.05)"},
-	{C, 0, "max-cov", "PCT", RO_DOUBLE, F(max_cov), 0, 0, 1e6,
+	{C | H, 0, "max-cov", "PCT", RO_DOUBLE, F(max_cov), 0, 0, 1e6,
 	 "baseline noisier than this is not judged (default 25)"},
-	{C, 0, "min-n", "N", RO_LONG, F(min_n), 0, 2, 1000000,
+	{C | H, 0, "min-n", "N", RO_LONG, F(min_n), 0, 2, 1000000,
 	 "fewer samples a side is not judged (default 3)"},
 	{C, 'p', "paired", NULL, RO_SET, F(paired), 0, 0, 0,
 	 "runs interleaved: pair samples by order"},
 	{C, 's', "split", "P=A,B", RO_STR, F(split), 0, 0, 0,
 	 "base = cases with P=A, new = P=B, matched on the rest"},
+	{H, 'o', "output", "FILE", RO_STR, F(out), 0, 0, 0,
+	 "the page to write (default report.html)"},
 	{P, 'o', "output", "PREFIX", RO_STR, F(out), 0, 0, 0,
 	 "write PREFIX.png and PREFIX.txt (default zcbplot)"},
 	{P, 'x', "x", "PARAM", RO_STR, F(x), 0, 0, 0,
@@ -120,13 +123,18 @@ static const struct {
 	 "Exit: 1 a regression flagged, 2 bad input, else 0.\n"},
 	{P, "plot", "usage: zcbreport plot [options] PATH...\n",
 	 "gnuplot: $GNUPLOT, else the configured one, else PATH.\n"},
+	{H, "html", "usage: zcbreport html [options] [BASE] PATH... -o FILE\n",
+	 "One self-contained page: verdicts (the first PATH is the\n"
+	 "baseline of the others), seed tables, plots, hosts.\n"},
 };
 
 static int cmd_index(unsigned cmd)
 {
 	int i;
 
-	for (i = 0; i < 2 && cmds[i].cmd != cmd; i++)
+	for (i = 0; i + 1 < (int)(sizeof(cmds) / sizeof(cmds[0])) &&
+		    cmds[i].cmd != cmd;
+	     i++)
 		;
 	return i;
 }

@@ -15,7 +15,7 @@
 #define RPT_MAX_METRICS 32 /* --metric M[,M] */
 
 /* The subcommands, as bits (which ones an option serves). */
-enum { RC_TABLE = 1, RC_COMPARE = 2, RC_PLOT = 4 };
+enum { RC_TABLE = 1, RC_COMPARE = 2, RC_PLOT = 4, RC_HTML = 8 };
 
 /* plot --errors: the error bars. */
 enum err_kind { ERR_SD, ERR_CI95, ERR_NONE };

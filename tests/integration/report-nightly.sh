@@ -47,6 +47,8 @@ grep -Eq '^throughput_MBps: Hmean .*\*' "$run2/summary.txt" || zcb_fail "summary
 grep -q 'ttcp-sf Results' "$run2/tables.txt" || zcb_fail "no seed tables in tables.txt"
 head -c 8 "$run2/plots/ttcp-sf-throughput_MBps.png" | od -An -tx1 | grep -q '89 50 4e 47' || zcb_fail "no PNG plot"
 [ -s "$run2/plots/ttcp-sf-throughput_MBps.txt" ] || zcb_fail "no ASCII plot"
+grep -q '<table id="verdict-table"' "$run2/report.html" || zcb_fail "no HTML report with its verdict table"
+grep -q "^page: .*report.html" "$run2/summary.txt" || zcb_fail "the summary does not name the HTML report"
 zcb_ok "k2 10% slower than k1: flagged, exit 1, comparison, tables, plots, summary"
 
 sleep 1
