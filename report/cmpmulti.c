@@ -120,8 +120,12 @@ static void kernel_cells(struct tbl *t, size_t row, size_t col,
 			r->t.ratio_lo, r->t.ratio_hi);
 	else if (isfinite(r->t.ratio))
 		tbl_set(t, row, col + 2, "%.3f", r->t.ratio);
-	tbl_set(t, row, col + 3, "%s%s", cmp_verdict_word(r),
-		r->summ ? " (s)" : "");
+	if (!strcmp(cmp_verdict_word(r), "-") && isfinite(r->mde))
+		tbl_set(t, row, col + 3, "none > %.1f%%%s", r->mde,
+			r->summ ? " (s)" : "");
+	else
+		tbl_set(t, row, col + 3, "%s%s", cmp_verdict_word(r),
+			r->summ ? " (s)" : "");
 }
 
 static struct tbl *multi_table(const struct cmp_multi *m,
@@ -201,7 +205,8 @@ void cmp_multi_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 		 "ratio: NEW/BASE with its 95%% interval; REGRESSION or "
 		 "improved: q < %g after Benjamini-Hochberg over the %zu "
 		 "tests of the table, a change above max(%g%%, the "
-		 "baseline's spread); -: no such change",
+		 "baseline's spread); none > x%%: not significant, x%% the "
+		 "smallest change the row could have flagged (90%% power)",
 		 c->o.alpha, judged, c->o.threshold);
 	tbl_note(stdout, fmt, line);
 	if (summ)

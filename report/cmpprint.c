@@ -153,6 +153,9 @@ static void print_metric(const struct cmp_cfg *c, const struct rl_set *s,
 			tbl_set(t, row, 11, "%s (n=%zu/%zu)%s",
 				r->why[0] ? r->why : r->note, r->n[0], r->n[1],
 				pw);
+		else if (r->have_t && isfinite(r->mde))
+			tbl_set(t, row, 11, "no change > %.1f%% (n=%zu/%zu)%s",
+				r->mde, r->n[0], r->n[1], pw);
 		else
 			tbl_set(t, row, 11, "(n=%zu/%zu)%s", r->n[0], r->n[1],
 				pw);
@@ -201,6 +204,12 @@ void cmp_print(const struct cmp_cfg *c, const struct rl_set *s,
 		       "on against runs without (not judged)\n",
 		       st->incomparable, st->incomparable == 1 ? "" : "s");
 	cmp_print_summ_note(st);
+	if (st->judged > st->flagged)
+		printf("\"no change > x%%\": not significant, and x%% is the "
+		       "smallest change the row could have flagged (90%% "
+		       "power at alpha %g, the threshold, the baseline's "
+		       "noise)\n",
+		       c->o.alpha);
 	if (st->only[0] || st->only[1])
 		printf("cases only in base: %zu, only in new: %zu\n",
 		       st->only[0], st->only[1]);

@@ -72,6 +72,16 @@ int cmp_signed_rank(const double *a, const double *b, size_t n,
 		    struct cmp_result *r);
 
 /*
+ * The smallest relative change (0.05 = 5%) a two-sided Welch test on
+ * log values at level alpha finds with the given power (e.g. 0.9), for
+ * two sides of na and nb runs whose coefficients of variation are cva
+ * and cvb (the sd of the logs, nearly): (t(1 - alpha/2) + t(power)) x
+ * the standard error, on Welch's df. NAN when a side has < 2 runs.
+ */
+double cmp_detectable(double cva, size_t na, double cvb, size_t nb,
+		      double alpha, double power);
+
+/*
  * Benjamini-Hochberg adjusted p-values (R: p.adjust(p, "BH")). NAN
  * entries are left out of the count and stay NAN. q may equal p.
  */

@@ -43,35 +43,52 @@ static int case_fig(json_t *kase, const char *metric, double *n, double *m,
 int cmp_cases_fig(struct rcase *const *cs, size_t ncs, const char *metric,
 		  double *n, double *mean, double *sd)
 {
-	double cn[64], cm[64], tot = 0, sum = 0, ss = 0, csd = 0;
-	size_t i, nc = 0;
+	double tot = 0, m = 0, m2 = 0, cn = 0, cm = 0, csd = 0, d;
+	size_t i;
 	int pub, any = 0;
 
-	for (i = 0; i < ncs && nc < 64; i++) {
-		if (!case_fig(cs[i]->kase, metric, &cn[nc], &cm[nc], &csd,
-			      &pub))
+	/* Chan's pooling of (n, mean, sum of squares), case by case */
+	for (i = 0; i < ncs; i++) {
+		if (!case_fig(cs[i]->kase, metric, &cn, &cm, &csd, &pub))
 			continue;
 		any |= pub;
-		tot += cn[nc];
-		sum += cn[nc] * cm[nc];
-		ss += (cn[nc] - 1) * csd * csd;
-		nc++;
+		d = cm - m;
+		m += d * cn / (tot + cn);
+		m2 += (cn - 1) * csd * csd + d * d * tot * cn / (tot + cn);
+		tot += cn;
 	}
-	if (!nc || tot < 1)
+	if (tot < 1)
 		return -1;
 	*n = tot;
-	*mean = sum / tot;
-	for (i = 0; i < nc; i++)
-		ss += cn[i] * (cm[i] - *mean) * (cm[i] - *mean);
-	*sd = tot > 1 ? sqrt(ss / (tot - 1)) : NAN;
+	*mean = m;
+	*sd = tot > 1 ? sqrt(m2 / (tot - 1)) : NAN;
 	return any;
+}
+
+/* Whether a case may carry published figures of metric: a summary n
+ * above its count of samples (cheap; case_fig decides). */
+static int maybe_published(json_t *kase, const char *metric)
+{
+	json_t *jn = json_object_get(
+		json_object_get(json_object_get(kase, "summary"), metric), "n");
+
+	return json_is_integer(jn) &&
+	       (size_t)json_integer_value(jn) >
+		       json_array_size(json_object_get(kase, "samples"));
 }
 
 int cmp_summary_row(const struct ckey *k, const char *metric, struct crow *r)
 {
 	double n[2], m[2], sd[2];
 	int side, pub = 0, p;
+	size_t i;
 
+	for (side = 0; side < 2 && !pub; side++)
+		for (i = 0; i < k->n[side] && !pub; i++)
+			pub = maybe_published(k->c[side][i]->kase, metric);
+	if (!pub)
+		return 0;
+	pub = 0;
 	for (side = 0; side < 2; side++) {
 		p = cmp_cases_fig(k->c[side], k->n[side], metric, &n[side],
 				  &m[side], &sd[side]);

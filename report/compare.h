@@ -41,6 +41,8 @@ struct crow {
 	char why[160];	  /* not comparable: why (else "") */
 	int flag;	  /* a regression */
 	int summ;	  /* judged from published summaries (cmpsumm.c) */
+	double mde;	  /* judged: the smallest change, percent, it could
+			   * have flagged (90% power; threshold; noise) */
 	double sd[2];	  /* with summ: each side's standard deviation */
 };
 
@@ -81,7 +83,7 @@ void cmp_state_free(struct cmp_state *st);
  * runs its samples do not list): both sides' n, mean, sd, cov and the
  * change into r (summ set), and 1; else 0 (cmpsumm.c). */
 int cmp_summary_row(const struct ckey *k, const char *metric, struct crow *r);
-/* The cases' (the first 64) n, mean and sd of a metric, pooled: a
+/* The cases' n, mean and sd of a metric, pooled: a
  * case's published summary when it covers more runs than its samples,
  * else its samples. 1 when a figure was published, 0 when all come
  * from samples, -1 when none has the metric (cmpsumm.c). */
@@ -143,6 +145,8 @@ int cmp_inputs_open(const struct cmp_cfg *c, struct cmp_inputs *in,
 void cmp_inputs_judge(const struct cmp_cfg *c, struct cmp_inputs *in,
 		      struct cmp_multi *m, size_t *nbad);
 void cmp_inputs_close(struct cmp_inputs *in);
+/* zcbreport plan BASE: the runs to find a change (cmpplan.c). */
+int cmd_plan(int argc, char **argv);
 /* zcbreport compare BASE A B C...: load, judge, print (cmpmulti.c). */
 int cmd_compare_multi(struct cmp_cfg *c);
 /* A row's verdict in a word or two: "REGRESSION", "improved", "-" (no

@@ -65,6 +65,8 @@ static void cell(FILE *f, size_t i, size_t k, const struct crow *r)
 	fprintf(f, "</td><td class=\"verdict\">");
 	if (r->flag)
 		fprintf(f, "<a href=\"#s-%zu-%zu\">REGRESSION</a>", i, k);
+	else if (!strcmp(cmp_verdict_word(r), "-") && isfinite(r->mde))
+		fprintf(f, "none &gt; %.1f%%", r->mde);
 	else
 		html_text(f, cmp_verdict_word(r));
 	if (r->summ)

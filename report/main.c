@@ -32,6 +32,7 @@ static void usage_main(FILE *f)
 		"significance\n"
 		"  plot    [options] PATH...   PNG and ASCII plots (gnuplot)\n"
 		"  html    [options] [BASE] PATH... -o FILE  the nightly page\n"
+		"  plan    [options] BASE      runs needed to find a 5%% change\n"
 		"PATH is a result document or a directory (every *.json "
 		"under it).\n"
 		"zcbreport COMMAND -h shows a command's options; man "
@@ -124,5 +125,7 @@ int main(int argc, char **argv)
 		return cmd_plot(argc - 1, argv + 1);
 	if (!strcmp(cmd, "html"))
 		return cmd_html(argc - 1, argv + 1);
-	die_usage("unknown command \"%s\" (table, compare, plot, html)", cmd);
+	if (!strcmp(cmd, "plan"))
+		return cmd_plan(argc - 1, argv + 1);
+	die_usage("unknown command \"%s\" (table, compare, plot, html, plan)", cmd);
 }

@@ -205,13 +205,17 @@ int pd_sweep(const struct ropts *c, const struct rsel *sel, const char *x,
 static int ratio_point(const struct ropts *c, const struct rgroup *g,
 		       double *out, size_t *n, struct plot_data *pd)
 {
-	struct rcase *side[2][64];
+	struct rcase **side[2];
 	size_t ns[2] = {0, 0}, k;
 	double cnt[2], m[2], sd[2];
 	struct cmp_result r;
 	char buf[256];
 	int s;
 
+	side[0] = malloc((g->n + 1) * sizeof(*side[0]));
+	side[1] = malloc((g->n + 1) * sizeof(*side[1]));
+	if (!side[0] || !side[1])
+		abort();
 	for (k = 0; k < g->n; k++) {
 		const char *v =
 			case_key(g->cases[k], c->ratio_key, buf, sizeof(buf));
@@ -219,14 +223,18 @@ static int ratio_point(const struct ropts *c, const struct rgroup *g,
 		s = !strcmp(v, c->ratio_a)   ? 0
 		    : !strcmp(v, c->ratio_b) ? 1
 					     : -1;
-		if (s >= 0 && ns[s] < 64)
+		if (s >= 0)
 			side[s][ns[s]++] = g->cases[k];
 	}
 	for (s = 0; s < 2; s++)
 		if (cmp_cases_fig(side[s], ns[s], c->metric, &cnt[s], &m[s],
 				  &sd[s]) < 0 ||
 		    !(m[s] > 0))
-			return -1;
+			break;
+	free(side[0]);
+	free(side[1]);
+	if (s < 2)
+		return -1;
 	out[0] = out[1] = out[2] = m[1] / m[0];
 	*n = (size_t)fmin(cnt[0], cnt[1]);
 	if (!cmp_welch_summary(m[0], sd[0], (size_t)cnt[0], m[1], sd[1],

@@ -18,7 +18,8 @@
 #define C   RC_COMPARE
 #define P   RC_PLOT
 #define H   RC_HTML
-#define ALL (T | C | P | H)
+#define N   RC_PLAN
+#define ALL (T | C | P | H | N)
 
 /* What an option's value is, and how it is stored. */
 enum ro_kind {
@@ -62,7 +63,7 @@ static const struct ropt ropts[] = {
 	 RPT_MAX_METRICS, "metrics (table: default all, one with --cols)"},
 	{C | H, 't', "threshold", "PCT", RO_DOUBLE, F(threshold), 0, 0, 1000,
 	 "smallest change flagged (default 2)"},
-	{C | H, 'a', "alpha", "A", RO_DOUBLE, F(alpha), 0, 1e-9, 0.5,
+	{C | H | N, 'a', "alpha", "A", RO_DOUBLE, F(alpha), 0, 1e-9, 0.5,
 	 "significance after Benjamini-Hochberg (default 0.05)"},
 	{C | H, 0, "max-cov", "PCT", RO_DOUBLE, F(max_cov), 0, 0, 1e6,
 	 "baseline noisier than this is not judged (default 25)"},
@@ -72,6 +73,14 @@ static const struct ropt ropts[] = {
 	 "runs interleaved: pair samples by order"},
 	{C, 's', "split", "P=A,B", RO_STR, F(split), 0, 0, 0,
 	 "base = cases with P=A, new = P=B, matched on the rest"},
+	{N, 'c', "change", "PCT", RO_DOUBLE, F(change), 0, 0.01, 1000,
+	 "the change to find (default 5)"},
+	{N, 'p', "power", "P", RO_DOUBLE, F(power), 0, 0.5, 0.9999,
+	 "the chance to find it (default 0.9)"},
+	{N, 'r', "rounds", "R", RO_LONG, F(rounds), 0, 1, 100000,
+	 "the baseline's rounds: say how many rounds"},
+	{N, 0, "cap", "N", RO_LONG, F(cap), 0, 1, 100000,
+	 "most rounds (default 20)"},
 	{H, 'o', "output", "FILE", RO_STR, F(out), 0, 0, 0,
 	 "the page to write (default report.html)"},
 	{P, 'o', "output", "PREFIX", RO_STR, F(out), 0, 0, 0,
@@ -123,6 +132,8 @@ static const struct {
 	 "Exit: 1 a regression flagged, 2 bad input, else 0.\n"},
 	{P, "plot", "usage: zcbreport plot [options] PATH...\n",
 	 "gnuplot: $GNUPLOT, else the configured one, else PATH.\n"},
+	{N, "plan", "usage: zcbreport plan [options] BASE\n",
+	 "The runs each case of BASE needs to find the change.\n"},
 	{H, "html", "usage: zcbreport html [options] [BASE] PATH... -o FILE\n",
 	 "One self-contained page: verdicts (the first PATH is the\n"
 	 "baseline of the others), seed tables, plots, hosts.\n"},

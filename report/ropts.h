@@ -15,7 +15,13 @@
 #define RPT_MAX_METRICS 32 /* --metric M[,M] */
 
 /* The subcommands, as bits (which ones an option serves). */
-enum { RC_TABLE = 1, RC_COMPARE = 2, RC_PLOT = 4, RC_HTML = 8 };
+enum {
+	RC_TABLE = 1,
+	RC_COMPARE = 2,
+	RC_PLOT = 4,
+	RC_HTML = 8,
+	RC_PLAN = 16
+};
 
 /* plot --errors: the error bars. */
 enum err_kind { ERR_SD, ERR_CI95, ERR_NONE };
@@ -47,6 +53,11 @@ struct ropts {
 	int paired;	  /* --paired */
 	char *split;	  /* --split PARAM=A,B */
 	int cfmt;	  /* --format: enum cmp_fmt (compare.h) */
+	/* plan */
+	double change; /* --change PCT to find */
+	double power;  /* --power */
+	long rounds;   /* --rounds: the baseline's rounds */
+	long cap;      /* --cap: most rounds */
 	/* plot */
 	const char *out;		 /* --output PREFIX */
 	const char *x;			 /* --x */

@@ -37,6 +37,24 @@ grep -q 'unknown on both sides (not recorded): kernel_release' "$d/out" ||
 golden "$data/compare-seed004.txt" "$d/out"
 zcb_ok "seed 004: 11.8% msgs/s drop flagged from summaries (t = 16), golden"
 
+# a published side against 70 runs of one case: every run counts
+# (64 at 200000 msg/s and 6 at 300000: mean 208571.4)
+mkdir -p "$d/many"
+for i in $(seq 1 70); do
+	v=200000; [ "$i" -le 64 ] || v=300000
+	jq --argjson v "$v" '.label = "many" | .run_id = "\(.run_id)" |
+		.cases[0].samples[0].metrics.msgs_per_s = $v |
+		.cases[0].summary.msgs_per_s = {n: 1, mean: $v, stddev: null,
+			cov: null, min: $v, median: $v, max: $v, ci95: [null, null]}' \
+		"$seeds/004b-chat-pre3.json" >"$d/many/r$i.json"
+done
+"$Z" compare -m msgs_per_s "$seeds/004a-chat-pre2.json" "$d/many" >"$d/out" 2>"$d/err" ||
+	[ $? = 1 ] || zcb_fail "70 runs: $(cat "$d/err")"
+grep -Eq '^Amean +chatbench .* 208571\.4 ' "$d/out" ||
+	{ cat "$d/out"; zcb_fail "70 runs against a summary: not every run pooled"; }
+grep -q '(n=50/70) from summaries' "$d/out" || zcb_fail "70 runs: n not 50/70"
+zcb_ok "a published side against 70 runs: all 70 pooled"
+
 # measured documents without kernel or cmdline
 mkdoc "$d/a.json" 6.1.0 1000 10 10 1
 mkdoc "$d/b.json" 6.1.0 1000 10 10 2
