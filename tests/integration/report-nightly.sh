@@ -56,6 +56,18 @@ rc=0; FAKE_MEAN=900 nightly --label k2 >"$d/out3" 2>&1 || rc=$?
 [ $rc = 0 ] || { cat "$d/out3"; zcb_fail "k2 against its previous run: exit $rc, want 0"; }
 zcb_ok "k2 against its own previous run: quiet, exit 0"
 
+# --repeat auto: the rounds k1's noise needs (1% noise, 10 runs a case:
+# 3 runs find 5% with 90% power, one round of 5)
+sleep 1
+rc=0; FAKE_MEAN=1000 nightly --label k3 --baseline k1 --repeat auto >"$d/outa" 2>&1 || rc=$?
+[ $rc = 0 ] || { cat "$d/outa"; zcb_fail "--repeat auto: exit $rc"; }
+grep -q 'nightly: --repeat auto: 1 round(s) (for a 5% change at 90% power' "$d/outa" ||
+	{ cat "$d/outa"; zcb_fail "--repeat auto did not plan one round"; }
+runa="$d/res/k3/$(readlink "$d/res/k3/latest")"
+grep -q '^zcbreport plan: 1 round (cap 10)$' "$runa/plan.txt" || zcb_fail "no plan.txt"
+[ "$(find "$runa" -name '*.json' | wc -l)" = 1 ] || zcb_fail "--repeat auto: not one round"
+zcb_ok "--repeat auto: one round for k1's 1% noise, plan.txt kept"
+
 # the trend: baseline k1 against the last --nights 3 runs of k2
 sleep 1
 rc=0; FAKE_MEAN=900 nightly --label k2 --baseline k1 --nights 3 >"$d/out6" 2>&1 || rc=$?

@@ -28,7 +28,7 @@ grep -Eq '^ttcp-sf method=write size=65536 +10 +1\.0% +3 runs a side \(1 round\)
 grep -Eq '^ttcp-sf method=sendfile size=65536 +10 +7\.[0-9]% +[0-9]+ runs a side \([0-9]+ rounds\)$' "$d/out" ||
 	zcb_fail "noisy case"
 need=$(sed -n 's/^ttcp-sf method=sendfile .* \([0-9]*\) runs a side.*/\1/p' "$d/out")
-[ "$need" -ge 30 ] && [ "$need" -le 60 ] || zcb_fail "noisy case needs $need runs, want 30-60"
+{ [ "$need" -ge 30 ] && [ "$need" -le 60 ]; } || zcb_fail "noisy case needs $need runs, want 30-60"
 rounds=$(sed -n 's/^zcbreport plan: \([0-9]*\) rounds (cap 50)$/\1/p' "$d/out")
 [ "$rounds" = $(((need + 4) / 5)) ] || zcb_fail "rounds $rounds, want ceil($need / 5)"
 zcb_ok "plan: 3 runs for 1% noise, $need for 8%; $rounds rounds of 5 runs"
