@@ -265,8 +265,8 @@ static void row_verdict(const struct cmp_cfg *c, const struct rl_set *s,
 	if (!r->have_t)
 		return;
 	/* what "no regression" means: no change above this */
-	r->mde = fmax(need, 100 * cmp_detectable(r->cov[0], r->n[0], r->cov[1],
-						 r->n[1], c->o.alpha, 0.9));
+	r->mde = 100 * cmp_detectable(r->cov[0], r->n[0], r->cov[1], r->n[1],
+				      c->o.alpha, 0.9, need / 100);
 	sig = r->q < c->o.alpha && (!r->have_u || r->u.p < c->o.alpha);
 	big = fabs(r->change) > need;
 	bad = better > 0 ? r->change < 0 : r->change > 0;

@@ -32,14 +32,18 @@ static const char *main_rate(const struct rl_set *s)
 	return NULL;
 }
 
-/* Runs a side for a change at power; 0 when more than PLAN_MAX_N. */
+/* Runs a side for a change at power; 0 when no number of runs does
+ * (compare flags only changes above the threshold and the noise). */
 static size_t needed(const struct cmp_cfg *c, double cv)
 {
+	double floor = fmax(c->o.threshold, cv * 100) / 100;
 	size_t n;
 
+	if (floor >= c->o.change / 100)
+		return 0;
 	for (n = 2; n <= PLAN_MAX_N; n += n < 50 ? 1 : n / 10)
-		if (cmp_detectable(cv, n, cv, n, c->o.alpha, c->o.power) <=
-		    c->o.change / 100)
+		if (cmp_detectable(cv, n, cv, n, c->o.alpha, c->o.power,
+				   floor) <= c->o.change / 100)
 			return n;
 	return 0;
 }
@@ -92,7 +96,7 @@ static struct pcase *pool(const struct rsel *sel, const char *metric,
 }
 
 /* One case: its line; the rounds it needs (0: beyond the cap, -1: no
- * noise to judge). */
+ * noise to judge, -2: never, the change is within its noise). */
 static long plan_case(const struct cmp_cfg *c, const struct pcase *p,
 		      struct tbl *t)
 {
@@ -112,6 +116,13 @@ static long plan_case(const struct cmp_cfg *c, const struct pcase *p,
 	per_round = c->o.rounds > 0 ? (double)p->n / (double)c->o.rounds : 1;
 	if (need)
 		rounds = (long)ceil((double)need / per_round);
+	if (!need && fmax(c->o.threshold, cv * 100) >= c->o.change) {
+		tbl_set(t, row, 3,
+			"never: compare flags changes above %.1f%% only "
+			"(the threshold or this noise)",
+			fmax(c->o.threshold, cv * 100));
+		return -2;
+	}
 	if (!need || rounds > c->o.cap) {
 		tbl_set(t, row, 3,
 			"more than %s runs: beyond the cap of %ld "
@@ -126,15 +137,18 @@ static long plan_case(const struct cmp_cfg *c, const struct pcase *p,
 
 int cmd_plan(int argc, char **argv)
 {
-	struct cmp_cfg c = {
-		.o = {.alpha = 0.05, .change = 5, .power = 0.9, .cap = 20}};
+	struct cmp_cfg c = {.o = {.alpha = 0.05,
+				  .threshold = 2,
+				  .change = 5,
+				  .power = 0.9,
+				  .cap = 20}};
 	struct rfilter f = {0};
 	struct rl_set s;
 	struct rsel sel;
 	struct tbl *t = tbl_new(4);
 	struct pcase *pc;
 	long most = 1, r;
-	size_t i, np, over = 0;
+	size_t i, np, over = 0, never = 0;
 	const char *metric;
 	char em[256];
 
@@ -164,14 +178,22 @@ int cmd_plan(int argc, char **argv)
 	for (i = 0; i < np; i++) {
 		r = plan_case(&c, &pc[i], t);
 		over += !r;
+		never += r == -2;
 		most = r > most ? r : most;
 		free(pc[i].x);
 	}
 	free(pc);
 	tbl_print(stdout, t, FMT_TEXT);
-	printf("zcbreport plan: %ld round%s (cap %ld)%s\n",
-	       over ? c.o.cap : most, (over ? c.o.cap : most) == 1 ? "" : "s",
-	       c.o.cap, over ? "; some cases need more than the cap" : "");
+	if (over)
+		most = c.o.cap;
+	printf("zcbreport plan: %ld round%s (cap %ld)%s", most,
+	       most == 1 ? "" : "s", c.o.cap,
+	       over ? "; some cases need more than the cap" : "");
+	if (never)
+		printf("; %zu case%s noisier than the change: no number of "
+		       "rounds finds it",
+		       never, never == 1 ? "" : "s");
+	printf("\n");
 	tbl_free(t);
 	sel_free(&sel);
 	rl_free(&s);

@@ -415,19 +415,22 @@ void cmp_bh_adjust(const double *p, size_t n, double *q)
 }
 
 double cmp_detectable(double cva, size_t na, double cvb, size_t nb,
-		      double alpha, double power)
+		      double alpha, double power, double floor)
 {
-	double sa, sb, df, q;
+	double sa, sb, df, se, tp, l;
 
 	if (na < 2 || nb < 2 || !isfinite(cva) || !isfinite(cvb))
 		return NAN;
 	sa = cva * cva / (double)na;
 	sb = cvb * cvb / (double)nb;
-	if (!(sa + sb > 0))
-		return 0;
+	se = sqrt(sa + sb);
+	if (!(se > 0))
+		return floor > 0 ? floor : 0;
 	df = (sa + sb) * (sa + sb) /
 	     (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
-	q = gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df) +
-	    gsl_cdf_tdist_Pinv(power, df);
-	return exp(q * sqrt(sa + sb)) - 1.0;
+	tp = gsl_cdf_tdist_Pinv(power, df);
+	l = (gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df) + tp) * se;
+	if (floor > 0 && log1p(floor) + tp * se > l)
+		l = log1p(floor) + tp * se;
+	return expm1(l);
 }

@@ -72,14 +72,17 @@ int cmp_signed_rank(const double *a, const double *b, size_t n,
 		    struct cmp_result *r);
 
 /*
- * The smallest relative change (0.05 = 5%) a two-sided Welch test on
- * log values at level alpha finds with the given power (e.g. 0.9), for
- * two sides of na and nb runs whose coefficients of variation are cva
- * and cvb (the sd of the logs, nearly): (t(1 - alpha/2) + t(power)) x
- * the standard error, on Welch's df. NAN when a side has < 2 runs.
+ * The smallest relative change (0.05 = 5%) that compare flags with the
+ * given power (e.g. 0.9), for two sides of na and nb runs whose
+ * coefficients of variation are cva and cvb (the sd of the logs,
+ * nearly), when a flag needs both Welch's test on logs significant at
+ * alpha and the observed change above floor (compare's threshold and
+ * the baseline's own noise): on logs, the larger of (t(1 - alpha/2) +
+ * t(power)) x se and log(1 + floor) + t(power) x se, on Welch's df.
+ * NAN when a side has < 2 runs.
  */
 double cmp_detectable(double cva, size_t na, double cvb, size_t nb,
-		      double alpha, double power);
+		      double alpha, double power, double floor);
 
 /*
  * Benjamini-Hochberg adjusted p-values (R: p.adjust(p, "BH")). NAN

@@ -61,7 +61,7 @@ static const struct ropt ropts[] = {
 	 "a param whose values become columns"},
 	{T | C | H, 'm', "metric", "M[,M]", RO_LIST, F(metrics), F(nmetrics), 0,
 	 RPT_MAX_METRICS, "metrics (table: default all, one with --cols)"},
-	{C | H, 't', "threshold", "PCT", RO_DOUBLE, F(threshold), 0, 0, 1000,
+	{C | H | N, 't', "threshold", "PCT", RO_DOUBLE, F(threshold), 0, 0, 1000,
 	 "smallest change flagged (default 2)"},
 	{C | H | N, 'a', "alpha", "A", RO_DOUBLE, F(alpha), 0, 1e-9, 0.5,
 	 "significance after Benjamini-Hochberg (default 0.05)"},

@@ -85,15 +85,22 @@ static void test_welch_summary(void)
 
 /* The smallest change found with 90% power: cv 5%, 10 runs a side,
  * alpha 0.05: (t(0.975, 18) 2.1009 + t(0.9, 18) 1.3304) x 0.05 x
- * sqrt(0.2) = 0.07673 on logs, exp - 1 = 7.975%. More runs, smaller. */
+ * sqrt(0.2) = 0.07673 on logs, exp - 1 = 7.975%. More runs, smaller.
+ * With a floor (the change must also be seen above 5%): log(1.05) +
+ * 1.3304 x 0.02236 = 0.07854, exp - 1 = 8.17%. */
 static void test_detectable(void)
 {
-	double d = cmp_detectable(0.05, 10, 0.05, 10, 0.05, 0.9);
+	double d = cmp_detectable(0.05, 10, 0.05, 10, 0.05, 0.9, 0);
 
 	T_NEAR(d, exp(3.4313 * 0.05 * sqrt(0.2)) - 1, 2e-4);
-	T_CHECK(cmp_detectable(0.05, 40, 0.05, 40, 0.05, 0.9) < d / 1.9);
-	T_CHECK(isnan(cmp_detectable(0.05, 1, 0.05, 10, 0.05, 0.9)));
-	T_NEAR(cmp_detectable(0, 5, 0, 5, 0.05, 0.9), 0, 0);
+	T_CHECK(cmp_detectable(0.05, 40, 0.05, 40, 0.05, 0.9, 0) < d / 1.9);
+	T_NEAR(cmp_detectable(0.05, 10, 0.05, 10, 0.05, 0.9, 0.05),
+	       exp(log(1.05) + 1.3304 * 0.05 * sqrt(0.2)) - 1, 2e-4);
+	/* many runs: the floor is what is left */
+	T_NEAR(cmp_detectable(0.05, 100000, 0.05, 100000, 0.05, 0.9, 0.05),
+	       0.05, 1e-3);
+	T_CHECK(isnan(cmp_detectable(0.05, 1, 0.05, 10, 0.05, 0.9, 0)));
+	T_NEAR(cmp_detectable(0, 5, 0, 5, 0.05, 0.9, 0.02), 0.02, 0);
 }
 
 static void test_paired(void)
