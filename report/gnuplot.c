@@ -16,6 +16,7 @@
 #include "sig.h"
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,6 +133,11 @@ static void script_frame(FILE *f, const struct ropts *c,
 		fprintf(f, "set logscale y 10\n");
 	else if (!pd->ratio)
 		fprintf(f, "set yrange [0:*]\n");
+	else if (pd->ymin > 0 && pd->ymax > 0)
+		/* the ratios and 1 in view: a band of few runs can be
+		 * hundreds wide, and is cut at the edges */
+		fprintf(f, "set yrange [%.4g:%.4g]\n",
+			fmin(pd->ymin, 1) / 1.25, fmax(pd->ymax, 1) * 1.25);
 	fprintf(f,
 		"set grid\nset offsets graph 0.05, graph 0.05, graph "
 		"0.05, %s\n",

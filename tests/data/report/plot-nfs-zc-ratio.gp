@@ -6,6 +6,7 @@ set xlabel 'NFS rsize (bytes)'
 set ylabel 'Read throughput ratio, 2.4.1-pre10+zc / 2.4.1-pre10'
 set logscale x 2
 set format x '%.0f'
+set yrange [0.7551:1.25]
 set grid
 set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05
 set key outside below center

@@ -6,6 +6,7 @@ set xlabel 'Buffer size per call (bytes)'
 set ylabel 'Throughput ratio, sendfile / write'
 set logscale x 2
 set format x '%.0f'
+set yrange [0.8:1.521]
 set grid
 set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05
 set key outside below center
