@@ -92,6 +92,27 @@ static void print_perturbations(const struct cmp_state *st)
 		printf("\n");
 }
 
+/* A row's last cell: why not judged or the verdict (else the smallest
+ * change it could have flagged), the counts, soak and summaries. */
+static void row_note(struct tbl *t, size_t row, const struct crow *r,
+		     const struct ckey *k)
+{
+	char pw[96];
+
+	pert_words(pw, sizeof(pw), k);
+	if (r->summ)
+		snprintf(pw + strlen(pw), sizeof(pw) - strlen(pw),
+			 " from summaries");
+	if (r->why[0] || r->note)
+		tbl_set(t, row, 11, "%s (n=%zu/%zu)%s",
+			r->why[0] ? r->why : r->note, r->n[0], r->n[1], pw);
+	else if (r->have_t && isfinite(r->mde))
+		tbl_set(t, row, 11, "no change > %.1f%% (n=%zu/%zu)%s", r->mde,
+			r->n[0], r->n[1], pw);
+	else
+		tbl_set(t, row, 11, "(n=%zu/%zu)%s", r->n[0], r->n[1], pw);
+}
+
 static void print_metric(const struct cmp_cfg *c, const struct rl_set *s,
 			 const struct cmp_state *st, const char *metric,
 			 const char *la, const char *lb)
@@ -99,7 +120,7 @@ static void print_metric(const struct cmp_cfg *c, const struct rl_set *s,
 	struct tbl *t = tbl_new(12);
 	size_t i, row;
 	int better = rl_better(s, metric), any = 0;
-	char b[128], pw[96];
+	char b[128];
 
 	tbl_col(t, 2, la, AL_RIGHT);
 	tbl_col(t, 5, lb, AL_RIGHT);
@@ -145,20 +166,7 @@ static void print_metric(const struct cmp_cfg *c, const struct rl_set *s,
 				r->t.ratio_lo, r->t.ratio_hi);
 		else if (isfinite(r->t.ratio))
 			tbl_set(t, row, 10, "%.3f", r->t.ratio);
-		pert_words(pw, sizeof(pw), &st->keys[r->key]);
-		if (r->summ)
-			snprintf(pw + strlen(pw), sizeof(pw) - strlen(pw),
-				 " from summaries");
-		if (r->why[0] || r->note)
-			tbl_set(t, row, 11, "%s (n=%zu/%zu)%s",
-				r->why[0] ? r->why : r->note, r->n[0], r->n[1],
-				pw);
-		else if (r->have_t && isfinite(r->mde))
-			tbl_set(t, row, 11, "no change > %.1f%% (n=%zu/%zu)%s",
-				r->mde, r->n[0], r->n[1], pw);
-		else
-			tbl_set(t, row, 11, "(n=%zu/%zu)%s", r->n[0], r->n[1],
-				pw);
+		row_note(t, row, r, &st->keys[r->key]);
 	}
 	if (any) {
 		char em[256], eu[256];
