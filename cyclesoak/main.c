@@ -19,6 +19,7 @@
 #include "sig.h"
 #include "soak.h"
 
+#include <sched.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -68,18 +69,22 @@ static const char usage_text[] =
 	"      --host-details    serve: HOST and reports include the kernel\n"
 	"                        command line and memory size\n"
 	"      --duration=S      selftest: seconds per load (default 2s)\n"
-	"      --quick           selftest: skip the loopback stream part\n";
+	"      --quick           selftest: skip the loopback stream part\n"
+	"The 2001 cyclesoak's options: -C is --calibrate, -p the period in\n"
+	"seconds, -N N soaks N CPUs (the first N allowed; --cpus=LIST names\n"
+	"them), -B is always on (soakers bound, each CPU's share shown).\n";
 
 static const char longs[] =
 	"period=p: count=n: calibrate=C serve=S selftest=T cpus=U: "
 	"calib-file=F: events=E: rounds=R: round-time=W: tolerance=L: "
-	"force=f soaker=K: bind=B: port=P: max-clients=M: "
+	"force=f soaker=K: bind=A: port=P: max-clients=M: "
 	"idle-timeout=I: max-window=X: host-details=H duration=d: "
 	"quick=Q";
 
 /* Which mode-bound options were given, for the checks at the end. */
 static struct {
 	int port, period, serve;
+	long ncpus; /* the 2001 -N */
 } given;
 
 static void set_mode(struct cfg *c, enum cs_mode m, const char *opt)
@@ -101,7 +106,7 @@ static const struct cli_set sets[] = {
 	{'W', CLI_DUR, CS(round_s), 0.05, 86400, "--round-time"},
 	{'L', CLI_DBL, CS(tolerance_pct), 1e-9, 1e6, "--tolerance"},
 	{'f', CLI_FLAG, CS(force), 0, 0, "--force"},
-	{'B', CLI_STR, CS(bind), 0, 0, "--bind"},
+	{'A', CLI_STR, CS(bind), 0, 0, "--bind"}, /* -B is the 2001 one */
 	{'M', CLI_INT, CS(max_clients), 1, 4096, "--max-clients"},
 	{'d', CLI_DUR, CS(load_s), 0.2, 86400, "--duration"},
 	{'Q', CLI_FLAG, CS(quick), 0, 0, "--quick"},
@@ -120,8 +125,15 @@ static void cs_option(void *p, int opt, const char *arg)
 		c->period_s = cli_duration("-p", arg, 0.01, 86400);
 		given.period = 1;
 		break;
-	case 'C': /* --calibrate */
+	case 'C': /* --calibrate, and the 2001 -C */
 		set_mode(c, CS_CALIBRATE, "--calibrate");
+		break;
+	case 'N': /* 2001: "Tell cyclesoak how many CPUs you have" */
+		given.ncpus = cli_long("-N", arg, 1, CPU_SETSIZE);
+		break;
+	case 'B': /* 2001: bind each soaker, print per-CPU shares */
+		log_info("-B: the soakers are always bound to their CPUs and "
+			 "each CPU's free share is always shown");
 		break;
 	case 'S': /* --serve */
 		set_mode(c, CS_SERVE, "--serve");
@@ -158,11 +170,45 @@ static void cs_option(void *p, int opt, const char *arg)
 static const struct cli_tool tool = {
 	.text = usage_text,
 	.common = CLI_METERS | CLI_RESULT | CLI_RESULT_O,
-	.shortopts = "+p:n:", /* stop at CMD: its options are its own */
+	/* stop at CMD: its options are its own; C, N: and B are the 2001
+	 * cyclesoak's (-C calibrate, -N CPUs, -B bind) */
+	.shortopts = "+p:n:CN:B",
 	.longs = longs,
 	.sets = sets,
 	.option = cs_option,
 };
+
+/*
+ * The 2001 -N N: soak N CPUs, the first N this process may use (the
+ * original forked N soakers). More than it may use, or with --cpus
+ * (which names them), is refused naming --cpus.
+ */
+static void legacy_ncpus(struct cfg *c)
+{
+	static char list[CPU_SETSIZE * 6];
+	cpu_set_t set;
+	long n = 0;
+	int cpu;
+
+	if (!given.ncpus)
+		return;
+	if (c->cpus)
+		die_usage("-N: not with --cpus (--cpus names the CPUs to soak)");
+	if (sched_getaffinity(0, sizeof(set), &set))
+		die_errno("sched_getaffinity");
+	if (given.ncpus > CPU_COUNT(&set))
+		die_usage("-N %ld: this process may use %d CPUs; the soakers "
+			  "go on every allowed CPU by default, or on those "
+			  "--cpus=LIST names",
+			  given.ncpus, CPU_COUNT(&set));
+	list[0] = 0;
+	for (cpu = 0; cpu < CPU_SETSIZE && n < given.ncpus; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			snprintf(list + strlen(list), sizeof(list) - strlen(list),
+				 "%s%d", n++ ? "," : "", cpu);
+	c->cpus = list;
+	log_verbose("-N %ld: soaking CPUs %s", given.ncpus, list);
+}
 
 /* -- CMD ARGS, and which options go with which mode. */
 static void check_opts(struct cfg *c, int argc, char **argv, int first)
@@ -193,6 +239,7 @@ static void check_opts(struct cfg *c, int argc, char **argv, int first)
 		die_usage("--force: only with --calibrate");
 	if (c->soaker && c->mode != CS_CALIBRATE)
 		die_usage("--soaker: only with --calibrate (the calibration keeps it)");
+	legacy_ncpus(c);
 }
 
 int main(int argc, char **argv)

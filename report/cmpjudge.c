@@ -8,7 +8,9 @@
  * verdict: flagged only when significant, larger than max(threshold,
  * the baseline's own noise) and in the metric's bad direction. A figure
  * of runs with soakers on is never judged against one of runs without:
- * such a row says why it is not comparable.
+ * such a row says why it is not comparable. A row whose cases carry
+ * published summaries (n, mean, sd) is judged by Welch from those
+ * (cmpsumm.c).
  */
 #include "config.h"
 #include "compare.h"
@@ -92,12 +94,19 @@ static void judge_row(const struct cmp_cfg *c, struct crow *r, const double *x,
 	int logs = all_positive(x, nx) && all_positive(y, ny);
 	size_t np = nx < ny ? nx : ny;
 
-	if ((long)nx < c->o.min_n || (long)ny < c->o.min_n) {
+	if ((long)r->n[0] < c->o.min_n || (long)r->n[1] < c->o.min_n) {
 		r->note = "too few samples: not judged";
 		return;
 	}
 	if (r->cov[0] * 100 > c->o.max_cov) {
 		r->note = "baseline too noisy: not judged";
+		return;
+	}
+	if (r->summ) {
+		/* no runs to pair or rank: Welch on the published figures */
+		r->have_t = !cmp_welch_summary(r->v[0], r->sd[0], r->n[0],
+					       r->v[1], r->sd[1], r->n[1], 0.95,
+					       &r->t);
 		return;
 	}
 	if (c->o.paired) {
@@ -194,6 +203,7 @@ static void build_row(const struct cmp_cfg *c, const struct rl_set *s,
 	}
 	r->change =
 		r->v[0] != 0 ? (r->v[1] - r->v[0]) / fabs(r->v[0]) * 100 : NAN;
+	cmp_summary_row(k, metric, r);
 	r->t.ratio = r->t.ratio_lo = r->t.ratio_hi = NAN;
 	if (incomparable(k, metric, r->why, sizeof(r->why))) {
 		r->change = NAN;
@@ -243,41 +253,58 @@ static size_t metric_list(const struct cmp_cfg *c, const struct rl_set *s,
 	return n;
 }
 
-/* BH over every judged row, then the verdicts. Returns flagged rows. */
-static size_t verdicts(const struct cmp_cfg *c, const struct rl_set *s,
-		       struct cmp_state *st)
+/* A judged row's verdict from its q (set before). */
+static void row_verdict(const struct cmp_cfg *c, const struct rl_set *s,
+			struct crow *r)
 {
-	double *p = malloc((st->nrows + 1) * sizeof(*p));
-	size_t i, flagged = 0;
+	int better = rl_better(s, r->metric);
+	double need = fmax(c->o.threshold,
+			   isfinite(r->cov[0]) ? r->cov[0] * 100 : 0);
+	int sig, big, bad;
 
+	if (!r->have_t)
+		return;
+	/* what "no regression" means: no change above this */
+	r->mde = 100 * cmp_detectable(r->cov[0], r->n[0], r->cov[1], r->n[1],
+				      c->o.alpha, 0.9, need / 100);
+	sig = r->q < c->o.alpha && (!r->have_u || r->u.p < c->o.alpha);
+	big = fabs(r->change) > need;
+	bad = better > 0 ? r->change < 0 : r->change > 0;
+	if (sig && big && bad) {
+		r->flag = 1;
+		r->note = "REGRESSION";
+	} else if (sig && big) {
+		r->note = "improved";
+	}
+}
+
+void cmp_verdicts(const struct cmp_cfg *c, const struct rl_set *s,
+		  struct cmp_state *st, size_t nst)
+{
+	size_t i, k, n = 0, j = 0;
+	double *p;
+
+	for (k = 0; k < nst; k++)
+		n += st[k].nrows;
+	p = calloc(n + 1, sizeof(*p));
 	if (!p)
 		abort();
-	for (i = 0; i < st->nrows; i++)
-		p[i] = st->rows[i].have_t ? st->rows[i].t.p : NAN;
-	cmp_bh_adjust(p, st->nrows, p);
-	for (i = 0; i < st->nrows; i++) {
-		struct crow *r = &st->rows[i];
-		int better = rl_better(s, r->metric);
-		double need = fmax(c->o.threshold,
-				   isfinite(r->cov[0]) ? r->cov[0] * 100 : 0);
-		int sig, big, bad;
+	for (k = 0; k < nst; k++)
+		for (i = 0; i < st[k].nrows; i++)
+			p[j++] = st[k].rows[i].have_t ? st[k].rows[i].t.p : NAN;
+	cmp_bh_adjust(p, n, p);
+	for (k = j = 0; k < nst; k++) {
+		st[k].flagged = st[k].judged = 0;
+		for (i = 0; i < st[k].nrows; i++) {
+			struct crow *r = &st[k].rows[i];
 
-		r->q = p[i];
-		if (!r->have_t)
-			continue;
-		sig = r->q < c->o.alpha && (!r->have_u || r->u.p < c->o.alpha);
-		big = fabs(r->change) > need;
-		bad = better > 0 ? r->change < 0 : r->change > 0;
-		if (sig && big && bad) {
-			r->flag = 1;
-			r->note = "REGRESSION";
-			flagged++;
-		} else if (sig && big) {
-			r->note = "improved";
+			r->q = p[j++];
+			row_verdict(c, s, r);
+			st[k].flagged += r->flag;
+			st[k].judged += r->have_t;
 		}
 	}
 	free(p);
-	return flagged;
 }
 
 /* Each side's worst perturbation over a key's cases. */
@@ -330,9 +357,9 @@ static void shared_metrics(const struct cmp_cfg *c, const struct rl_set *base,
 	st->nmetrics = k;
 }
 
-void cmp_judge(const struct cmp_cfg *c, const struct rl_set *base,
-	       const struct rl_set *new, const struct rsel sel[2],
-	       struct cmp_state *st)
+void cmp_judge_rows(const struct cmp_cfg *c, const struct rl_set *base,
+		    const struct rl_set *new, const struct rsel sel[2],
+		    struct cmp_state *st)
 {
 	size_t i, k;
 	int side;
@@ -352,9 +379,14 @@ void cmp_judge(const struct cmp_cfg *c, const struct rl_set *base,
 		for (i = 0; i < st->nmetrics; i++)
 			build_row(c, base, st, k, st->metrics[i]);
 	}
-	st->flagged = verdicts(c, base, st);
-	for (i = 0; i < st->nrows; i++)
-		st->judged += st->rows[i].have_t;
+}
+
+void cmp_judge(const struct cmp_cfg *c, const struct rl_set *base,
+	       const struct rl_set *new, const struct rsel sel[2],
+	       struct cmp_state *st)
+{
+	cmp_judge_rows(c, base, new, sel, st);
+	cmp_verdicts(c, base, st, 1);
 }
 
 void cmp_state_free(struct cmp_state *st)

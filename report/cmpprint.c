@@ -92,6 +92,27 @@ static void print_perturbations(const struct cmp_state *st)
 		printf("\n");
 }
 
+/* A row's last cell: why not judged or the verdict (else the smallest
+ * change it could have flagged), the counts, soak and summaries. */
+static void row_note(struct tbl *t, size_t row, const struct crow *r,
+		     const struct ckey *k)
+{
+	char pw[96];
+
+	pert_words(pw, sizeof(pw), k);
+	if (r->summ)
+		snprintf(pw + strlen(pw), sizeof(pw) - strlen(pw),
+			 " from summaries");
+	if (r->why[0] || r->note)
+		tbl_set(t, row, 11, "%s (n=%zu/%zu)%s",
+			r->why[0] ? r->why : r->note, r->n[0], r->n[1], pw);
+	else if (r->have_t && isfinite(r->mde))
+		tbl_set(t, row, 11, "no change > %.1f%% (n=%zu/%zu)%s", r->mde,
+			r->n[0], r->n[1], pw);
+	else
+		tbl_set(t, row, 11, "(n=%zu/%zu)%s", r->n[0], r->n[1], pw);
+}
+
 static void print_metric(const struct cmp_cfg *c, const struct rl_set *s,
 			 const struct cmp_state *st, const char *metric,
 			 const char *la, const char *lb)
@@ -99,7 +120,7 @@ static void print_metric(const struct cmp_cfg *c, const struct rl_set *s,
 	struct tbl *t = tbl_new(12);
 	size_t i, row;
 	int better = rl_better(s, metric), any = 0;
-	char b[128], pw[96];
+	char b[128];
 
 	tbl_col(t, 2, la, AL_RIGHT);
 	tbl_col(t, 5, lb, AL_RIGHT);
@@ -115,7 +136,7 @@ static void print_metric(const struct cmp_cfg *c, const struct rl_set *s,
 		any = 1;
 		row = tbl_add_row(t);
 		tbl_set(t, row, 0, "%s",
-			rl_is_rate(s, metric) ? "Hmean" : "Amean");
+			rl_is_rate(s, metric) && !r->summ ? "Hmean" : "Amean");
 		tbl_set(t, row, 1, "%s", st->keys[r->key].name);
 		for (side = 0; side < 2; side++) {
 			fmt_auto(b, sizeof(b), r->v[side]);
@@ -136,6 +157,8 @@ static void print_metric(const struct cmp_cfg *c, const struct rl_set *s,
 			fmt_p(p1, sizeof(p1), r->t.p);
 			if (r->have_u)
 				fmt_p(p2, sizeof(p2), r->u.p);
+			else if (r->summ)
+				snprintf(p2, sizeof(p2), "summary");
 			tbl_set(t, row, 9, "%s (%s/%s)", q, p1, p2);
 		}
 		if (isfinite(r->t.ratio_lo))
@@ -143,14 +166,7 @@ static void print_metric(const struct cmp_cfg *c, const struct rl_set *s,
 				r->t.ratio_lo, r->t.ratio_hi);
 		else if (isfinite(r->t.ratio))
 			tbl_set(t, row, 10, "%.3f", r->t.ratio);
-		pert_words(pw, sizeof(pw), &st->keys[r->key]);
-		if (r->why[0] || r->note)
-			tbl_set(t, row, 11, "%s (n=%zu/%zu)%s",
-				r->why[0] ? r->why : r->note, r->n[0], r->n[1],
-				pw);
-		else
-			tbl_set(t, row, 11, "(n=%zu/%zu)%s", r->n[0], r->n[1],
-				pw);
+		row_note(t, row, r, &st->keys[r->key]);
 	}
 	if (any) {
 		char em[256], eu[256];
@@ -167,6 +183,20 @@ static void print_metric(const struct cmp_cfg *c, const struct rl_set *s,
 	tbl_free(t);
 }
 
+/* What "from summaries" on a row means, when a row has it. */
+void cmp_print_summ_note(const struct cmp_state *st)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < st->nrows; i++)
+		n += st->rows[i].summ;
+	if (n)
+		printf("%zu row%s judged from summaries: Welch's t-test on the "
+		       "published n, mean and standard deviation (no samples "
+		       "to rank; the mean, not the hmean)\n",
+		       n, n == 1 ? "" : "s");
+}
+
 void cmp_print(const struct cmp_cfg *c, const struct rl_set *s,
 	       const struct cmp_state *st, const char *la, const char *lb,
 	       size_t nbad)
@@ -181,6 +211,13 @@ void cmp_print(const struct cmp_cfg *c, const struct rl_set *s,
 		printf("%zu row%s not comparable: figures of runs with soakers "
 		       "on against runs without (not judged)\n",
 		       st->incomparable, st->incomparable == 1 ? "" : "s");
+	cmp_print_summ_note(st);
+	if (st->judged > st->flagged)
+		printf("\"no change > x%%\": not significant, and x%% is the "
+		       "smallest change the row could have flagged (90%% "
+		       "power at alpha %g, the threshold, the baseline's "
+		       "noise)\n",
+		       c->o.alpha);
 	if (st->only[0] || st->only[1])
 		printf("cases only in base: %zu, only in new: %zu\n",
 		       st->only[0], st->only[1]);

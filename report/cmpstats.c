@@ -74,10 +74,24 @@ static void t_finish(struct cmp_result *r, double diff, double se, double df,
 	}
 }
 
+/* Welch from each side's mean, variance and count (the t on means). */
+static void welch_core(double ma, double va, size_t na, double mb, double vb,
+		       size_t nb, double level, struct cmp_result *r)
+{
+	double sa = va / (double)na, sb = vb / (double)nb, df;
+
+	if (sa + sb > 0)
+		df = (sa + sb) * (sa + sb) /
+		     (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
+	else
+		df = (double)(na + nb - 2);
+	t_finish(r, mb - ma, sqrt(sa + sb), df, level);
+}
+
 int cmp_welch(const double *a, size_t na, const double *b, size_t nb,
 	      int on_logs, double level, struct cmp_result *r)
 {
-	double *x, *y, va, vb, sa, sb, se, df;
+	double *x, *y, va, vb;
 	int err = 0;
 
 	result_init(r);
@@ -94,17 +108,40 @@ int cmp_welch(const double *a, size_t na, const double *b, size_t nb,
 	}
 	va = stats_stddev(x, na);
 	vb = stats_stddev(y, nb);
-	sa = va * va / (double)na;
-	sb = vb * vb / (double)nb;
-	se = sqrt(sa + sb);
-	if (sa + sb > 0)
-		df = (sa + sb) * (sa + sb) /
-		     (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
-	else
-		df = (double)(na + nb - 2);
-	t_finish(r, stats_mean(y, nb) - stats_mean(x, na), se, df, level);
+	welch_core(stats_mean(x, na), va * va, na, stats_mean(y, nb), vb * vb,
+		   nb, level, r);
 	free(x);
 	free(y);
+	return 0;
+}
+
+int cmp_welch_summary(double ma, double sda, size_t na, double mb, double sdb,
+		      size_t nb, double level, struct cmp_result *r)
+{
+	struct cmp_result l;
+	double ca, cb;
+
+	result_init(r);
+	r->n1 = na;
+	r->n2 = nb;
+	if (na < 2 || nb < 2)
+		return -EINVAL;
+	if (!isfinite(ma) || !isfinite(mb) || !(sda >= 0) || !(sdb >= 0) ||
+	    !isfinite(sda) || !isfinite(sdb))
+		return -EDOM;
+	welch_core(ma, sda * sda, na, mb, sdb * sdb, nb, level, r);
+	if (!(ma > 0) || !(mb > 0))
+		return 0;
+	/* the ratio's interval on logs, by the delta method:
+	 * var(log mean) ~ (sd / mean)^2 / n */
+	result_init(&l);
+	l.on_logs = 1;
+	ca = sda / ma;
+	cb = sdb / mb;
+	welch_core(log(ma), ca * ca, na, log(mb), cb * cb, nb, level, &l);
+	r->ratio = mb / ma;
+	r->ratio_lo = l.ratio_lo;
+	r->ratio_hi = l.ratio_hi;
 	return 0;
 }
 
@@ -375,4 +412,25 @@ void cmp_bh_adjust(const double *p, size_t n, double *q)
 		q[s[k].i] = fmin(run, 1.0);
 	}
 	free(s);
+}
+
+double cmp_detectable(double cva, size_t na, double cvb, size_t nb,
+		      double alpha, double power, double floor)
+{
+	double sa, sb, df, se, tp, l;
+
+	if (na < 2 || nb < 2 || !isfinite(cva) || !isfinite(cvb))
+		return NAN;
+	sa = cva * cva / (double)na;
+	sb = cvb * cvb / (double)nb;
+	se = sqrt(sa + sb);
+	if (!(se > 0))
+		return floor > 0 ? floor : 0;
+	df = (sa + sb) * (sa + sb) /
+	     (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
+	tp = gsl_cdf_tdist_Pinv(power, df);
+	l = (gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df) + tp) * se;
+	if (floor > 0 && log1p(floor) + tp * se > l)
+		l = log1p(floor) + tp * se;
+	return expm1(l);
 }

@@ -34,6 +34,17 @@ int cmp_welch(const double *a, size_t na, const double *b, size_t nb,
 	      int on_logs, double level, struct cmp_result *r);
 
 /*
+ * Welch's t-test from published summaries: each side's mean, sample
+ * standard deviation and count (R: the t.test of two samples with those
+ * figures). The test is on the means (not on logs); when both means are
+ * > 0, ratio is mb / ma with a `level` interval by the delta method on
+ * logs ((sd / mean)^2 / n per side, Welch's df). -EINVAL when n < 2 on
+ * a side, -EDOM for a figure that is not finite.
+ */
+int cmp_welch_summary(double ma, double sda, size_t na, double mb, double sdb,
+		      size_t nb, double level, struct cmp_result *r);
+
+/*
  * Mann-Whitney U (Wilcoxon rank-sum) test, two-sided. stat is
  * U = W of R's wilcox.test(b, a): the count of pairs with b > a (ties
  * count 1/2). Exact distribution when both sides have < 50 values and
@@ -59,6 +70,19 @@ int cmp_paired_t(const double *a, const double *b, size_t n, int on_logs,
  */
 int cmp_signed_rank(const double *a, const double *b, size_t n,
 		    struct cmp_result *r);
+
+/*
+ * The smallest relative change (0.05 = 5%) that compare flags with the
+ * given power (e.g. 0.9), for two sides of na and nb runs whose
+ * coefficients of variation are cva and cvb (the sd of the logs,
+ * nearly), when a flag needs both Welch's test on logs significant at
+ * alpha and the observed change above floor (compare's threshold and
+ * the baseline's own noise): on logs, the larger of (t(1 - alpha/2) +
+ * t(power)) x se and log(1 + floor) + t(power) x se, on Welch's df.
+ * NAN when a side has < 2 runs.
+ */
+double cmp_detectable(double cva, size_t na, double cvb, size_t nb,
+		      double alpha, double power, double floor);
 
 /*
  * Benjamini-Hochberg adjusted p-values (R: p.adjust(p, "BH")). NAN

@@ -3,7 +3,9 @@
  * set split by --split PARAM=A,B), per case and metric, judged
  * (cmpjudge.c) and printed (cmpprint.c) in mmtests' layout with lkp's
  * +- stddev%. Above the tables, the host facts that differ between the
- * sides. Exit 1 when a regression is flagged, 2 on bad input, else 0.
+ * sides. More than one NEW, or --format other than text: one table of
+ * every kernel against the baseline (cmpmulti.c, cmpjson.c). Exit 1
+ * when a regression is flagged, 2 on bad input, else 0.
  */
 #include "config.h"
 #include "compare.h"
@@ -19,9 +21,10 @@ static void compare_checks(struct cmp_cfg *c)
 	char *split = c->o.split, *eq, *comma;
 
 	if (!split) {
-		if (c->o.npaths != 2)
-			die_usage("compare: give exactly BASE and NEW (files "
-				  "or directories), or --split");
+		if (c->o.npaths < 2)
+			die_usage("compare: give BASE and NEW (files or "
+				  "directories; more NEW for an N-kernel "
+				  "table), or --split");
 		return;
 	}
 	eq = strchr(split, '=');
@@ -83,6 +86,20 @@ static int load_sides(const struct cmp_cfg *c, struct rl_set *set,
 	return 2;
 }
 
+/* --split in markdown, csv or json: the N-kernel layout, one kernel. */
+static void split_print(const struct cmp_cfg *c, const struct rl_set *s,
+			struct cmp_state *st, const char *la, const char *lb,
+			size_t nbad)
+{
+	struct cmp_multi m = {
+		.nk = 1, .st = st, .base = la, .labels = &lb, .s = s};
+
+	if (c->o.cfmt == CF_JSON)
+		cmp_json_print(c, &m, nbad);
+	else
+		cmp_multi_print(c, &m, (enum tbl_fmt)c->o.cfmt, nbad);
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct cmp_cfg c = {.o = {.threshold = 2,
@@ -99,6 +116,8 @@ int cmd_compare(int argc, char **argv)
 
 	ropt_parse(RC_COMPARE, argc, argv, &c.o);
 	compare_checks(&c);
+	if (!c.split_param && (c.o.npaths > 2 || c.o.cfmt != CF_TEXT))
+		return cmd_compare_multi(&c);
 	nsets = load_sides(&c, set, sel);
 	nbad = set[0].nbad + (nsets > 1 ? set[1].nbad : 0);
 	if (!sel[0].n || !sel[1].n) {
@@ -120,7 +139,10 @@ int cmd_compare(int argc, char **argv)
 	/* units agree within each set; the new set's must match the base */
 	cmp_judge(&c, &set[0], &set[nsets - 1], sel, &st);
 	nbad += st.nbad;
-	cmp_print(&c, &set[0], &st, la, lb, nbad);
+	if (c.o.cfmt == CF_TEXT)
+		cmp_print(&c, &set[0], &st, la, lb, nbad);
+	else
+		split_print(&c, &set[0], &st, la, lb, nbad);
 	r = st.flagged ? 1 : nbad ? 2 : 0;
 #ifndef __SANITIZE_ADDRESS__
 	/* thousands of parsed documents: exit() returns their memory far

@@ -40,6 +40,10 @@ struct crow {
 	const char *note; /* why not judged, or the verdict */
 	char why[160];	  /* not comparable: why (else "") */
 	int flag;	  /* a regression */
+	int summ;	  /* judged from published summaries (cmpsumm.c) */
+	double mde;	  /* judged: the smallest change, percent, it could
+			   * have flagged (90% power; threshold; noise) */
+	double sd[2];	  /* with summ: each side's standard deviation */
 };
 
 /* What the judging found. */
@@ -66,7 +70,25 @@ struct cmp_state {
 void cmp_judge(const struct cmp_cfg *c, const struct rl_set *base,
 	       const struct rl_set *new, const struct rsel sel[2],
 	       struct cmp_state *st);
+/* cmp_judge in two steps: the rows and their tests; then
+ * Benjamini-Hochberg over every row of nst states at once (an N-way
+ * table is one family) and the verdicts. */
+void cmp_judge_rows(const struct cmp_cfg *c, const struct rl_set *base,
+		    const struct rl_set *new, const struct rsel sel[2],
+		    struct cmp_state *st);
+void cmp_verdicts(const struct cmp_cfg *c, const struct rl_set *s,
+		  struct cmp_state *st, size_t nst);
 void cmp_state_free(struct cmp_state *st);
+/* When a side of the row carries published summaries (n, mean, sd over
+ * runs its samples do not list): both sides' n, mean, sd, cov and the
+ * change into r (summ set), and 1; else 0 (cmpsumm.c). */
+int cmp_summary_row(const struct ckey *k, const char *metric, struct crow *r);
+/* The cases' n, mean and sd of a metric, pooled: a
+ * case's published summary when it covers more runs than its samples,
+ * else its samples. 1 when a figure was published, 0 when all come
+ * from samples, -1 when none has the metric (cmpsumm.c). */
+int cmp_cases_fig(struct rcase *const *cs, size_t ncs, const char *metric,
+		  double *n, double *mean, double *sd);
 /* Whether a key's worst perturbation, on either side, is outside the
  * band. */
 int cmp_key_perturbed(const struct ckey *k);
@@ -75,5 +97,63 @@ int cmp_key_perturbed(const struct ckey *k);
 void cmp_print(const struct cmp_cfg *c, const struct rl_set *s,
 	       const struct cmp_state *st, const char *la, const char *lb,
 	       size_t nbad);
+
+/* compare --format (ropts.cfmt): the first three are enum tbl_fmt's. */
+enum cmp_fmt { CF_TEXT, CF_MARKDOWN, CF_CSV, CF_JSON };
+
+#define CMP_MAX_KERNELS 64 /* NEW columns of one compare */
+
+/* A baseline against nk kernels: st[k] judged base against kernel k,
+ * the verdicts over every row of every st at once (cmp_verdicts). */
+struct cmp_multi {
+	size_t nk;
+	struct cmp_state *st;	/* [nk] */
+	const char *base;	/* the baseline's label */
+	const char **labels;	/* [nk] each kernel's label */
+	const struct rl_set *s; /* the base set: units, better, rates */
+};
+
+/* One row of the N-kernel table: a case and metric, a cell per kernel. */
+struct mrow {
+	const char *metric, *name;
+	const struct crow *cell[CMP_MAX_KERNELS]; /* NULL: not in kernel k */
+};
+
+/* The rows of every state, matched by metric and case name, in the
+ * metrics' order then first appearance; *n rows (free the result). */
+struct mrow *cmp_multi_rows(const struct cmp_multi *m, size_t *n);
+/* The N-kernel table (text, markdown or csv) and its closing lines. */
+void cmp_multi_print(const struct cmp_cfg *c, const struct cmp_multi *m,
+		     enum tbl_fmt fmt, size_t nbad);
+/* The same as one JSON document (cmpjson.c). */
+void cmp_json_print(const struct cmp_cfg *c, const struct cmp_multi *m,
+		    size_t nbad);
+/* The inputs of an N-kernel compare (or of zcbreport html): a set and
+ * a selection per path, the base first; labels told apart. */
+struct cmp_inputs {
+	struct rl_set *set;
+	struct rsel *sel;
+	struct cmp_state *st; /* [n - 1], njudged of them judged */
+	char (*lab)[256];     /* [n] column labels, the base's first */
+	const char **labels;  /* [n - 1] the kernels' (into lab) */
+	size_t n, njudged;
+};
+/* Load c->o.paths; 0, or 2 (said why; nothing to close). */
+int cmp_inputs_open(const struct cmp_cfg *c, struct cmp_inputs *in,
+		    size_t *nbad);
+/* Judge every kernel against the base, BH over all; fill m. */
+void cmp_inputs_judge(const struct cmp_cfg *c, struct cmp_inputs *in,
+		      struct cmp_multi *m, size_t *nbad);
+void cmp_inputs_close(struct cmp_inputs *in);
+/* zcbreport plan BASE: the runs to find a change (cmpplan.c). */
+int cmd_plan(int argc, char **argv);
+/* zcbreport compare BASE A B C...: load, judge, print (cmpmulti.c). */
+int cmd_compare_multi(struct cmp_cfg *c);
+/* A row's verdict in a word or two: "REGRESSION", "improved", "-" (no
+ * significant change above the threshold), "not judged: ...". */
+const char *cmp_verdict_word(const struct crow *r);
+
+/* The line saying what "from summaries" means, when a row has it. */
+void cmp_print_summ_note(const struct cmp_state *st);
 
 #endif

@@ -16,6 +16,7 @@
 #include "sig.h"
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,41 +112,109 @@ static int run_gnuplot(const char *script, char *err, size_t len)
 	return -1;
 }
 
-static void write_script(FILE *f, const struct ropts *c,
-			 const struct plot_data *pd, const char *x,
-			 const char *data, const char *term, const char *output)
+/* Axes, title and key: words from plot.c, every one through gp_str. */
+static void script_frame(FILE *f, const struct ropts *c,
+			 const struct plot_data *pd, int dumb)
 {
-	char xlabel[300];
+	fprintf(f, "set title ");
+	gp_str(f, c->title ? c->title : pd->title);
+	if (pd->subtitle[0]) {
+		fprintf(f, " . \"\\n\" . ");
+		gp_str(f, pd->subtitle);
+	}
+	fprintf(f, "\nset xlabel ");
+	gp_str(f, pd->xlabel);
+	fprintf(f, "\nset ylabel ");
+	gp_str(f, pd->ylabel);
+	fprintf(f, "\n");
+	if (pd->logx)
+		fprintf(f, "set logscale x 2\nset format x '%%.0f'\n");
+	if (pd->logy)
+		fprintf(f, "set logscale y 10\n");
+	else if (!pd->ratio)
+		fprintf(f, "set yrange [0:*]\n");
+	else if (pd->ymin > 0 && pd->ymax > 0)
+		/* the ratios and 1 in view: a band of few runs can be
+		 * hundreds wide, and is cut at the edges */
+		fprintf(f, "set yrange [%.4g:%.4g]\n",
+			fmin(pd->ymin, 1) / 1.25, fmax(pd->ymax, 1) * 1.25);
+	fprintf(f,
+		"set grid\nset offsets graph 0.05, graph 0.05, graph "
+		"0.05, %s\n",
+		pd->ratio || pd->logy ? "graph 0.05" : "0");
+	/* the legend outside the data: under the plot */
+	fprintf(f, "set key outside below %s\n",
+		dumb ? "left Left reverse maxcols 1" : "center");
+}
+
+/* One plot command: each line (a ratio with its interval: a band on
+ * images, error bars on text), and a ratio's line of no change. */
+static void script_plot(FILE *f, const struct ropts *c,
+			const struct plot_data *pd, const char *data, int dumb)
+{
 	size_t i;
+
+	fprintf(f, "plot ");
+	for (i = 0; i < pd->nseries; i++) {
+		fprintf(f, "%s", i ? ", \\\n     " : "");
+		if (pd->ratio && !dumb) {
+			gp_str(f, data);
+			fprintf(f,
+				" index %zu using 1:3:4 with filledcurves "
+				"fs transparent solid 0.2 noborder lt %zu "
+				"notitle, \\\n     ",
+				i, i + 1);
+		}
+		gp_str(f, data);
+		if (pd->ratio && dumb)
+			fprintf(f,
+				" index %zu using 1:2:3:4 with yerrorbars "
+				"lt %zu notitle, \\\n     '' index %zu "
+				"using 1:2 with linespoints lt %zu title ",
+				i, i + 1, i, i + 1);
+		else if (pd->ratio)
+			fprintf(f,
+				" index %zu using 1:2 with linespoints "
+				"lt %zu title ",
+				i, i + 1);
+		else if (dumb && c->err != ERR_NONE)
+			/* text: the bars apart, the key a plain line */
+			fprintf(f,
+				" index %zu using 1:2:3 with yerrorbars "
+				"lt %zu notitle, \\\n     '' index %zu "
+				"using 1:2 with linespoints lt %zu title ",
+				i, i + 1, i, i + 1);
+		else
+			fprintf(f,
+				" index %zu using 1:2:3 with %s lt %zu "
+				"title ",
+				i,
+				c->err == ERR_NONE ? "linespoints"
+						   : "yerrorlines",
+				i + 1);
+		gp_str(f, pd->series[i]);
+	}
+	if (pd->ratio)
+		fprintf(f, ", \\\n     1 with lines dt 2 lc 0 title "
+			   "'1 = no change'");
+	fprintf(f, "\n");
+}
+
+void gp_write_script(FILE *f, const struct ropts *c, const struct plot_data *pd,
+		     const char *data, const char *term, const char *output)
+{
+	int dumb = !strncmp(term, "dumb", 4);
 
 	fprintf(f, "set terminal %s\nset termoption noenhanced\nset output ",
 		term);
 	gp_str(f, output);
-	fprintf(f, "\nset title ");
-	gp_str(f, c->title ? c->title : pd->title);
-	snprintf(xlabel, sizeof(xlabel), "%s (log2 scale)", x);
-	fprintf(f, "\nset xlabel ");
-	gp_str(f, xlabel);
-	fprintf(f, "\nset ylabel ");
-	gp_str(f, pd->ylabel);
-	fprintf(f,
-		"\nset logscale x 2\nset format x '%%.0f'\nset grid\n"
-		"set key %s\n"
-		"set offsets graph 0.05, graph 0.05, graph 0.05, 0\n"
-		"set yrange [0:*]\nplot ",
-		strstr(term, "dumb") ? "top left reverse Left" : "below");
-	for (i = 0; i < pd->nseries; i++) {
-		fprintf(f, "%s", i ? ", \\\n     " : "");
-		gp_str(f, data);
-		fprintf(f, " index %zu using 1:2:3 with %s title ", i,
-			c->err == ERR_NONE ? "linespoints" : "yerrorlines");
-		gp_str(f, pd->series[i]);
-	}
 	fprintf(f, "\n");
+	script_frame(f, c, pd, dumb);
+	script_plot(f, c, pd, data, dumb);
 }
 
 /* Write a script for one terminal and run it. */
-int gp_render(const struct ropts *c, const struct plot_data *pd, const char *x,
+int gp_render(const struct ropts *c, const struct plot_data *pd,
 	      const char *dir, const char *data, const char *term,
 	      const char *output)
 {
@@ -156,7 +225,7 @@ int gp_render(const struct ropts *c, const struct plot_data *pd, const char *x,
 	f = fopen(script, "w");
 	if (!f)
 		die_errno("cannot write %s", script);
-	write_script(f, c, pd, x, data, term, output);
+	gp_write_script(f, c, pd, data, term, output);
 	if (fclose(f))
 		die_errno("cannot write %s", script);
 	if (sig_stop)

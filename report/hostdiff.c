@@ -2,7 +2,8 @@
  * hostdiff.c: the host facts that differ between the two sides of a
  * comparison (kernel release and version, cmdline, CPU model and count,
  * memory, every recorded sysctl), printed above compare's tables,
- * escaped (esc.h): a host's facts come from the document.
+ * escaped (esc.h): a host's facts come from the document. A fact that
+ * is empty or absent is "unknown": two unknown kernels are not "same".
  */
 #include "config.h"
 #include "esc.h"
@@ -38,7 +39,7 @@ static json_t *host_facts(const struct rsel *sel)
 		h = json_object_get(sel->v[i].doc->root, "host");
 		for (f = 0; fields[f]; f++) {
 			s = rl_param_str(h, fields[f], buf, sizeof(buf));
-			fact_add(out, fields[f], s ? s : "(unknown)");
+			fact_add(out, fields[f], s && *s ? s : "unknown");
 		}
 		json_object_foreach(json_object_get(h, "sysctls"), name, v)
 		{
@@ -66,11 +67,21 @@ static void values_text(json_t *set, char *buf, size_t len)
 			 buf[0] ? " | " : "", k);
 }
 
+/* Append name to a ", " list. */
+static void list_add(char *buf, size_t len, const char *name)
+{
+	char e[256];
+
+	snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+		 buf[0] ? ", " : "", esc_text(e, sizeof(e), name));
+}
+
+/* Facts not recorded on either side are "unknown", never "same". */
 void print_host_diff(const struct rsel *base, const struct rsel *new)
 {
 	json_t *a = host_facts(base), *b = host_facts(new), *all, *v;
 	const char *k;
-	char x[1024], y[1024], ek[256], ex[4096], ey[4096];
+	char x[1024], y[1024], ek[256], ex[4096], ey[4096], unk[1024] = "";
 	int n = 0;
 
 	all = json_deep_copy(a);
@@ -79,8 +90,11 @@ void print_host_diff(const struct rsel *base, const struct rsel *new)
 	{
 		json_t *va = json_object_get(a, k), *vb = json_object_get(b, k);
 
-		if (va && vb && json_equal(va, vb) && json_object_size(va) == 1)
+		if (va && vb && json_equal(va, vb) && json_object_size(va) == 1) {
+			if (json_object_get(va, "unknown"))
+				list_add(unk, sizeof(unk), k);
 			continue;
+		}
 		if (!n++)
 			printf("Host differences (base -> new):\n");
 		values_text(va, x, sizeof(x));
@@ -89,9 +103,16 @@ void print_host_diff(const struct rsel *base, const struct rsel *new)
 		       esc_text(ex, sizeof(ex), x),
 		       esc_text(ey, sizeof(ey), y));
 	}
-	if (!n)
+	if (unk[0])
+		printf("Hosts: unknown on both sides (not recorded): %s\n", unk);
+	if (!n && !json_object_get(json_object_get(a, "kernel_release"),
+				   "unknown") &&
+	    !json_object_get(json_object_get(a, "cmdline"), "unknown") &&
+	    !json_object_get(json_object_get(a, "cpu_model"), "unknown"))
 		printf("Hosts: same kernel, cmdline, CPU and sysctls on both "
 		       "sides\n");
+	else if (!n)
+		printf("Hosts: the recorded facts are the same on both sides\n");
 	printf("\n");
 	json_decref(a);
 	json_decref(b);

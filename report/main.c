@@ -7,12 +7,14 @@
  *   zcbreport table   [options] PATH...     seed layouts or any grid
  *   zcbreport compare [options] BASE NEW    kernel A against kernel B
  *   zcbreport plot    [options] PATH...     PNG and ASCII plots
+ *   zcbreport html    [BASE] PATH... -o F   one self-contained page
  *
  * The seed layouts are the table room's (lib/table/layout.h), the same
  * the tools print their own tables with; the options of the three
  * subcommands are one table (ropts.c).
  */
 #include "config.h"
+#include "html.h"
 #include "log.h"
 #include "report.h"
 #include "ropts.h"
@@ -29,6 +31,8 @@ static void usage_main(FILE *f)
 		"  compare [options] BASE NEW  two sets of runs, with "
 		"significance\n"
 		"  plot    [options] PATH...   PNG and ASCII plots (gnuplot)\n"
+		"  html    [options] [BASE] PATH... -o FILE  the nightly page\n"
+		"  plan    [options] BASE      runs needed to find a 5%% change\n"
 		"PATH is a result document or a directory (every *.json "
 		"under it).\n"
 		"zcbreport COMMAND -h shows a command's options; man "
@@ -119,5 +123,9 @@ int main(int argc, char **argv)
 		return cmd_compare(argc - 1, argv + 1);
 	if (!strcmp(cmd, "plot"))
 		return cmd_plot(argc - 1, argv + 1);
-	die_usage("unknown command \"%s\" (table, compare, plot)", cmd);
+	if (!strcmp(cmd, "html"))
+		return cmd_html(argc - 1, argv + 1);
+	if (!strcmp(cmd, "plan"))
+		return cmd_plan(argc - 1, argv + 1);
+	die_usage("unknown command \"%s\" (table, compare, plot, html, plan)", cmd);
 }

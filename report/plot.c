@@ -1,9 +1,13 @@
 /*
- * plot.c: zcbreport plot: a metric against a size param (log2 x axis),
- * one line per label/method, error bars of the spread, drawn by gnuplot
- * (gnuplot.c) as a PNG (pngcairo, else png) and as ASCII (dumb terminal,
- * 72x20) for a plain-text mail. The title names the meter and the run
- * count.
+ * plot.c: zcbreport plot: a metric against the size param that varies
+ * (log2 x axis), or the client count; one line per label/method, error
+ * bars of the spread; or (--ratio) the ratio B/A of two values of a key
+ * with its 95% interval band (plotdata.c). Drawn by gnuplot (gnuplot.c)
+ * as a PNG (pngcairo, else png) and as ASCII (dumb terminal, 72 columns,
+ * the legend under the plot) for a plain-text mail; titles, axes and
+ * legends in words with units (plotwords.c), the kernel and host in a
+ * subtitle, a log y axis when the data spans decades. Nothing varies,
+ * or no line has two points: nothing is drawn (exit 3).
  *
  * gnuplot never outlives us: from the temporary directory on, INT, TERM
  * and HUP (unless ignored at start, as nohup does) end the gnuplot
@@ -22,6 +26,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* plot_file: nothing to plot is an answer, not an error to print */
+static int quiet;
+#define say(...)                                                               \
+	do {                                                                   \
+		if (!quiet)                                                    \
+			log_err(__VA_ARGS__);                                  \
+	} while (0)
+
+#define PNG_TERM "pngcairo size 960,640 noenhanced font 'sans,10'"
 
 /* plot: what its options allow together. */
 static void plot_checks(const struct ropts *c)
@@ -46,140 +60,102 @@ static const char *only_tool(const struct rsel *sel)
 	return sel->n ? sel->v[0].doc->tool : NULL;
 }
 
+/* Whether param p takes two or more positive values in sel. */
+static int varies(const struct rsel *sel, const char *p)
+{
+	double first = NAN, v;
+	size_t i;
+
+	for (i = 0; i < sel->n; i++) {
+		v = rl_param_num(sel->v[i].params, p);
+		if (!(v > 0))
+			continue;
+		if (isnan(first))
+			first = v;
+		else if (v != first)
+			return 1;
+	}
+	return 0;
+}
+
+/* The x axis: the first of the size params (then the client count)
+ * that varies; NULL when none does (nothing to plot). */
 static const char *default_x(const struct rsel *sel)
 {
-	static const char *const xs[] = {"size",  "iosize",	    "rsize",
-					 "wsize", "bytes_per_loop", "clients",
-					 NULL};
-	size_t i;
+	static const char *const xs[] = {
+		"size",		  "iosize",  "rsize", "wsize",
+		"bytes_per_loop", "clients", "users", NULL};
 	int k;
 
 	for (k = 0; xs[k]; k++)
-		for (i = 0; i < sel->n; i++)
-			if (json_is_number(
-				    json_object_get(sel->v[i].params, xs[k])))
-				return xs[k];
+		if (varies(sel, xs[k]))
+			return xs[k];
 	return NULL;
 }
 
-/* Whether param p has one value per value of x (total_bytes with
- * iosize): such a param names no line of its own. */
-static int tied_to(const struct rsel *sel, const char *x, const char *p)
+/* The op every case shares ("read"), else NULL. */
+static const char *shared_op(const struct rsel *sel)
 {
-	char a[256], b[256], c[256], d[256];
-	size_t i, j;
+	const char *op = NULL, *o;
+	size_t i;
 
-	for (i = 0; i < sel->n; i++)
-		for (j = i + 1; j < sel->n; j++)
-			if (!strcmp(case_key(&sel->v[i], x, a, sizeof(a)),
-				    case_key(&sel->v[j], x, b, sizeof(b))) &&
-			    strcmp(case_key(&sel->v[i], p, c, sizeof(c)),
-				   case_key(&sel->v[j], p, d, sizeof(d))))
-				return 0;
-	return 1;
-}
-
-static size_t drop_tied(const struct rsel *sel, const char *x,
-			const char **keys, size_t nk)
-{
-	size_t i, k = 1;
-
-	for (i = 1; i < nk; i++)
-		if (!tied_to(sel, x, keys[i]))
-			keys[k++] = keys[i];
-	return k;
-}
-
-/* The keys naming the lines (--lines, else the label and the params
- * that vary besides x and do not follow it), then x; the count. */
-static size_t line_keys(const struct ropts *c, const struct rsel *sel,
-			const char *x, const char **keys)
-{
-	const char *excl[3] = {x, NULL, NULL};
-	size_t nk = 0;
-
-	if (c->nlines) {
-		memcpy(keys, c->lines, c->nlines * sizeof(*keys));
-		nk = c->nlines;
-	} else {
-		keys[nk++] = "label";
-		nk += sel_varying(sel, excl, keys + nk, RPT_MAX_KEYS - 1 - nk);
-		nk = drop_tied(sel, x, keys, nk);
+	for (i = 0; i < sel->n; i++) {
+		o = json_string_value(json_object_get(sel->v[i].params, "op"));
+		if (!o || (op && strcmp(op, o)))
+			return NULL;
+		op = o;
 	}
-	keys[nk++] = x;
-	return nk;
+	return op;
 }
 
-/* The error bar of a point, as --errors asks. */
-static double error_bar(const struct ropts *c, const struct cellv *v)
+/* "kernel 6.18 on host h", or "kernels 6.1, 6.2 on hosts a, b". */
+static void kernels_hosts(const struct rsel *sel, char *buf, size_t len)
 {
-	double e = NAN;
+	json_t *k = json_object(), *h = json_object(), *host, *v;
+	const char *name, *what[2] = {"kernel_release", "hostname"};
+	size_t i, n;
+	int w;
 
-	if (v->n > 1 && isfinite(v->sd))
-		e = c->err == ERR_SD ? v->sd
-		    : c->err == ERR_CI95
-			    ? stats_t_quantile(0.95, (double)v->n - 1) * v->sd /
-				      sqrt((double)v->n)
-			    : 0;
-	return isfinite(e) ? e : 0;
-}
-
-/* What the points drew on: runs per point and transcribed figures. */
-struct plot_runs {
-	size_t nmin, nmax;
-	int transcribed;
-};
-
-/* Write the data blocks (one per series); fills pd and pr. 0 or -1. */
-static int write_points(const struct ropts *c, const struct rsel *sel,
-			const char *x, FILE *f, struct plot_data *pd,
-			struct plot_runs *pr)
-{
-	const char *keys[RPT_MAX_KEYS];
-	size_t nk = line_keys(c, sel, x, keys), r, k;
-	char prev[1024] = "", cur[1024];
-	struct rgroups g;
-
-	grp_build(sel, keys, nk, &g);
-	for (r = 0; r < g.n; r++) {
-		struct cellv v;
-		double xv = strtod(g.g[r].vals[nk - 1], NULL);
-
-		cell_value(g.g[r].cases, g.g[r].n, c->metric, c->stat, NULL,
-			   NULL, &v);
-		if (!v.ok || !(xv > 0))
-			continue;
-		cur[0] = 0;
-		for (k = 0; k + 1 < nk; k++)
-			snprintf(cur + strlen(cur), sizeof(cur) - strlen(cur),
-				 "%s%s", k ? " " : "", g.g[r].vals[k]);
-		if (strcmp(cur, prev)) {
-			if (pd->nseries == 64)
-				break;
-			if (pd->nseries)
-				fprintf(f, "\n\n");
-			snprintf(pd->series[pd->nseries++], 256, "%s", cur);
-			snprintf(prev, sizeof(prev), "%s", cur);
+	for (i = 0; i < sel->n; i++) {
+		host = json_object_get(sel->v[i].doc->root, "host");
+		for (w = 0; w < 2; w++) {
+			name = json_string_value(
+				json_object_get(host, what[w]));
+			if (name && *name)
+				json_object_set_new(w ? h : k, name,
+						    json_true());
 		}
-		fprintf(f, "%.17g %.17g %.17g\n", xv, v.v, error_bar(c, &v));
-		pr->nmin = v.n < pr->nmin ? v.n : pr->nmin;
-		pr->nmax = v.n > pr->nmax ? v.n : pr->nmax;
-		for (k = 0; k < g.g[r].n; k++)
-			pr->transcribed |= g.g[r].cases[k]->doc->transcribed;
 	}
-	grp_free(&g);
-	return pd->nseries ? 0 : -1;
+	buf[0] = 0;
+	for (w = 0; w < 2; w++) {
+		json_t *set = w ? h : k;
+
+		if (!json_object_size(set))
+			continue;
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s%s ",
+			 w ? " on " : "", w ? "host" : "kernel",
+			 json_object_size(set) > 1 ? "s" : "");
+		n = 0;
+		json_object_foreach(set, name, v) if (n++ < 3)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+				 n > 1 ? ", " : "", name);
+		if (n > 3)
+			snprintf(buf + strlen(buf), len - strlen(buf),
+				 " and %zu more", n - 3);
+	}
+	json_decref(k);
+	json_decref(h);
 }
 
-/* The title: tool, metric, statistic, runs (which of a pair), error
- * bars, meter; and the y label. */
-static void plot_title(const struct ropts *c, const struct rl_set *s,
-		       const struct rsel *sel, const struct plot_runs *pr,
+/* The words of the plot: title, subtitle (statistic, runs, meter,
+ * kernel and host), axes; and whether y spans decades. */
+static void plot_words(const struct ropts *c, const struct rl_set *s,
+		       const struct rsel *sel, const char *x,
 		       struct plot_data *pd)
 {
-	const char *meter = NULL, *side = "local", *kind = "";
+	const char *meter = NULL, *side = "local", *kind = "", *ax;
+	char runs[64], metric[256], kh[300], xw[128];
 	unsigned kinds = 0;
-	char runs[64];
 	size_t r;
 
 	if (!strncmp(c->metric, "cpu_remote", 10))
@@ -194,25 +170,68 @@ static void plot_title(const struct ropts *c, const struct rl_set *s,
 		kind = "unmetered ";
 	else if (kinds == RUN_METERED)
 		kind = "metered ";
-	if (pr->nmin == pr->nmax)
-		snprintf(runs, sizeof(runs), "%zu %srun%s", pr->nmin, kind,
-			 pr->nmin == 1 ? "" : "s");
+	if (pd->nmin == pd->nmax)
+		snprintf(runs, sizeof(runs), "%zu %srun%s", pd->nmin, kind,
+			 pd->nmin == 1 ? "" : "s");
 	else
-		snprintf(runs, sizeof(runs), "%zu-%zu %sruns", pr->nmin,
-			 pr->nmax, kind);
-	snprintf(pd->title, sizeof(pd->title), "%s %s: %s of %s%s, meter %s%s",
-		 sel->v[0].doc->tool, c->metric,
+		snprintf(runs, sizeof(runs), "%zu-%zu %sruns", pd->nmin,
+			 pd->nmax, kind);
+	ax = pw_axis(x, sel->v[0].doc->tool);
+	snprintf(xw, sizeof(xw), "%.*s", (int)strcspn(ax, "("), ax);
+	if (xw[0] && xw[strlen(xw) - 1] == ' ')
+		xw[strlen(xw) - 1] = 0;
+	/* "by buffer size", but "by IO size" */
+	if (xw[0] >= 'A' && xw[0] <= 'Z' && xw[1] >= 'a' && xw[1] <= 'z')
+		xw[0] |= 0x20;
+	pw_metric(c->metric, shared_op(sel), metric, sizeof(metric));
+	kernels_hosts(sel, kh, sizeof(kh));
+	snprintf(pd->xlabel, sizeof(pd->xlabel), "%s", ax);
+	pd->logx = pw_size_param(x);
+	if (pd->ratio) {
+		snprintf(pd->title, sizeof(pd->title), "%s: %s, %s / %s, by %s",
+			 sel->v[0].doc->tool, metric, c->ratio_b, c->ratio_a,
+			 xw);
+		snprintf(pd->ylabel, sizeof(pd->ylabel), "%s ratio, %s / %s",
+			 metric, c->ratio_b, c->ratio_a);
+		snprintf(pd->subtitle, sizeof(pd->subtitle),
+			 "means of %s%s, %s%s%s", runs,
+			 pd->transcribed ? " (transcribed)" : "",
+			 pd->no_interval ? "single runs have no interval"
+					 : "band: 95% interval",
+			 kh[0] ? "; " : "", kh);
+		return;
+	}
+	snprintf(pd->title, sizeof(pd->title), "%s: %s by %s",
+		 sel->v[0].doc->tool, metric, xw);
+	pw_metric_label(c->metric, shared_op(sel), rl_unit(s, c->metric),
+			pd->ylabel, sizeof(pd->ylabel));
+	snprintf(pd->subtitle, sizeof(pd->subtitle),
+		 "%s of %s%s, meter %s%s%s%s",
 		 stat_name(&sel->v[0], c->metric, c->stat), runs,
 		 c->err == ERR_SD     ? " +- sd"
 		 : c->err == ERR_CI95 ? " +- ci95"
 				      : "",
 		 meter ? meter : "none",
-		 pr->transcribed ? " (transcribed)" : "");
-	snprintf(pd->ylabel, sizeof(pd->ylabel), "%s (%s)", c->metric,
-		 rl_unit(s, c->metric));
+		 pd->transcribed ? " (transcribed)" : "", kh[0] ? "; " : "",
+		 kh);
+	/* a sweep over decades: a log axis, else the small sizes sit on 0 */
+	pd->logy = pd->ymin > 0 && pd->ymax / pd->ymin >= 30;
 }
 
-/* The cases to plot and the x param: 0, or 2 (said why). */
+/* Only the cases with a place on the x axis: the others would split
+ * the lines by params they alone vary. */
+static void keep_on_axis(struct rsel *sel, const char *x)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < sel->n; i++)
+		if (rl_param_num(sel->v[i].params, x) > 0)
+			sel->v[k++] = sel->v[i];
+	sel->n = k;
+}
+
+/* The cases to plot and the x param: 0, 2 (bad input) or 3 (nothing
+ * to plot), said why. */
 static int plot_select(const struct ropts *c, const struct rl_set *s,
 		       struct rsel *sel, const char **x)
 {
@@ -221,16 +240,15 @@ static int plot_select(const struct ropts *c, const struct rl_set *s,
 			    .where = c->where,
 			    .nwhere = c->nwhere,
 			    .need_metrics = need};
+	char em[256], et[256];
 
 	sel_build(s, &f, sel);
 	if (!sel->n) {
-		char em[256], et[256];
-
 		/* --tool may come from a document (scripts/main.d) */
-		log_err("no cases with metric %s%s%s",
-			esc_text(em, sizeof(em), c->metric),
-			c->tool ? " from " : "",
-			esc_text(et, sizeof(et), c->tool ? c->tool : ""));
+		say("no cases with metric %s%s%s",
+		    esc_text(em, sizeof(em), c->metric),
+		    c->tool ? " from " : "",
+		    esc_text(et, sizeof(et), c->tool ? c->tool : ""));
 		return 2;
 	}
 	if (!only_tool(sel))
@@ -238,35 +256,73 @@ static int plot_select(const struct ropts *c, const struct rl_set *s,
 			  "with --tool");
 	*x = c->x ? c->x : default_x(sel);
 	if (!*x) {
-		log_err("no size param to plot against; name one with --x");
-		return 2;
+		say("nothing to plot for %s: no size or client count "
+		    "varies (name an axis with --x)",
+		    esc_text(et, sizeof(et), sel->v[0].doc->tool));
+		return 3;
+	}
+	keep_on_axis(sel, *x);
+	if (!sel->n) {
+		say("nothing to plot for %s: no case has a positive %s",
+		    esc_text(et, sizeof(et), c->tool ? c->tool : ""), *x);
+		return 3;
 	}
 	return 0;
+}
+
+/* --script: the PNG's script and its data beside the plots, the
+ * script naming the data and the image by their base names. */
+static void keep_script(const struct ropts *c, const struct plot_data *pd,
+			const char *data)
+{
+	char gp[4200], dat[4200], png[4200], cmd[64];
+	const char *base = strrchr(c->out, '/');
+	FILE *f, *in;
+	size_t n;
+
+	base = base ? base + 1 : c->out;
+	snprintf(gp, sizeof(gp), "%s.gp", c->out);
+	snprintf(dat, sizeof(dat), "%s.dat", base);
+	snprintf(png, sizeof(png), "%s.png", base);
+	f = fopen(gp, "w");
+	if (!f)
+		die_errno("cannot write %s", gp);
+	gp_write_script(f, c, pd, dat, PNG_TERM, png);
+	if (fclose(f))
+		die_errno("cannot write %s", gp);
+	snprintf(dat, sizeof(dat), "%s.dat", c->out);
+	in = fopen(data, "r");
+	f = fopen(dat, "w");
+	if (!in || !f)
+		die_errno("cannot write %s", dat);
+	while ((n = fread(cmd, 1, sizeof(cmd), in)))
+		fwrite(cmd, 1, n, f);
+	fclose(in);
+	if (fclose(f))
+		die_errno("cannot write %s", dat);
 }
 
 /* Both plots from the data file in dir: 0, 1 (gnuplot failed), or
  * 128 + a signal. */
 static int draw(const struct ropts *c, const struct plot_data *pd,
-		const char *x, const char *dir, const char *data)
+		const char *dir, const char *data)
 {
-	char png[4200], txt[4200];
+	char png[4200], txt[4200], dumb[64];
 	int r = 0;
 
 	snprintf(png, sizeof(png), "%s.png", c->out);
 	snprintf(txt, sizeof(txt), "%s.txt", c->out);
-	if (c->png &&
-	    gp_render(c, pd, x, dir, data,
-		      "pngcairo size 960,600 noenhanced font 'sans,10'", png) &&
-	    gp_render(c, pd, x, dir, data, "png size 960,600 noenhanced",
-		      png)) {
+	/* 20 lines of plot, the legend under it a line per series */
+	snprintf(dumb, sizeof(dumb), "dumb size 72,%zu", 22 + pd->nseries);
+	if (c->png && gp_render(c, pd, dir, data, PNG_TERM, png) &&
+	    gp_render(c, pd, dir, data, "png size 960,640 noenhanced", png)) {
 		if (!sig_stop)
 			log_err("gnuplot could not write %s (pngcairo and png "
 				"failed; -v says why)",
 				png);
 		r = 1;
 	}
-	if (gp_render(c, pd, x, dir, data, "dumb size 72,20", txt) ||
-	    gp_tidy_ascii(txt)) {
+	if (gp_render(c, pd, dir, data, dumb, txt) || gp_tidy_ascii(txt)) {
 		if (!sig_stop)
 			log_err("gnuplot could not write %s", txt);
 		r = 1;
@@ -277,6 +333,8 @@ static int draw(const struct ropts *c, const struct plot_data *pd,
 			(int)sig_stop);
 		return sig_exit_status();
 	}
+	if (!r && c->script)
+		keep_script(c, pd, data);
 	if (!r && c->print)
 		gp_print_file(txt);
 	if (!r)
@@ -286,12 +344,18 @@ static int draw(const struct ropts *c, const struct plot_data *pd,
 	return r;
 }
 
+/* Where a plot goes: draw()'s PNG and text (term NULL), or one file. */
+struct plot_to {
+	const char *term, *path;
+	char *title; /* the plot's title (plot_file) */
+	size_t tlen;
+};
+
 /* The data into a temporary directory, the plots, the directory gone. */
 static int plot(const struct ropts *c, const struct rl_set *s,
-		const struct rsel *sel, const char *x)
+		const struct rsel *sel, const char *x, const struct plot_to *to)
 {
-	char dir[] = "/tmp/zcbplot.XXXXXX", data[4200];
-	struct plot_runs pr = {(size_t)-1, 0, 0};
+	char dir[] = "/tmp/zcbplot.XXXXXX", data[4200], et[256];
 	struct plot_data pd = {0};
 	FILE *df;
 	int r;
@@ -304,21 +368,49 @@ static int plot(const struct ropts *c, const struct rl_set *s,
 	df = fopen(data, "w");
 	if (!df)
 		die_errno("cannot write %s", data);
-	r = write_points(c, sel, x, df, &pd, &pr);
+	r = c->ratio ? pd_ratio(c, sel, x, df, &pd)
+		     : pd_sweep(c, sel, x, df, &pd);
 	fclose(df);
 	if (r) {
-		log_err("no case has a positive %s and the metric %s", x,
-			c->metric);
-		r = 2;
+		say("nothing to plot for %s: no line has two points with "
+		    "a positive %s%s",
+		    esc_text(et, sizeof(et), sel->v[0].doc->tool), x,
+		    c->ratio ? " and both sides of the ratio" : "");
+		r = 3;
 	} else {
-		plot_title(c, s, sel, &pr, &pd);
-		r = draw(c, &pd, x, dir, data);
+		plot_words(c, s, sel, x, &pd);
+		if (!to->term)
+			r = draw(c, &pd, dir, data);
+		else if (gp_render(c, &pd, dir, data, to->term, to->path))
+			r = sig_stop ? sig_exit_status() : 1;
+		if (to->title)
+			snprintf(to->title, to->tlen, "%s", pd.title);
 	}
 	unlink(data);
 	snprintf(data, sizeof(data), "%s/plot.gp", dir);
 	unlink(data);
 	rmdir(dir);
 	return r;
+}
+
+/* --ratio KEY=A,B taken apart. */
+static void ratio_checks(struct ropts *c)
+{
+	char *eq, *comma;
+
+	if (!c->ratio)
+		return;
+	eq = strchr(c->ratio, '=');
+	comma = eq ? strchr(eq, ',') : NULL;
+	if (!eq || !comma || eq == c->ratio || comma == eq + 1 || !comma[1] ||
+	    strchr(comma + 1, ','))
+		die_usage("--ratio: \"%s\" is not KEY=A,B", c->ratio);
+	*eq = *comma = 0;
+	c->ratio_key = c->ratio;
+	c->ratio_a = eq + 1;
+	c->ratio_b = comma + 1;
+	if (esc_needed(c->ratio_a) || esc_needed(c->ratio_b))
+		die_usage("--ratio: control characters in a value");
 }
 
 int cmd_plot(int argc, char **argv)
@@ -335,11 +427,32 @@ int cmd_plot(int argc, char **argv)
 
 	ropt_parse(RC_PLOT, argc, argv, &c);
 	plot_checks(&c);
+	ratio_checks(&c);
 	load_inputs(&s, c.paths, c.npaths);
 	r = plot_select(&c, &s, &sel, &x);
 	if (!r)
-		r = plot(&c, &s, &sel, x);
+		r = plot(&c, &s, &sel, x, &(struct plot_to){0});
 	sel_free(&sel);
 	rl_free(&s);
+	return r;
+}
+
+int plot_file(const struct ropts *c, const struct rl_set *s, const char *term,
+	      const char *path, char *title, size_t tlen)
+{
+	struct plot_to to = {term, path, title, tlen};
+	int level = log_level, r;
+	struct rsel sel;
+	const char *x;
+
+	/* nothing to plot is an answer here, not an error */
+	log_level = LOG_QUIET;
+	quiet = 1;
+	r = plot_select(c, s, &sel, &x);
+	if (!r)
+		r = plot(c, s, &sel, x, &to);
+	quiet = 0;
+	log_level = level;
+	sel_free(&sel);
 	return r;
 }

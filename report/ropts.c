@@ -17,7 +17,9 @@
 #define T   RC_TABLE
 #define C   RC_COMPARE
 #define P   RC_PLOT
-#define ALL (T | C | P)
+#define H   RC_HTML
+#define N   RC_PLAN
+#define ALL (T | C | P | H | N)
 
 /* What an option's value is, and how it is stored. */
 enum ro_kind {
@@ -26,6 +28,7 @@ enum ro_kind {
 	RO_WHERE,  /* PARAM=VALUE, repeatable */
 	RO_STAT,   /* auto, mean, median, hmean */
 	RO_FORMAT, /* text, markdown, csv */
+	RO_CFORMAT, /* compare: text, markdown, csv, json (an int) */
 	RO_ERRORS, /* sd, ci95, none */
 	RO_DOUBLE, /* a number in [lo, hi] */
 	RO_LONG,   /* a whole number in [lo, hi] */
@@ -56,20 +59,30 @@ static const struct ropt ropts[] = {
 	 "row keys: label, tool or params (grid)"},
 	{T, 'c', "cols", "PARAM", RO_STR, F(cols), 0, 0, 0,
 	 "a param whose values become columns"},
-	{T | C, 'm', "metric", "M[,M]", RO_LIST, F(metrics), F(nmetrics), 0,
+	{T | C | H, 'm', "metric", "M[,M]", RO_LIST, F(metrics), F(nmetrics), 0,
 	 RPT_MAX_METRICS, "metrics (table: default all, one with --cols)"},
-	{C, 't', "threshold", "PCT", RO_DOUBLE, F(threshold), 0, 0, 1000,
+	{C | H | N, 't', "threshold", "PCT", RO_DOUBLE, F(threshold), 0, 0, 1000,
 	 "smallest change flagged (default 2)"},
-	{C, 'a', "alpha", "A", RO_DOUBLE, F(alpha), 0, 1e-9, 0.5,
+	{C | H | N, 'a', "alpha", "A", RO_DOUBLE, F(alpha), 0, 1e-9, 0.5,
 	 "significance after Benjamini-Hochberg (default 0.05)"},
-	{C, 0, "max-cov", "PCT", RO_DOUBLE, F(max_cov), 0, 0, 1e6,
+	{C | H, 0, "max-cov", "PCT", RO_DOUBLE, F(max_cov), 0, 0, 1e6,
 	 "baseline noisier than this is not judged (default 25)"},
-	{C, 0, "min-n", "N", RO_LONG, F(min_n), 0, 2, 1000000,
+	{C | H, 0, "min-n", "N", RO_LONG, F(min_n), 0, 2, 1000000,
 	 "fewer samples a side is not judged (default 3)"},
 	{C, 'p', "paired", NULL, RO_SET, F(paired), 0, 0, 0,
 	 "runs interleaved: pair samples by order"},
 	{C, 's', "split", "P=A,B", RO_STR, F(split), 0, 0, 0,
 	 "base = cases with P=A, new = P=B, matched on the rest"},
+	{N, 'c', "change", "PCT", RO_DOUBLE, F(change), 0, 0.01, 1000,
+	 "the change to find (default 5)"},
+	{N, 'p', "power", "P", RO_DOUBLE, F(power), 0, 0.5, 0.9999,
+	 "the chance to find it (default 0.9)"},
+	{N, 'r', "rounds", "R", RO_LONG, F(rounds), 0, 1, 100000,
+	 "the baseline's rounds: say how many rounds"},
+	{N, 0, "cap", "N", RO_LONG, F(cap), 0, 1, 100000,
+	 "most rounds (default 20)"},
+	{H, 'o', "output", "FILE", RO_STR, F(out), 0, 0, 0,
+	 "the page to write (default report.html)"},
 	{P, 'o', "output", "PREFIX", RO_STR, F(out), 0, 0, 0,
 	 "write PREFIX.png and PREFIX.txt (default zcbplot)"},
 	{P, 'x', "x", "PARAM", RO_STR, F(x), 0, 0, 0,
@@ -91,11 +104,19 @@ static const struct ropt ropts[] = {
 	 "append +- standard deviation (grid)"},
 	{T, 'f', "format", "F", RO_FORMAT, F(fmt), 0, 0, 0,
 	 "text (default), markdown or csv"},
+	{C, 'f', "format", "F", RO_CFORMAT, F(cfmt), 0, 0, 0,
+	 "text (default), markdown, csv or json; not text:\n"
+	 "the one-table layout of an N-kernel compare"},
 	{P, 0, "title", "T", RO_STR, F(title), 0, 0, 0, "the plot's title"},
 	{P, 'p', "print", NULL, RO_SET, F(print), 0, 0, 0,
 	 "print the ASCII plot to stdout"},
 	{P, 0, "no-png", NULL, RO_CLEAR, F(png), 0, 0, 0,
 	 "the ASCII plot only"},
+	{P, 'r', "ratio", "K=A,B", RO_STR, F(ratio), 0, 0, 0,
+	 "plot B/A of key K (a param or label) with its\n"
+	 "95% interval: method=write,sendfile"},
+	{P, 0, "script", NULL, RO_SET, F(script), 0, 0, 0,
+	 "keep the gnuplot script and data: PREFIX.gp, .dat"},
 };
 #define NROPTS (sizeof(ropts) / sizeof(ropts[0]))
 
@@ -106,18 +127,25 @@ static const struct {
 } cmds[] = {
 	{T, "table", "usage: zcbreport table [options] PATH...\n", ""},
 	{C, "compare",
-	 "usage: zcbreport compare [options] BASE NEW\n"
+	 "usage: zcbreport compare [options] BASE NEW [NEW...]\n"
 	 "       zcbreport compare --split PARAM=A,B [options] PATH...\n",
 	 "Exit: 1 a regression flagged, 2 bad input, else 0.\n"},
 	{P, "plot", "usage: zcbreport plot [options] PATH...\n",
 	 "gnuplot: $GNUPLOT, else the configured one, else PATH.\n"},
+	{N, "plan", "usage: zcbreport plan [options] BASE\n",
+	 "The runs each case of BASE needs to find the change.\n"},
+	{H, "html", "usage: zcbreport html [options] [BASE] PATH... -o FILE\n",
+	 "One self-contained page: verdicts (the first PATH is the\n"
+	 "baseline of the others), seed tables, plots, hosts.\n"},
 };
 
 static int cmd_index(unsigned cmd)
 {
 	int i;
 
-	for (i = 0; i < 2 && cmds[i].cmd != cmd; i++)
+	for (i = 0; i + 1 < (int)(sizeof(cmds) / sizeof(cmds[0])) &&
+		    cmds[i].cmd != cmd;
+	     i++)
 		;
 	return i;
 }
@@ -218,6 +246,9 @@ static void take(const struct ropt *r, char *arg, struct ropts *o)
 					   "text, markdown or csv"};
 	static const char *const errs[] = {"sd", "ci95", "none", NULL,
 					   "sd, ci95 or none"};
+	static const char *const cfmts[] = {
+		"text", "markdown", "csv", "json", NULL,
+		"text, markdown, csv or json"};
 	char *field = (char *)o + r->off;
 	size_t *cnt = (size_t *)((char *)o + r->cnt);
 
@@ -235,6 +266,11 @@ static void take(const struct ropt *r, char *arg, struct ropts *o)
 				  "most %d)",
 				  arg, RPT_MAX_WHERE);
 		((const char **)field)[(*cnt)++] = arg;
+		break;
+	case RO_CFORMAT:
+		if (!strcmp(arg, "md"))
+			arg = "markdown";
+		word(r->name, arg, cfmts, (int *)field);
 		break;
 	case RO_STAT:
 	case RO_FORMAT:

@@ -15,7 +15,13 @@
 #define RPT_MAX_METRICS 32 /* --metric M[,M] */
 
 /* The subcommands, as bits (which ones an option serves). */
-enum { RC_TABLE = 1, RC_COMPARE = 2, RC_PLOT = 4 };
+enum {
+	RC_TABLE = 1,
+	RC_COMPARE = 2,
+	RC_PLOT = 4,
+	RC_HTML = 8,
+	RC_PLAN = 16
+};
 
 /* plot --errors: the error bars. */
 enum err_kind { ERR_SD, ERR_CI95, ERR_NONE };
@@ -46,6 +52,12 @@ struct ropts {
 	long min_n;	  /* --min-n */
 	int paired;	  /* --paired */
 	char *split;	  /* --split PARAM=A,B */
+	int cfmt;	  /* --format: enum cmp_fmt (compare.h) */
+	/* plan */
+	double change; /* --change PCT to find */
+	double power;  /* --power */
+	long rounds;   /* --rounds: the baseline's rounds */
+	long cap;      /* --cap: most rounds */
 	/* plot */
 	const char *out;		 /* --output PREFIX */
 	const char *x;			 /* --x */
@@ -56,6 +68,9 @@ struct ropts {
 	const char *title; /* --title */
 	int print;	   /* --print */
 	int png;	   /* 0: --no-png */
+	char *ratio;	   /* --ratio KEY=A,B (taken apart into the next) */
+	const char *ratio_key, *ratio_a, *ratio_b;
+	int script; /* --script: keep PREFIX.gp and PREFIX.dat */
 };
 
 /*

@@ -195,6 +195,7 @@ static void check_side(struct parse *p, int argc, char **argv, int ind)
 	}
 	c->ops = xfer_cli_method("-m", p->method ? p->method :
 				 c->trans ? "write" : "read", dir);
+	c->method_default = !p->method;
 }
 
 /* UDP: datagrams of write/send (read on -r) and of a size IP carries. */

@@ -27,6 +27,7 @@ struct cfg {
 	const char *host;	/* -t: the receiver */
 	const char *bind;	/* -r: address to listen on (--bind) */
 	const struct xfer_ops *ops; /* -m (default write / read) */
+	int method_default;	/* no -m: ops is the default */
 	size_t buflen;		/* -l: bytes per I/O call */
 	long nbuf;		/* -n: number of buffers */
 	int port;		/* -p */

@@ -56,8 +56,13 @@ static void open_source(struct xmit *t)
 		die("%s", err);
 	t->src.touch = c->touch;
 	t->source = c->hot && (t->ops->flags & XFER_HOT_BUF) ? "hot" : "file";
-	fprintf(ttcp_out, "ttcp-t: method %s, source %s: %s %s%s\n",
-		t->ops->name, t->source,
+	/* seed 001's command line has no -m: say what that sends with */
+	fprintf(ttcp_out, "ttcp-t: method %s%s, source %s: %s %s%s\n",
+		t->ops->name,
+		c->method_default ? " (the default, a copy: -m sendfile sends "
+				    "as the 2001 ttcp-sf did)"
+				  : "",
+		t->source,
 		units_fmt_bytes((double)t->src.size, b, sizeof(b)),
 		c->file ? c->file : "temp file of the pattern",
 		c->hot && !(t->ops->flags & XFER_HOT_BUF) ? " (--hot: this method sends the file)" :

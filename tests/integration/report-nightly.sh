@@ -2,7 +2,8 @@
 # report-nightly.sh: scripts/nightly end to end on a tiny suite (a fake
 # part writing synthetic documents): a first run with no baseline, a run
 # of a 10% slower "kernel" flagged against it (exit 1, comparison, tables,
-# plots, summary), a run quiet against itself (exit 0), the lock against
+# plots, summary), a run quiet against itself (exit 0), the trend of the
+# last --nights 3 runs against a baseline (one table), the lock against
 # an overlapping run (exit 75), and a failed run that leaves earlier
 # results untouched and says what failed (exit 2).
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
@@ -46,12 +47,37 @@ grep -Eq '^throughput_MBps: Hmean .*\*' "$run2/summary.txt" || zcb_fail "summary
 grep -q 'ttcp-sf Results' "$run2/tables.txt" || zcb_fail "no seed tables in tables.txt"
 head -c 8 "$run2/plots/ttcp-sf-throughput_MBps.png" | od -An -tx1 | grep -q '89 50 4e 47' || zcb_fail "no PNG plot"
 [ -s "$run2/plots/ttcp-sf-throughput_MBps.txt" ] || zcb_fail "no ASCII plot"
+grep -q '<table id="verdict-table"' "$run2/report.html" || zcb_fail "no HTML report with its verdict table"
+grep -q "^page: .*report.html" "$run2/summary.txt" || zcb_fail "the summary does not name the HTML report"
 zcb_ok "k2 10% slower than k1: flagged, exit 1, comparison, tables, plots, summary"
 
 sleep 1
 rc=0; FAKE_MEAN=900 nightly --label k2 >"$d/out3" 2>&1 || rc=$?
 [ $rc = 0 ] || { cat "$d/out3"; zcb_fail "k2 against its previous run: exit $rc, want 0"; }
 zcb_ok "k2 against its own previous run: quiet, exit 0"
+
+# --repeat auto: the rounds k1's noise needs (1% noise, 10 runs a case:
+# 3 runs find 5% with 90% power, one round of 5)
+sleep 1
+rc=0; FAKE_MEAN=1000 nightly --label k3 --baseline k1 --repeat auto >"$d/outa" 2>&1 || rc=$?
+[ $rc = 0 ] || { cat "$d/outa"; zcb_fail "--repeat auto: exit $rc"; }
+grep -q 'nightly: --repeat auto: 1 round(s) (for a 5% change at 90% power' "$d/outa" ||
+	{ cat "$d/outa"; zcb_fail "--repeat auto did not plan one round"; }
+runa="$d/res/k3/$(readlink "$d/res/k3/latest")"
+grep -q '^zcbreport plan: 1 round (cap 10)$' "$runa/plan.txt" || zcb_fail "no plan.txt"
+[ "$(find "$runa" -name '*.json' | wc -l)" = 1 ] || zcb_fail "--repeat auto: not one round"
+zcb_ok "--repeat auto: one round for k1's 1% noise, plan.txt kept"
+
+# the trend: baseline k1 against the last --nights 3 runs of k2
+sleep 1
+rc=0; FAKE_MEAN=900 nightly --label k2 --baseline k1 --nights 3 >"$d/out6" 2>&1 || rc=$?
+[ $rc = 1 ] || { cat "$d/out6"; zcb_fail "k2 against k1 with a trend: exit $rc, want 1"; }
+run6="$d/res/k2/$(readlink "$d/res/k2/latest")"
+cat "$run6/trend.txt"
+grep -q 'zcbreport compare: k1 against 3 kernels' "$run6/trend.txt" || zcb_fail "no 3-night trend table"
+[ "$(grep -c 'ratio \[95% CI\]' "$run6/trend.txt")" = 1 ] || zcb_fail "trend: not one table"
+grep -q '^trend: .*trend.txt (k1 against 3 kernels' "$run6/summary.txt" || zcb_fail "summary does not name the trend"
+zcb_ok "trend: k1 against the last 3 nights of k2, one table"
 
 # an overlapping run is refused while the lock is held
 ( exec 8>"$d/res/.lock"; flock 8; exec sleep 30 ) &

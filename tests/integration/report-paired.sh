@@ -194,11 +194,13 @@ zcb_ok "compare: unmetered against unsoaked runs judged"
 if command -v gnuplot >/dev/null; then
 	"$Z" plot --no-png -o "$d/pl" "$P/p9.json" --where op=read >/dev/null 2>&1 ||
 		zcb_fail "plot of the paired p9 document failed"
-	grep -q 'p9bench throughput_MBps: hmean of 3 unmetered runs' "$d/pl.txt" ||
+	{ grep -q 'p9bench: Read throughput by IO size' "$d/pl.txt" &&
+		grep -q 'hmean of 3 unmetered runs' "$d/pl.txt"; } ||
 		zcb_fail "plot title: $(head -1 "$d/pl.txt")"
 	"$Z" plot --no-png -y cpu_local_pct -o "$d/pl" "$P/p9.json" --where op=read >/dev/null 2>&1 ||
 		zcb_fail "CPU plot of the paired p9 document failed"
-	grep -q 'p9bench cpu_local_pct: mean of 3 metered runs' "$d/pl.txt" ||
+	{ grep -q 'p9bench: CPU load, local by IO size' "$d/pl.txt" &&
+		grep -q 'mean of 3 metered runs' "$d/pl.txt"; } ||
 		zcb_fail "CPU plot title: $(head -1 "$d/pl.txt")"
 	zcb_ok "plot titles name the unmetered (rate) and metered (soak CPU) runs"
 fi

@@ -18,18 +18,20 @@ rc=0; "$Z" plot -o "$d/tput" --print "$d/runs" >"$d/out" 2>"$d/err" || rc=$?
 [ $rc = 0 ] || zcb_fail "plot exited $rc: $(cat "$d/err")"
 png_ok "$d/tput.png" || zcb_fail "tput.png is not a PNG"
 [ -s "$d/tput.txt" ] || zcb_fail "no ASCII plot"
-grep -q 'ttcp-sf throughput_MBps: hmean of 4 runs +- sd, meter procstat' "$d/tput.txt" ||
-	zcb_fail "title lacks meter or run count: $(head -4 "$d/tput.txt")"
-{ grep -q '6.18 sendfile' "$d/tput.txt" && grep -q '6.18 write' "$d/tput.txt"; } || zcb_fail "a line per method missing"
+grep -q 'ttcp-sf: Throughput by buffer size per call' "$d/tput.txt" ||
+	zcb_fail "title not in words: $(head -4 "$d/tput.txt")"
+grep -q 'hmean of 4 runs +- sd, meter procstat; kernel 6.18 on host h' "$d/tput.txt" ||
+	zcb_fail "subtitle lacks meter, run count, kernel or host: $(head -4 "$d/tput.txt")"
+{ grep -q '6.18, sendfile' "$d/tput.txt" && grep -q '6.18, write' "$d/tput.txt"; } || zcb_fail "a line per method missing"
 grep -q '32768\|16384' "$d/tput.txt" || zcb_fail "x axis sizes missing"
 awk 'length > 72 { bad = 1 } END { exit bad }' "$d/tput.txt" || zcb_fail "ASCII plot wider than 72 columns"
-[ "$(wc -l <"$d/tput.txt")" -le 21 ] || zcb_fail "ASCII plot taller than 20 lines"
+[ "$(wc -l <"$d/tput.txt")" -le 24 ] || zcb_fail "ASCII plot taller than 22 lines and a legend line per series"
 cmp -s <(head -n "$(wc -l <"$d/tput.txt")" "$d/out") "$d/tput.txt" || zcb_fail "--print did not print the ASCII plot"
 zcb_ok "PNG and ASCII plot written"
 
 # CPU on y, ci95 bars
 rc=0; "$Z" plot -o "$d/cpu" -y cpu_local_pct -e ci95 "$d/runs" >"$d/out" 2>&1 || rc=$?
-{ [ $rc = 0 ] && png_ok "$d/cpu.png" && grep -q 'cpu_local_pct: mean of 4 runs +- ci95' "$d/cpu.txt"; } ||
+{ [ $rc = 0 ] && png_ok "$d/cpu.png" && grep -q 'mean of 4 runs +- ci95' "$d/cpu.txt"; } ||
 	zcb_fail "CPU plot: exit $rc: $(cat "$d/out")"
 zcb_ok "CPU plot with ci95 bars"
 

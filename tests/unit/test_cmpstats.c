@@ -49,6 +49,60 @@ static void test_welch(void)
 	T_CHECK(cmp_welch(c, 3, neg, 3, 1, 0.95, &r) == -EDOM);
 }
 
+/* Welch from summaries: R's sleep data as published (group 1: mean
+ * 0.75, sd 1.789010; group 2: mean 2.33, sd 2.002249; n = 10 each)
+ * gives R's t.test on the samples; seed 004's two kernels (n = 50)
+ * give t = -16.16. */
+static void test_welch_summary(void)
+{
+	struct cmp_result r;
+
+	T_CHECK(cmp_welch_summary(2.33, 2.002249, 10, 0.75, 1.789010, 10, 0.95,
+				  &r) == 0);
+	T_NEAR(r.stat, -1.8608, 1e-4);
+	T_NEAR(r.df, 17.776, 1e-3);
+	T_NEAR(r.p, 0.07939, 1e-5);
+	T_NEAR(r.diff_lo, -3.3654832, 1e-5);
+	T_NEAR(r.diff_hi, 0.2054832, 1e-5);
+	T_NEAR(r.ratio, 0.75 / 2.33, 1e-12);
+	T_CHECK(r.ratio_lo < r.ratio && r.ratio < r.ratio_hi);
+
+	/* 2.4.4pre2 -> pre3: 247565.41 +- 9455.05 -> 218249.04 +- 8672.89 */
+	T_CHECK(cmp_welch_summary(247565.408163, 9455.05252, 50, 218249.040816,
+				  8672.886637, 50, 0.95, &r) == 0);
+	T_NEAR(r.stat, -16.157, 1e-3);
+	T_CHECK(r.df > 97 && r.df < 98);
+	T_CHECK(r.p < 1e-20);
+	T_NEAR(r.ratio, 0.88158, 1e-5);
+	T_CHECK(r.ratio_lo > 0.86 && r.ratio_hi < 0.90);
+
+	T_CHECK(cmp_welch_summary(1, 1, 1, 2, 1, 5, 0.95, &r) == -EINVAL);
+	T_CHECK(cmp_welch_summary(1, NAN, 5, 2, 1, 5, 0.95, &r) == -EDOM);
+	/* a mean <= 0: the test, but no ratio */
+	T_CHECK(cmp_welch_summary(-1, 1, 5, 2, 1, 5, 0.95, &r) == 0);
+	T_CHECK(isfinite(r.p) && isnan(r.ratio));
+}
+
+/* The smallest change found with 90% power: cv 5%, 10 runs a side,
+ * alpha 0.05: (t(0.975, 18) 2.1009 + t(0.9, 18) 1.3304) x 0.05 x
+ * sqrt(0.2) = 0.07673 on logs, exp - 1 = 7.975%. More runs, smaller.
+ * With a floor (the change must also be seen above 5%): log(1.05) +
+ * 1.3304 x 0.02236 = 0.07854, exp - 1 = 8.17%. */
+static void test_detectable(void)
+{
+	double d = cmp_detectable(0.05, 10, 0.05, 10, 0.05, 0.9, 0);
+
+	T_NEAR(d, exp(3.4313 * 0.05 * sqrt(0.2)) - 1, 2e-4);
+	T_CHECK(cmp_detectable(0.05, 40, 0.05, 40, 0.05, 0.9, 0) < d / 1.9);
+	T_NEAR(cmp_detectable(0.05, 10, 0.05, 10, 0.05, 0.9, 0.05),
+	       exp(log(1.05) + 1.3304 * 0.05 * sqrt(0.2)) - 1, 2e-4);
+	/* many runs: the floor is what is left */
+	T_NEAR(cmp_detectable(0.05, 100000, 0.05, 100000, 0.05, 0.9, 0.05),
+	       0.05, 1e-3);
+	T_CHECK(isnan(cmp_detectable(0.05, 1, 0.05, 10, 0.05, 0.9, 0)));
+	T_NEAR(cmp_detectable(0, 5, 0, 5, 0.05, 0.9, 0.02), 0.02, 0);
+}
+
 static void test_paired(void)
 {
 	struct cmp_result r;
@@ -167,6 +221,8 @@ static void test_bh(void)
 int main(void)
 {
 	test_welch();
+	test_welch_summary();
+	test_detectable();
 	test_paired();
 	test_mann_whitney();
 	test_signed_rank();

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# report-plan.sh: zcbreport plan BASE: from the baseline's noise, the
+# runs each case needs so that a 5% change is found with 90% power
+# (compare's Welch test at alpha 0.05, and a change above the threshold
+# and the baseline's noise): a quiet case (cov 1%) needs 3 runs, a
+# medium one (3%) about 10, a noisy one (8%) never gets there; with
+# --rounds (the baseline's rounds of the suite) it says how many
+# rounds, up to --cap. And
+# compare prints what its "no regression" means: "no change > x%", x
+# the smallest change the row could have flagged.
+source "$ZCB_SRCDIR/tests/integration/lib.sh"
+source "$ZCB_SRCDIR/tests/data/report/mkdoc.sh"
+zcb_need_cmd jq
+Z=$(zcb_bin zcbreport) || zcb_fail "zcbreport not built"
+d=$ZCB_TEST_TMP
+mkdir -p "$d/base" "$d/new"
+
+# quiet: 1000 +- 1% (10 runs); medium: +- 3%; noisy: +- 8%
+MK_VALUES=990,1010,995,1005,1000,985,1015,1000,992,1008 MK_PARAMS='{"method":"write","size":65536}' \
+	mkdoc "$d/base/q.json" 6.18 0 0 0 0
+MK_VALUES=970,1030,985,1015,1000,955,1045,1000,976,1024 MK_PARAMS='{"method":"splice","size":65536}' \
+	mkdoc "$d/base/m.json" 6.18 0 0 0 0
+MK_VALUES=920,1080,960,1040,1000,880,1120,1000,936,1064 MK_PARAMS='{"method":"sendfile","size":65536}' \
+	mkdoc "$d/base/n.json" 6.18 0 0 0 0
+
+rc=0; "$Z" plan --rounds 2 --cap 50 "$d/base" >"$d/out" 2>"$d/err" || rc=$?
+cat "$d/out"
+[ $rc = 0 ] || zcb_fail "plan: exit $rc: $(cat "$d/err")"
+grep -q 'throughput_MBps: runs for a 5% change at 90% power (alpha 0.05)' "$d/out" || zcb_fail "no heading"
+grep -Eq '^ttcp-sf method=write size=65536 +10 +1\.0% +3 runs a side \(1 round\)$' "$d/out" ||
+	zcb_fail "quiet case: not 3 runs, 1 round"
+need=$(sed -n 's/^ttcp-sf method=splice .* 2\.9% *\([0-9]*\) runs a side.*/\1/p' "$d/out")
+{ [ -n "$need" ] && [ "$need" -ge 8 ] && [ "$need" -le 20 ]; } || zcb_fail "medium case needs '$need' runs, want 8-20"
+grep -Eq '^ttcp-sf method=sendfile size=65536 +10 +7\.[0-9]% +never: compare flags changes above 7\.[0-9]% only' "$d/out" ||
+	zcb_fail "noisy case: not 'never'"
+rounds=$(sed -n 's/^zcbreport plan: \([0-9]*\) rounds (cap 50); 1 case noisier than the change: no number of rounds finds it$/\1/p' "$d/out")
+[ "$rounds" = $(((need + 4) / 5)) ] || zcb_fail "rounds '$rounds', want ceil($need / 5)"
+zcb_ok "plan: 3 runs for 1% noise, $need for 3%, never for 8% (above the change); $rounds rounds of 5 runs"
+
+rc=0; "$Z" plan --rounds 2 --cap 1 "$d/base" >"$d/out" 2>&1 || rc=$?
+{ [ $rc = 0 ] && grep -q 'zcbreport plan: 1 round (cap 1); some cases need more than the cap' "$d/out"; } ||
+	zcb_fail "cap: $(cat "$d/out")"
+zcb_ok "plan: the cap holds, and says so"
+
+# compare says what "no regression" means
+MK_VALUES=991,1009,996,1004,1001,986,1014,1001,993,1007 MK_PARAMS='{"method":"write","size":65536}' \
+	mkdoc "$d/new/q.json" 6.19 0 0 0 0
+rc=0; "$Z" compare "$d/base/q.json" "$d/new/q.json" >"$d/out" 2>&1 || rc=$?
+[ $rc = 0 ] || zcb_fail "quiet compare: exit $rc"
+grep -Eq '^Hmean .* no change > 2\.6% \(n=10/10\)$' "$d/out" ||
+	{ cat "$d/out"; zcb_fail "a quiet row does not say the smallest change it could flag"; }
+grep -q '"no change > x%": not significant' "$d/out" || zcb_fail "no legend for no change > x%"
+"$Z" compare -f json "$d/base/q.json" "$d/new/q.json" >"$d/out.json" || zcb_fail "json"
+jq -e '.rows[0].kernels[0].detectable_pct >= 2' "$d/out.json" >/dev/null || zcb_fail "json: detectable_pct"
+zcb_ok "compare: 'no change > 2.6%' on a quiet row (above the 2% threshold by 1.3 standard errors)"
+
+rc=0; "$Z" plan "$d/none" >/dev/null 2>&1 || rc=$?
+[ $rc = 2 ] || zcb_fail "no baseline: exit $rc"
+zcb_ok "plan without a baseline: exit 2"
