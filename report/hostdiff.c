@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "esc.h"
+#include "netdiff.h"
 #include "report.h"
 
 #include <stdio.h>
@@ -47,6 +48,9 @@ static json_t *host_facts(const struct rsel *sel)
 				 json_is_string(v) ? json_string_value(v)
 						   : "?");
 		}
+		netdiff_facts(h, "", out, fact_add);
+		netdiff_facts(json_object_get(sel->v[i].doc->root, "peer"),
+			      "peer ", out, fact_add);
 	}
 	return out;
 }

@@ -1,0 +1,18 @@
+/* netdiff.h: a host's interface and CPU power facts as field/value pairs
+ * for compare's host diff (hostdiff.c). */
+#ifndef ZCB_NETDIFF_H
+#define ZCB_NETDIFF_H
+
+#include <jansson.h>
+
+typedef void (*netdiff_add_fn)(json_t *out, const char *field,
+			       const char *value);
+
+/* Call add(out, field, value) for each interface fact ("iface gro",
+ * "iface mtu", ...) and CPU power fact of host that the document holds
+ * (a document without them adds nothing); side ("" or "peer ") goes
+ * before each field. */
+void netdiff_facts(json_t *host, const char *side, json_t *out,
+		   netdiff_add_fn add);
+
+#endif
