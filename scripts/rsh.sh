@@ -33,7 +33,9 @@
 #   rsh_stop VAR ERR PID NAME [always]
 #                              stop the command started so (ERR holds its
 #                              PID there; NAME is its program), then PID
-#                              (the local end), waiting up to 5 s. The
+#                              (the local end), waiting up to 5 s (and
+#                              first up to 10 s for a PID not said yet,
+#                              while the local end runs). The
 #                              other host is asked only while the local
 #                              end runs, or always (on exit or a signal:
 #                              the local end may have died first)
@@ -120,8 +122,15 @@ rsh_start() { # rsh_start VAR LOG ERR CMD...: sets RSH_PID
 }
 
 rsh_stop() { # rsh_stop VAR ERR PID NAME [always]
-	local var=$1 err=$2 pid=$3 name=$4 always=${5:-} rpid
-	rpid=$(sed -n 's/^zcb-remote-pid \([0-9][0-9]*\)$/\1/p' "$err" 2>/dev/null | head -1)
+	local var=$1 err=$2 pid=$3 name=$4 always=${5:-} rpid=""
+	# a command whose local end runs but that has not said its PID yet
+	# (the login is under way): wait for it, 10 s at most, else it would
+	# start after this and run on there
+	for _ in $(seq 1 100); do
+		rpid=$(sed -n 's/^zcb-remote-pid \([0-9][0-9]*\)$/\1/p' "$err" 2>/dev/null | head -1)
+		{ [ -z "$rpid" ] && [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; } || break
+		sleep 0.1
+	done
 	if [ -n "$rpid" ] && { [ -n "$always" ] || kill -0 "$pid" 2>/dev/null; }; then
 		# shellcheck disable=SC2016 # expanded by the sh on the other host
 		rsh_run "$var" sh -c 'c=$(tr "\000" " " <"/proc/$1/cmdline" 2>/dev/null) || exit 0
