@@ -97,6 +97,7 @@ void print_host_diff(const struct rsel *base, const struct rsel *new)
 		printf("Hosts: same kernel, cmdline, CPU and sysctls on both "
 		       "sides\n");
 	printf("\n");
+	netdiff_print_softirqs(base, new);
 	json_decref(a);
 	json_decref(b);
 	json_decref(all);

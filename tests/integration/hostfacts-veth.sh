@@ -77,3 +77,7 @@ rc=0; "$Z" compare "$T/off/t.json" "$T/on/t.json" >"$T/cmp" 2>&1 || rc=$?
 grep -Eq '^  peer iface gro +off -> on$' "$T/cmp" || { cat "$T/cmp"; zcb_fail "compare did not print the peer's GRO difference"; }
 grep -Eq '^  iface gro' "$T/cmp" && zcb_fail "compare printed a GRO change of the sender's own"
 zcb_ok "compare of the sender's documents: the peer's GRO"
+# the busiest CPU for softirqs, each side, beside the host differences
+grep -Eq '^  base +host cpu[0-9]+ [0-9]+/[0-9]+/[0-9]+   peer cpu[0-9]+ ' "$T/cmp" ||
+	{ cat "$T/cmp"; zcb_fail "compare did not print the busiest softirq CPU"; }
+zcb_ok "compare prints the busiest softirq CPU of each side"
