@@ -112,6 +112,9 @@ struct chat_server *chat_server_start(const struct chat_server_cfg *c,
 int chat_server_port(const struct chat_server *s);
 /* Runs the server saw complete. */
 unsigned long long chat_server_runs(struct chat_server *s);
+/* Connections open now (threads model: their threads not yet ended):
+ * 0 once every connection's end has been dealt with. */
+int chat_server_conns(struct chat_server *s);
 /* Stop accepting, close every connection, wait for the threads. */
 void chat_server_stop(struct chat_server *s);
 

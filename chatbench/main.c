@@ -18,6 +18,8 @@
 #include "sig.h"
 #include "units.h"
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -82,55 +84,41 @@ static void parse_size(struct cfg *c, const char *arg)
 	c->size = (long)sz;
 }
 
+#define CO(f) offsetof(struct cfg, f)
+/* The options that only store a value. */
+static const struct cli_set sets[] = {
+	{'r', CLI_LONG, CO(rooms), 1, CHAT_MAX_ROOMS, "--rooms"},
+	{'u', CLI_LONG, CO(users), 2, CHAT_MAX_USERS, "--users"},
+	{'m', CLI_LONG, CO(messages), 1, UINT32_MAX, "--messages"},
+	{'N', CLI_FLAG, CO(nodelay), 0, 0, "--nodelay"},
+	{'S', CLI_FLAG, CO(server), 0, 0, "--server"},
+	{'H', CLI_STR, CO(host), 0, 0, "--host"},
+	{'B', CLI_STR, CO(bind), 0, 0, "--bind"},
+	{'n', CLI_INT, CO(cli.repeat), 1, 100000, "--repeat"},
+	{'t', CLI_DUR, CO(timeout_s), 0, 86400, "--timeout"},
+	{'X', CLI_LONG, CO(max_conns), 1, 1000000, "--max-conns"},
+	{0},
+};
+
 static void chat_option(void *p, int o, const char *arg)
 {
+	static const char *const models[] = {"threads", "epoll", NULL};
 	struct cfg *c = p;
 
 	switch (o) {
-	case 'r':
-		c->rooms = cli_long("--rooms", arg, 1, CHAT_MAX_ROOMS);
-		break;
-	case 'u':
-		c->users = cli_long("--users", arg, 2, CHAT_MAX_USERS);
-		break;
-	case 'm':
-		c->messages = cli_long("--messages", arg, 1, UINT32_MAX);
-		break;
 	case 's':
 		parse_size(c, arg);
 		break;
-	case 'N': /* --nodelay */
-		c->nodelay = 1;
-		break;
 	case 'M': /* --model */
-		if (strcmp(arg, "threads") && strcmp(arg, "epoll"))
-			die_usage("--model %s: expected threads or epoll", arg);
-		c->model = !strcmp(arg, "epoll") ? CHAT_EPOLL : CHAT_THREADS;
-		break;
-	case 'S': /* --server */
-		c->server = 1;
-		break;
-	case 'H': /* --host */
-		c->host = arg;
+		c->model = cli_choice("--model", arg, models) ? CHAT_EPOLL
+							       : CHAT_THREADS;
 		break;
 	case 'p':
 		c->port = (int)cli_long("--port", arg, 0, 65535);
 		port_set = 1;
 		break;
-	case 'B': /* --bind */
-		c->bind = arg;
-		break;
-	case 'n':
-		c->cli.repeat = (int)cli_long("--repeat", arg, 1, 100000);
-		break;
-	case 't':
-		c->timeout_s = cli_duration("--timeout", arg, 0, 86400);
-		break;
 	case 'F': /* --fault */
 		parse_fault(c, arg);
-		break;
-	case 'X': /* --max-conns */
-		c->max_conns = cli_long("--max-conns", arg, 1, 1000000);
 		break;
 	}
 }
@@ -142,6 +130,7 @@ static const struct cli_tool tool = {
 	.repeat_max = 100000,
 	.shortopts = "r:u:m:s:p:n:t:",
 	.longs = longs,
+	.sets = sets,
 	.option = chat_option,
 };
 

@@ -63,6 +63,18 @@ int chat_server_port(const struct chat_server *s)
 	return s->port;
 }
 
+int chat_server_conns(struct chat_server *s)
+{
+	int n;
+
+	if (s->cfg.model != CHAT_THREADS)
+		return __atomic_load_n(&s->nconns, __ATOMIC_ACQUIRE);
+	pthread_mutex_lock(&s->lock);
+	n = s->nthreads;
+	pthread_mutex_unlock(&s->lock);
+	return n;
+}
+
 unsigned long long chat_server_runs(struct chat_server *s)
 {
 	unsigned long long n;

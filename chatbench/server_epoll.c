@@ -230,7 +230,7 @@ static void ep_accept(struct chat_server *s)
 		epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev);
 		c->next = s->conns;
 		s->conns = c;
-		s->nconns++;
+		__atomic_fetch_add(&s->nconns, 1, __ATOMIC_RELEASE);
 	}
 	/* out of descriptors: the listener stays readable; take it out of
 	 * the set for a while instead of spinning on it */
@@ -249,7 +249,6 @@ static void ep_close(struct chat_server *s, struct srv_conn *c)
 			*p = c->next;
 			break;
 		}
-	s->nconns--;
 	epoll_ctl(s->epfd, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
 	c->fd = -1;
@@ -262,11 +261,13 @@ static void ep_close(struct chat_server *s, struct srv_conn *c)
 		log_warn("client %s: %s; closing the connection", c->name, why);
 	if (!c->room) {
 		srv_conn_free(c);
-		return;
+	} else {
+		pthread_mutex_lock(&s->lock);
+		srv_leave(s, c, c->closing ? NULL : why);
+		pthread_mutex_unlock(&s->lock);
 	}
-	pthread_mutex_lock(&s->lock);
-	srv_leave(s, c, c->closing ? NULL : why);
-	pthread_mutex_unlock(&s->lock);
+	/* last: chat_server_conns() == 0 means all of this is done */
+	__atomic_fetch_sub(&s->nconns, 1, __ATOMIC_RELEASE);
 }
 
 static void reap_all(struct chat_server *s)

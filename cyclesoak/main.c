@@ -19,6 +19,7 @@
 #include "sig.h"
 #include "soak.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -89,57 +90,35 @@ static void set_mode(struct cfg *c, enum cs_mode m, const char *opt)
 	c->mode = m;
 }
 
-/* --calibrate's and --serve's own options; 0 when opt is neither. */
-static int calib_serve_option(struct cfg *c, int opt, const char *arg)
+#define CS(f) offsetof(struct cfg, f)
+/* The options that only store a value. */
+static const struct cli_set sets[] = {
+	{'n', CLI_LONG, CS(count), 1, 1e9, "-n"},
+	{'U', CLI_STR, CS(cpus), 0, 0, "--cpus"},
+	{'F', CLI_STR, CS(calib_file), 0, 0, "--calib-file"},
+	{'E', CLI_STR, CS(events), 0, 0, "--events"},
+	{'R', CLI_INT, CS(rounds), 2, 1000, "--rounds"},
+	{'W', CLI_DUR, CS(round_s), 0.05, 86400, "--round-time"},
+	{'L', CLI_DBL, CS(tolerance_pct), 1e-9, 1e6, "--tolerance"},
+	{'f', CLI_FLAG, CS(force), 0, 0, "--force"},
+	{'B', CLI_STR, CS(bind), 0, 0, "--bind"},
+	{'M', CLI_INT, CS(max_clients), 1, 4096, "--max-clients"},
+	{'d', CLI_DUR, CS(load_s), 0.2, 86400, "--duration"},
+	{'Q', CLI_FLAG, CS(quick), 0, 0, "--quick"},
+	{0},
+};
+
+/* The modes, and the options whose use the checks at the end follow. */
+static void cs_option(void *p, int opt, const char *arg)
 {
+	struct cfg *c = p;
 	struct soak_kind k;
 	char err[200];
 
 	switch (opt) {
-	case 'R': /* --rounds */
-		c->rounds = (int)cli_long("--rounds", arg, 2, 1000);
-		return 1;
-	case 'W': /* --round-time */
-		c->round_s = cli_duration("--round-time", arg, 0.05, 86400);
-		return 1;
-	case 'L': /* --tolerance */
-		c->tolerance_pct = cli_double("--tolerance", arg, 1e-9, 1e6);
-		return 1;
-	case 'f': /* --force */
-		c->force = 1;
-		return 1;
-	case 'K': /* --soaker */
-		if (soak_kind_parse(arg, &k, err, sizeof(err)))
-			die_usage("--soaker: %s", err);
-		c->soaker = arg;
-		return 1;
-	case 'B': /* --bind */
-		c->bind = arg;
-		return 1;
-	case 'P': /* --port */
-		c->port = (int)cli_long("--port", arg, 0, 65535);
-		given.port = 1;
-		return 1;
-	case 'M': /* --max-clients */
-		c->max_clients = (int)cli_long("--max-clients", arg, 1, 4096);
-		return 1;
-	}
-	return 0;
-}
-
-static void cs_option(void *p, int opt, const char *arg)
-{
-	struct cfg *c = p;
-
-	if (calib_serve_option(c, opt, arg))
-		return;
-	switch (opt) {
 	case 'p':
 		c->period_s = cli_duration("-p", arg, 0.01, 86400);
 		given.period = 1;
-		break;
-	case 'n':
-		c->count = cli_long("-n", arg, 1, 1000000000);
 		break;
 	case 'C': /* --calibrate */
 		set_mode(c, CS_CALIBRATE, "--calibrate");
@@ -150,14 +129,14 @@ static void cs_option(void *p, int opt, const char *arg)
 	case 'T': /* --selftest */
 		set_mode(c, CS_SELFTEST, "--selftest");
 		break;
-	case 'U': /* --cpus */
-		c->cpus = arg;
+	case 'K': /* --soaker */
+		if (soak_kind_parse(arg, &k, err, sizeof(err)))
+			die_usage("--soaker: %s", err);
+		c->soaker = arg;
 		break;
-	case 'F': /* --calib-file */
-		c->calib_file = arg;
-		break;
-	case 'E': /* --events */
-		c->events = arg;
+	case 'P': /* --port */
+		c->port = (int)cli_long("--port", arg, 0, 65535);
+		given.port = 1;
 		break;
 	case 'I': /* --idle-timeout */
 		c->idle_s =
@@ -173,12 +152,6 @@ static void cs_option(void *p, int opt, const char *arg)
 		c->host_details = 1;
 		given.serve = 1;
 		break;
-	case 'd': /* --duration */
-		c->load_s = cli_duration("--duration", arg, 0.2, 86400);
-		break;
-	case 'Q': /* --quick */
-		c->quick = 1;
-		break;
 	}
 }
 
@@ -187,6 +160,7 @@ static const struct cli_tool tool = {
 	.common = CLI_METERS | CLI_RESULT | CLI_RESULT_O,
 	.shortopts = "+p:n:", /* stop at CMD: its options are its own */
 	.longs = longs,
+	.sets = sets,
 	.option = cs_option,
 };
 

@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -143,8 +144,10 @@ static long number(const char *opt, const char *arg, long lo, long hi,
 }
 
 /* What is moved: the direction, sizes, clients, files and data. */
-static int what_option(struct cfg *c, int o, const char *arg)
+static int what_option(void *p, int o, const char *arg)
 {
+	static const char *const files[] = {"shared", "own", NULL};
+	struct cfg *c = p;
 	uint64_t v[NB_MAX_LIST], u;
 	int i;
 
@@ -165,9 +168,7 @@ static int what_option(struct cfg *c, int o, const char *arg)
 			c->clients[i] = (int)v[i];
 		return 1;
 	case 'F': /* --files */
-		if (strcmp(arg, "shared") && strcmp(arg, "own"))
-			die_usage("--files: \"%s\" is not shared or own", arg);
-		c->own_files = !strcmp(arg, "own");
+		c->own_files = cli_choice("--files", arg, files);
 		return 1;
 	case 'b':
 		if (units_parse_size(arg, &u) || !u)
@@ -189,32 +190,32 @@ static int what_option(struct cfg *c, int o, const char *arg)
 	return 0;
 }
 
+#define NO(f) offsetof(struct cfg, f)
+/* The options that only store a value. */
+static const struct cli_set sets[] = {
+	{'A', CLI_FLAG, NO(async), 0, 0, "--async"},
+	{'M', CLI_STR, NO(target), 0, 0, "--mount"},
+	{'D', CLI_FLAG, NO(direct), 0, 0, "--direct"},
+	{'C', CLI_FLAG, NO(drop_caches), 0, 0, "--drop-caches"},
+	{'T', CLI_DUR, NO(max_time), 0, 86400, "--max-time"},
+	{'R', CLI_INT, NO(cli.repeat), 1, 10000, "--repeat"},
+	{'P', CLI_STR, NO(remote_cpu), 0, 0, "--remote-cpu"},
+	{'L', CLI_STR, NO(cli.label), 0, 0, "--label"},
+	{0},
+};
+
+/* How: queue depth, protocol version, timeouts, the server's pid. */
 static void nb_option(void *p, int o, const char *arg)
 {
+	static const char *const vers[] = {"3", "4", NULL};
 	struct cfg *c = p;
 
-	if (what_option(c, o, arg))
-		return;
 	switch (o) {
 	case 'Q': /* --qd */
 		c->qd = (int)number("--qd", arg, 1, NFSIO_MAX_QD, NULL);
 		break;
-	case 'A': /* --async */
-		c->async = 1;
-		break;
 	case 'V': /* --vers */
-		if (strcmp(arg, "3") && strcmp(arg, "4"))
-			die_usage("--vers: \"%s\" is not 3 or 4", arg);
-		c->vers = atoi(arg);
-		break;
-	case 'M': /* --mount */
-		c->target = arg;
-		break;
-	case 'D': /* --direct */
-		c->direct = 1;
-		break;
-	case 'C': /* --drop-caches */
-		c->drop_caches = 1;
+		c->vers = 3 + cli_choice("--vers", arg, vers);
 		break;
 	case 'x': /* --rsize */
 	case 'y': /* --wsize */
@@ -226,21 +227,9 @@ static void nb_option(void *p, int o, const char *arg)
 		c->timeout_ms = (int)ceil(
 			cli_duration("--timeout", arg, 0, 86400) * 1000);
 		break;
-	case 'T': /* --max-time */
-		c->max_time = cli_duration("--max-time", arg, 0, 86400);
-		break;
-	case 'R':
-		c->cli.repeat = (int)cli_long("--repeat", arg, 1, 10000);
-		break;
 	case 'p': /* --server-pid */
 		c->server_pid = (pid_t)number("--server-pid", arg, 1,
 					      0x3fffffff, "a PID");
-		break;
-	case 'P': /* --remote-cpu */
-		c->remote_cpu = arg;
-		break;
-	case 'L':
-		c->cli.label = arg;
 		break;
 	}
 }
@@ -251,6 +240,8 @@ static const struct cli_tool tool = {
 	.repeat_max = 10000,
 	.shortopts = "rws:n:b:t:R:L:",
 	.longs = longs,
+	.sets = sets,
+	.take = {what_option},
 	.option = nb_option,
 };
 

@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <pwd.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -149,19 +150,31 @@ static double duration(const char *opt, const char *s, double min)
 	return v;
 }
 
-/* Where: the server, the export, the mount and the test file. */
-static int where_option(struct cfg *cfg, int opt, const char *arg)
+#define PO(f) offsetof(struct cfg, f)
+/* The options that only store a value. */
+static const struct cli_set sets[] = {
+	{'s', CLI_STR, PO(server), 0, 0, "-s"},
+	{'a', CLI_STR, PO(aname), 0, 0, "-a"},
+	{'U', CLI_STR, PO(uname), 0, 0, "--uname"},
+	{'M', CLI_STR, PO(mount), 0, 0, "--mount"},
+	{'F', CLI_STR, PO(file), 0, 0, "--file"},
+	{'K', CLI_FLAG, PO(keep), 0, 0, "--keep"},
+	{'N', CLI_FLAG, PO(no_create), 0, 0, "--no-create"},
+	{'f', CLI_SIZE, PO(file_size), 1, 1ull << 50, "--file-size"},
+	{'Q', CLI_INT, PO(qd), 1, P9_MAXTAGS, "--qd"},
+	{'r', CLI_INT, PO(cli.repeat), 1, 1000, "--repeat"},
+	{'V', CLI_FLAG, PO(verify), 0, 0, "--verify"},
+	{'R', CLI_STR, PO(remote_cpu), 0, 0, "--remote-cpu"},
+	{'p', CLI_INT, PO(server_pid), 1, 0x7fffffff, "--server-pid"},
+	{0},
+};
+
+/* Where, beyond the plain ones: who attaches, the msize, O_DIRECT. */
+static int where_option(void *p, int opt, const char *arg)
 {
+	struct cfg *cfg = p;
+
 	switch (opt) {
-	case 's':
-		cfg->server = arg;
-		return 1;
-	case 'a':
-		cfg->aname = arg;
-		return 1;
-	case 'U': /* --uname */
-		cfg->uname = arg;
-		return 1;
 	case 'I': /* --uid */
 		cfg->uid = (uint32_t)cli_long("--uid", arg, 0, 0xfffffffeL);
 		cfg->uid_set = 1;
@@ -170,22 +183,10 @@ static int where_option(struct cfg *cfg, int opt, const char *arg)
 		cfg->msize = (uint32_t)cli_size("--msize", arg, P9_MIN_MSIZE,
 						P9_MAX_MSIZE);
 		return 1;
-	case 'M': /* --mount */
-		cfg->mount = arg;
-		return 1;
 	case 'D': /* --odirect */
 		if (arg && strcmp(arg, "both"))
 			die_usage("--odirect: '%s' is not 'both'", arg);
 		given.odirect = arg ? 2 : 1;
-		return 1;
-	case 'F': /* --file */
-		cfg->file = arg;
-		return 1;
-	case 'K': /* --keep */
-		cfg->keep = 1;
-		return 1;
-	case 'N': /* --no-create */
-		cfg->no_create = 1;
 		return 1;
 	}
 	return 0;
@@ -195,8 +196,6 @@ static void p9_option(void *p, int opt, const char *arg)
 {
 	struct cfg *cfg = p;
 
-	if (where_option(cfg, opt, arg))
-		return;
 	switch (opt) {
 	case 'P': /* --path */
 		given.paths = pick("--path", arg, "copy", "direct");
@@ -226,27 +225,8 @@ static void p9_option(void *p, int opt, const char *arg)
 		cfg->duration = duration("--duration", arg, 0);
 		given.count++;
 		break;
-	case 'f': /* --file-size */
-		cfg->file_size = cli_size("--file-size", arg, 1, 1ull << 50);
-		break;
-	case 'Q': /* --qd */
-		cfg->qd = (int)cli_long("--qd", arg, 1, P9_MAXTAGS);
-		break;
-	case 'r':
-		cfg->cli.repeat = (int)cli_long("--repeat", arg, 1, 1000);
-		break;
-	case 'V': /* --verify */
-		cfg->verify = 1;
-		break;
 	case 't': /* --timeout */
 		cfg->timeout = duration("--timeout", arg, 0.01);
-		break;
-	case 'R': /* --remote-cpu */
-		cfg->remote_cpu = arg;
-		break;
-	case 'p': /* --server-pid */
-		cfg->server_pid =
-			(pid_t)cli_long("--server-pid", arg, 1, 0x7fffffffL);
 		break;
 	}
 }
@@ -257,6 +237,8 @@ static const struct cli_tool tool = {
 	.repeat_max = 1000,
 	.shortopts = "s:a:m:n:r:",
 	.longs = longs,
+	.sets = sets,
+	.take = {where_option},
 	.option = p9_option,
 };
 

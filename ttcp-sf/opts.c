@@ -87,8 +87,10 @@ static int ms_of(const char *opt, const char *arg)
 }
 
 /* ttcp's classic letters. 0 when opt is not one. */
-static int classic(struct cfg *c, int opt, const char *arg)
+static int classic(void *cfg, int opt, const char *arg)
 {
+	struct cfg *c = ((struct parse *)cfg)->c;
+
 	switch (opt) {
 	case 'l': c->buflen = cli_size("-l", arg, 1, 64 << 20); return 1;
 	case 'p': c->port = (int)cli_long("-p", arg, 0, 65535); return 1;
@@ -114,8 +116,6 @@ static void option(void *cfg, int opt, const char *arg)
 	struct parse *p = cfg;
 	struct cfg *c = p->c;
 
-	if (classic(c, opt, arg))
-		return;
 	switch (opt) {
 	case 't': c->trans = 1; p->have_dir |= 1; break;
 	case 'r': c->trans = 0; p->have_dir |= 2; break;
@@ -155,6 +155,7 @@ static const struct cli_tool tool = {
 	.repeat_max = TTCP_MAX_SAMPLES,
 	.shortopts = "trl:n:p:usb:DA:O:Tf:m:F:V",
 	.longopts = longopts,
+	.take = {classic},
 	.option = option,
 };
 

@@ -16,6 +16,8 @@
 #include "zcwire.h"
 
 #include <sched.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,20 +74,24 @@ static const struct option longopts[] = {
 	{NULL, 0, NULL, 0},
 };
 
+#define ZO(f) offsetof(struct cfg, f)
+/* The options that only store a value. */
+static const struct cli_set sets[] = {
+	{'s', CLI_STR, ZO(server), 0, 0, "-s"},
+	{'p', CLI_INT, ZO(port), 1, 65535, "-p"},
+	{'n', CLI_U32, ZO(loops), 0, UINT32_MAX, "-n"},
+	{'k', CLI_FLAG, ZO(cork), 0, 0, "-k"},
+	{'B', CLI_INT, ZO(cpu), 0, CPU_SETSIZE - 1, "-B"},
+	{'P', CLI_INT, ZO(conns), 1, 4096, "-P"},
+	{'C', CLI_FLAG, ZO(remote), 0, 0, "--remote-cpu"},
+	{0},
+};
+
 static void option(void *cfgp, int o, const char *arg)
 {
 	struct cfg *c = cfgp;
 
 	switch (o) {
-	case 's':
-		c->server = arg;
-		break;
-	case 'p':
-		c->port = (int)cli_long("-p", arg, 1, 65535);
-		break;
-	case 'n':
-		c->loops = (uint32_t)cli_long("-n", arg, 0, UINT32_MAX);
-		break;
 	case 'b':
 		c->bufsize = cli_size("-b", arg, 1, 64 << 20);
 		break;
@@ -98,20 +104,8 @@ static void option(void *cfgp, int o, const char *arg)
 	case O_METHOD:
 		opt.method = arg;
 		break;
-	case 'k':
-		c->cork = 1;
-		break;
 	case 'N':
 		log_info("-N: ignored, CPUs are counted from /sys");
-		break;
-	case 'B':
-		c->cpu = (int)cli_long("-B", arg, 0, CPU_SETSIZE - 1);
-		break;
-	case 'P':
-		c->conns = (int)cli_long("-P", arg, 1, 4096);
-		break;
-	case 'C':
-		c->remote = 1;
 		break;
 	case O_TIMEOUT:
 		c->timeout_ms =
@@ -130,6 +124,7 @@ static const struct cli_tool tool = {
 	.repeat_max = MAX_RUNS,
 	.shortopts = "s:p:n:b:SwkN:B:P:Cd",
 	.longopts = longopts,
+	.sets = sets,
 	.option = option,
 };
 

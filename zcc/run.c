@@ -10,6 +10,7 @@
 
 #include "clock.h"
 #include "log.h"
+#include "units.h"
 #include "peerrep.h"
 #include "sig.h"
 #include "sock.h"
@@ -185,11 +186,8 @@ static int hello(struct conn *c)
 	c->rem.cpu_granted = !!(flags & ZCW_F_CPU);
 	c->rem.run_granted = !!(flags & ZCW_F_RUN);
 	c->rem.soak = c->rem.run_granted && (flags & ZCW_F_SOAK);
-	snprintf(c->rem.recv_method, sizeof(c->rem.recv_method), "%s",
-		 json_string_value(json_object_get(about, "recv_method"))
-			 ? json_string_value(
-				   json_object_get(about, "recv_method"))
-			 : "");
+	units_copy_text(c->rem.recv_method, sizeof(c->rem.recv_method),
+			json_string_value(json_object_get(about, "recv_method")));
 	json_decref(about);
 	return 0;
 }

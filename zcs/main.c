@@ -18,6 +18,8 @@
 
 #include <limits.h>
 #include <sched.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -65,115 +67,56 @@ static char usage_text[2048];
 	"With -c or --cpu, zcs reports its CPU to the clients that ask (zcc -C);\n" \
 	"with -J the rate lines go to stderr.\n"
 
-enum {
-	O_BIND = CLI_OPT_TOOL,
-	O_PORT_FILE,
-	O_METHOD,
-	O_FORK,
-	O_MAX_CONNS,
-	O_MAX_LOOPS,
-	O_MAX_FILES,
-	O_MAX_FILE_LEN,
-	O_IDLE,
-	O_HEADER_TIMEOUT,
-	O_MIN_RATE,
-	O_EXIT_AFTER,
+/* the long options, as "name=c" (c: the letter option() gets) */
+static const char longs[] =
+	"port=p: bind=N: port-file=P: bufsize=b: bind-cpu=B: interval=I: "
+	"method=m: fork=F max-conns=C: max-loops=L: max-files=f: "
+	"max-file-len=l: idle-timeout=t: header-timeout=T: min-rate=r: "
+	"exit-after=x:";
+
+#define ZO(f) offsetof(struct cfg, f)
+/* The options that only store a value. */
+static const struct cli_set sets[] = {
+	{'p', CLI_INT, ZO(port), 0, 65535, "-p"},
+	{'N', CLI_STR, ZO(bind), 0, 0, "--bind"},
+	{'P', CLI_STR, ZO(port_file), 0, 0, "--port-file"},
+	{'B', CLI_INT, ZO(cpu), 0, CPU_SETSIZE - 1, "-B"},
+	{'I', CLI_DUR, ZO(interval), 0, 86400, "-I"},
+	{'F', CLI_FLAG, ZO(fork_mode), 0, 0, "--fork"},
+	{'x', CLI_LONG, ZO(exit_after), 1, 1e18, "--exit-after"},
+	/* the connection's limits: how much a client may announce, and
+	 * how slow it may be */
+	{'C', CLI_INT, ZO(max_conns), 1, 1 << 20, "--max-conns"},
+	{'L', CLI_U32, ZO(lim.max_loops), 0, UINT32_MAX, "--max-loops"},
+	{'f', CLI_U32, ZO(lim.max_files), 0, UINT32_MAX, "--max-files"},
+	{'t', CLI_DUR, ZO(idle_timeout), 0, 86400, "--idle-timeout"},
+	{0},
 };
-
-static const struct option longopts[] = {
-	{"port", required_argument, NULL, 'p'},
-	{"bind", required_argument, NULL, O_BIND},
-	{"port-file", required_argument, NULL, O_PORT_FILE},
-	{"bufsize", required_argument, NULL, 'b'},
-	{"bind-cpu", required_argument, NULL, 'B'},
-	{"interval", required_argument, NULL, 'I'},
-	{"method", required_argument, NULL, O_METHOD},
-	{"fork", no_argument, NULL, O_FORK},
-	{"max-conns", required_argument, NULL, O_MAX_CONNS},
-	{"max-loops", required_argument, NULL, O_MAX_LOOPS},
-	{"max-files", required_argument, NULL, O_MAX_FILES},
-	{"max-file-len", required_argument, NULL, O_MAX_FILE_LEN},
-	{"idle-timeout", required_argument, NULL, O_IDLE},
-	{"header-timeout", required_argument, NULL, O_HEADER_TIMEOUT},
-	{"min-rate", required_argument, NULL, O_MIN_RATE},
-	{"exit-after", required_argument, NULL, O_EXIT_AFTER},
-	{NULL, 0, NULL, 0},
-};
-
-/* A count limit of the stream (--max-loops, --max-files). */
-static uint32_t limit(const char *opt, const char *arg)
-{
-	return (uint32_t)cli_long(opt, arg, 0, UINT32_MAX);
-}
-
-/* The connection's limits: how much a client may announce, and how slow
- * it may be. 0 when opt is not one of them. */
-static int limits(struct cfg *c, int opt, const char *arg)
-{
-	switch (opt) {
-	case O_MAX_CONNS:
-		c->max_conns = (int)cli_long("--max-conns", arg, 1, 1 << 20);
-		return 1;
-	case O_MAX_LOOPS:
-		c->lim.max_loops = limit("--max-loops", arg);
-		return 1;
-	case O_MAX_FILES:
-		c->lim.max_files = limit("--max-files", arg);
-		return 1;
-	case O_MAX_FILE_LEN:
-		c->lim.max_file_len =
-			(uint32_t)cli_size("--max-file-len", arg, 0, UINT32_MAX);
-		return 1;
-	case O_IDLE:
-		c->idle_timeout = cli_duration("--idle-timeout", arg, 0, 86400);
-		return 1;
-	case O_HEADER_TIMEOUT: /* "0": none */
-		c->header_timeout = strcmp(arg, "0") ?
-			cli_duration("--header-timeout", arg, 0, 86400) : 0;
-		return 1;
-	case O_MIN_RATE:
-		c->min_rate = (double)cli_size("--min-rate", arg, 0, 1ull << 40);
-		return 1;
-	}
-	return 0;
-}
 
 static void option(void *cfgp, int opt, const char *arg)
 {
 	struct cfg *c = cfgp;
 
-	if (limits(c, opt, arg))
-		return;
 	switch (opt) {
-	case 'p':
-		c->port = (int)cli_long("-p", arg, 0, 65535);
-		break;
-	case O_BIND:
-		c->bind = arg;
-		break;
-	case O_PORT_FILE:
-		c->port_file = arg;
-		break;
 	case 'b':
 		c->unit = cli_size("-b", arg, 1, 64 << 20);
-		break;
-	case 'B':
-		c->cpu = (int)cli_long("-B", arg, 0, CPU_SETSIZE - 1);
 		break;
 	case 'd':
 		log_level++;
 		break;
-	case 'I':
-		c->interval = cli_duration("-I", arg, 0, 86400);
-		break;
-	case O_METHOD:
+	case 'm': /* --method */
 		method = arg;
 		break;
-	case O_FORK:
-		c->fork_mode = 1;
+	case 'l': /* --max-file-len */
+		c->lim.max_file_len =
+			(uint32_t)cli_size("--max-file-len", arg, 0, UINT32_MAX);
 		break;
-	case O_EXIT_AFTER:
-		c->exit_after = cli_long("--exit-after", arg, 1, LONG_MAX);
+	case 'T': /* --header-timeout; "0": none */
+		c->header_timeout = strcmp(arg, "0") ?
+			cli_duration("--header-timeout", arg, 0, 86400) : 0;
+		break;
+	case 'r': /* --min-rate */
+		c->min_rate = (double)cli_size("--min-rate", arg, 0, 1ull << 40);
 		break;
 	}
 }
@@ -182,7 +125,8 @@ static const struct cli_tool tool = {
 	.text = usage_text,
 	.common = CLI_CPU | CLI_RESULT | CLI_SOCKBUF,
 	.shortopts = "p:b:B:I:d",
-	.longopts = longopts,
+	.longs = longs,
+	.sets = sets,
 	.option = option,
 };
 

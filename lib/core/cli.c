@@ -66,6 +66,23 @@ double cli_duration(const char *opt, const char *s, double min, double max)
 	return v;
 }
 
+int cli_choice(const char *opt, const char *s, const char *const *names)
+{
+	char all[256];
+	size_t n = 0;
+	int i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	all[0] = '\0';
+	for (i = 0; names[i] && n < sizeof(all); i++)
+		n += (size_t)snprintf(all + n, sizeof(all) - n, "%s%s",
+				      !i ? "" : names[i + 1] ? ", " : " or ",
+				      names[i]);
+	die_usage("%s: \"%s\" is not %s", opt, s, all);
+}
+
 void cli_pin_cpu(const char *opt, int cpu)
 {
 	cpu_set_t set;
@@ -80,10 +97,16 @@ void cli_bad_option(char *const *argv)
 {
 	const char *a = optind > 0 ? argv[optind - 1] : "?";
 
+	/* a missing value is ':' (the leading ':' of the short options),
+	 * so '?' is an unknown letter, an unknown or ambiguous long name,
+	 * or a value given to a long option that takes none */
 	if (optopt && a[0] == '-' && a[1] != '-')
-		die_usage("-%c: unknown option or missing value (see %s --help)",
-			  optopt, log_prog);
-	die_usage("%s: unknown option or missing value (see %s --help)", a,
+		die_usage("-%c: unknown option (see %s --help)", optopt,
+			  log_prog);
+	if (strchr(a, '='))
+		die_usage("%s: unknown option, or one that takes no value (see %s --help)",
+			  a, log_prog);
+	die_usage("%s: unknown option, or an ambiguous abbreviation (see %s --help)", a,
 		  log_prog);
 }
 
@@ -341,6 +364,56 @@ static void cpu_list_apart(int o, const char *arg, int argc, char **argv)
 		  argv[optind], argv[optind]);
 }
 
+void cli_store(const struct cli_set *s, void *cfg, const char *arg)
+{
+	char *f = (char *)cfg + s->off;
+	long lo = (long)s->min, hi = (long)s->max;
+
+	switch (s->kind) {
+	case CLI_STR: *(const char **)f = arg; break;
+	case CLI_FLAG: *(int *)f = 1; break;
+	case CLI_INT: *(int *)f = (int)cli_long(s->name, arg, lo, hi); break;
+	case CLI_LONG: *(long *)f = cli_long(s->name, arg, lo, hi); break;
+	case CLI_U32:
+		*(uint32_t *)f = (uint32_t)cli_long(s->name, arg, lo, hi);
+		break;
+	case CLI_SIZE:
+		*(uint64_t *)f = cli_size(s->name, arg, (uint64_t)s->min,
+					  (uint64_t)s->max);
+		break;
+	case CLI_DUR:
+		*(double *)f = cli_duration(s->name, arg, s->min, s->max);
+		break;
+	case CLI_DBL:
+		*(double *)f = cli_double(s->name, arg, s->min, s->max);
+		break;
+	default: die("cli: %s: no such kind %d", s->name, (int)s->kind);
+	}
+}
+
+/* One of the tool's own options: a plain one from its table, else the
+ * first group that takes it, else option(); none at all is the tool's
+ * bug. */
+static void take_own(const struct cli_tool *t, void *cfg, int o,
+		     const char *arg)
+{
+	const struct cli_set *s;
+	size_t i;
+
+	for (s = t->sets; s && s->opt; s++)
+		if (s->opt == o) {
+			cli_store(s, cfg, arg);
+			return;
+		}
+
+	for (i = 0; i < sizeof(t->take) / sizeof(t->take[0]); i++)
+		if (t->take[i] && t->take[i](cfg, o, arg))
+			return;
+	if (!t->option)
+		die("cli: nothing takes option %d", o);
+	t->option(cfg, o, arg);
+}
+
 int cli_parse(const struct cli_tool *t, void *cfg, struct cli_common *c,
 	      int argc, char **argv)
 {
@@ -356,7 +429,7 @@ int cli_parse(const struct cli_tool *t, void *cfg, struct cli_common *c,
 			cli_bad_option(argv);
 		cpu_list_apart(o, optarg, argc, argv);
 		if (!take_common(t, c, o, optarg))
-			t->option(cfg, o, optarg);
+			take_own(t, cfg, o, optarg);
 	}
 	free(lo);
 	if (c->json_stdout && c->out)

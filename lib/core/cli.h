@@ -25,6 +25,10 @@ void cli_confidence(const char *opt, const char *s, double *level,
 /* A positive duration ("10", "250ms", "2m") in [min, max] seconds. */
 double cli_duration(const char *opt, const char *s, double min, double max);
 
+/* s is one of the names (a NULL-ended list): its index, or die naming
+ * opt and the names allowed. */
+int cli_choice(const char *opt, const char *s, const char *const *names);
+
 /* Run this process on cpu only (an option's value, e.g. -B 1), or die
  * naming opt. */
 void cli_pin_cpu(const char *opt, int cpu);
@@ -70,6 +74,33 @@ enum {
 				  * (zcs and zcc, as the originals) */
 };
 
+/*
+ * The plain options as data: one that only stores its value (a string,
+ * a flag, a number in a range) into a field of the tool's cfg is a line
+ * of a {0}-ended table, not a case of a switch.
+ */
+enum cli_kind {
+	CLI_STR = 1, /* const char *: the argument */
+	CLI_FLAG,    /* int: 1 */
+	CLI_INT,     /* int: cli_long in [min, max] */
+	CLI_LONG,    /* long: cli_long */
+	CLI_U32,     /* uint32_t: cli_long */
+	CLI_SIZE,    /* uint64_t: cli_size (k/m/g) */
+	CLI_DUR,     /* double seconds: cli_duration */
+	CLI_DBL,     /* double: cli_double */
+};
+
+struct cli_set {
+	int opt;	   /* what getopt returns for it; 0 ends the table */
+	enum cli_kind kind;
+	size_t off;	   /* offsetof(the tool's cfg, the field) */
+	double min, max;   /* the range of a number */
+	const char *name;  /* in messages: "--port" */
+};
+
+/* Store one plain option (a line of a cli_set table) into cfg. */
+void cli_store(const struct cli_set *s, void *cfg, const char *arg);
+
 struct cli_tool {
 	const char *text;	/* --help: synopsis and the tool's own
 				 * options; the common block follows */
@@ -87,8 +118,13 @@ struct cli_tool {
 				 * is what option() gets: the short letter
 				 * it is the long form of, or a character
 				 * of its own (not a common letter) */
-	/* one of the tool's own options, as getopt returned it; dies on a
-	 * bad value (cli_long and friends) */
+	const struct cli_set *sets; /* its plain options, taken first */
+	/* the tool's own options in groups (what to run, where, limits):
+	 * each returns 1 when opt was one of its own, 0 when not; tried in
+	 * order before option() */
+	int (*take[3])(void *cfg, int opt, const char *arg);
+	/* one of the tool's own options no group took, as getopt returned
+	 * it; dies on a bad value (cli_long and friends) */
 	void (*option)(void *cfg, int opt, const char *arg);
 };
 

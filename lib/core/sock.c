@@ -194,7 +194,8 @@ static int unix_addr(const char *path, struct sockaddr_un *sa,
 	return 0;
 }
 
-int sock_listen_unix(const char *path, char *err, size_t len)
+/* A unix stream socket at path: listening (serve 1) or connected. */
+static int unix_sock(const char *path, int serve, char *err, size_t len)
 {
 	struct sockaddr_un sa;
 	socklen_t sl;
@@ -205,11 +206,12 @@ int sock_listen_unix(const char *path, char *err, size_t len)
 		return -ENAMETOOLONG;
 	}
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sl) ||
-	    listen(fd, 64)) {
+	if (fd < 0 ||
+	    (serve ? bind(fd, (struct sockaddr *)&sa, sl) || listen(fd, 64)
+		   : connect(fd, (struct sockaddr *)&sa, sl))) {
 		e = errno;
-		snprintf(err, len, "cannot listen on %s: %s", path,
-			 strerror(e));
+		snprintf(err, len, "cannot %s %s: %s",
+			 serve ? "listen on" : "connect to", path, strerror(e));
 		if (fd >= 0)
 			close(fd);
 		return -e;
@@ -217,26 +219,14 @@ int sock_listen_unix(const char *path, char *err, size_t len)
 	return fd;
 }
 
+int sock_listen_unix(const char *path, char *err, size_t len)
+{
+	return unix_sock(path, 1, err, len);
+}
+
 int sock_connect_unix(const char *path, char *err, size_t len)
 {
-	struct sockaddr_un sa;
-	socklen_t sl;
-	int fd, e;
-
-	if (unix_addr(path, &sa, &sl)) {
-		snprintf(err, len, "unix socket path too long: %s", path);
-		return -ENAMETOOLONG;
-	}
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sl)) {
-		e = errno;
-		snprintf(err, len, "cannot connect to %s: %s", path,
-			 strerror(e));
-		if (fd >= 0)
-			close(fd);
-		return -e;
-	}
-	return fd;
+	return unix_sock(path, 0, err, len);
 }
 
 int sock_set_nonblock(int fd, int on)
@@ -300,60 +290,57 @@ int sock_set_timeout(int fd, int ms)
 	return 0;
 }
 
-ssize_t sock_read_full(int fd, void *buf, size_t len, int timeout_ms)
+/* send(2) without SIGPIPE; write(2) where fd is not a socket. */
+static ssize_t send_some(int fd, const char *buf, size_t len)
 {
-	size_t got = 0;
+	ssize_t n = send(fd, buf, len, MSG_NOSIGNAL);
 
-	while (got < len) {
+	if (n < 0 && errno == ENOTSOCK)
+		n = write(fd, buf, len);
+	return n;
+}
+
+/* All len bytes in (out 0) or out (1), each wait at most timeout_ms
+ * (<= 0: no limit): the bytes done (fewer in: EOF), or -errno. */
+static ssize_t sock_full(int fd, char *buf, size_t len, int timeout_ms,
+			 int out)
+{
+	size_t done = 0;
+
+	while (done < len) {
 		ssize_t n;
 
 		if (timeout_ms > 0) {
-			int r = sock_wait(fd, POLLIN, timeout_ms);
+			int r = sock_wait(fd, out ? POLLOUT : POLLIN,
+					  timeout_ms);
 
 			if (r == 0)
 				return -ETIMEDOUT;
 			if (r < 0)
 				return r;
 		}
-		n = read(fd, (char *)buf + got, len - got);
+		n = out ? send_some(fd, buf + done, len - done)
+			: read(fd, buf + done, len - done);
 		if (n < 0) {
 			if (errno == EINTR || errno == EAGAIN)
 				continue;
 			return -errno;
 		}
-		if (n == 0)
+		if (n == 0 && !out)
 			break;
-		got += (size_t)n;
+		done += (size_t)n;
 	}
-	return (ssize_t)got;
+	return (ssize_t)done;
+}
+
+ssize_t sock_read_full(int fd, void *buf, size_t len, int timeout_ms)
+{
+	return sock_full(fd, buf, len, timeout_ms, 0);
 }
 
 ssize_t sock_write_full(int fd, const void *buf, size_t len, int timeout_ms)
 {
-	size_t put = 0;
-
-	while (put < len) {
-		ssize_t n;
-
-		if (timeout_ms > 0) {
-			int r = sock_wait(fd, POLLOUT, timeout_ms);
-
-			if (r == 0)
-				return -ETIMEDOUT;
-			if (r < 0)
-				return r;
-		}
-		n = send(fd, (const char *)buf + put, len - put, MSG_NOSIGNAL);
-		if (n < 0 && errno == ENOTSOCK)
-			n = write(fd, (const char *)buf + put, len - put);
-		if (n < 0) {
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
-			return -errno;
-		}
-		put += (size_t)n;
-	}
-	return (ssize_t)put;
+	return sock_full(fd, (char *)buf, len, timeout_ms, 1);
 }
 
 const char *sock_peer_name(int fd, char *buf, size_t len)

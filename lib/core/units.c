@@ -210,3 +210,19 @@ const char *units_fmt_seed_total(double bytes, char *buf, size_t len)
 	snprintf(buf, len, "%s%s", num, u[i]);
 	return buf;
 }
+
+void units_copy_text(char *buf, size_t len, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	if (!len)
+		return;
+	if (n >= len) {
+		n = len - 1;
+		while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--; /* s[n] continues a sequence: cut before it */
+	}
+	if (n)
+		memcpy(buf, s, n);
+	buf[n] = '\0';
+}

@@ -47,4 +47,11 @@ const char *units_fmt_bytes_si(double bytes, char *buf, size_t len,
 const char *units_fmt_seed_rate(double bytes_per_s, char *buf, size_t len);
 const char *units_fmt_seed_total(double bytes, char *buf, size_t len);
 
+/*
+ * Copy s (NULL: "") into buf[len], cut if it must be, but never inside a
+ * UTF-8 sequence: a string cut inside one is no JSON string, and would
+ * vanish from a document that is written out again.
+ */
+void units_copy_text(char *buf, size_t len, const char *s);
+
 #endif

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "cpujson.h"
+#include "units.h"
 #include "hostinfo.h"
 #include "hostrun.h"
 
@@ -82,26 +83,9 @@ static double getnum(json_t *j, const char *k)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* Copy s into buf[len], cut if it must be, but never inside a UTF-8
- * sequence: a cut one is no JSON string and would vanish from our own
- * document when the sample is written out again. */
-static void copystr(char *buf, size_t len, const char *s)
-{
-	size_t n = s ? strlen(s) : 0;
-
-	if (n >= len) {
-		n = len - 1;
-		while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
-			n--; /* s[n] continues a sequence: cut before it */
-	}
-	if (n)
-		memcpy(buf, s, n);
-	buf[n] = '\0';
-}
-
 static void getstr(json_t *j, const char *k, char *buf, size_t len)
 {
-	copystr(buf, len, json_string_value(json_object_get(j, k)));
+	units_copy_text(buf, len, json_string_value(json_object_get(j, k)));
 }
 
 int cpu_sample_from_json(json_t *j, struct cpu_sample *s, char *err,
@@ -164,7 +148,7 @@ int cpu_sample_from_json(json_t *j, struct cpu_sample *s, char *err,
 		if (s->ncounters >= METER_MAX_COUNTERS)
 			break;
 		k = &s->ctr[s->ncounters++];
-		copystr(k->name, sizeof(k->name), name);
+		units_copy_text(k->name, sizeof(k->name), name);
 		k->ok = json_is_true(json_object_get(v, "ok"));
 		k->value = getnum(v, "value");
 		k->per_sec = getnum(v, "per_sec");

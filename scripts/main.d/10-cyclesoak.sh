@@ -38,6 +38,7 @@ fi
 err=$(jq '[.cases[] | select(.params.meter == "soak") | .samples[0].metrics.error_pts // 0 | fabs] | max // 0' \
 	"$out/selftest.json" 2>/dev/null)
 if awk -v e="${err:-0}" 'BEGIN { exit !(e > 5) }'; then
+	err=$(awk -v e="$err" 'BEGIN { printf "%.1f", e }')
 	echo "cyclesoak: WARNING: the soak meter was off by up to $err points on the known loads: recalibrate on an idle box (cyclesoak --calibrate); soak figures of this run read wrong by as much"
 fi
 echo "cyclesoak: documents in $out"

@@ -389,6 +389,18 @@ static void serve(const uint8_t *data, size_t size, int model)
 			close(k[i].fd);
 		free(k[i].rx);
 	}
+	/* until the server has let go of every connection (its threads
+	 * free what they hold after the hang-up we saw): else the input's
+	 * leak check races them */
+	end = now_s() + 10;
+	while (chat_server_conns(s) > 0 && now_s() < end)
+		poll(NULL, 0, 1);
+	if (chat_server_conns(s) > 0) {
+		fprintf(stderr,
+			"fuzz_chatframe: the %s server still held %d connections 10 s after they closed\n",
+			model ? "threads" : "epoll", chat_server_conns(s));
+		abort();
+	}
 }
 
 /* ---- mode 3: the real client against a scripted server ---- */

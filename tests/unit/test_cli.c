@@ -134,6 +134,24 @@ static void unknown(void)
 	parse(&fake_tool, &f, &c, a);
 }
 
+static void unknown_long(void)
+{
+	static const char *const a[] = { "--nonsense", NULL };
+	struct fake f;
+	struct cli_common c;
+
+	parse(&fake_tool, &f, &c, a);
+}
+
+static void value_to_flag(void)
+{
+	static const char *const a[] = { "--verbose=3", NULL };
+	struct fake f;
+	struct cli_common c;
+
+	parse(&fake_tool, &f, &c, a);
+}
+
 static void both_outputs(void)
 {
 	static const char *const a[] = { "-J", "--output", "x.json", NULL };
@@ -232,7 +250,12 @@ static void common_set(void)
 	T_CHECK(child(bad_repeat, msg, sizeof(msg)) == 2);
 	T_CHECK(strstr(msg, "--repeat") && strstr(msg, "51"));
 	T_CHECK(child(unknown, msg, sizeof(msg)) == 2);
-	T_CHECK(strstr(msg, "-x") != NULL);
+	T_CHECK(strstr(msg, "-x: unknown option") != NULL);
+	T_CHECK(child(unknown_long, msg, sizeof(msg)) == 2);
+	T_CHECK(strstr(msg, "--nonsense: unknown option, or an ambiguous") != NULL);
+	T_CHECK(child(value_to_flag, msg, sizeof(msg)) == 2);
+	T_CHECK(strstr(msg, "--verbose=3: unknown option, or one that takes "
+			    "no value") != NULL);
 	T_CHECK(child(both_outputs, msg, sizeof(msg)) == 2);
 	T_CHECK(strstr(msg, "-J and --output") != NULL);
 	T_CHECK(child(cpu_apart, msg, sizeof(msg)) == 2);
@@ -380,6 +403,57 @@ static void long_spec(void)
 	T_CHECK(strstr(msg, "verify=J") != NULL);
 }
 
+/* option groups (.take) tried in order before option(); cli_choice */
+static int take_len(void *cfg, int opt, const char *arg)
+{
+	if (opt != 'l')
+		return 0;
+	((struct spec *)cfg)->len = cli_long("-l", arg, 1, 100);
+	return 1;
+}
+
+static int take_rooms(void *cfg, int opt, const char *arg)
+{
+	static const char *const sizes[] = {"one", "two", "three", NULL};
+
+	if (opt != 'R')
+		return 0;
+	((struct spec *)cfg)->rooms = 1 + cli_choice("--rooms", arg, sizes);
+	return 1;
+}
+
+static const struct cli_tool take_tool = {
+	.text = "usage: take\n",
+	.common = CLI_RESULT,
+	.shortopts = "l:",
+	.longs = "rooms=R: flag=F",
+	.take = {take_len, take_rooms},
+	.option = spec_opt,
+};
+
+static void bad_choice(void)
+{
+	static const char *const a[] = {"--rooms", "four", NULL};
+	struct spec sp;
+
+	parse_spec(&take_tool, &sp, a);
+}
+
+static void groups(void)
+{
+	static const char *const a[] = {"-l", "5", "--rooms", "three",
+					"--flag", NULL};
+	struct spec sp;
+	char msg[512];
+
+	T_CHECK(parse_spec(&take_tool, &sp, a) == 6);
+	/* spec_opt would have set len and rooms itself: the groups did */
+	T_CHECK(sp.len == 5 && sp.rooms == 3 && sp.flag);
+	T_CHECK(child(bad_choice, msg, sizeof(msg)) == 2);
+	T_CHECK(strstr(msg, "--rooms: \"four\" is not one, two or three") !=
+		NULL);
+}
+
 static void help_text(void)
 {
 	char *buf = NULL;
@@ -407,6 +481,7 @@ int main(void)
 	result_doc();
 	stop_at_command();
 	long_spec();
+	groups();
 	help_text();
 	char msg[512];
 

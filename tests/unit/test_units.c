@@ -83,5 +83,20 @@ int main(void)
 	T_STREQ(units_fmt_seed_total(1048576, buf, sizeof(buf)), "1MB");
 	T_STREQ(units_fmt_seed_total(4294967296.0, buf, sizeof(buf)), "4GB");
 	T_STREQ(units_fmt_seed_total(20000, buf, sizeof(buf)), "19.5KB");
+	{
+		/* cut at a character, never inside one: "caf\xc3\xa9" */
+		char b4[5], b5[6], b3[3];
+
+		units_copy_text(b4, sizeof(b4), "caf\xc3\xa9");
+		T_STREQ(b4, "caf");
+		units_copy_text(b5, sizeof(b5), "caf\xc3\xa9");
+		T_STREQ(b5, "caf\xc3\xa9");
+		units_copy_text(b3, sizeof(b3), "\xe2\x82\xac"); /* the euro */
+		T_STREQ(b3, "");
+		units_copy_text(b3, sizeof(b3), NULL);
+		T_STREQ(b3, "");
+		units_copy_text(b3, sizeof(b3), "abcdef");
+		T_STREQ(b3, "ab");
+	}
 	return t_done();
 }
