@@ -7,6 +7,7 @@
  */
 #include "config.h"
 #include "esc.h"
+#include "netdiff.h"
 #include "report.h"
 
 #include <stdio.h>
@@ -48,6 +49,9 @@ static json_t *host_facts(const struct rsel *sel)
 				 json_is_string(v) ? json_string_value(v)
 						   : "?");
 		}
+		netdiff_facts(h, "", out, fact_add);
+		netdiff_facts(json_object_get(sel->v[i].doc->root, "peer"),
+			      "peer ", out, fact_add);
 	}
 	return out;
 }
@@ -114,6 +118,7 @@ void print_host_diff(const struct rsel *base, const struct rsel *new)
 	else if (!n)
 		printf("Hosts: the recorded facts are the same on both sides\n");
 	printf("\n");
+	netdiff_print_softirqs(base, new);
 	json_decref(a);
 	json_decref(b);
 	json_decref(all);

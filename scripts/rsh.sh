@@ -15,20 +15,77 @@
 # running. rsh_stop signals that PID only while its command line still
 # holds the command's name.
 #
+# An ssh prefix gets -o BatchMode=yes (never a password prompt),
+# ConnectTimeout=10 and ServerAliveInterval=5 (ServerAliveCountMax=3: a
+# far host that dies mid-run ends the local ssh within ~15 s), each only
+# when ZCB_RSH does not set it already.
+#
 #   rsh_split VAR STRING       the prefix STRING as the array VAR
+#   rsh_check VAR HOST NAME RPATH LPATH
+#                              before a run: RPATH --version on the other
+#                              host must say what LPATH --version says
+#                              here ("NAME zcbench VERSION"); else one
+#                              line naming HOST on stderr (ssh failed: why;
+#                              no NAME at RPATH; another version) and 1
 #   rsh_start VAR LOG ERR CMD...  CMD in the background via the prefix in
 #                              array VAR, stdout to LOG, stderr to ERR
 #                              (the same file is fine); sets RSH_PID
 #   rsh_stop VAR ERR PID NAME [always]
 #                              stop the command started so (ERR holds its
 #                              PID there; NAME is its program), then PID
-#                              (the local end), waiting up to 5 s. The
+#                              (the local end), waiting up to 5 s (and
+#                              first up to 10 s for a PID not said yet,
+#                              while the local end runs). The
 #                              other host is asked only while the local
 #                              end runs, or always (on exit or a signal:
 #                              the local end may have died first)
 
 rsh_split() { # rsh_split VAR STRING
+	local -n _rsh_arr=$1
+	local o extra=()
 	read -r -a "$1" <<<"$2"
+	rsh_is_ssh "${_rsh_arr[@]}" || return 0
+	for o in BatchMode=yes ConnectTimeout=10 ServerAliveInterval=5 ServerAliveCountMax=3; do
+		[[ "$2" == *"${o%%=*}"* ]] || extra+=(-o "$o")
+	done
+	_rsh_arr=("${_rsh_arr[0]}" "${extra[@]}" "${_rsh_arr[@]:1}")
+}
+
+rsh_check() { # rsh_check VAR HOST NAME RPATH LPATH
+	local -n _rsh_c=$1
+	local host=$2 name=$3 rpath=$4 lpath=$5 want got rc="" st out pid
+	if [ ${#_rsh_c[@]} -gt 0 ] && ! command -v "${_rsh_c[0]}" >/dev/null; then
+		echo "${0##*/}: $host: the remote shell ${_rsh_c[0]} (ZCB_RSH) is not a command here" >&2
+		return 1
+	fi
+	want=$("$lpath" --version 2>/dev/null) || want="(none)"
+	out=$(mktemp -d "${TMPDIR:-/tmp}/zcb-rsh.XXXXXX") || return 1
+	rsh_run "$1" "$rpath" --version </dev/null >"$out/o" 2>"$out/e" &
+	pid=$!
+	for _ in $(seq 1 600); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -TERM "$pid" 2>/dev/null && rc=124
+	wait "$pid"
+	st=$?
+	[ "$rc" = 124 ] || rc=$st
+	got=$(head -1 "$out/o")
+	if [ $rc = 255 ] && rsh_is_ssh "${_rsh_c[@]}"; then
+		echo "${0##*/}: $host: ssh failed: $(grep -v '^Warning: Permanently' "$out/e" | tail -1 | tr -d '\r')" >&2
+	elif [ $rc = 124 ]; then
+		echo "${0##*/}: $host: no answer within 60 s from ${_rsh_c[*]}" >&2
+	elif [ $rc = 126 ] || [ $rc = 127 ]; then
+		echo "${0##*/}: $host: no $name at $rpath there (install or build the same zcbench there, or name its path)" >&2
+	elif ! [[ "$got" =~ ^[a-z0-9-]+\ zcbench\ [^\ ]+$ ]]; then
+		echo "${0##*/}: $host: $rpath is not a zcbench $name with --version (it said: $(printf '%q' "${got:-$(tail -1 "$out/e")}"); here: ${want#* })" >&2
+		rc=1
+	elif [ "${got#* }" != "${want#* }" ]; then
+		echo "${0##*/}: $host: $rpath is ${got#* }, here $lpath is ${want#* }: run the same build on both hosts" >&2
+		rc=1
+	fi
+	rm -rf "$out"
+	[ $rc = 0 ]
 }
 
 rsh_quote() { # rsh_quote WORD...: one line, each word single-quoted
@@ -65,8 +122,15 @@ rsh_start() { # rsh_start VAR LOG ERR CMD...: sets RSH_PID
 }
 
 rsh_stop() { # rsh_stop VAR ERR PID NAME [always]
-	local var=$1 err=$2 pid=$3 name=$4 always=${5:-} rpid
-	rpid=$(sed -n 's/^zcb-remote-pid \([0-9][0-9]*\)$/\1/p' "$err" 2>/dev/null | head -1)
+	local var=$1 err=$2 pid=$3 name=$4 always=${5:-} rpid=""
+	# a command whose local end runs but that has not said its PID yet
+	# (the login is under way): wait for it, 10 s at most, else it would
+	# start after this and run on there
+	for _ in $(seq 1 100); do
+		rpid=$(sed -n 's/^zcb-remote-pid \([0-9][0-9]*\)$/\1/p' "$err" 2>/dev/null | head -1)
+		{ [ -z "$rpid" ] && [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; } || break
+		sleep 0.1
+	done
 	if [ -n "$rpid" ] && { [ -n "$always" ] || kill -0 "$pid" 2>/dev/null; }; then
 		# shellcheck disable=SC2016 # expanded by the sh on the other host
 		rsh_run "$var" sh -c 'c=$(tr "\000" " " <"/proc/$1/cmdline" 2>/dev/null) || exit 0

@@ -120,6 +120,7 @@ enum {
 	O_OUTPUT,
 	O_LABEL,
 	O_PROFILE,
+	O_VERSION,
 };
 
 /* Every common option: which flag brings it, its short letter (0 =
@@ -168,6 +169,9 @@ static const struct {
 	{ ~0u, 'q', { "quiet", no_argument, NULL, 'q' }, NULL },
 	{ ~0u, 'h', { "help", no_argument, NULL, 'h' },
 	  "  -h, --help            this help\n" },
+	{ ~0u, 0, { "version", no_argument, NULL, O_VERSION },
+	  "      --version         \"NAME zcbench VERSION\" (scripts check that\n"
+	  "                        both hosts run the same)\n" },
 };
 #define NCOMMON (sizeof(common) / sizeof(common[0]))
 
@@ -341,6 +345,9 @@ static int take_common(const struct cli_tool *t, struct cli_common *c,
 		return 1;
 	case 'h':
 		cli_usage(t, stdout);
+		exit(0);
+	case O_VERSION:
+		printf("%s zcbench %s\n", log_prog, PACKAGE_VERSION);
 		exit(0);
 	}
 	return 0;

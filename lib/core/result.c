@@ -9,6 +9,7 @@
 #include "result_int.h"
 #include "clock.h"
 #include "hostinfo.h"
+#include "hostrun.h"
 #include "log.h"
 
 #include <errno.h>
@@ -53,6 +54,7 @@ struct res_doc *res_new(const char *tool, int argc, char *const *argv)
 	for (i = 0; i < argc; i++)
 		json_array_append_new(cmd, json_string(argv[i]));
 	hostinfo_read(NULL, &h);
+	hostrun_begin();
 	make_run_id(id, sizeof(id));
 	d->root = json_pack(
 		"{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:n, s:o}",
@@ -274,6 +276,7 @@ int res_write(struct res_doc *d, const char *path, char *err, size_t len)
 	int fd, e;
 
 	res_summarize(d);
+	hostrun_add(json_object_get(d->root, "host"));
 	json_object_set_new(d->root, "finished",
 			    json_string(clock_iso8601(ts, sizeof(ts))));
 	if (!strcmp(path, "-")) {

@@ -8,6 +8,7 @@
 #include "cpujson.h"
 #include "units.h"
 #include "hostinfo.h"
+#include "hostrun.h"
 
 #include <errno.h>
 #include <math.h>
@@ -172,6 +173,7 @@ json_t *cpujson_report(const struct cpu_sample *s, int n)
 	for (i = 0; i < n; i++)
 		json_array_append_new(cpu, cpu_sample_to_json(&s[i]));
 	o = json_pack("{s:o, s:o}", "host", hostinfo_to_json(&h), "cpu", cpu);
+	hostrun_add(json_object_get(o, "host"));
 	hostinfo_free(&h);
 	return o;
 }

@@ -57,6 +57,7 @@ zcb_ok "every mktemp in scripts/ and bench/ is checked"
 mkdir -p "$T/bin"
 cat >"$T/bin/ssh" <<EOS
 #!/usr/bin/env bash
+while [ "\$1" = -o ]; do shift 2; done # the options rsh.sh adds
 shift # the host
 printf '%s\n' "\$*" >>"$T/ssh.log"
 cd "$T/remote" || exit 1
