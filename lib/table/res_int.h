@@ -30,4 +30,16 @@ void rl_list_add(struct rl_bad **v, size_t *n, size_t *cap, const char *path,
  */
 int rl_check_summaries(json_t *root, char *why, size_t len);
 
+/*
+ * Is root a document the set may keep (valid, ok unless flags has
+ * RL_KEEP_FAILED, a plain tool name, summaries that follow the samples)?
+ * 0, with warn set when its summary was recomputed; -EINVAL with err.
+ * Touches root only (thread-safe across documents).
+ */
+int rl_judge(json_t *root, unsigned flags, char *err, size_t len,
+	     char *warn, size_t wlen);
+/* Keep a judged document (root is the set's now), warn into s->warned. */
+void rl_keep(struct rl_set *s, const char *name, json_t *root,
+	     const char *warn);
+
 #endif

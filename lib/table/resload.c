@@ -100,48 +100,47 @@ static int tool_name_ok(const char *t)
 	return i > 0 && i <= RL_MAX_TOOL;
 }
 
-/* Take ownership of root: keep it when it is valid. */
-static int add_doc(struct rl_set *s, const char *name, json_t *root,
-		   unsigned flags)
+int rl_judge(json_t *root, unsigned flags, char *err, size_t len,
+	     char *warn, size_t wlen)
 {
-	char err[1024];
-	struct rl_doc *d;
 	const char *status;
 	int r;
 
-	if (res_validate(root, err, sizeof(err))) {
-		add_bad(s, name, "%s", err);
-		json_decref(root);
+	warn[0] = '\0';
+	if (res_validate(root, err, len))
 		return -EINVAL;
-	}
 	status = json_string_value(json_object_get(root, "status"));
 	if (strcmp(status, "ok") && !(flags & RL_KEEP_FAILED)) {
 		const char *e =
 			json_string_value(json_object_get(root, "error"));
 
-		add_bad(s, name, "the run failed: %s",
-			e ? e : "no error given");
-		json_decref(root);
+		snprintf(err, len, "the run failed: %s",
+			 e ? e : "no error given");
 		return -EINVAL;
 	}
 	if (!tool_name_ok(json_string_value(json_object_get(root, "tool")))) {
-		add_bad(s, name,
-			"tool is not a plain name (letters, digits, "
-			"'-', '_', '.')");
-		json_decref(root);
+		snprintf(err, len, "tool is not a plain name (letters, digits, "
+				   "'-', '_', '.')");
 		return -EINVAL;
 	}
-	r = rl_check_summaries(root, err, sizeof(err));
-	if (r < 0) {
-		add_bad(s, name, "%s", err);
-		json_decref(root);
+	r = rl_check_summaries(root, err, len);
+	if (r < 0)
 		return -EINVAL;
-	}
 	if (r)
-		add_warned(s, name,
-			   "the stored summary disagrees with the samples, "
-			   "which are used: %s",
-			   err);
+		snprintf(warn, wlen,
+			 "the stored summary disagrees with the samples, "
+			 "which are used: %s",
+			 err);
+	return 0;
+}
+
+void rl_keep(struct rl_set *s, const char *name, json_t *root,
+	     const char *warn)
+{
+	struct rl_doc *d;
+
+	if (warn && warn[0])
+		add_warned(s, name, "%s", warn);
 	s->docs = rl_grow(s->docs, &s->capdocs, s->ndocs, sizeof(*s->docs));
 	d = &s->docs[s->ndocs];
 	d->path = xstrdup(name);
@@ -150,6 +149,20 @@ static int add_doc(struct rl_set *s, const char *name, json_t *root,
 	d->label = json_string_value(json_object_get(root, "label"));
 	d->transcribed = json_is_true(json_object_get(root, "transcribed"));
 	d->order = s->ndocs++;
+}
+
+/* Take ownership of root: keep it when it is valid. */
+static int add_doc(struct rl_set *s, const char *name, json_t *root,
+		   unsigned flags)
+{
+	char err[1024], warn[1100];
+
+	if (rl_judge(root, flags, err, sizeof(err), warn, sizeof(warn))) {
+		add_bad(s, name, "%s", err);
+		json_decref(root);
+		return -EINVAL;
+	}
+	rl_keep(s, name, root, warn);
 	return 0;
 }
 
