@@ -79,6 +79,11 @@ json_t *ctl_hello_build(const struct ctl_hello *h)
 			 (json_int_t)h->dgrams, "sample", h->sample, "more",
 			 h->more);
 
+	if (h->rr_kind) { /* --rr only: older peers never see it */
+		json_object_set_new(j, "rr", json_integer(h->rr_kind));
+		json_object_set_new(j, "transactions",
+				    json_integer((json_int_t)h->trans));
+	}
 	if (h->soak >= 0) { /* paired runs only: older peers never see it */
 		json_object_set_new(j, "soak", json_boolean(h->soak));
 		json_object_set_new(j, "soak_next", json_boolean(h->soak_next));
@@ -145,8 +150,15 @@ int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len)
 	}
 	h->more = json_is_true(m);
 	if (get_tri(j, "soak", &h->soak, err, len) ||
-	    get_tri(j, "soak_next", &h->soak_next, err, len))
+	    get_tri(j, "soak_next", &h->soak_next, err, len) ||
+	    get_u64(j, "rr", &v, 0, err, len) ||
+	    get_u64(j, "transactions", &h->trans, 0, err, len))
 		return -EINVAL;
+	if (v > 5) {
+		snprintf(err, len, "field \"rr\" out of range");
+		return -EINVAL;
+	}
+	h->rr_kind = (int)v;
 	return 0;
 }
 
@@ -169,6 +181,9 @@ json_t *ctl_report_build(const struct ctl_report *r,
 	json_object_set_new(j, "lost", r->lost >= 0 ?
 				       json_integer((json_int_t)r->lost) :
 				       json_null());
+	json_object_set_new(j, "transactions",
+			    json_integer((json_int_t)r->trans));
+	json_object_set_new(j, "rr_lost", json_integer((json_int_t)r->rr_lost));
 	json_object_set_new(j, "zc_copied_pct",
 			    isfinite(r->zc_copied_pct) ?
 				    json_real(r->zc_copied_pct) :
@@ -201,7 +216,9 @@ int ctl_report_parse(json_t *j, struct ctl_report *r, char *err, size_t len)
 	    get_u64(j, "bytes", &r->bytes, 1, err, len) ||
 	    get_u64(j, "calls", &r->calls, 1, err, len) ||
 	    get_u64(j, "bad_bytes", &r->bad_bytes, 1, err, len) ||
-	    get_u64(j, "dgrams", &r->dgrams, 0, err, len))
+	    get_u64(j, "dgrams", &r->dgrams, 0, err, len) ||
+	    get_u64(j, "transactions", &r->trans, 0, err, len) ||
+	    get_u64(j, "rr_lost", &r->rr_lost, 0, err, len))
 		return -EINVAL;
 	r->verified = json_is_true(json_object_get(j, "verified"));
 	v = json_object_get(j, "elapsed_s");

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include "log.h"
+#include "rr.h"
 #include "sock.h"
 #include "ttcp.h"
 #include "units.h"
@@ -46,13 +47,22 @@ static const char usage_text[] =
 	"      --no-report      act as a plain ttcp (no end-of-run exchange)\n"
 	"      --require-peer   fail unless the other end is ttcp-sf and confirms\n"
 	"                       the bytes (a vanished peer is then an error)\n"
+	"Request/response (both sides; -r --rr answers what -t asks):\n"
+	"      --rr             TCP_RR transactions (with -u: UDP_RR); -n counts\n"
+	"                       transactions (default 10000), or --duration\n"
+	"      --crr            TCP_CRR: a new connection per transaction\n"
+	"      --rr-size R[,S]  request and response bytes (default 1,1)\n"
+	"      --burst N        -t: N transactions in flight (TCP_RR; default 1)\n"
+	"      --rr-timeout T   -t -u: a request unanswered after T is lost\n"
+	"                       (default 200ms)\n"
 	"--repeat and --confidence: -t drives, the receiver follows; --confidence\n"
 	"without --repeat takes at most 10 samples.\n";
 
 enum {
 	OPT_SOURCE_SIZE = CLI_OPT_TOOL, OPT_HOT, OPT_DURATION, OPT_CC,
 	OPT_AFFINITY, OPT_BIND, OPT_TIMEOUT, OPT_REPORT_TIMEOUT, OPT_WAIT,
-	OPT_NO_REPORT, OPT_REQUIRE_PEER
+	OPT_NO_REPORT, OPT_REQUIRE_PEER, OPT_RR, OPT_CRR, OPT_RR_SIZE,
+	OPT_BURST, OPT_RR_TIMEOUT
 };
 
 static const struct option longopts[] = {
@@ -70,6 +80,11 @@ static const struct option longopts[] = {
 	{ "wait", required_argument, NULL, OPT_WAIT },
 	{ "no-report", no_argument, NULL, OPT_NO_REPORT },
 	{ "require-peer", no_argument, NULL, OPT_REQUIRE_PEER },
+	{ "rr", no_argument, NULL, OPT_RR },
+	{ "crr", no_argument, NULL, OPT_CRR },
+	{ "rr-size", required_argument, NULL, OPT_RR_SIZE },
+	{ "burst", required_argument, NULL, OPT_BURST },
+	{ "rr-timeout", required_argument, NULL, OPT_RR_TIMEOUT },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -79,6 +94,7 @@ struct parse {
 	int have_dir;		/* 1: -t, 2: -r (3: both, refused) */
 	int have_n;		/* -n given */
 	const char *method;	/* -m as given, resolved at the end */
+	int have_rr_opts;	/* --rr-size, --burst or --rr-timeout given */
 };
 
 static int ms_of(const char *opt, const char *arg)
@@ -107,6 +123,46 @@ static int classic(struct cfg *c, int opt, const char *arg)
 		return 1;
 	}
 	return 0;
+}
+
+/* --rr-size REQ[,RESP]: one size for both when RESP is left out. */
+static void rr_sizes(struct cfg *c, const char *arg)
+{
+	const char *comma = strchr(arg, ',');
+	char req[64];
+
+	if (!comma) {
+		c->rr_req = (uint32_t)cli_size("--rr-size", arg, 1, RR_MAX_SIZE);
+		c->rr_resp = c->rr_req;
+		return;
+	}
+	if ((size_t)(comma - arg) >= sizeof(req))
+		die_usage("--rr-size: \"%s\" is not REQ[,RESP]", arg);
+	snprintf(req, sizeof(req), "%.*s", (int)(comma - arg), arg);
+	c->rr_req = (uint32_t)cli_size("--rr-size", req, 1, RR_MAX_SIZE);
+	c->rr_resp = (uint32_t)cli_size("--rr-size", comma + 1, 1,
+					RR_MAX_SIZE);
+}
+
+static void rr_option(struct parse *p, int opt, const char *arg)
+{
+	struct cfg *c = p->c;
+
+	switch (opt) {
+	case OPT_RR: c->rr = c->rr ? c->rr : RR_TCP; break;
+	case OPT_CRR: c->rr = RR_CRR; break;
+	case OPT_RR_SIZE: rr_sizes(c, arg); p->have_rr_opts = 1; break;
+	case OPT_BURST:
+		c->burst = (int)cli_long("--burst", arg, 1, RR_BURST_MAX);
+		p->have_rr_opts = 1;
+		break;
+	case OPT_RR_TIMEOUT:
+		c->rr_timeout_ms = ms_of("--rr-timeout", arg);
+		if (c->rr_timeout_ms < 1)
+			die_usage("--rr-timeout %s: at least 1ms", arg);
+		p->have_rr_opts = 1;
+		break;
+	}
 }
 
 static void option(void *cfg, int opt, const char *arg)
@@ -145,6 +201,7 @@ static void option(void *cfg, int opt, const char *arg)
 	case OPT_WAIT: c->wait_ms = ms_of("--wait", arg); break;
 	case OPT_NO_REPORT: c->report = 0; break;
 	case OPT_REQUIRE_PEER: c->require_peer = 1; break;
+	default: rr_option(p, opt, arg); break;
 	}
 }
 
@@ -169,6 +226,9 @@ static void cfg_defaults(struct cfg *c)
 	c->timeout_ms = 30000;
 	c->report_ms = 5000;
 	c->report = 1;
+	c->rr_req = c->rr_resp = 1;	/* netperf's TCP_RR default */
+	c->burst = 1;
+	c->rr_timeout_ms = 200;
 }
 
 /* The side, its host and its method. */
@@ -213,6 +273,35 @@ static void check_udp(const struct cfg *c)
 			  c->buflen);
 }
 
+/* --rr, --crr and their settings against the rest. */
+static void check_rr(struct parse *p)
+{
+	struct cfg *c = p->c;
+
+	if (!c->rr) {
+		if (p->have_rr_opts)
+			die_usage("--rr-size, --burst and --rr-timeout need --rr or --crr");
+		return;
+	}
+	if (c->rr == RR_CRR && c->udp)
+		die_usage("--crr and -u: TCP_CRR is TCP (UDP_RR is -u --rr)");
+	if (p->method && strcmp(p->method, c->trans ? "write" : "read"))
+		die_usage("-m %s: --rr moves its requests and responses with write and read (no other method yet)",
+			  p->method);
+	if (c->verify || c->file || c->hot || c->source_size)
+		die_usage("-V, -F, --hot and --source-size are for streams, not --rr");
+	if (!c->trans && p->have_rr_opts)
+		die_usage("--rr-size, --burst, --rr-timeout: give them to -t (its setup frame tells the receiver)");
+	if (c->burst > 1 && (c->udp || c->rr == RR_CRR))
+		die_usage("--burst %d: TCP_RR only (UDP_RR and TCP_CRR run one transaction at a time)",
+			  c->burst);
+	if (c->udp && (c->rr_req > RR_UDP_MAX || c->rr_resp > RR_UDP_MAX))
+		die_usage("--rr-size %u,%u: a UDP datagram holds at most %d bytes",
+			  c->rr_req, c->rr_resp, RR_UDP_MAX);
+	if (!p->have_n)
+		c->nbuf = 10000;
+}
+
 void parse_opts(struct cfg *c, int argc, char **argv)
 {
 	struct parse p = { .c = c };
@@ -221,7 +310,9 @@ void parse_opts(struct cfg *c, int argc, char **argv)
 	cfg_defaults(c);
 	ind = cli_parse(&tool, &p, &c->com, argc, argv);
 	check_side(&p, argc, argv, ind);
-	check_udp(c);
+	if (!c->rr)
+		check_udp(c);
+	check_rr(&p);
 	if (c->duration > 0 && p.have_n)
 		die_usage("--duration and -n: choose one");
 	if (c->align && (c->align & (c->align - 1)))

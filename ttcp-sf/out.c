@@ -6,6 +6,7 @@
  * result sample.
  */
 #include "config.h"
+#include "rr.h"
 #include "ttcp.h"
 #include "units.h"
 
@@ -37,6 +38,8 @@ struct res_doc *out_doc(const struct cfg *c, int argc, char **argv)
 	res_set(d, "config", cfg_json(c));
 	res_metric(d, "throughput_MBps", "MB/s", RES_HIGHER, 1);
 	res_metric(d, "elapsed_s", "s", RES_LOWER, 0);
+	if (c->rr)
+		rr_out_metrics(d);
 	return d;
 }
 
@@ -129,7 +132,8 @@ json_t *out_sample(struct res_doc *d, const struct cfg *c,
 	double mbps = s->elapsed_s > 0 ? (double)s->bytes / s->elapsed_s / 1e6 :
 					 0;
 
-	res_sample_set(j, "throughput_MBps", mbps);
+	if (!s->rr_kind) /* --rr: trans_per_s (rr_out.c) */
+		res_sample_set(j, "throughput_MBps", mbps);
 	res_sample_set(j, "elapsed_s", s->elapsed_s);
 	json_object_set_new(j, "bytes", json_integer((json_int_t)s->bytes));
 	json_object_set_new(j, "calls", json_integer((json_int_t)s->calls));

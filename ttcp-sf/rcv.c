@@ -15,6 +15,7 @@
 #include "log.h"
 #include "peerrep.h"
 #include "rcv.h"
+#include "rr.h"
 #include "sig.h"
 #include "sock.h"
 
@@ -29,19 +30,6 @@
 
 #define UDP_IDLE_MS 2000	/* no datagram this long: the end was lost */
 #define UDP_BUF 65536		/* receive buffer for datagrams */
-
-/* Same address and port: one UDP socket of one sender. */
-static int same_sender(const struct sockaddr_storage *a,
-		       const struct sockaddr_storage *b)
-{
-	if (!rcv_same_host(a, b))
-		return 0;
-	if (a->ss_family == AF_INET)
-		return ((const struct sockaddr_in *)a)->sin_port ==
-		       ((const struct sockaddr_in *)b)->sin_port;
-	return ((const struct sockaddr_in6 *)a)->sin6_port ==
-	       ((const struct sockaddr_in6 *)b)->sin6_port;
-}
 
 static int tcp_sample(struct rcv *r, int first, struct sample *s)
 {
@@ -146,7 +134,7 @@ static int udp_one(struct rcv *r, struct udp_state *u, struct sample *s,
 
 	if (!u->have_src) {
 		if (n <= 4) {
-			if (u->started && same_sender(from, &u->start))
+			if (u->started && rcv_same_sender(from, &u->start))
 				return 0; /* a repeated start marker */
 			if (u->started)
 				u->strays++; /* the earlier one was not it */
@@ -154,14 +142,14 @@ static int udp_one(struct rcv *r, struct udp_state *u, struct sample *s,
 			u->start = *from;
 			return 0;
 		}
-		if (!u->started || !same_sender(from, &u->start)) {
+		if (!u->started || !rcv_same_sender(from, &u->start)) {
 			if (u->started)
 				u->strays++;
 			udp_begin(r, u, now); /* start lost, or a stray's */
 		}
 		u->src = *from;
 		u->have_src = 1;
-	} else if (!same_sender(from, &u->src)) {
+	} else if (!rcv_same_sender(from, &u->src)) {
 		u->strays++;
 		return 0;
 	}
@@ -301,6 +289,8 @@ static int exchange(struct rcv *r, const struct sample *s,
 	rep.lost = s->lost;
 	rep.dgrams = s->dgrams;
 	rep.zc_copied_pct = s->zc_copied_pct;
+	rep.trans = s->trans;
+	rep.rr_lost = s->rr_lost;
 	j = ctl_report_build(&rep, s->cpu, c->com.cpu ? s->ncpu : 0);
 	e = peerrep_send(fd, j, c->report_ms);
 	json_decref(j);
@@ -317,16 +307,23 @@ static int one_sample(struct rcv *r, int idx)
 	char why[200] = "transmitter sent no hello (plain ttcp, or it died): its figures are unknown";
 	struct ctl_hello h;
 	struct sample s;
-	int have = 0, same = 0, more = 0;
+	int have = 0, same = 0, more = 0, stop = 0;
 	json_t *kase, *j;
 
 	memset(&s, 0, sizeof(s));
 	memset(&h, 0, sizeof(h));
-	if (c->udp)
+	if (c->rr)
+		stop = rr_rcv_sample(r, idx == 0, &s);
+	else if (c->udp)
 		udp_sample(r, idx == 0, &s);
-	else if (tcp_sample(r, idx == 0, &s))
+	else
+		stop = tcp_sample(r, idx == 0, &s);
+	if (stop)
 		return 0;
-	out_rate("r", c, &s);
+	if (c->rr)
+		rr_out_lines("r", &s);
+	else
+		out_rate("r", c, &s);
 	if (s.zc_warn[0])
 		fprintf(ttcp_out, "ttcp-r: %s\n", s.zc_warn);
 	if (s.verified)
@@ -347,6 +344,10 @@ static int one_sample(struct rcv *r, int idx)
 			die("transmitter %s sent %llu bytes, %llu arrived (phase: data)",
 			    r->peer, (unsigned long long)h.bytes,
 			    (unsigned long long)s.bytes);
+		if (c->rr && s.rr_kind != RR_UDP && h.trans != s.trans)
+			die("transmitter %s counted %llu transactions, %llu answered here (phase: report)",
+			    r->peer, (unsigned long long)h.trans,
+			    (unsigned long long)s.trans);
 	} else {
 		if (c->report)
 			fprintf(ttcp_out, "ttcp-r: %s\n", why);
@@ -360,18 +361,30 @@ static int one_sample(struct rcv *r, int idx)
 		    r->peer, (unsigned long long)s.bad_bytes);
 	out_cpu("r", c, &s, NULL, same,
 		have ? "the transmitter holds its own figures" : why);
-	kase = res_case(r->d, out_params(have ? h.method : "unknown",
-					  r->ops->name, c, "receive",
-					  have ? h.source : "unknown"));
+	j = out_params(have ? h.method : "unknown", r->ops->name, c,
+		       "receive", have ? h.source : "unknown");
+	if (c->rr)
+		rr_out_params(j, c, &s);
+	kase = res_case(r->d, j);
 	j = out_sample(r->d, c, &s, NULL, same);
+	if (c->rr)
+		rr_out_sample(r->d, c, j, &s, NULL, same);
 	if (s.paired)
 		res_sample_pair(r->d, j, s.pair, s.metered);
 	res_sample(kase, j);
 	json_decref(s.counters);
-	fprintf(ttcp_out, "ttcp-sf: %s <- %s %s: %.1f MB/s%s\n", r->ops->name,
-		have ? h.method : "?", c->udp ? "udp" : "tcp",
-		s.elapsed_s > 0 ? (double)s.bytes / s.elapsed_s / 1e6 : 0.0,
-		same ? " (same box)" : "");
+	if (c->rr)
+		fprintf(ttcp_out, "ttcp-sf: %s <- %s: %.1f trans/s%s\n",
+			rr_name(s.rr_kind), r->peer,
+			s.elapsed_s > 0 ? (double)s.trans / s.elapsed_s : 0.0,
+			same ? " (same box)" : "");
+	else
+		fprintf(ttcp_out, "ttcp-sf: %s <- %s %s: %.1f MB/s%s\n",
+			r->ops->name, have ? h.method : "?",
+			c->udp ? "udp" : "tcp",
+			s.elapsed_s > 0 ? (double)s.bytes / s.elapsed_s / 1e6 :
+					  0.0,
+			same ? " (same box)" : "");
 	return more;
 }
 

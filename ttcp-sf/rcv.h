@@ -26,6 +26,9 @@ struct rcv {
 /* Same host (address only), for TCP connections of one transmitter. */
 int rcv_same_host(const struct sockaddr_storage *a,
 		  const struct sockaddr_storage *b);
+/* Same address and port: one UDP socket of one sender. */
+int rcv_same_sender(const struct sockaddr_storage *a,
+		    const struct sockaddr_storage *b);
 /* A connection that is not the transmitter's: counted, the first few
  * logged. */
 void rcv_stray(struct rcv *r, const char *peer, const char *phase,

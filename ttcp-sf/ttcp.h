@@ -20,6 +20,8 @@
 #define TTCP_UDP_MAGIC 0x5a434255u /* "ZCBU": our UDP data datagrams */
 #define TTCP_UDP_HDR 8		/* magic + sequence number */
 
+struct hist;
+
 struct cfg {
 	struct cli_common com;	/* -c, --cpu, --repeat, --confidence, -J,
 				 * -o, --label (lib/core/cli) */
@@ -48,6 +50,10 @@ struct cfg {
 	int wait_ms;		/* --wait: receiver's first accept (0 = ever) */
 	int report;		/* 0: --no-report (behave as plain ttcp) */
 	int require_peer;	/* --require-peer: fail without the exchange */
+	int rr;			/* --rr 1, --crr 2 (enum rr_kind); 0 stream */
+	uint32_t rr_req, rr_resp; /* --rr-size REQ[,RESP] (default 1,1) */
+	int burst;		/* --burst: transactions in flight */
+	int rr_timeout_ms;	/* --rr-timeout: a UDP answer, at most */
 };
 
 /* What one side measured in one sample. */
@@ -67,6 +73,13 @@ struct sample {
 	int paired;		/* one run of a metered/unmetered pair */
 	int metered;		/* soakers ran (lib/cpu/meter.h, paired runs) */
 	int pair;		/* which pair, 0-based */
+	/* --rr (rr.h) */
+	int rr_kind;		/* enum rr_kind of the sample, 0 = stream */
+	uint32_t rr_req, rr_resp; /* its sizes */
+	uint64_t trans;		/* transactions answered */
+	struct hist *lat;	/* -t: their latency in ns (owned) */
+	uint64_t rr_lost;	/* UDP: requests without an answer */
+	uint64_t rr_late;	/* UDP: answers after their request's timeout */
 };
 
 /*
@@ -87,6 +100,8 @@ struct ctl_hello {
 	int more;		/* 1: another sample follows */
 	int soak;		/* this run: 1 metered, 0 unmetered (soakers
 				 * parked), -1 not paired */
+	int rr_kind;		/* --rr: enum rr_kind, 0 = a stream */
+	uint64_t trans;		/* --rr: transactions done */
 	int soak_next;		/* the next run's kind, so a receiver on
 				 * another box parks or wakes its soakers
 				 * before it starts; -1 not paired */
@@ -105,6 +120,8 @@ struct ctl_report {
 	int64_t lost;		/* UDP: -1 = unknown */
 	uint64_t dgrams;
 	double zc_copied_pct;	/* NAN = none */
+	uint64_t trans;		/* --rr: transactions answered */
+	uint64_t rr_lost;	/* UDP --rr: requests that never arrived */
 };
 
 json_t *ctl_hello_build(const struct ctl_hello *h);

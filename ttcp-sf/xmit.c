@@ -10,6 +10,7 @@
 #include "clock.h"
 #include "log.h"
 #include "peerrep.h"
+#include "rr.h"
 #include "sig.h"
 #include "sock.h"
 #include "stats.h"
@@ -45,6 +46,9 @@ static void open_source(struct xmit *t)
 	uint64_t size = c->source_size;
 	char err[512], b[32];
 
+	fprintf(ttcp_out, "ttcp-t: buflen=%zu, nbuf=%ld, align=%zu/%zu, port=%d  %s  -> %s\n",
+		c->buflen, c->nbuf, c->align, c->offset, c->port,
+		c->udp ? "udp" : "tcp", c->host);
 	if (!c->file && !size) {
 		size = c->duration > 0 ? SRC_MAX : (uint64_t)c->buflen * c->nbuf;
 		size = size < SRC_MIN ? SRC_MIN : size > SRC_MAX ? SRC_MAX : size;
@@ -238,6 +242,8 @@ static int exchange(struct xmit *t, const struct sample *s, int idx,
 	h.dgrams = s->dgrams;
 	h.sample = idx;
 	h.more = more;
+	h.rr_kind = s->rr_kind;
+	h.trans = s->trans;
 	h.soak = s->paired ? s->metered : -1;
 	h.soak_next = s->paired ? !s->metered : -1;
 	fd = sock_connect(c->host, c->port, SOCK_STREAM, c->report_ms, err,
@@ -272,6 +278,8 @@ static void check_report(struct xmit *t, const struct sample *s,
 {
 	const struct cfg *c = t->c;
 
+	if (c->rr)
+		rr_check_report(c, s, rep);
 	if (!c->udp && rep->bytes != s->bytes)
 		die("receiver %s:%d got %llu bytes of %llu sent (phase: report)",
 		    c->host, c->port, (unsigned long long)rep->bytes,
@@ -282,7 +290,7 @@ static void check_report(struct xmit *t, const struct sample *s,
 	if (rep->verified)
 		fprintf(ttcp_out, "ttcp-t: receiver verified the pattern of %llu bytes\n",
 			(unsigned long long)rep->bytes);
-	if (c->udp)
+	if (c->udp && !c->rr)
 		fprintf(ttcp_out, "ttcp-t: receiver got %llu of %llu datagrams (%lld lost)\n",
 			(unsigned long long)rep->dgrams,
 			(unsigned long long)s->dgrams, (long long)rep->lost);
@@ -341,11 +349,15 @@ static void one_sample(struct xmit *t, int idx, struct sample *s,
 	json_t *kase, *j;
 
 	print_run_kind(s);
-	if (c->udp)
+	if (c->rr)
+		rr_xmit_sample(c, &t->ms, s);
+	else if (c->udp)
 		udp_sample(t, s);
 	else
 		tcp_sample(t, s);
 	mbps = s->elapsed_s > 0 ? (double)s->bytes / s->elapsed_s / 1e6 : 0;
+	if (c->rr) /* the rate of a case: transactions */
+		mbps = s->elapsed_s > 0 ? (double)s->trans / s->elapsed_s : 0;
 	if (s->metered) {
 		rt->metered[rt->nm++] = mbps;
 		*more = !sig_stop; /* its unmetered partner follows */
@@ -354,7 +366,10 @@ static void one_sample(struct xmit *t, int idx, struct sample *s,
 		*more = !sig_stop &&
 			!confidence_done(c, rt->mbps, rt->n, t->d);
 	}
-	out_rate("t", c, s);
+	if (c->rr)
+		rr_out_lines("t", s);
+	else
+		out_rate("t", c, s);
 	if (s->zc_warn[0])
 		fprintf(ttcp_out, "ttcp-t: %s\n", s->zc_warn);
 	if (c->report && !sig_stop)
@@ -378,14 +393,19 @@ static void one_sample(struct xmit *t, int idx, struct sample *s,
 			    c->port, why);
 	}
 	out_cpu("t", c, s, have ? &rep : NULL, same, why);
-	kase = res_case(t->d, out_params(t->ops->name,
-					  have ? rep.recv_method : "unknown",
-					  c, "transmit", t->source));
+	j = out_params(t->ops->name, have ? rep.recv_method : "unknown", c,
+		       "transmit", t->source);
+	if (c->rr)
+		rr_out_params(j, c, s);
+	kase = res_case(t->d, j);
 	j = out_sample(t->d, c, s, have ? &rep : NULL, same);
+	if (c->rr)
+		rr_out_sample(t->d, c, j, s, have ? &rep : NULL, same);
 	if (s->paired)
 		res_sample_pair(t->d, j, s->pair, s->metered);
 	res_sample(kase, j);
 	json_decref(s->counters);
+	rr_sample_free(s);
 	if (have)
 		ctl_report_free(&rep);
 }
@@ -401,9 +421,10 @@ static void summary(struct xmit *t, const struct rates *rt, int paired)
 
 	if (rt->n > 1) {
 		stats_summarize(rt->mbps, (size_t)rt->n, &ss);
-		fprintf(ttcp_out, "ttcp-t: %d %s: median %.1f MB/s (min %.1f, max %.1f, cov %.1f%%)\n",
+		fprintf(ttcp_out, "ttcp-t: %d %s: median %.1f %s (min %.1f, max %.1f, cov %.1f%%)\n",
 			rt->n, paired ? "unmetered runs" : "samples",
-			ss.median, ss.min, ss.max, 100 * ss.cov);
+			ss.median, c->rr ? "trans/s" : "MB/s", ss.min, ss.max,
+			100 * ss.cov);
 	}
 	if (paired && rt->nm) {
 		stats_ratio_paired(rt->metered, rt->mbps,
@@ -411,6 +432,11 @@ static void summary(struct xmit *t, const struct rates *rt, int paired)
 				   &pr);
 		meter_perturbation_note(note, sizeof(note), &pr);
 		fprintf(ttcp_out, "ttcp-t: perturbation: %s\n", note);
+	}
+	if (c->rr) {
+		rr_out_summary(c, stats_median(rt->mbps, (size_t)rt->n),
+			       rt->n, paired);
+		return;
 	}
 	fprintf(ttcp_out, "ttcp-sf: %s %s %zux%ld -> %s: %.1f MB/s%s%s\n",
 		t->ops->name, c->udp ? "udp" : "tcp", c->buflen, c->nbuf,
@@ -432,10 +458,11 @@ int do_transmit(const struct cfg *c, struct res_doc *d)
 	if (xfer_probe(t.ops, why, sizeof(why)))
 		die("-m %s cannot run here: %s", t.ops->name, why);
 	ctl_self(t.me, sizeof(t.me), t.boot, sizeof(t.boot));
-	fprintf(ttcp_out, "ttcp-t: buflen=%zu, nbuf=%ld, align=%zu/%zu, port=%d  %s  -> %s\n",
-		c->buflen, c->nbuf, c->align, c->offset, c->port,
-		c->udp ? "udp" : "tcp", c->host);
-	open_source(&t);
+	t.source = "none"; /* --rr: no source; open_source sets it */
+	if (c->rr)
+		rr_out_header(c);
+	else
+		open_source(&t);
 	if (c->com.cpu) {
 		if (meterset_open(&t.ms, c->com.cpu_list, NULL, err,
 				  sizeof(err)))
@@ -466,6 +493,7 @@ int do_transmit(const struct cfg *c, struct res_doc *d)
 	summary(&t, &rt, paired);
 	if (c->com.cpu)
 		meterset_close(&t.ms);
-	xfer_source_close(&t.src);
+	if (!c->rr)
+		xfer_source_close(&t.src);
 	return 0;
 }

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SUB (1u << HIST_SUB_BITS)	/* buckets per power of two */
+#define SUB (1u << HIST_SUB_BITS) /* buckets per power of two */
 
 unsigned hist_index(uint64_t v)
 {
@@ -20,7 +20,7 @@ unsigned hist_index(uint64_t v)
 
 	if (v < HIST_LINEAR)
 		return (unsigned)v;
-	e = 63u - (unsigned)__builtin_clzll(v);	/* HIST_SUB_BITS + 1 .. 63 */
+	e = 63u - (unsigned)__builtin_clzll(v); /* HIST_SUB_BITS + 1 .. 63 */
 	shift = e - HIST_SUB_BITS;
 	return HIST_LINEAR + (e - HIST_SUB_BITS - 1) * SUB +
 	       (unsigned)(v >> shift) - SUB;
@@ -140,12 +140,11 @@ json_t *hist_to_json(const struct hist *h, const char *unit)
 				a, json_pack("[I, I]",
 					     (json_int_t)hist_bucket_lo(i),
 					     (json_int_t)h->b[i]));
-	return json_pack("{s:s, s:i, s:I, s:I, s:I, s:f, s:o}", "unit", unit,
-			 "sub_bits", HIST_SUB_BITS, "count",
-			 (json_int_t)h->count, "min",
-			 (json_int_t)(h->count ? h->min : 0), "max",
-			 (json_int_t)h->max, "sum", (double)h->sum, "buckets",
-			 a);
+	return json_pack(
+		"{s:s, s:i, s:I, s:I, s:I, s:f, s:o}", "unit", unit, "sub_bits",
+		HIST_SUB_BITS, "count", (json_int_t)h->count, "min",
+		(json_int_t)(h->count ? h->min : 0), "max", (json_int_t)h->max,
+		"sum", (double)h->sum, "buckets", a);
 }
 
 static int get_count(json_t *j, const char *k, uint64_t *out, char *err,
@@ -174,21 +173,26 @@ static int add_buckets(struct hist *h, json_t *a, uint64_t total, char *err,
 		snprintf(err, len, "histogram: \"buckets\" is not an array");
 		return -EINVAL;
 	}
-	json_array_foreach(a, k, e) {
+	json_array_foreach(a, k, e)
+	{
 		json_t *lo = json_array_get(e, 0), *n = json_array_get(e, 1);
 		unsigned i;
 
 		if (json_array_size(e) != 2 || !json_is_integer(lo) ||
 		    !json_is_integer(n) || json_integer_value(lo) < 0 ||
 		    json_integer_value(n) < 0) {
-			snprintf(err, len, "histogram: bucket %zu is not [lowest value, count]",
-				 k);
+			snprintf(
+				err, len,
+				"histogram: bucket %zu is not [lowest value, count]",
+				k);
 			return -EINVAL;
 		}
 		i = hist_index((uint64_t)json_integer_value(lo));
 		if (hist_bucket_lo(i) != (uint64_t)json_integer_value(lo)) {
-			snprintf(err, len, "histogram: bucket %zu starts at %lld, not a bucket's lowest value",
-				 k, (long long)json_integer_value(lo));
+			snprintf(
+				err, len,
+				"histogram: bucket %zu starts at %lld, not a bucket's lowest value",
+				k, (long long)json_integer_value(lo));
 			return -EINVAL;
 		}
 		if (h)
@@ -196,8 +200,10 @@ static int add_buckets(struct hist *h, json_t *a, uint64_t total, char *err,
 		seen += (uint64_t)json_integer_value(n);
 	}
 	if (seen != total) {
-		snprintf(err, len, "histogram: buckets hold %llu values, \"count\" says %llu",
-			 (unsigned long long)seen, (unsigned long long)total);
+		snprintf(
+			err, len,
+			"histogram: buckets hold %llu values, \"count\" says %llu",
+			(unsigned long long)seen, (unsigned long long)total);
 		return -EINVAL;
 	}
 	return 0;
@@ -208,10 +214,10 @@ int hist_from_json(struct hist *h, json_t *j, char *err, size_t len)
 	uint64_t count, min, max;
 	json_t *sum = json_object_get(j, "sum");
 
-	if (!json_is_object(j) ||
-	    json_integer_value(json_object_get(j, "sub_bits")) !=
-		    HIST_SUB_BITS) {
-		snprintf(err, len, "histogram: not an object with \"sub_bits\" %d",
+	if (!json_is_object(j) || json_integer_value(json_object_get(
+					  j, "sub_bits")) != HIST_SUB_BITS) {
+		snprintf(err, len,
+			 "histogram: not an object with \"sub_bits\" %d",
 			 HIST_SUB_BITS);
 		return -EINVAL;
 	}

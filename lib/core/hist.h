@@ -20,16 +20,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HIST_SUB_BITS 7		/* 128 buckets per power of two */
-#define HIST_LINEAR (2u << HIST_SUB_BITS) /* values below: exact buckets */
-#define HIST_BUCKETS (HIST_LINEAR + (64 - HIST_SUB_BITS - 1) * \
-		      (1u << HIST_SUB_BITS)) /* 7424: the whole uint64 range */
+#define HIST_SUB_BITS 7			    /* 128 buckets per power of two */
+#define HIST_LINEAR   (2u << HIST_SUB_BITS) /* values below: exact buckets */
+#define HIST_BUCKETS                                                           \
+	(HIST_LINEAR +                                                         \
+	 (64 - HIST_SUB_BITS - 1) *                                            \
+		 (1u << HIST_SUB_BITS)) /* 7424: the whole uint64 range */
 
 struct hist {
-	uint64_t count;		/* values added */
-	uint64_t min, max;	/* exact (min UINT64_MAX when empty) */
-	long double sum;	/* exact enough for the mean */
-	uint64_t *b;		/* HIST_BUCKETS counters */
+	uint64_t count;	   /* values added */
+	uint64_t min, max; /* exact (min UINT64_MAX when empty) */
+	long double sum;   /* exact enough for the mean */
+	uint64_t *b;	   /* HIST_BUCKETS counters */
 };
 
 /* 0, or -ENOMEM. An initialised histogram is empty. */
