@@ -80,7 +80,7 @@ void out_cpu(const char *side, const struct cfg *c, const struct sample *s,
 	     const struct ctl_report *rep, int same_box, const char *why_none)
 {
 	const struct cpu_sample *l = first_ok(s->cpu, s->ncpu), *r = NULL;
-	double bytes = (double)s->bytes;
+	double bytes = s->rr_kind ? 0 : (double)s->bytes; /* --rr: per tx */
 	int i;
 
 	if (!c->com.cpu)
@@ -100,7 +100,7 @@ void out_cpu(const char *side, const struct cfg *c, const struct sample *s,
 		meter_print(ttcp_out, "local", s->cpu, s->ncpu, bytes);
 		if (rep)
 			meter_print(ttcp_out, "remote", rep->cpu, rep->ncpu,
-				    (double)rep->bytes);
+				    bytes > 0 ? (double)rep->bytes : 0);
 		else
 			fprintf(ttcp_out, "  cpu remote unknown: %s\n", why_none);
 	}
@@ -108,6 +108,8 @@ void out_cpu(const char *side, const struct cfg *c, const struct sample *s,
 		fprintf(ttcp_out, "ttcp-%s: no usable CPU meter\n", side);
 		return;
 	}
+	if (s->rr_kind)
+		return; /* rr_out.c: CPU per transaction */
 	if (same_box)
 		fprintf(ttcp_out, "ttcp-%s: cpu box %.1f%%, sd %.3f us/KB (%s; both ends on this box)\n",
 			side, l->busy_pct, meter_service_demand(l, bytes),
@@ -154,11 +156,12 @@ json_t *out_sample(struct res_doc *d, const struct cfg *c,
 	}
 	if (c->com.cpu) {
 		meter_add_metrics(d, j, "local", s->cpu, s->ncpu,
-				  (double)s->bytes, s->metered);
+				  s->rr_kind ? 0 : (double)s->bytes, s->metered);
 		meter_add_raw(j, "local", s->cpu, s->ncpu);
 		if (rep) {
 			meter_add_metrics(d, j, "remote", rep->cpu, rep->ncpu,
-					  (double)rep->bytes, s->metered);
+					  s->rr_kind ? 0 : (double)rep->bytes,
+					  s->metered);
 			meter_add_raw(j, "remote", rep->cpu, rep->ncpu);
 		}
 	}

@@ -301,6 +301,24 @@ static int exchange(struct rcv *r, const struct sample *s,
 	return 1;
 }
 
+/* The receiver's one-line summary of a sample. */
+static void closing_line(const struct rcv *r, const struct sample *s,
+			 const char *method, int same)
+{
+	double el = s->elapsed_s > 0 ? s->elapsed_s : 0;
+
+	if (r->c->rr)
+		fprintf(ttcp_out, "ttcp-sf: %s <- %s: %.1f trans/s%s\n",
+			rr_name(s->rr_kind), r->peer,
+			el > 0 ? (double)s->trans / el : 0.0,
+			same ? " (same box)" : "");
+	else
+		fprintf(ttcp_out, "ttcp-sf: %s <- %s %s: %.1f MB/s%s\n",
+			r->ops->name, method, r->c->udp ? "udp" : "tcp",
+			el > 0 ? (double)s->bytes / el / 1e6 : 0.0,
+			same ? " (same box)" : "");
+}
+
 static int one_sample(struct rcv *r, int idx)
 {
 	const struct cfg *c = r->c;
@@ -373,18 +391,7 @@ static int one_sample(struct rcv *r, int idx)
 		res_sample_pair(r->d, j, s.pair, s.metered);
 	res_sample(kase, j);
 	json_decref(s.counters);
-	if (c->rr)
-		fprintf(ttcp_out, "ttcp-sf: %s <- %s: %.1f trans/s%s\n",
-			rr_name(s.rr_kind), r->peer,
-			s.elapsed_s > 0 ? (double)s.trans / s.elapsed_s : 0.0,
-			same ? " (same box)" : "");
-	else
-		fprintf(ttcp_out, "ttcp-sf: %s <- %s %s: %.1f MB/s%s\n",
-			r->ops->name, have ? h.method : "?",
-			c->udp ? "udp" : "tcp",
-			s.elapsed_s > 0 ? (double)s.bytes / s.elapsed_s / 1e6 :
-					  0.0,
-			same ? " (same box)" : "");
+	closing_line(r, &s, have ? h.method : "?", same);
 	return more;
 }
 

@@ -94,4 +94,23 @@ done_r=$(zcb_json "$T/ul-r.json" '.cases[0].samples[0].transactions')
 [ "$done_r" = $((done_t + lost)) ] || zcb_fail "udp loss: receiver answered $done_r, transmitter $done_t + $lost lost"
 grep -q "^ttcp-t: $lost requests lost (no answer in time), [1-9][0-9]* late answers" "$T/ul-t.txt" ||
 	{ cat "$T/ul-t.txt"; zcb_fail "udp loss line"; }
-zcb_ok "tcp_rr, burst, tcp_crr, udp_rr: exact counts on both ends, histograms, CPU per transaction, UDP losses"
+echo "ok - tcp_rr, burst, tcp_crr, udp_rr: exact counts on both ends, histograms, CPU per transaction, UDP losses"
+
+# the soak meter: pairs of runs; the rate and latencies come from the
+# unmetered run, CPU per transaction from the metered one
+source "$ZCB_SRCDIR/tests/integration/cyclesoak-lib.sh"
+cs_lock
+cs_fixture_calibration
+rr soak 500 -c --cpu=soak -- --rr -c --cpu=soak
+j=$T/soak-t.json
+got=$(jq -c '[.cases[0].samples[] | [.soak, .pair, .transactions]]' "$j")
+[ "$got" = '[[true,0,500],[false,0,500]]' ] || zcb_fail "soak: runs $got"
+jq -e '.cases[0].samples[0].metrics | has("sd_local_us_per_tx") and
+	has("metered_trans_per_s") and has("metered_lat_p99_us") and (has("lat_p99_us") | not)' "$j" >/dev/null ||
+	zcb_fail "soak: metered run's names: $(jq -c '.cases[0].samples[0].metrics | keys' "$j")"
+jq -e '.cases[0].samples[1].metrics | has("trans_per_s") and has("lat_p99_us") and
+	(has("sd_local_us_per_tx") | not)' "$j" >/dev/null ||
+	zcb_fail "soak: unmetered run's names: $(jq -c '.cases[0].samples[1].metrics | keys' "$j")"
+[ "$(zcb_json "$j" '.cases[0].perturbation.metric')" = trans_per_s ] ||
+	zcb_fail "soak: perturbation not judged on trans_per_s: $(jq -c '.cases[0].perturbation' "$j")"
+zcb_ok "soak pairs: rate and latency unmetered, CPU per transaction metered"
