@@ -84,6 +84,11 @@ json_t *ctl_hello_build(const struct ctl_hello *h)
 		json_object_set_new(j, "transactions",
 				    json_integer((json_int_t)h->trans));
 	}
+	if (h->dir) { /* -R, --bidir only */
+		json_object_set_new(j, "dir", json_integer(h->dir));
+		json_object_set_new(j, "rev_bytes",
+				    json_integer((json_int_t)h->rev_bytes));
+	}
 	if (h->soak >= 0) { /* paired runs only: older peers never see it */
 		json_object_set_new(j, "soak", json_boolean(h->soak));
 		json_object_set_new(j, "soak_next", json_boolean(h->soak_next));
@@ -152,13 +157,21 @@ int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len)
 	if (get_tri(j, "soak", &h->soak, err, len) ||
 	    get_tri(j, "soak_next", &h->soak_next, err, len) ||
 	    get_u64(j, "rr", &v, 0, err, len) ||
-	    get_u64(j, "transactions", &h->trans, 0, err, len))
+	    get_u64(j, "transactions", &h->trans, 0, err, len) ||
+	    get_u64(j, "rev_bytes", &h->rev_bytes, 0, err, len))
 		return -EINVAL;
 	if (v > 5) {
 		snprintf(err, len, "field \"rr\" out of range");
 		return -EINVAL;
 	}
 	h->rr_kind = (int)v;
+	if (get_u64(j, "dir", &v, 0, err, len))
+		return -EINVAL;
+	if (v > 2) {
+		snprintf(err, len, "field \"dir\" out of range");
+		return -EINVAL;
+	}
+	h->dir = (int)v;
 	return 0;
 }
 
@@ -184,6 +197,9 @@ json_t *ctl_report_build(const struct ctl_report *r,
 	json_object_set_new(j, "transactions",
 			    json_integer((json_int_t)r->trans));
 	json_object_set_new(j, "rr_lost", json_integer((json_int_t)r->rr_lost));
+	json_object_set_new(j, "rev_bytes",
+			    json_integer((json_int_t)r->rev_bytes));
+	json_object_set_new(j, "rev_elapsed_s", json_real(r->rev_elapsed_s));
 	json_object_set_new(j, "zc_copied_pct",
 			    isfinite(r->zc_copied_pct) ?
 				    json_real(r->zc_copied_pct) :
@@ -218,8 +234,15 @@ int ctl_report_parse(json_t *j, struct ctl_report *r, char *err, size_t len)
 	    get_u64(j, "bad_bytes", &r->bad_bytes, 1, err, len) ||
 	    get_u64(j, "dgrams", &r->dgrams, 0, err, len) ||
 	    get_u64(j, "transactions", &r->trans, 0, err, len) ||
-	    get_u64(j, "rr_lost", &r->rr_lost, 0, err, len))
+	    get_u64(j, "rr_lost", &r->rr_lost, 0, err, len) ||
+	    get_u64(j, "rev_bytes", &r->rev_bytes, 0, err, len))
 		return -EINVAL;
+	v = json_object_get(j, "rev_elapsed_s");
+	r->rev_elapsed_s = json_is_number(v) ? json_number_value(v) : 0;
+	if (!(r->rev_elapsed_s >= 0 && r->rev_elapsed_s < 1e7)) {
+		snprintf(err, len, "field \"rev_elapsed_s\" out of range");
+		return -EINVAL;
+	}
 	r->verified = json_is_true(json_object_get(j, "verified"));
 	v = json_object_get(j, "elapsed_s");
 	r->elapsed_s = json_is_number(v) ? json_number_value(v) : -1;

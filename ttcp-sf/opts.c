@@ -47,6 +47,10 @@ static const char usage_text[] =
 	"      --no-report      act as a plain ttcp (no end-of-run exchange)\n"
 	"      --require-peer   fail unless the other end is ttcp-sf and confirms\n"
 	"                       the bytes (a vanished peer is then an error)\n"
+	"Direction (-t; any ttcp-sf receiver follows, a plain ttcp cannot):\n"
+	"  -R, --reverse        the receiver sends and this side receives (-m then\n"
+	"                       names the receive method)\n"
+	"      --bidir          both send at once on the connection, each reported\n"
 	"Request/response (both sides; -r --rr answers what -t asks):\n"
 	"      --rr             TCP_RR transactions (with -u: UDP_RR); -n counts\n"
 	"                       transactions (default 10000), or --duration\n"
@@ -62,7 +66,7 @@ enum {
 	OPT_SOURCE_SIZE = CLI_OPT_TOOL, OPT_HOT, OPT_DURATION, OPT_CC,
 	OPT_AFFINITY, OPT_BIND, OPT_TIMEOUT, OPT_REPORT_TIMEOUT, OPT_WAIT,
 	OPT_NO_REPORT, OPT_REQUIRE_PEER, OPT_RR, OPT_CRR, OPT_RR_SIZE,
-	OPT_BURST, OPT_RR_TIMEOUT
+	OPT_BURST, OPT_RR_TIMEOUT, OPT_BIDIR
 };
 
 static const struct option longopts[] = {
@@ -80,6 +84,8 @@ static const struct option longopts[] = {
 	{ "wait", required_argument, NULL, OPT_WAIT },
 	{ "no-report", no_argument, NULL, OPT_NO_REPORT },
 	{ "require-peer", no_argument, NULL, OPT_REQUIRE_PEER },
+	{ "reverse", no_argument, NULL, 'R' },
+	{ "bidir", no_argument, NULL, OPT_BIDIR },
 	{ "rr", no_argument, NULL, OPT_RR },
 	{ "crr", no_argument, NULL, OPT_CRR },
 	{ "rr-size", required_argument, NULL, OPT_RR_SIZE },
@@ -201,6 +207,8 @@ static void option(void *cfg, int opt, const char *arg)
 	case OPT_WAIT: c->wait_ms = ms_of("--wait", arg); break;
 	case OPT_NO_REPORT: c->report = 0; break;
 	case OPT_REQUIRE_PEER: c->require_peer = 1; break;
+	case 'R': c->reverse = 1; break;
+	case OPT_BIDIR: c->bidir = 1; break;
 	default: rr_option(p, opt, arg); break;
 	}
 }
@@ -210,7 +218,7 @@ static const struct cli_tool tool = {
 	.common = CLI_CPU | CLI_REPEAT | CLI_CONFIDENCE | CLI_RESULT |
 		  CLI_RESULT_O,
 	.repeat_max = TTCP_MAX_SAMPLES,
-	.shortopts = "trl:n:p:usb:DA:O:Tf:m:F:V",
+	.shortopts = "trl:n:p:usb:DA:O:Tf:m:F:VR",
 	.longopts = longopts,
 	.option = option,
 };
@@ -235,7 +243,7 @@ static void cfg_defaults(struct cfg *c)
 static void check_side(struct parse *p, int argc, char **argv, int ind)
 {
 	struct cfg *c = p->c;
-	enum xfer_dir dir = c->trans ? XFER_SEND : XFER_RECV;
+	enum xfer_dir dir = c->trans && !c->reverse ? XFER_SEND : XFER_RECV;
 
 	if (p->method && !strcmp(p->method, "help"))
 		xfer_cli_method("-m", p->method, dir); /* exits */
@@ -253,7 +261,7 @@ static void check_side(struct parse *p, int argc, char **argv, int ind)
 		die_usage("-r takes at most one (ignored) host");
 	}
 	c->ops = xfer_cli_method("-m", p->method ? p->method :
-				 c->trans ? "write" : "read", dir);
+				 dir == XFER_SEND ? "write" : "read", dir);
 }
 
 /* UDP: datagrams of write/send (read on -r) and of a size IP carries. */
@@ -271,6 +279,26 @@ static void check_udp(const struct cfg *c)
 	if (c->buflen > 65507)
 		die_usage("-l %zu: a UDP datagram holds at most 65507 bytes",
 			  c->buflen);
+}
+
+/* -R and --bidir: -t only, TCP streams only. */
+static void check_dir(const struct cfg *c)
+{
+	if (!c->reverse && !c->bidir)
+		return;
+	if (c->reverse && c->bidir)
+		die_usage("-R and --bidir: choose one (--bidir sends both ways)");
+	if (!c->trans)
+		die_usage("%s: give it to -t (the receiver follows)",
+			  c->reverse ? "-R" : "--bidir");
+	if (c->udp || c->rr)
+		die_usage("%s: TCP streams only (not -u, --rr or --crr)",
+			  c->reverse ? "-R" : "--bidir");
+	if (!c->report)
+		die_usage("%s and --no-report: the receiver learns the direction from ttcp-sf's setup frame",
+			  c->reverse ? "-R" : "--bidir");
+	if (c->reverse && (c->file || c->hot || c->source_size))
+		die_usage("-R: -F, --hot and --source-size are the sending side's (the receiver sends a temp pattern file)");
 }
 
 /* --rr, --crr and their settings against the rest. */
@@ -310,6 +338,7 @@ void parse_opts(struct cfg *c, int argc, char **argv)
 	cfg_defaults(c);
 	ind = cli_parse(&tool, &p, &c->com, argc, argv);
 	check_side(&p, argc, argv, ind);
+	check_dir(c);
 	if (!c->rr)
 		check_udp(c);
 	check_rr(&p);
@@ -321,8 +350,8 @@ void parse_opts(struct cfg *c, int argc, char **argv)
 		die_usage("-F, --hot, --source-size and --duration are for -t");
 	if (c->file && c->source_size)
 		die_usage("-F and --source-size: the file has its own size");
-	if (c->trans && c->verify)
-		die_usage("-V is for the receiver (-r)");
+	if (c->trans && c->verify && !c->reverse && !c->bidir)
+		die_usage("-V is for the receiving side (-r, or -t with -R or --bidir)");
 	if (!c->com.repeat)
 		c->com.repeat = c->com.conf_level > 0 ? CONF_REPEAT : 1;
 	if (c->com.conf_level > 0 && c->com.repeat < 3)

@@ -14,6 +14,7 @@
 #include "clock.h"
 #include "log.h"
 #include "peerrep.h"
+#include "dir.h"
 #include "rcv.h"
 #include "rr.h"
 #include "sig.h"
@@ -35,6 +36,7 @@ static int tcp_sample(struct rcv *r, int first, struct sample *s)
 {
 	const struct cfg *c = r->c;
 	int ms = first ? c->wait_ms : c->timeout_ms;
+	struct dir_setup st;
 	char err[512];
 	struct xfer *x;
 	double t0;
@@ -51,6 +53,11 @@ static int tcp_sample(struct rcv *r, int first, struct sample *s)
 		}
 		fprintf(ttcp_out, "ttcp-r: accept from %s\n", r->peer);
 		ttcp_socket_opts(c, fd, 0);
+		if (dir_peek_setup(fd, c->timeout_ms, &st)) { /* -R, --bidir */
+			dir_rcv_sample(r, fd, &st, s);
+			close(fd);
+			return 0;
+		}
 		x = xfer_open(r->ops, fd, NULL, c->buflen, err, sizeof(err));
 		if (!x)
 			die("%s", err);
@@ -291,6 +298,8 @@ static int exchange(struct rcv *r, const struct sample *s,
 	rep.zc_copied_pct = s->zc_copied_pct;
 	rep.trans = s->trans;
 	rep.rr_lost = s->rr_lost;
+	rep.rev_bytes = s->rev_bytes;
+	rep.rev_elapsed_s = s->rev_elapsed_s;
 	j = ctl_report_build(&rep, s->cpu, c->com.cpu ? s->ncpu : 0);
 	e = peerrep_send(fd, j, c->report_ms);
 	json_decref(j);
@@ -299,6 +308,28 @@ static int exchange(struct rcv *r, const struct sample *s,
 		log_warn("transmitter %s (phase: report): sending: %s", r->peer,
 			 strerror(-e));
 	return 1;
+}
+
+/* The transmitter's counts (its hello) against this side's. */
+static void check_hello(const struct rcv *r, const struct ctl_hello *h,
+			const struct sample *s)
+{
+	const struct cfg *c = r->c;
+
+	if (!c->udp && h->bytes != s->bytes)
+		die("transmitter %s %s %llu bytes, %llu %s here (phase: data)",
+		    r->peer, s->dir == 1 ? "received" : "sent",
+		    (unsigned long long)h->bytes,
+		    (unsigned long long)s->bytes,
+		    s->dir == 1 ? "sent" : "arrived");
+	if (s->dir == 2 && h->rev_bytes != s->rev_bytes)
+		die("this side sent %llu bytes, %llu reached transmitter %s (phase: data)",
+		    (unsigned long long)s->rev_bytes,
+		    (unsigned long long)h->rev_bytes, r->peer);
+	if (c->rr && s->rr_kind != RR_UDP && h->trans != s->trans)
+		die("transmitter %s counted %llu transactions, %llu answered here (phase: report)",
+		    r->peer, (unsigned long long)h->trans,
+		    (unsigned long long)s->trans);
 }
 
 /* The receiver's one-line summary of a sample. */
@@ -313,8 +344,10 @@ static void closing_line(const struct rcv *r, const struct sample *s,
 			el > 0 ? (double)s->trans / el : 0.0,
 			same ? " (same box)" : "");
 	else
-		fprintf(ttcp_out, "ttcp-sf: %s <- %s %s: %.1f MB/s%s\n",
-			r->ops->name, method, r->c->udp ? "udp" : "tcp",
+		fprintf(ttcp_out, "ttcp-sf: %s %s %s %s: %.1f MB/s%s\n",
+			s->dir == 1 ? "write" : r->ops->name,
+			s->dir == 1 ? "->" : "<-", s->dir == 1 ? r->peer : method,
+			s->dir == 1 ? "tcp (-R)" : r->c->udp ? "udp" : "tcp",
 			el > 0 ? (double)s->bytes / el / 1e6 : 0.0,
 			same ? " (same box)" : "");
 }
@@ -342,13 +375,15 @@ static int one_sample(struct rcv *r, int idx)
 		rr_out_lines("r", &s);
 	else
 		out_rate("r", c, &s);
+	if (s.dir == 2)
+		dir_out_rev("r", c, &s);
 	if (s.zc_warn[0])
 		fprintf(ttcp_out, "ttcp-r: %s\n", s.zc_warn);
 	if (s.verified)
 		fprintf(ttcp_out, "ttcp-r: pattern check: %llu of %llu bytes wrong\n",
 			(unsigned long long)s.bad_bytes,
 			(unsigned long long)s.bytes);
-	else if (c->verify)
+	else if (c->verify && s.dir != 1)
 		fprintf(ttcp_out, "ttcp-r: -V: %s does not see the bytes; the count is checked%s\n",
 			r->ops->name, c->report ? " against the hello" : "");
 	if (c->report && !sig_stop)
@@ -358,14 +393,7 @@ static int one_sample(struct rcv *r, int idx)
 		s.paired = h.soak >= 0;
 		s.metered = h.soak == 1;
 		s.pair = h.sample / 2;
-		if (!c->udp && h.bytes != s.bytes)
-			die("transmitter %s sent %llu bytes, %llu arrived (phase: data)",
-			    r->peer, (unsigned long long)h.bytes,
-			    (unsigned long long)s.bytes);
-		if (c->rr && s.rr_kind != RR_UDP && h.trans != s.trans)
-			die("transmitter %s counted %llu transactions, %llu answered here (phase: report)",
-			    r->peer, (unsigned long long)h.trans,
-			    (unsigned long long)s.trans);
+		check_hello(r, &h, &s);
 	} else {
 		if (c->report)
 			fprintf(ttcp_out, "ttcp-r: %s\n", why);
@@ -379,12 +407,20 @@ static int one_sample(struct rcv *r, int idx)
 		    r->peer, (unsigned long long)s.bad_bytes);
 	out_cpu("r", c, &s, NULL, same,
 		have ? "the transmitter holds its own figures" : why);
-	j = out_params(have ? h.method : "unknown", r->ops->name, c,
-		       "receive", have ? h.source : "unknown");
+	if (s.dir == 1) /* -R: this side sent with write */
+		j = out_params("write", have ? h.method : "unknown", c,
+			       "receive", "file");
+	else
+		j = out_params(have ? h.method : "unknown", r->ops->name, c,
+			       "receive", have ? h.source : "unknown");
 	if (c->rr)
 		rr_out_params(j, c, &s);
+	if (s.dir)
+		json_object_set_new(j, "direction",
+				    json_string(dir_name(s.dir == 1, s.dir == 2)));
 	kase = res_case(r->d, j);
 	j = out_sample(r->d, c, &s, NULL, same);
+	dir_out_sample(r->d, j, &s);
 	if (c->rr)
 		rr_out_sample(r->d, c, j, &s, NULL, same);
 	if (s.paired)
@@ -434,6 +470,8 @@ int do_receive(const struct cfg *c, struct res_doc *d)
 			break;
 	if (c->com.cpu)
 		meterset_close(&r.ms);
+	if (r.have_src)
+		xfer_source_close(&r.src);
 	close(r.lfd);
 	if (r.ufd >= 0)
 		close(r.ufd);

@@ -21,6 +21,8 @@ struct rcv {
 	struct sockaddr_storage tx; /* its address once a hello came */
 	int tx_known; /* 1: tx is set (its port is not compared) */
 	long strays;  /* stray connections turned away so far */
+	struct xfer_source src; /* -R, --bidir: what this side sends */
+	int have_src;		/* src is open */
 };
 
 /* Same host (address only), for TCP connections of one transmitter. */

@@ -66,19 +66,6 @@ static int more(const struct rrx *x, uint64_t now)
 	       (!x->deadline || now < x->deadline);
 }
 
-static int rr_connect(const struct cfg *c)
-{
-	char err[512];
-	int fd = sock_connect(c->host, c->port, SOCK_STREAM, c->timeout_ms, err,
-			      sizeof(err));
-
-	if (fd < 0)
-		die("receiver %s:%d (phase: connect): %s", c->host, c->port,
-		    err);
-	ttcp_socket_opts(c, fd, 1);
-	return fd;
-}
-
 /* After our half-close, the receiver's close: it has seen every request. */
 static void rr_drain(const struct rrx *x, int fd)
 {
@@ -208,7 +195,7 @@ static void tcp_burst(struct rrx *x, int fd)
 
 static void tcp_rr(struct rrx *x)
 {
-	int fd = rr_connect(x->c);
+	int fd = ttcp_connect(x->c, SOCK_STREAM);
 
 	if (x->c->burst > 1)
 		tcp_burst(x, fd);
@@ -231,7 +218,7 @@ static void tcp_crr(struct rrx *x)
 	int fd;
 
 	while (more(x, t0)) {
-		fd = rr_connect(c);
+		fd = ttcp_connect(c, SOCK_STREAM);
 		r = rr_write_full(fd, x->req, olen);
 		if (r != (ssize_t)olen)
 			fault(x, "request", r, olen);
@@ -244,7 +231,7 @@ static void tcp_crr(struct rrx *x)
 		x->s->trans++;
 		t0 = t1;
 	}
-	fd = rr_connect(c);
+	fd = ttcp_connect(c, SOCK_STREAM);
 	rr_setup_put(x->req, &end);
 	r = rr_write_full(fd, x->req, RR_SETUP);
 	if (r != RR_SETUP)

@@ -54,6 +54,8 @@ struct cfg {
 	uint32_t rr_req, rr_resp; /* --rr-size REQ[,RESP] (default 1,1) */
 	int burst;		/* --burst: transactions in flight */
 	int rr_timeout_ms;	/* --rr-timeout: a UDP answer, at most */
+	int reverse;		/* -R: the receiver sends */
+	int bidir;		/* --bidir: both send at once */
 };
 
 /* What one side measured in one sample. */
@@ -80,6 +82,10 @@ struct sample {
 	struct hist *lat;	/* -t: their latency in ns (owned) */
 	uint64_t rr_lost;	/* UDP: requests without an answer */
 	uint64_t rr_late;	/* UDP: answers after their request's timeout */
+	/* -R, --bidir (dir.h) */
+	int dir;		/* 0 forward, 1 reverse, 2 bidir */
+	uint64_t rev_bytes;	/* --bidir: the other direction's bytes */
+	double rev_elapsed_s;	/* and its seconds */
 };
 
 /*
@@ -102,6 +108,8 @@ struct ctl_hello {
 				 * parked), -1 not paired */
 	int rr_kind;		/* --rr: enum rr_kind, 0 = a stream */
 	uint64_t trans;		/* --rr: transactions done */
+	int dir;		/* 0 forward, 1 -R, 2 --bidir */
+	uint64_t rev_bytes;	/* --bidir: bytes -t received */
 	int soak_next;		/* the next run's kind, so a receiver on
 				 * another box parks or wakes its soakers
 				 * before it starts; -1 not paired */
@@ -122,6 +130,8 @@ struct ctl_report {
 	double zc_copied_pct;	/* NAN = none */
 	uint64_t trans;		/* --rr: transactions answered */
 	uint64_t rr_lost;	/* UDP --rr: requests that never arrived */
+	uint64_t rev_bytes;	/* --bidir: bytes the receiver sent */
+	double rev_elapsed_s;	/* and their seconds */
 };
 
 json_t *ctl_hello_build(const struct ctl_hello *h);
@@ -139,6 +149,13 @@ void parse_opts(struct cfg *c, int argc, char **argv);
 /* Sides (xmit.c, rcv.c). Return 0, or exit through die(). */
 int do_transmit(const struct cfg *c, struct res_doc *d);
 int do_receive(const struct cfg *c, struct res_doc *d);
+
+/* xmit.c: the data socket to the receiver (-t), its options set; dies
+ * naming the receiver and the phase. */
+int ttcp_connect(const struct cfg *c, int type);
+/* xmit_udp.c: one UDP stream sample of -t. */
+void xmit_udp_sample(const struct cfg *c, struct meterset *ms,
+		     struct xfer_source *src, struct sample *s);
 
 /* sockopt.c: -b, -D, --cc and the timeout on a socket of either side. */
 void ttcp_socket_opts(const struct cfg *c, int fd, int sending);

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "clock.h"
+#include "dir.h"
 #include "log.h"
 #include "peerrep.h"
 #include "rr.h"
@@ -88,8 +89,7 @@ static void drain(const struct cfg *c, int fd)
 	}
 }
 
-/* The data socket to the receiver, its options set. */
-static int connect_data(const struct cfg *c, int type)
+int ttcp_connect(const struct cfg *c, int type)
 {
 	char err[512];
 	int fd = sock_connect(c->host, c->port, type, c->timeout_ms, err,
@@ -111,7 +111,7 @@ static void tcp_sample(struct xmit *t, struct sample *s)
 	int64_t n;
 	int fd;
 
-	fd = connect_data(c, SOCK_STREAM);
+	fd = ttcp_connect(c, SOCK_STREAM);
 	x = xfer_open(t->ops, fd, &t->src, c->buflen, err, sizeof(err));
 	if (!x)
 		die("%s", err);
@@ -143,81 +143,6 @@ static void tcp_sample(struct xmit *t, struct sample *s)
 	close(fd);
 }
 
-/* One datagram; ENOBUFS waits a little as ttcp did. */
-static void udp_send(const struct cfg *c, int fd, const void *b, size_t n,
-		     struct sample *s)
-{
-	for (;;) {
-		ssize_t r = send(fd, b, n, 0);
-
-		s->calls++;
-		if (r == (ssize_t)n)
-			return;
-		if (r < 0 && (errno == ENOBUFS || errno == EINTR) && !sig_stop) {
-			usleep(1000);
-			continue;
-		}
-		die("receiver %s:%d (phase: UDP data): %s", c->host, c->port,
-		    r < 0 ? strerror(errno) : "short datagram");
-	}
-}
-
-static void udp_fill(struct xmit *t, uint64_t seq)
-{
-	size_t pay = t->c->buflen - TTCP_UDP_HDR, got = 0;
-	uint64_t off = seq * pay % t->src.size;
-	char *p = t->src.buf + TTCP_UDP_HDR;
-	uint32_t be[2] = { htonl(TTCP_UDP_MAGIC), htonl((uint32_t)seq) };
-	ssize_t r;
-
-	while (!t->c->hot && got < pay) {
-		r = pread(t->src.fd, p + got, pay - got, (off_t)off);
-		if (r <= 0)
-			die("reading the source %s: %s", t->src.path,
-			    r < 0 ? strerror(errno) : "end of file");
-		got += (size_t)r;
-		off = (off + (uint64_t)r) % t->src.size;
-	}
-	memcpy(t->src.buf, be, sizeof(be));
-}
-
-static void udp_sample(struct xmit *t, struct sample *s)
-{
-	const struct cfg *c = t->c;
-	uint64_t seq, n = c->duration > 0 ? UINT64_MAX : (uint64_t)c->nbuf;
-	double t0, deadline = 0;
-	uint32_t cnt;
-	int fd, i;
-
-	fd = connect_data(c, SOCK_DGRAM);
-	if (c->com.cpu)
-		meterset_start(&t->ms);
-	udp_send(c, fd, "ZCBS", 4, s); /* ttcp's start datagram */
-	t0 = clock_now();
-	if (c->duration > 0)
-		deadline = t0 + c->duration;
-	for (seq = 0; seq < n && !sig_stop; seq++) {
-		if (deadline > 0 && clock_now() >= deadline)
-			break;
-		udp_fill(t, seq);
-		udp_send(c, fd, t->src.buf, c->buflen, s);
-		s->bytes += c->buflen;
-	}
-	s->dgrams = seq;
-	s->elapsed_s = clock_now() - t0;
-	cnt = htonl((uint32_t)seq);
-	for (i = 0; i < 4; i++) { /* ttcp's end datagrams, paced */
-		usleep(5000);
-		udp_send(c, fd, &cnt, 4, s);
-	}
-	s->calls -= 5;
-	if (c->com.cpu)
-		s->ncpu = meterset_stop(&t->ms, s->cpu);
-	s->lost = -1;
-	s->zc_copied_pct = NAN;
-	close(fd);
-}
-
 /*
  * The end-of-run exchange. 1 with *rep filled, 0 when the receiver took
  * no hello (a plain ttcp: why says so); a malformed answer is fatal.
@@ -243,6 +168,8 @@ static int exchange(struct xmit *t, const struct sample *s, int idx,
 	h.sample = idx;
 	h.more = more;
 	h.rr_kind = s->rr_kind;
+	h.dir = s->dir;
+	h.rev_bytes = s->rev_bytes;
 	h.trans = s->trans;
 	h.soak = s->paired ? s->metered : -1;
 	h.soak_next = s->paired ? !s->metered : -1;
@@ -280,6 +207,10 @@ static void check_report(struct xmit *t, const struct sample *s,
 
 	if (c->rr)
 		rr_check_report(c, s, rep);
+	if (c->bidir && rep->rev_bytes != s->rev_bytes)
+		die("receiver %s:%d sent %llu bytes, %llu arrived (phase: report)",
+		    c->host, c->port, (unsigned long long)rep->rev_bytes,
+		    (unsigned long long)s->rev_bytes);
 	if (!c->udp && rep->bytes != s->bytes)
 		die("receiver %s:%d got %llu bytes of %llu sent (phase: report)",
 		    c->host, c->port, (unsigned long long)rep->bytes,
@@ -338,6 +269,21 @@ static void print_run_kind(const struct sample *s)
 		s->pair + 1);
 }
 
+/* One sample of the workload the options chose. */
+static void run_sample(struct xmit *t, struct sample *s)
+{
+	const struct cfg *c = t->c;
+
+	if (c->rr)
+		rr_xmit_sample(c, &t->ms, s);
+	else if (c->reverse || c->bidir)
+		dir_xmit_sample(c, &t->ms, &t->src, s);
+	else if (c->udp)
+		xmit_udp_sample(c, &t->ms, &t->src, s);
+	else
+		tcp_sample(t, s);
+}
+
 static void one_sample(struct xmit *t, int idx, struct sample *s,
 		       struct rates *rt, int *more)
 {
@@ -349,12 +295,7 @@ static void one_sample(struct xmit *t, int idx, struct sample *s,
 	json_t *kase, *j;
 
 	print_run_kind(s);
-	if (c->rr)
-		rr_xmit_sample(c, &t->ms, s);
-	else if (c->udp)
-		udp_sample(t, s);
-	else
-		tcp_sample(t, s);
+	run_sample(t, s);
 	mbps = s->elapsed_s > 0 ? (double)s->bytes / s->elapsed_s / 1e6 : 0;
 	if (c->rr) /* the rate of a case: transactions */
 		mbps = s->elapsed_s > 0 ? (double)s->trans / s->elapsed_s : 0;
@@ -370,6 +311,8 @@ static void one_sample(struct xmit *t, int idx, struct sample *s,
 		rr_out_lines("t", s);
 	else
 		out_rate("t", c, s);
+	if (s->dir == 2)
+		dir_out_rev("t", c, s);
 	if (s->zc_warn[0])
 		fprintf(ttcp_out, "ttcp-t: %s\n", s->zc_warn);
 	if (c->report && !sig_stop)
@@ -393,12 +336,19 @@ static void one_sample(struct xmit *t, int idx, struct sample *s,
 			    c->port, why);
 	}
 	out_cpu("t", c, s, have ? &rep : NULL, same, why);
-	j = out_params(t->ops->name, have ? rep.recv_method : "unknown", c,
-		       "transmit", t->source);
+	if (c->reverse) /* the receiver sent with write; this side read */
+		j = out_params("write", t->ops->name, c, "transmit", "file");
+	else
+		j = out_params(t->ops->name, have ? rep.recv_method : "unknown",
+			       c, "transmit", t->source);
 	if (c->rr)
 		rr_out_params(j, c, s);
+	if (s->dir)
+		json_object_set_new(j, "direction",
+				    json_string(dir_name(c->reverse, c->bidir)));
 	kase = res_case(t->d, j);
 	j = out_sample(t->d, c, s, have ? &rep : NULL, same);
+	dir_out_sample(t->d, j, s);
 	if (c->rr)
 		rr_out_sample(t->d, c, j, s, have ? &rep : NULL, same);
 	if (s->paired)
@@ -438,9 +388,9 @@ static void summary(struct xmit *t, const struct rates *rt, int paired)
 			       rt->n, paired);
 		return;
 	}
-	fprintf(ttcp_out, "ttcp-sf: %s %s %zux%ld -> %s: %.1f MB/s%s%s\n",
+	fprintf(ttcp_out, "ttcp-sf: %s %s %zux%ld %s %s: %.1f MB/s%s%s\n",
 		t->ops->name, c->udp ? "udp" : "tcp", c->buflen, c->nbuf,
-		c->host, stats_median(rt->mbps, (size_t)rt->n),
+		c->reverse ? "<-" : "->", c->host, stats_median(rt->mbps, (size_t)rt->n),
 		rt->n > 1 ? " (median)" : "",
 		paired ? ", unmetered runs; soak CPU from the metered runs" :
 			 "");
@@ -458,9 +408,11 @@ int do_transmit(const struct cfg *c, struct res_doc *d)
 	if (xfer_probe(t.ops, why, sizeof(why)))
 		die("-m %s cannot run here: %s", t.ops->name, why);
 	ctl_self(t.me, sizeof(t.me), t.boot, sizeof(t.boot));
-	t.source = "none"; /* --rr: no source; open_source sets it */
+	t.source = c->reverse ? "file" : "none"; /* else open_source's */
 	if (c->rr)
 		rr_out_header(c);
+	else if (c->reverse)
+		dir_out_header(c);
 	else
 		open_source(&t);
 	if (c->com.cpu) {
@@ -493,7 +445,7 @@ int do_transmit(const struct cfg *c, struct res_doc *d)
 	summary(&t, &rt, paired);
 	if (c->com.cpu)
 		meterset_close(&t.ms);
-	if (!c->rr)
+	if (!c->rr && !c->reverse)
 		xfer_source_close(&t.src);
 	return 0;
 }
