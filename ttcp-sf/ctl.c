@@ -14,12 +14,14 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define CTL_HELLO "ttcp-sf-hello/1"
 #define CTL_REPORT "ttcp-sf-report/1"
 #define CTL_MAX_BYTES (1ull << 62)	/* any count beyond this is a lie */
+#define CTL_MAX_FLOWS 1024		/* -P at most (flows.h) */
 
 void ctl_self(char *host, size_t hlen, char *boot, size_t blen)
 {
@@ -68,6 +70,79 @@ static int get_u64(json_t *j, const char *k, uint64_t *out, int required,
 	return 0;
 }
 
+/* -P: the per-flow counts as a JSON array. */
+static void put_flows(json_t *j, const uint64_t *c, int n)
+{
+	json_t *a;
+	int i;
+
+	if (!n)
+		return;
+	a = json_array();
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_integer((json_int_t)c[i]));
+	json_object_set_new(j, "flow_counts", a);
+}
+
+/* The per-flow counts back (optional); *out malloc'd. */
+static int get_flows(json_t *j, uint64_t **out, int *n, char *err,
+		     size_t len)
+{
+	json_t *a = json_object_get(j, "flow_counts"), *v;
+	size_t i;
+
+	*out = NULL;
+	*n = 0;
+	if (!a)
+		return 0;
+	if (!json_is_array(a) || !json_array_size(a) ||
+	    json_array_size(a) > CTL_MAX_FLOWS) {
+		snprintf(err, len, "field \"flow_counts\" not an array of 1 to %d counts",
+			 CTL_MAX_FLOWS);
+		return -EINVAL;
+	}
+	*out = calloc(json_array_size(a), sizeof(uint64_t));
+	if (!*out)
+		return -ENOMEM;
+	json_array_foreach(a, i, v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0) {
+			snprintf(err, len, "field \"flow_counts\": entry %zu is not a count",
+				 i);
+			free(*out);
+			*out = NULL;
+			return -EINVAL;
+		}
+		(*out)[i] = (uint64_t)json_integer_value(v);
+	}
+	*n = (int)json_array_size(a);
+	return 0;
+}
+
+int ctl_flows_match(const uint64_t *a, int na, const uint64_t *b, int nb,
+		    char *why, size_t len)
+{
+	int i;
+
+	if (na != nb) {
+		snprintf(why, len, "%d flows here, %d there", na, nb);
+		return 0;
+	}
+	for (i = 0; i < na; i++)
+		if (a[i] != b[i]) {
+			snprintf(why, len, "flow %d: %llu here, %llu there",
+				 i + 1, (unsigned long long)a[i],
+				 (unsigned long long)b[i]);
+			return 0;
+		}
+	return 1;
+}
+
+void ctl_hello_free(struct ctl_hello *h)
+{
+	free(h->flow_count);
+	h->flow_count = NULL;
+}
+
 json_t *ctl_hello_build(const struct ctl_hello *h)
 {
 	json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:i, s:b}",
@@ -89,6 +164,7 @@ json_t *ctl_hello_build(const struct ctl_hello *h)
 		json_object_set_new(j, "rev_bytes",
 				    json_integer((json_int_t)h->rev_bytes));
 	}
+	put_flows(j, h->flow_count, h->nflows);
 	if (h->soak >= 0) { /* paired runs only: older peers never see it */
 		json_object_set_new(j, "soak", json_boolean(h->soak));
 		json_object_set_new(j, "soak_next", json_boolean(h->soak_next));
@@ -172,7 +248,8 @@ int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len)
 		return -EINVAL;
 	}
 	h->dir = (int)v;
-	return 0;
+	return get_flows(j, &h->flow_count, &h->nflows, err, len) ? -EINVAL :
+								    0;
 }
 
 json_t *ctl_report_build(const struct ctl_report *r,
@@ -200,6 +277,7 @@ json_t *ctl_report_build(const struct ctl_report *r,
 	json_object_set_new(j, "rev_bytes",
 			    json_integer((json_int_t)r->rev_bytes));
 	json_object_set_new(j, "rev_elapsed_s", json_real(r->rev_elapsed_s));
+	put_flows(j, r->flow_count, r->nflows);
 	json_object_set_new(j, "zc_copied_pct",
 			    isfinite(r->zc_copied_pct) ?
 				    json_real(r->zc_copied_pct) :
@@ -266,6 +344,8 @@ int ctl_report_parse(json_t *j, struct ctl_report *r, char *err, size_t len)
 		snprintf(err, len, "field \"host\" missing");
 		return -EINVAL;
 	}
+	if (get_flows(j, &r->flow_count, &r->nflows, err, len))
+		return -EINVAL;
 	r->host = json_incref(v);
 	return 0;
 }
@@ -274,4 +354,6 @@ void ctl_report_free(struct ctl_report *r)
 {
 	json_decref(r->host);
 	r->host = NULL;
+	free(r->flow_count);
+	r->flow_count = NULL;
 }

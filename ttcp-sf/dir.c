@@ -8,6 +8,7 @@
 #include "config.h"
 #include "clock.h"
 #include "dir.h"
+#include "flows.h"
 #include "log.h"
 #include "peerrep.h"
 #include "rcv.h"
@@ -24,21 +25,22 @@
 #include <unistd.h>
 
 #define DIR_TYPE "ttcp-sf-setup/1"
-#define DIR_PEEK 4096		/* a setup frame is far smaller */
-#define DIR_SRC (32ull << 20)	/* the sending receiver's temp source */
+#define DIR_PEEK 4096	       /* a setup frame is far smaller */
+#define DIR_SRC	 (32ull << 20) /* the sending receiver's temp source */
 
 const char *dir_name(int reverse, int bidir)
 {
 	return bidir ? "bidir" : reverse ? "reverse" : "forward";
 }
 
-static void send_setup(const struct cfg *c, int fd)
+void dir_send_setup(const struct cfg *c, int fd, int flow)
 {
-	json_t *j = json_pack("{s:s, s:s, s:I, s:I, s:f}", "type", DIR_TYPE,
-			      "direction", dir_name(c->reverse, c->bidir),
-			      "buflen", (json_int_t)c->buflen, "nbuf",
-			      (json_int_t)(c->duration > 0 ? 0 : c->nbuf),
-			      "duration", c->duration);
+	json_t *j = json_pack(
+		"{s:s, s:s, s:I, s:I, s:f, s:i, s:i}", "type", DIR_TYPE,
+		"direction", dir_name(c->reverse, c->bidir), "buflen",
+		(json_int_t)c->buflen, "nbuf",
+		(json_int_t)(c->duration > 0 ? 0 : c->nbuf), "duration",
+		c->duration, "flows", c->flows, "flow", flow);
 	int r = peerrep_send(fd, j, c->timeout_ms);
 
 	json_decref(j);
@@ -52,8 +54,11 @@ static int parse_setup(json_t *j, struct dir_setup *st)
 {
 	const char *type = json_string_value(json_object_get(j, "type"));
 	const char *dir = json_string_value(json_object_get(j, "direction"));
-	json_t *b = json_object_get(j, "buflen"), *n = json_object_get(j, "nbuf");
+	json_t *b = json_object_get(j, "buflen"),
+	       *n = json_object_get(j, "nbuf");
 	json_t *d = json_object_get(j, "duration");
+	json_t *fl = json_object_get(j, "flows"),
+	       *fi = json_object_get(j, "flow");
 
 	if (!type || strcmp(type, DIR_TYPE) || !dir || !json_is_integer(b) ||
 	    !json_is_integer(n) || !json_is_number(d))
@@ -64,7 +69,12 @@ static int parse_setup(json_t *j, struct dir_setup *st)
 	st->buflen = (uint64_t)json_integer_value(b);
 	st->nbuf = (uint64_t)json_integer_value(n);
 	st->duration = json_number_value(d);
-	if (!(st->reverse || st->bidir) || st->buflen < 1 ||
+	st->flows = fl ? (int)json_integer_value(fl) : 1;
+	st->flow = fi ? (int)json_integer_value(fi) : 0;
+	if (st->flows < 1 || st->flows > FLOWS_MAX || st->flow < 0 ||
+	    st->flow >= st->flows)
+		return -EINVAL;
+	if (!(st->reverse || st->bidir || st->flows > 1) || st->buflen < 1 ||
 	    st->buflen > (64u << 20) || json_integer_value(n) < 0 ||
 	    st->nbuf > (1ull << 40) || !(st->duration >= 0) ||
 	    st->duration > 86400 || (!st->nbuf && st->duration <= 0))
@@ -90,8 +100,9 @@ int dir_peek_setup(int fd, int timeout_ms, struct dir_setup *st)
 			return 0;
 		if (memcmp(b, PEERREP_MAGIC, (size_t)n < 4 ? (size_t)n : 4))
 			return 0; /* a classic stream */
-		d = n < PEERREP_HDR ? 0 :
-			peerrep_decode(b, (size_t)n, &used, &j, err, sizeof(err));
+		d = n < PEERREP_HDR ? 0
+				    : peerrep_decode(b, (size_t)n, &used, &j,
+						     err, sizeof(err));
 		if (d < 0)
 			return 0;
 		if (d == 1) {
@@ -110,11 +121,11 @@ int dir_peek_setup(int fd, int timeout_ms, struct dir_setup *st)
 /* One connection's run: what it sends and what it receives. */
 struct run {
 	int fd;
-	struct xfer *tx, *rx;	/* either may be NULL (not both) */
-	uint64_t total;		/* tx: bytes, 0 = until the deadline */
-	double duration;	/* tx: seconds, 0 = by total */
+	struct xfer *tx, *rx; /* either may be NULL (not both) */
+	uint64_t total;	      /* tx: bytes, 0 = until the deadline */
+	double duration;      /* tx: seconds, 0 = by total */
 	double t0, tx_end, rx_end;
-	int64_t sent, got;	/* or -errno */
+	int64_t sent, got; /* or -errno */
 };
 
 static void *sender(void *p)
@@ -207,8 +218,8 @@ static void fill(struct sample *s, const struct run *u, struct xfer *main,
 		xfer_zc_warning(u->tx, s->zc_warn, sizeof(s->zc_warn));
 	if (u->rx) {
 		s->bad_bytes = u->rx->bad_bytes;
-		s->verified = u->rx->verify &&
-			      (u->rx->ops->flags & XFER_SEES_BYTES);
+		s->verified =
+			u->rx->verify && (u->rx->ops->flags & XFER_SEES_BYTES);
 	}
 	s->dir = bidir ? 2 : 1;
 	if (bidir) {
@@ -220,14 +231,14 @@ static void fill(struct sample *s, const struct run *u, struct xfer *main,
 void dir_xmit_sample(const struct cfg *c, struct meterset *ms,
 		     struct xfer_source *src, struct sample *s)
 {
-	struct run u = { .total = c->duration > 0 ? 0 :
-				  (uint64_t)c->buflen * c->nbuf,
-			 .duration = c->duration };
+	struct run u = {
+		.total = c->duration > 0 ? 0 : (uint64_t)c->buflen * c->nbuf,
+		.duration = c->duration};
 	char who[300];
 
 	snprintf(who, sizeof(who), "receiver %s:%d", c->host, c->port);
 	u.fd = ttcp_connect(c, SOCK_STREAM);
-	send_setup(c, u.fd);
+	dir_send_setup(c, u.fd, 0);
 	if (c->bidir)
 		u.tx = open_x(c->ops, u.fd, src, c->buflen, c);
 	u.rx = open_x(c->bidir ? xfer_find("read", XFER_RECV) : c->ops, u.fd,
@@ -244,9 +255,11 @@ void dir_xmit_sample(const struct cfg *c, struct meterset *ms,
 		    (unsigned long long)u.total,
 		    u.got ? "" : ": is it ttcp-sf? (a plain ttcp cannot send)");
 	if (s->verified)
-		fprintf(ttcp_out, "ttcp-t: pattern check: %llu of %llu bytes wrong\n",
+		fprintf(ttcp_out,
+			"ttcp-t: pattern check: %llu of %llu bytes wrong\n",
 			(unsigned long long)s->bad_bytes,
-			(unsigned long long)(c->bidir ? s->rev_bytes : s->bytes));
+			(unsigned long long)(c->bidir ? s->rev_bytes
+						      : s->bytes));
 	if (s->bad_bytes)
 		die("receiver %s:%d sent %llu bytes not matching the pattern",
 		    c->host, c->port, (unsigned long long)s->bad_bytes);
@@ -260,8 +273,9 @@ void dir_rcv_sample(struct rcv *r, int fd, const struct dir_setup *st,
 		    struct sample *s)
 {
 	const struct cfg *c = r->c;
-	struct run u = { .fd = fd, .total = st->buflen * st->nbuf,
-			 .duration = st->duration };
+	struct run u = {.fd = fd,
+			.total = st->buflen * st->nbuf,
+			.duration = st->duration};
 	char err[512], who[100];
 
 	snprintf(who, sizeof(who), "transmitter %s", r->peer);
@@ -274,7 +288,8 @@ void dir_rcv_sample(struct rcv *r, int fd, const struct dir_setup *st,
 			     c->offset, 0, err, sizeof(err)))
 		die("%s", err);
 	r->have_src = 1;
-	fprintf(ttcp_out, "ttcp-r: %s: this side sends (write, %llu-byte buffers)%s\n",
+	fprintf(ttcp_out,
+		"ttcp-r: %s: this side sends (write, %llu-byte buffers)%s\n",
 		dir_name(st->reverse, st->bidir),
 		(unsigned long long)st->buflen,
 		st->bidir ? " and receives" : "");
@@ -295,19 +310,20 @@ void dir_rcv_sample(struct rcv *r, int fd, const struct dir_setup *st,
 
 void dir_out_header(const struct cfg *c)
 {
-	fprintf(ttcp_out, "ttcp-t: buflen=%zu, nbuf=%ld, align=%zu/%zu, port=%d  tcp  <- %s (-R: it sends, method %s here)\n",
+	fprintf(ttcp_out,
+		"ttcp-t: buflen=%zu, nbuf=%ld, align=%zu/%zu, port=%d  tcp  <- %s (-R: it sends, method %s here)\n",
 		c->buflen, c->nbuf, c->align, c->offset, c->port, c->host,
 		c->ops->name);
 }
 
-void dir_out_rev(const char *side, const struct cfg *c,
-		 const struct sample *s)
+void dir_out_rev(const char *side, const struct cfg *c, const struct sample *s)
 {
 	const char *label;
 	double v = units_rate((double)s->rev_bytes, s->rev_elapsed_s, c->fmt,
 			      &label);
 
-	fprintf(ttcp_out, "ttcp-%s: other way (%s): %llu bytes in %.2f real seconds = %.2f %s/sec +++\n",
+	fprintf(ttcp_out,
+		"ttcp-%s: other way (%s): %llu bytes in %.2f real seconds = %.2f %s/sec +++\n",
 		side, *side == 't' ? "received" : "sent",
 		(unsigned long long)s->rev_bytes, s->rev_elapsed_s, v, label);
 }
@@ -318,9 +334,9 @@ void dir_out_sample(struct res_doc *d, json_t *j, const struct sample *s)
 		return;
 	res_metric(d, "rev_throughput_MBps", "MB/s", RES_HIGHER, 1);
 	res_sample_set(j, "rev_throughput_MBps",
-		       s->rev_elapsed_s > 0 ? (double)s->rev_bytes /
-						      s->rev_elapsed_s / 1e6 :
-					      0);
+		       s->rev_elapsed_s > 0
+			       ? (double)s->rev_bytes / s->rev_elapsed_s / 1e6
+			       : 0);
 	json_object_set_new(j, "rev_bytes",
 			    json_integer((json_int_t)s->rev_bytes));
 	json_object_set_new(j, "rev_elapsed_s", json_real(s->rev_elapsed_s));

@@ -15,12 +15,16 @@
 #include "ttcp.h"
 
 struct dir_setup {
-	int reverse;		/* -R: the receiver sends, -t receives */
-	int bidir;		/* --bidir: both send */
-	uint64_t buflen;	/* the sender's -l */
-	uint64_t nbuf;		/* bytes = buflen * nbuf (0: duration) */
-	double duration;	/* seconds, 0 = by count */
+	int reverse;	 /* -R: the receiver sends, -t receives */
+	int bidir;	 /* --bidir: both send */
+	uint64_t buflen; /* the sender's -l */
+	uint64_t nbuf;	 /* bytes = buflen * nbuf (0: duration) */
+	double duration; /* seconds, 0 = by count */
+	int flows, flow; /* -P: how many, and which this is */
 };
+
+/* -t: the setup frame opening a -R, --bidir or -P connection. */
+void dir_send_setup(const struct cfg *c, int fd, int flow);
 
 /* -t: one sample of -R or --bidir (its source used by --bidir only). */
 void dir_xmit_sample(const struct cfg *c, struct meterset *ms,
@@ -37,8 +41,7 @@ void dir_rcv_sample(struct rcv *r, int fd, const struct dir_setup *st,
 /* The lines and figures: -t -R's first line; --bidir's other
  * direction (a ttcp rate line); its rev_throughput_MBps and raw counts. */
 void dir_out_header(const struct cfg *c);
-void dir_out_rev(const char *side, const struct cfg *c,
-		 const struct sample *s);
+void dir_out_rev(const char *side, const struct cfg *c, const struct sample *s);
 void dir_out_sample(struct res_doc *d, json_t *j, const struct sample *s);
 /* "reverse", "bidir" or "forward": the params' direction. */
 const char *dir_name(int reverse, int bidir);

@@ -4,6 +4,7 @@
  * common ones through lib/core/cli), checked together at the end.
  */
 #include "config.h"
+#include "flows.h"
 #include "log.h"
 #include "rr.h"
 #include "sock.h"
@@ -11,6 +12,7 @@
 #include "units.h"
 
 #include <string.h>
+#include <sys/resource.h>
 
 #define CONF_REPEAT 10	/* --confidence without --repeat: at most */
 
@@ -51,6 +53,12 @@ static const char usage_text[] =
 	"  -R, --reverse        the receiver sends and this side receives (-m then\n"
 	"                       names the receive method)\n"
 	"      --bidir          both send at once on the connection, each reported\n"
+	"Many flows (-t; the receiver follows):\n"
+	"  -P N                 N connections per sample (at most 1024), per-flow\n"
+	"                       rates, their sum and Jain's fairness; -n and -l are\n"
+	"                       per flow; with --rr, N request/response flows\n"
+	"      --threads T      drive them from T epoll threads (default 1; both\n"
+	"                       sides take it)\n"
 	"Request/response (both sides; -r --rr answers what -t asks):\n"
 	"      --rr             TCP_RR transactions (with -u: UDP_RR); -n counts\n"
 	"                       transactions (default 10000), or --duration\n"
@@ -66,7 +74,7 @@ enum {
 	OPT_SOURCE_SIZE = CLI_OPT_TOOL, OPT_HOT, OPT_DURATION, OPT_CC,
 	OPT_AFFINITY, OPT_BIND, OPT_TIMEOUT, OPT_REPORT_TIMEOUT, OPT_WAIT,
 	OPT_NO_REPORT, OPT_REQUIRE_PEER, OPT_RR, OPT_CRR, OPT_RR_SIZE,
-	OPT_BURST, OPT_RR_TIMEOUT, OPT_BIDIR
+	OPT_BURST, OPT_RR_TIMEOUT, OPT_BIDIR, OPT_THREADS
 };
 
 static const struct option longopts[] = {
@@ -86,6 +94,7 @@ static const struct option longopts[] = {
 	{ "require-peer", no_argument, NULL, OPT_REQUIRE_PEER },
 	{ "reverse", no_argument, NULL, 'R' },
 	{ "bidir", no_argument, NULL, OPT_BIDIR },
+	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "rr", no_argument, NULL, OPT_RR },
 	{ "crr", no_argument, NULL, OPT_CRR },
 	{ "rr-size", required_argument, NULL, OPT_RR_SIZE },
@@ -209,6 +218,10 @@ static void option(void *cfg, int opt, const char *arg)
 	case OPT_REQUIRE_PEER: c->require_peer = 1; break;
 	case 'R': c->reverse = 1; break;
 	case OPT_BIDIR: c->bidir = 1; break;
+	case 'P': c->flows = (int)cli_long("-P", arg, 1, 1L << 30); break;
+	case OPT_THREADS:
+		c->threads = (int)cli_long("--threads", arg, 1, FLOWS_MAX);
+		break;
 	default: rr_option(p, opt, arg); break;
 	}
 }
@@ -218,7 +231,7 @@ static const struct cli_tool tool = {
 	.common = CLI_CPU | CLI_REPEAT | CLI_CONFIDENCE | CLI_RESULT |
 		  CLI_RESULT_O,
 	.repeat_max = TTCP_MAX_SAMPLES,
-	.shortopts = "trl:n:p:usb:DA:O:Tf:m:F:VR",
+	.shortopts = "trl:n:p:usb:DA:O:Tf:m:F:VRP:",
 	.longopts = longopts,
 	.option = option,
 };
@@ -236,6 +249,8 @@ static void cfg_defaults(struct cfg *c)
 	c->report = 1;
 	c->rr_req = c->rr_resp = 1;	/* netperf's TCP_RR default */
 	c->burst = 1;
+	c->flows = 1;
+	c->threads = 1;
 	c->rr_timeout_ms = 200;
 }
 
@@ -279,6 +294,59 @@ static void check_udp(const struct cfg *c)
 	if (c->buflen > 65507)
 		die_usage("-l %zu: a UDP datagram holds at most 65507 bytes",
 			  c->buflen);
+}
+
+/* -P: a ceiling, and the file descriptors for it (raised to the hard
+ * limit if that is enough), refused up front naming the limit. */
+static void check_fds(int flows)
+{
+	struct rlimit rl;
+	rlim_t need = (rlim_t)flows + 64; /* listeners, meters, reports */
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return;
+	if (rl.rlim_cur >= need)
+		return;
+	if (rl.rlim_max >= need) {
+		rl.rlim_cur = need;
+		if (!setrlimit(RLIMIT_NOFILE, &rl))
+			return;
+	}
+	die_usage("-P %d: needs %llu file descriptors, the limit (ulimit -n) is %llu",
+		  flows, (unsigned long long)need,
+		  (unsigned long long)rl.rlim_max);
+}
+
+/* -P and --threads against the rest. */
+static void check_flows(const struct cfg *c)
+{
+	const char *m = c->ops->name;
+
+	if (c->flows > FLOWS_MAX)
+		die_usage("-P %d: at most %d flows (the limit of this build)",
+			  c->flows, FLOWS_MAX);
+	if (c->threads > 1 && c->trans && c->flows == 1)
+		die_usage("--threads %d: for -P", c->threads);
+	if (c->trans && c->threads > c->flows)
+		die_usage("--threads %d: more threads than the %d flows",
+			  c->threads, c->flows);
+	if (c->flows == 1)
+		return;
+	if (!c->trans)
+		die_usage("-P: give it to -t (the receiver follows)");
+	if (c->udp || c->reverse || c->bidir || c->rr == RR_CRR)
+		die_usage("-P %d: TCP streams and --rr only (not -u, -R, --bidir or --crr yet)",
+			  c->flows);
+	if (c->burst > 1)
+		die_usage("-P and --burst: one transaction per flow in flight");
+	if (!c->rr && strcmp(m, "write") && strcmp(m, "send") &&
+	    strcmp(m, "sendfile") && strcmp(m, "mmap") &&
+	    strcmp(m, "msg-zerocopy"))
+		die_usage("-m %s: -P drives write, send, sendfile, mmap and msg-zerocopy (non-blocking sockets)",
+			  m);
+	if (!c->report)
+		die_usage("-P and --no-report: the receiver learns the flows from ttcp-sf's setup frames");
+	check_fds(c->flows);
 }
 
 /* -R and --bidir: -t only, TCP streams only. */
@@ -339,6 +407,7 @@ void parse_opts(struct cfg *c, int argc, char **argv)
 	ind = cli_parse(&tool, &p, &c->com, argc, argv);
 	check_side(&p, argc, argv, ind);
 	check_dir(c);
+	check_flows(c);
 	if (!c->rr)
 		check_udp(c);
 	check_rr(&p);

@@ -3,9 +3,12 @@
  * document and its config, ttcp's rate lines, a case's params, the CPU
  * block per meter for local and remote (once when both ends are one
  * box), the one-line local/remote CPU and service demand, and the
- * result sample.
+ * result sample; and the dispatch to what --rr (rr_out.c), -R/--bidir
+ * (dir.c) and -P (flows_side.c) add to each.
  */
 #include "config.h"
+#include "dir.h"
+#include "flows.h"
 #include "rr.h"
 #include "ttcp.h"
 #include "units.h"
@@ -185,4 +188,40 @@ json_t *out_sample(struct res_doc *d, const struct cfg *c,
 		json_object_set_new(j, "remote", r);
 	}
 	return j;
+}
+
+void out_lines(const char *side, const struct cfg *c, const struct sample *s)
+{
+	if (s->rr_kind)
+		rr_out_lines(side, s);
+	else
+		out_rate(side, c, s);
+	if (s->dir == 2)
+		dir_out_rev(side, c, s);
+	if (s->nflows)
+		flows_out(side, s);
+}
+
+void out_params_more(json_t *params, const struct cfg *c,
+		     const struct sample *s)
+{
+	if (s->rr_kind)
+		rr_out_params(params, c, s);
+	if (s->nflows)
+		json_object_set_new(params, "flows", json_integer(s->nflows));
+	if (s->dir)
+		json_object_set_new(params, "direction",
+				    json_string(dir_name(s->dir == 1,
+							 s->dir == 2)));
+}
+
+void out_sample_more(struct res_doc *d, const struct cfg *c, json_t *j,
+		     const struct sample *s, const struct ctl_report *rep,
+		     int same_box)
+{
+	if (s->rr_kind)
+		rr_out_sample(d, c, j, s, rep, same_box);
+	dir_out_sample(d, j, s);
+	if (s->nflows)
+		flows_out_sample(d, j, s);
 }

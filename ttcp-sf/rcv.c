@@ -15,6 +15,7 @@
 #include "log.h"
 #include "peerrep.h"
 #include "dir.h"
+#include "flows.h"
 #include "rcv.h"
 #include "rr.h"
 #include "sig.h"
@@ -53,8 +54,12 @@ static int tcp_sample(struct rcv *r, int first, struct sample *s)
 		}
 		fprintf(ttcp_out, "ttcp-r: accept from %s\n", r->peer);
 		ttcp_socket_opts(c, fd, 0);
-		if (dir_peek_setup(fd, c->timeout_ms, &st)) { /* -R, --bidir */
-			dir_rcv_sample(r, fd, &st, s);
+		if (dir_peek_setup(fd, c->timeout_ms, &st)) { /* -R, -P... */
+			if (st.flows > 1)
+				flows_rcv_sample(r, flows_accept(r, fd, &st),
+						 st.flows, FL_RX, 0, 0, s);
+			else
+				dir_rcv_sample(r, fd, &st, s);
 			close(fd);
 			return 0;
 		}
@@ -300,6 +305,8 @@ static int exchange(struct rcv *r, const struct sample *s,
 	rep.rr_lost = s->rr_lost;
 	rep.rev_bytes = s->rev_bytes;
 	rep.rev_elapsed_s = s->rev_elapsed_s;
+	rep.nflows = s->nflows;
+	rep.flow_count = s->flow_count;
 	j = ctl_report_build(&rep, s->cpu, c->com.cpu ? s->ncpu : 0);
 	e = peerrep_send(fd, j, c->report_ms);
 	json_decref(j);
@@ -315,6 +322,7 @@ static void check_hello(const struct rcv *r, const struct ctl_hello *h,
 			const struct sample *s)
 {
 	const struct cfg *c = r->c;
+	char why[128];
 
 	if (!c->udp && h->bytes != s->bytes)
 		die("transmitter %s %s %llu bytes, %llu %s here (phase: data)",
@@ -326,6 +334,11 @@ static void check_hello(const struct rcv *r, const struct ctl_hello *h,
 		die("this side sent %llu bytes, %llu reached transmitter %s (phase: data)",
 		    (unsigned long long)s->rev_bytes,
 		    (unsigned long long)h->rev_bytes, r->peer);
+	if (s->nflows && !ctl_flows_match(h->flow_count, h->nflows,
+					  s->flow_count, s->nflows, why,
+					  sizeof(why)))
+		die("transmitter %s: per-flow counts differ: %s (phase: report)",
+		    r->peer, why);
 	if (c->rr && s->rr_kind != RR_UDP && h->trans != s->trans)
 		die("transmitter %s counted %llu transactions, %llu answered here (phase: report)",
 		    r->peer, (unsigned long long)h->trans,
@@ -371,12 +384,7 @@ static int one_sample(struct rcv *r, int idx)
 		stop = tcp_sample(r, idx == 0, &s);
 	if (stop)
 		return 0;
-	if (c->rr)
-		rr_out_lines("r", &s);
-	else
-		out_rate("r", c, &s);
-	if (s.dir == 2)
-		dir_out_rev("r", c, &s);
+	out_lines("r", c, &s);
 	if (s.zc_warn[0])
 		fprintf(ttcp_out, "ttcp-r: %s\n", s.zc_warn);
 	if (s.verified)
@@ -413,20 +421,16 @@ static int one_sample(struct rcv *r, int idx)
 	else
 		j = out_params(have ? h.method : "unknown", r->ops->name, c,
 			       "receive", have ? h.source : "unknown");
-	if (c->rr)
-		rr_out_params(j, c, &s);
-	if (s.dir)
-		json_object_set_new(j, "direction",
-				    json_string(dir_name(s.dir == 1, s.dir == 2)));
+	out_params_more(j, c, &s);
 	kase = res_case(r->d, j);
 	j = out_sample(r->d, c, &s, NULL, same);
-	dir_out_sample(r->d, j, &s);
-	if (c->rr)
-		rr_out_sample(r->d, c, j, &s, NULL, same);
+	out_sample_more(r->d, c, j, &s, NULL, same);
 	if (s.paired)
 		res_sample_pair(r->d, j, s.pair, s.metered);
 	res_sample(kase, j);
 	json_decref(s.counters);
+	flows_sample_free(&s);
+	ctl_hello_free(&h);
 	closing_line(r, &s, have ? h.method : "?", same);
 	return more;
 }
@@ -442,7 +446,7 @@ int do_receive(const struct cfg *c, struct res_doc *d)
 	if (xfer_probe(r.ops, why, sizeof(why)))
 		die("-m %s cannot run here: %s", r.ops->name, why);
 	ctl_self(r.me, sizeof(r.me), r.boot, sizeof(r.boot));
-	r.lfd = sock_listen(bind, c->port, SOCK_STREAM, 8, &port, err,
+	r.lfd = sock_listen(bind, c->port, SOCK_STREAM, FLOWS_MAX, &port, err,
 			    sizeof(err));
 	if (r.lfd < 0)
 		die("listen on %s:%d: %s", bind, c->port, err);

@@ -23,6 +23,10 @@ void rr_setup_put(unsigned char *b, const struct rr_setup *s)
 	b[7] = 0;
 	memcpy(b + 8, &req, 4);
 	memcpy(b + 12, &resp, 4);
+	b[16] = (unsigned char)(s->flows >> 8);
+	b[17] = (unsigned char)s->flows;
+	b[18] = (unsigned char)(s->flow >> 8);
+	b[19] = (unsigned char)s->flow;
 }
 
 int rr_setup_get(const unsigned char *b, struct rr_setup *s)
@@ -37,6 +41,11 @@ int rr_setup_get(const unsigned char *b, struct rr_setup *s)
 	s->kind = b[6];
 	s->req = ntohl(req);
 	s->resp = ntohl(resp);
+	s->flows = (uint16_t)(b[16] << 8 | b[17]);
+	s->flow = (uint16_t)(b[18] << 8 | b[19]);
+	if (!s->flows || s->flow >= s->flows || s->flows > RR_FLOWS_MAX ||
+	    (s->flows > 1 && s->kind != RR_TCP))
+		return -EINVAL;
 	if (s->kind == RR_CRR_END || s->kind == RR_UDP_END)
 		return 0;
 	if (!s->req || !s->resp || s->req > RR_MAX_SIZE ||

@@ -3,7 +3,7 @@
  * ttcp-sf: netperf's TCP_RR, TCP_CRR and UDP_RR.
  *
  * The transmitter drives. Every data connection (TCP) and the first
- * exchange (UDP) open with a 16-byte setup frame, so the receiver
+ * exchange (UDP) open with a 20-byte setup frame, so the receiver
  * (started with -r --rr) learns the kind and the sizes from it:
  *
  *   "ZCBRR1"  kind (1 byte)  0  request size (u32 BE)  response size
@@ -26,11 +26,12 @@
 
 #include "ttcp.h"
 
-#define RR_SETUP     16		 /* bytes of the setup frame */
+#define RR_SETUP     20		 /* bytes of the setup frame */
 #define RR_MAGIC     "ZCBRR1"	 /* its first 6 bytes */
 #define RR_MAX_SIZE  (64u << 20) /* TCP request/response at most */
 #define RR_UDP_MAX   65507	 /* a UDP datagram at most */
 #define RR_BURST_MAX 1024	 /* --burst at most */
+#define RR_FLOWS_MAX 1024	 /* -P at most (flows.h) */
 
 enum rr_kind {
 	RR_TCP = 1,	/* TCP_RR */
@@ -43,6 +44,8 @@ enum rr_kind {
 struct rr_setup {
 	int kind;	    /* enum rr_kind */
 	uint32_t req, resp; /* sizes (for RR_UDP_END: req = count) */
+	uint16_t flows;	    /* -P: connections of the sample (1) */
+	uint16_t flow;	    /* which this is, 0-based */
 };
 
 void rr_setup_put(unsigned char *b, const struct rr_setup *s);

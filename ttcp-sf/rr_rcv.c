@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "clock.h"
+#include "flows.h"
 #include "log.h"
 #include "rcv.h"
 #include "rr.h"
@@ -132,6 +133,35 @@ static int crr(struct rrs *x, int fd)
 	return 0;
 }
 
+/* -P: the other flows' connections, then the epoll engine (flows.c). */
+static int rr_flows(struct rrs *x, int fd)
+{
+	int n = x->su.flows, got = 1, i, f, *fds = calloc((size_t)n, sizeof(int));
+	struct rr_setup su;
+
+	if (!fds)
+		die("out of memory (-P %d)", n);
+	flows_raise_fds(n);
+	for (i = 0; i < n; i++)
+		fds[i] = -1;
+	fds[x->su.flow] = fd;
+	while (got < n) {
+		do
+			f = next_conn(x, x->r->c->timeout_ms, &su);
+		while (f == 0);
+		if (f < 0)
+			return -1;
+		if (su.kind != RR_TCP || su.flows != n || fds[su.flow] >= 0 ||
+		    su.req != x->su.req || su.resp != x->su.resp)
+			die("transmitter %s: flow %d of %d has another setup, or came twice (phase: flow accept)",
+			    x->r->peer, got + 1, n);
+		fds[su.flow] = f;
+		got++;
+	}
+	flows_rcv_sample(x->r, fds, n, FL_RRS, x->su.req, x->su.resp, x->s);
+	return 0;
+}
+
 static int tcp_serve(struct rrs *x, int first)
 {
 	const struct cfg *c = x->r->c;
@@ -149,6 +179,8 @@ static int tcp_serve(struct rrs *x, int first)
 	fprintf(ttcp_out,
 		"ttcp-r: %s from %s: %u-byte requests, %u-byte responses\n",
 		rr_name(x->su.kind), x->r->peer, x->su.req, x->su.resp);
+	if (x->su.flows > 1)
+		return rr_flows(x, fd);
 	buffers(x);
 	if (c->com.cpu)
 		meterset_start(&x->r->ms);

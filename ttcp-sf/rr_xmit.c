@@ -211,7 +211,7 @@ static void tcp_rr(struct rrx *x)
 static void tcp_crr(struct rrx *x)
 {
 	const struct cfg *c = x->c;
-	struct rr_setup end = {.kind = RR_CRR_END};
+	struct rr_setup end = {.kind = RR_CRR_END, .flows = 1};
 	size_t olen = RR_SETUP + c->rr_req;
 	uint64_t t0 = clock_ns(), t1;
 	ssize_t r;
@@ -306,7 +306,7 @@ static void udp_rr(struct rrx *x)
 {
 	const struct cfg *c = x->c;
 	struct rr_setup su = {
-		.kind = RR_UDP, .req = c->rr_req, .resp = c->rr_resp};
+		.kind = RR_UDP, .req = c->rr_req, .resp = c->rr_resp, .flows = 1};
 	size_t k = c->rr_req < c->rr_resp ? c->rr_req : c->rr_resp;
 	uint64_t seq, t0;
 	char err[512];
@@ -332,7 +332,8 @@ static void udp_rr(struct rrx *x)
 			x->s->rr_lost++;
 		}
 	}
-	su = (struct rr_setup){.kind = RR_UDP_END, .req = (uint32_t)seq};
+	su = (struct rr_setup){.kind = RR_UDP_END, .req = (uint32_t)seq,
+			       .flows = 1};
 	rr_setup_put(x->req, &su);
 	udp_handshake(x, fd, x->req, "end");
 	close(fd);
@@ -342,7 +343,8 @@ void rr_xmit_sample(const struct cfg *c, struct meterset *ms, struct sample *s)
 {
 	struct rr_setup su = {.kind = c->rr == RR_CRR ? RR_CRR : RR_TCP,
 			      .req = c->rr_req,
-			      .resp = c->rr_resp};
+			      .resp = c->rr_resp,
+			      .flows = 1};
 	size_t rsz = c->rr_resp > 65536 ? c->rr_resp : 65536; /* > any dgram */
 	struct rrx x = {.c = c, .s = s};
 	uint64_t t0;

@@ -56,6 +56,8 @@ struct cfg {
 	int rr_timeout_ms;	/* --rr-timeout: a UDP answer, at most */
 	int reverse;		/* -R: the receiver sends */
 	int bidir;		/* --bidir: both send at once */
+	int flows;		/* -P: connections per sample (1) */
+	int threads;		/* --threads: their epoll threads (1) */
 };
 
 /* What one side measured in one sample. */
@@ -86,6 +88,10 @@ struct sample {
 	int dir;		/* 0 forward, 1 reverse, 2 bidir */
 	uint64_t rev_bytes;	/* --bidir: the other direction's bytes */
 	double rev_elapsed_s;	/* and its seconds */
+	/* -P (flows.h) */
+	int nflows;		/* 0: one connection */
+	uint64_t *flow_count;	/* per flow: bytes or transactions (owned) */
+	double *flow_secs;	/* per flow: seconds (owned) */
 };
 
 /*
@@ -110,6 +116,9 @@ struct ctl_hello {
 	uint64_t trans;		/* --rr: transactions done */
 	int dir;		/* 0 forward, 1 -R, 2 --bidir */
 	uint64_t rev_bytes;	/* --bidir: bytes -t received */
+	int nflows;		/* -P: flows, 0 = one connection */
+	uint64_t *flow_count;	/* their bytes or transactions (parse:
+				 * owned, ctl_hello_free) */
 	int soak_next;		/* the next run's kind, so a receiver on
 				 * another box parks or wakes its soakers
 				 * before it starts; -1 not paired */
@@ -132,6 +141,8 @@ struct ctl_report {
 	uint64_t rr_lost;	/* UDP --rr: requests that never arrived */
 	uint64_t rev_bytes;	/* --bidir: bytes the receiver sent */
 	double rev_elapsed_s;	/* and their seconds */
+	int nflows;		/* -P: flows, 0 = one connection */
+	uint64_t *flow_count;	/* their counts (parse: owned) */
 };
 
 json_t *ctl_hello_build(const struct ctl_hello *h);
@@ -140,6 +151,10 @@ json_t *ctl_report_build(const struct ctl_report *r,
 			 const struct cpu_sample *cpu, int n);
 int ctl_report_parse(json_t *j, struct ctl_report *r, char *err, size_t len);
 void ctl_report_free(struct ctl_report *r);
+void ctl_hello_free(struct ctl_hello *h);
+/* -P: 1 when both ends counted the same per flow, else 0 with why. */
+int ctl_flows_match(const uint64_t *a, int na, const uint64_t *b, int nb,
+		    char *why, size_t len);
 /* Our host name and boot id, for same-box detection. */
 void ctl_self(char *host, size_t hlen, char *boot, size_t blen);
 
@@ -175,5 +190,14 @@ void out_cpu(const char *side, const struct cfg *c, const struct sample *s,
 json_t *out_sample(struct res_doc *d, const struct cfg *c,
 		   const struct sample *s, const struct ctl_report *rep,
 		   int same_box);
+/* A sample's rate lines: ttcp's (out_rate) or --rr's, then what
+ * --bidir and -P add. */
+void out_lines(const char *side, const struct cfg *c, const struct sample *s);
+/* What --rr, -R/--bidir and -P add to a case's params, and to a sample. */
+void out_params_more(json_t *params, const struct cfg *c,
+		     const struct sample *s);
+void out_sample_more(struct res_doc *d, const struct cfg *c, json_t *j,
+		     const struct sample *s, const struct ctl_report *rep,
+		     int same_box);
 
 #endif

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "clock.h"
 #include "dir.h"
+#include "flows.h"
 #include "log.h"
 #include "peerrep.h"
 #include "rr.h"
@@ -170,6 +171,8 @@ static int exchange(struct xmit *t, const struct sample *s, int idx,
 	h.rr_kind = s->rr_kind;
 	h.dir = s->dir;
 	h.rev_bytes = s->rev_bytes;
+	h.nflows = s->nflows;
+	h.flow_count = s->flow_count;
 	h.trans = s->trans;
 	h.soak = s->paired ? s->metered : -1;
 	h.soak_next = s->paired ? !s->metered : -1;
@@ -204,9 +207,15 @@ static void check_report(struct xmit *t, const struct sample *s,
 			 const struct ctl_report *rep)
 {
 	const struct cfg *c = t->c;
+	char why[128];
 
 	if (c->rr)
 		rr_check_report(c, s, rep);
+	if (s->nflows && !ctl_flows_match(s->flow_count, s->nflows,
+					  rep->flow_count, rep->nflows, why,
+					  sizeof(why)))
+		die("receiver %s:%d: per-flow counts differ: %s (phase: report)",
+		    c->host, c->port, why);
 	if (c->bidir && rep->rev_bytes != s->rev_bytes)
 		die("receiver %s:%d sent %llu bytes, %llu arrived (phase: report)",
 		    c->host, c->port, (unsigned long long)rep->rev_bytes,
@@ -274,7 +283,9 @@ static void run_sample(struct xmit *t, struct sample *s)
 {
 	const struct cfg *c = t->c;
 
-	if (c->rr)
+	if (c->flows > 1)
+		flows_xmit_sample(c, &t->ms, &t->src, s);
+	else if (c->rr)
 		rr_xmit_sample(c, &t->ms, s);
 	else if (c->reverse || c->bidir)
 		dir_xmit_sample(c, &t->ms, &t->src, s);
@@ -307,12 +318,7 @@ static void one_sample(struct xmit *t, int idx, struct sample *s,
 		*more = !sig_stop &&
 			!confidence_done(c, rt->mbps, rt->n, t->d);
 	}
-	if (c->rr)
-		rr_out_lines("t", s);
-	else
-		out_rate("t", c, s);
-	if (s->dir == 2)
-		dir_out_rev("t", c, s);
+	out_lines("t", c, s);
 	if (s->zc_warn[0])
 		fprintf(ttcp_out, "ttcp-t: %s\n", s->zc_warn);
 	if (c->report && !sig_stop)
@@ -341,21 +347,16 @@ static void one_sample(struct xmit *t, int idx, struct sample *s,
 	else
 		j = out_params(t->ops->name, have ? rep.recv_method : "unknown",
 			       c, "transmit", t->source);
-	if (c->rr)
-		rr_out_params(j, c, s);
-	if (s->dir)
-		json_object_set_new(j, "direction",
-				    json_string(dir_name(c->reverse, c->bidir)));
+	out_params_more(j, c, s);
 	kase = res_case(t->d, j);
 	j = out_sample(t->d, c, s, have ? &rep : NULL, same);
-	dir_out_sample(t->d, j, s);
-	if (c->rr)
-		rr_out_sample(t->d, c, j, s, have ? &rep : NULL, same);
+	out_sample_more(t->d, c, j, s, have ? &rep : NULL, same);
 	if (s->paired)
 		res_sample_pair(t->d, j, s->pair, s->metered);
 	res_sample(kase, j);
 	json_decref(s->counters);
 	rr_sample_free(s);
+	flows_sample_free(s);
 	if (have)
 		ctl_report_free(&rep);
 }

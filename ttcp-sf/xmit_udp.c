@@ -27,7 +27,8 @@ static void udp_send(const struct cfg *c, int fd, const void *b, size_t n,
 		s->calls++;
 		if (r == (ssize_t)n)
 			return;
-		if (r < 0 && (errno == ENOBUFS || errno == EINTR) && !sig_stop) {
+		if (r < 0 && (errno == ENOBUFS || errno == EINTR) &&
+		    !sig_stop) {
 			usleep(1000);
 			continue;
 		}
@@ -36,13 +37,12 @@ static void udp_send(const struct cfg *c, int fd, const void *b, size_t n,
 	}
 }
 
-static void udp_fill(const struct cfg *c, struct xfer_source *src,
-		     uint64_t seq)
+static void udp_fill(const struct cfg *c, struct xfer_source *src, uint64_t seq)
 {
 	size_t pay = c->buflen - TTCP_UDP_HDR, got = 0;
 	uint64_t off = seq * pay % src->size;
 	char *p = src->buf + TTCP_UDP_HDR;
-	uint32_t be[2] = { htonl(TTCP_UDP_MAGIC), htonl((uint32_t)seq) };
+	uint32_t be[2] = {htonl(TTCP_UDP_MAGIC), htonl((uint32_t)seq)};
 	ssize_t r;
 
 	while (!c->hot && got < pay) {
