@@ -9,6 +9,7 @@
 #include "clock.h"
 #include "dir.h"
 #include "flows.h"
+#include "ival.h"
 #include "log.h"
 #include "peerrep.h"
 #include "rcv.h"
@@ -126,6 +127,7 @@ struct run {
 	double duration;      /* tx: seconds, 0 = by total */
 	double t0, tx_end, rx_end;
 	int64_t sent, got; /* or -errno */
+	const uint64_t *main_ctr; /* -i: the main direction's count */
 };
 
 static void *sender(void *p)
@@ -164,6 +166,7 @@ static void run(struct run *u, const char *who, int timeout_ms)
 	pthread_t th;
 
 	u->t0 = clock_now();
+	ival_watch(u->main_ctr);
 	if (threaded && pthread_create(&th, NULL, sender, u))
 		die("%s: cannot start the sending thread", who);
 	if (!threaded && u->tx)
@@ -176,6 +179,7 @@ static void run(struct run *u, const char *who, int timeout_ms)
 	}
 	if (threaded)
 		pthread_join(th, NULL);
+	ival_watch(NULL);
 	if (u->tx && u->sent < 0)
 		die("%s (phase: data, sending, after %llu bytes): %s", who,
 		    (unsigned long long)u->tx->bytes, u->tx->err);
@@ -243,6 +247,7 @@ void dir_xmit_sample(const struct cfg *c, struct meterset *ms,
 		u.tx = open_x(c->ops, u.fd, src, c->buflen, c);
 	u.rx = open_x(c->bidir ? xfer_find("read", XFER_RECV) : c->ops, u.fd,
 		      NULL, c->buflen, c);
+	u.main_ctr = c->bidir ? &u.tx->bytes : &u.rx->bytes;
 	if (c->com.cpu)
 		meterset_start(ms);
 	run(&u, who, c->timeout_ms);
@@ -297,6 +302,7 @@ void dir_rcv_sample(struct rcv *r, int fd, const struct dir_setup *st,
 		      c);
 	if (st->bidir)
 		u.rx = open_x(r->ops, fd, NULL, c->buflen, c);
+	u.main_ctr = st->bidir ? &u.rx->bytes : &u.tx->bytes;
 	if (c->com.cpu)
 		meterset_start(&r->ms);
 	run(&u, who, c->timeout_ms);

@@ -107,6 +107,7 @@ static void tx_step(struct fthread *t, struct flow *f)
 			return;
 		}
 		f->bytes += (uint64_t)r;
+		__atomic_fetch_add(&fs->progress, (uint64_t)r, __ATOMIC_RELAXED);
 		f->pos = (f->pos + (uint64_t)r) % period;
 		if (f->x->ops->reap && (r = f->x->ops->reap(f->x, 0, 0))) {
 			done(t, f, (int)r, "completions");
@@ -130,6 +131,8 @@ static void rx_step(struct fthread *t, struct flow *f)
 			return;
 		}
 		f->bytes += (uint64_t)r;
+		__atomic_fetch_add(&t->fs->progress, (uint64_t)r,
+				   __ATOMIC_RELAXED);
 	}
 }
 
@@ -214,6 +217,7 @@ static void rr_step(struct fthread *t, struct flow *f, uint32_t ev)
 		return;
 	hist_add(&t->lat, clock_ns() - f->t0);
 	f->trans++;
+	__atomic_fetch_add(&fs->progress, 1, __ATOMIC_RELAXED);
 	rr_next(t, f);
 }
 
@@ -230,6 +234,7 @@ static void rrs_step(struct fthread *t, struct flow *f, uint32_t ev)
 	while (f->state == ST_RUN && !f->writing && take(t, f, fs->req)) {
 		f->writing = 1;
 		f->bytes += fs->req;
+		__atomic_fetch_add(&fs->progress, 1, __ATOMIC_RELAXED);
 		if (!put(t, f, fs->resp))
 			return;
 		f->trans++;

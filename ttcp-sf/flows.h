@@ -47,6 +47,8 @@ struct flows {
 	uint32_t req, resp; /* request/response sizes */
 	double t0;	    /* the start, clock_now */
 	struct hist *lat;   /* FL_RR: every flow's latencies (merged) */
+	uint64_t progress;  /* bytes or transactions so far, all flows
+			     * (atomic: -i reads it) */
 };
 
 /* Run every flow to its end. 0, or -errno with err naming the first

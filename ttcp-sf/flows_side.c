@@ -10,6 +10,7 @@
 #include "dir.h"
 #include "flows.h"
 #include "hist.h"
+#include "ival.h"
 #include "log.h"
 #include "rcv.h"
 #include "rr.h"
@@ -82,12 +83,16 @@ static void run(struct flows *fs, struct meterset *ms, int cpu,
 		struct sample *s, const char *who)
 {
 	char err[512];
+	int r;
 
 	if (cpu)
 		meterset_start(ms);
 	if (fs->deadline_ns)
 		fs->deadline_ns += clock_ns();
-	if (flows_run(fs, err, sizeof(err)))
+	ival_watch(&fs->progress);
+	r = flows_run(fs, err, sizeof(err));
+	ival_watch(NULL);
+	if (r)
 		die("%s: %s", who, err);
 	if (cpu)
 		s->ncpu = meterset_stop(ms, s->cpu);

@@ -53,6 +53,12 @@ static const char usage_text[] =
 	"  -R, --reverse        the receiver sends and this side receives (-m then\n"
 	"                       names the receive method)\n"
 	"      --bidir          both send at once on the connection, each reported\n"
+	"Reports while it runs (both sides):\n"
+	"  -i, --interval T     a line per interval of T (e.g. 1, 500ms): the rate\n"
+	"                       and, with -c, the box's CPU; kept in the result\n"
+	"      --json-stream    also one JSON object per interval and one at the\n"
+	"                       end, a line each on stdout (text to stderr; -i 1s\n"
+	"                       unless -i is given)\n"
 	"Many flows (-t; the receiver follows):\n"
 	"  -P N                 N connections per sample (at most 1024), per-flow\n"
 	"                       rates, their sum and Jain's fairness; -n and -l are\n"
@@ -74,7 +80,7 @@ enum {
 	OPT_SOURCE_SIZE = CLI_OPT_TOOL, OPT_HOT, OPT_DURATION, OPT_CC,
 	OPT_AFFINITY, OPT_BIND, OPT_TIMEOUT, OPT_REPORT_TIMEOUT, OPT_WAIT,
 	OPT_NO_REPORT, OPT_REQUIRE_PEER, OPT_RR, OPT_CRR, OPT_RR_SIZE,
-	OPT_BURST, OPT_RR_TIMEOUT, OPT_BIDIR, OPT_THREADS
+	OPT_BURST, OPT_RR_TIMEOUT, OPT_BIDIR, OPT_THREADS, OPT_JSON_STREAM
 };
 
 static const struct option longopts[] = {
@@ -95,6 +101,8 @@ static const struct option longopts[] = {
 	{ "reverse", no_argument, NULL, 'R' },
 	{ "bidir", no_argument, NULL, OPT_BIDIR },
 	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "json-stream", no_argument, NULL, OPT_JSON_STREAM },
 	{ "rr", no_argument, NULL, OPT_RR },
 	{ "crr", no_argument, NULL, OPT_CRR },
 	{ "rr-size", required_argument, NULL, OPT_RR_SIZE },
@@ -219,6 +227,8 @@ static void option(void *cfg, int opt, const char *arg)
 	case 'R': c->reverse = 1; break;
 	case OPT_BIDIR: c->bidir = 1; break;
 	case 'P': c->flows = (int)cli_long("-P", arg, 1, 1L << 30); break;
+	case 'i': c->interval = cli_duration("-i", arg, 0.01, 86400); break;
+	case OPT_JSON_STREAM: c->json_stream = 1; break;
 	case OPT_THREADS:
 		c->threads = (int)cli_long("--threads", arg, 1, FLOWS_MAX);
 		break;
@@ -231,7 +241,7 @@ static const struct cli_tool tool = {
 	.common = CLI_CPU | CLI_REPEAT | CLI_CONFIDENCE | CLI_RESULT |
 		  CLI_RESULT_O,
 	.repeat_max = TTCP_MAX_SAMPLES,
-	.shortopts = "trl:n:p:usb:DA:O:Tf:m:F:VRP:",
+	.shortopts = "trl:n:p:usb:DA:O:Tf:m:F:VRP:i:",
 	.longopts = longopts,
 	.option = option,
 };
@@ -408,6 +418,10 @@ void parse_opts(struct cfg *c, int argc, char **argv)
 	check_side(&p, argc, argv, ind);
 	check_dir(c);
 	check_flows(c);
+	if (c->json_stream && c->com.json_stdout)
+		die_usage("--json-stream and -J: both want stdout (use -o FILE for the document)");
+	if (c->json_stream && c->interval <= 0)
+		c->interval = 1;
 	if (!c->rr)
 		check_udp(c);
 	check_rr(&p);

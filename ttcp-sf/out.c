@@ -37,7 +37,7 @@ struct res_doc *out_doc(const struct cfg *c, int argc, char **argv)
 {
 	struct res_doc *d = cli_result_doc(&c->com, "ttcp-sf", argc, argv);
 
-	ttcp_out = c->com.json_stdout ? stderr : stdout;
+	ttcp_out = c->com.json_stdout || c->json_stream ? stderr : stdout;
 	res_set(d, "config", cfg_json(c));
 	res_metric(d, "throughput_MBps", "MB/s", RES_HIGHER, 1);
 	res_metric(d, "elapsed_s", "s", RES_LOWER, 0);
@@ -224,4 +224,6 @@ void out_sample_more(struct res_doc *d, const struct cfg *c, json_t *j,
 	dir_out_sample(d, j, s);
 	if (s->nflows)
 		flows_out_sample(d, j, s);
+	if (s->intervals)
+		json_object_set(j, "intervals", s->intervals);
 }

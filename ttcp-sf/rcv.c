@@ -16,6 +16,7 @@
 #include "peerrep.h"
 #include "dir.h"
 #include "flows.h"
+#include "ival.h"
 #include "rcv.h"
 #include "rr.h"
 #include "sig.h"
@@ -74,8 +75,10 @@ static int tcp_sample(struct rcv *r, int first, struct sample *s)
 		x->touch = c->touch;
 		if (c->com.cpu)
 			meterset_start(&r->ms);
+		ival_watch(&x->bytes);
 		t0 = clock_now();
 		n = xfer_recv_stream(x, 0, 0, &sig_stop);
+		ival_watch(NULL);
 		s->elapsed_s = clock_now() - t0;
 		if (c->com.cpu)
 			s->ncpu = meterset_stop(&r->ms, s->cpu);
@@ -317,6 +320,23 @@ static int exchange(struct rcv *r, const struct sample *s,
 	return 1;
 }
 
+/* One sample of what comes, -i's reporter around; -1 when stopped. */
+static int run_sample(struct rcv *r, int idx, struct sample *s)
+{
+	const struct cfg *c = r->c;
+	int stop = 0;
+
+	ival_start(c, "r", idx, c->rr != 0);
+	if (c->rr)
+		stop = rr_rcv_sample(r, idx == 0, s);
+	else if (c->udp)
+		udp_sample(r, idx == 0, s);
+	else
+		stop = tcp_sample(r, idx == 0, s);
+	s->intervals = ival_stop(c->rr ? s->trans : s->bytes);
+	return stop;
+}
+
 /* The transmitter's counts (its hello) against this side's. */
 static void check_hello(const struct rcv *r, const struct ctl_hello *h,
 			const struct sample *s)
@@ -371,18 +391,12 @@ static int one_sample(struct rcv *r, int idx)
 	char why[200] = "transmitter sent no hello (plain ttcp, or it died): its figures are unknown";
 	struct ctl_hello h;
 	struct sample s;
-	int have = 0, same = 0, more = 0, stop = 0;
+	int have = 0, same = 0, more = 0;
 	json_t *kase, *j;
 
 	memset(&s, 0, sizeof(s));
 	memset(&h, 0, sizeof(h));
-	if (c->rr)
-		stop = rr_rcv_sample(r, idx == 0, &s);
-	else if (c->udp)
-		udp_sample(r, idx == 0, &s);
-	else
-		stop = tcp_sample(r, idx == 0, &s);
-	if (stop)
+	if (run_sample(r, idx, &s))
 		return 0;
 	out_lines("r", c, &s);
 	if (s.zc_warn[0])
@@ -430,6 +444,7 @@ static int one_sample(struct rcv *r, int idx)
 	res_sample(kase, j);
 	json_decref(s.counters);
 	flows_sample_free(&s);
+	json_decref(s.intervals);
 	ctl_hello_free(&h);
 	closing_line(r, &s, have ? h.method : "?", same);
 	return more;

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "clock.h"
 #include "hist.h"
+#include "ival.h"
 #include "log.h"
 #include "rr.h"
 #include "sig.h"
@@ -359,6 +360,7 @@ void rr_xmit_sample(const struct cfg *c, struct meterset *ms, struct sample *s)
 	if (c->com.cpu)
 		meterset_start(ms);
 	t0 = clock_ns();
+	ival_watch(&s->trans);
 	if (c->duration > 0)
 		x.deadline = t0 + (uint64_t)(c->duration * 1e9);
 	if (c->udp)
@@ -368,6 +370,7 @@ void rr_xmit_sample(const struct cfg *c, struct meterset *ms, struct sample *s)
 	else
 		tcp_rr(&x);
 	s->elapsed_s = (double)(clock_ns() - t0) / 1e9;
+	ival_watch(NULL);
 	if (c->com.cpu)
 		s->ncpu = meterset_stop(ms, s->cpu);
 	s->rr_kind = c->udp ? RR_UDP : su.kind;

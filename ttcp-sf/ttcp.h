@@ -58,6 +58,8 @@ struct cfg {
 	int bidir;		/* --bidir: both send at once */
 	int flows;		/* -P: connections per sample (1) */
 	int threads;		/* --threads: their epoll threads (1) */
+	double interval;	/* -i: seconds between reports, 0 = none */
+	int json_stream;	/* --json-stream: JSON lines on stdout */
 };
 
 /* What one side measured in one sample. */
@@ -92,6 +94,7 @@ struct sample {
 	int nflows;		/* 0: one connection */
 	uint64_t *flow_count;	/* per flow: bytes or transactions (owned) */
 	double *flow_secs;	/* per flow: seconds (owned) */
+	json_t *intervals;	/* -i: the sample's intervals (owned) */
 };
 
 /*

@@ -10,6 +10,7 @@
 #include "clock.h"
 #include "dir.h"
 #include "flows.h"
+#include "ival.h"
 #include "log.h"
 #include "peerrep.h"
 #include "rr.h"
@@ -119,6 +120,7 @@ static void tcp_sample(struct xmit *t, struct sample *s)
 	x->timeout_ms = c->timeout_ms;
 	if (c->com.cpu)
 		meterset_start(&t->ms);
+	ival_watch(&x->bytes);
 	t0 = clock_now();
 	if (c->duration > 0)
 		deadline = t0 + c->duration;
@@ -128,6 +130,7 @@ static void tcp_sample(struct xmit *t, struct sample *s)
 	if (n < 0)
 		die("receiver %s:%d (phase: data, after %llu bytes): %s",
 		    c->host, c->port, (unsigned long long)x->bytes, x->err);
+	ival_watch(NULL);
 	shutdown(fd, SHUT_WR);
 	drain(c, fd);
 	s->elapsed_s = clock_now() - t0;
@@ -278,8 +281,19 @@ static void print_run_kind(const struct sample *s)
 		s->pair + 1);
 }
 
-/* One sample of the workload the options chose. */
-static void run_sample(struct xmit *t, struct sample *s)
+static void workload(struct xmit *t, struct sample *s);
+
+/* One sample of the workload the options chose, -i's reporter around. */
+static void run_sample(struct xmit *t, int idx, struct sample *s)
+{
+	const struct cfg *c = t->c;
+
+	ival_start(c, "t", idx, c->rr != 0);
+	workload(t, s);
+	s->intervals = ival_stop(c->rr ? s->trans : s->bytes);
+}
+
+static void workload(struct xmit *t, struct sample *s)
 {
 	const struct cfg *c = t->c;
 
@@ -306,7 +320,7 @@ static void one_sample(struct xmit *t, int idx, struct sample *s,
 	json_t *kase, *j;
 
 	print_run_kind(s);
-	run_sample(t, s);
+	run_sample(t, idx, s);
 	mbps = s->elapsed_s > 0 ? (double)s->bytes / s->elapsed_s / 1e6 : 0;
 	if (c->rr) /* the rate of a case: transactions */
 		mbps = s->elapsed_s > 0 ? (double)s->trans / s->elapsed_s : 0;
@@ -356,6 +370,7 @@ static void one_sample(struct xmit *t, int idx, struct sample *s,
 	res_sample(kase, j);
 	json_decref(s->counters);
 	rr_sample_free(s);
+	json_decref(s->intervals);
 	flows_sample_free(s);
 	if (have)
 		ctl_report_free(&rep);

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "clock.h"
+#include "ival.h"
 #include "log.h"
 #include "sig.h"
 #include "ttcp.h"
@@ -71,6 +72,7 @@ void xmit_udp_sample(const struct cfg *c, struct meterset *ms,
 	t0 = clock_now();
 	if (c->duration > 0)
 		deadline = t0 + c->duration;
+	ival_watch(&s->bytes);
 	for (seq = 0; seq < n && !sig_stop; seq++) {
 		if (deadline > 0 && clock_now() >= deadline)
 			break;
@@ -78,6 +80,7 @@ void xmit_udp_sample(const struct cfg *c, struct meterset *ms,
 		udp_send(c, fd, src->buf, c->buflen, s);
 		s->bytes += c->buflen;
 	}
+	ival_watch(NULL);
 	s->dgrams = seq;
 	s->elapsed_s = clock_now() - t0;
 	cnt = htonl((uint32_t)seq);
