@@ -59,6 +59,12 @@ static const char usage_text[] =
 	"      --json-stream    also one JSON object per interval and one at the\n"
 	"                       end, a line each on stdout (text to stderr; -i 1s\n"
 	"                       unless -i is given)\n"
+	"Latency knobs (both sides):\n"
+	"      --nodelay        TCP_NODELAY (ttcp's -D)\n"
+	"      --busy-poll US   SO_BUSY_POLL: busy-wait up to US microseconds for\n"
+	"                       packets on a blocking receive\n"
+	"      --cork           -t: TCP_CORK on the data socket (whole frames only;\n"
+	"                       sendfile's partner); the end's half-close flushes\n"
 	"Many flows (-t; the receiver follows):\n"
 	"  -P N                 N connections per sample (at most 1024), per-flow\n"
 	"                       rates, their sum and Jain's fairness; -n and -l are\n"
@@ -80,7 +86,8 @@ enum {
 	OPT_SOURCE_SIZE = CLI_OPT_TOOL, OPT_HOT, OPT_DURATION, OPT_CC,
 	OPT_AFFINITY, OPT_BIND, OPT_TIMEOUT, OPT_REPORT_TIMEOUT, OPT_WAIT,
 	OPT_NO_REPORT, OPT_REQUIRE_PEER, OPT_RR, OPT_CRR, OPT_RR_SIZE,
-	OPT_BURST, OPT_RR_TIMEOUT, OPT_BIDIR, OPT_THREADS, OPT_JSON_STREAM
+	OPT_BURST, OPT_RR_TIMEOUT, OPT_BIDIR, OPT_THREADS, OPT_JSON_STREAM,
+	OPT_BUSY_POLL, OPT_CORK
 };
 
 static const struct option longopts[] = {
@@ -103,6 +110,9 @@ static const struct option longopts[] = {
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "json-stream", no_argument, NULL, OPT_JSON_STREAM },
+	{ "nodelay", no_argument, NULL, 'D' },
+	{ "busy-poll", required_argument, NULL, OPT_BUSY_POLL },
+	{ "cork", no_argument, NULL, OPT_CORK },
 	{ "rr", no_argument, NULL, OPT_RR },
 	{ "crr", no_argument, NULL, OPT_CRR },
 	{ "rr-size", required_argument, NULL, OPT_RR_SIZE },
@@ -229,6 +239,10 @@ static void option(void *cfg, int opt, const char *arg)
 	case 'P': c->flows = (int)cli_long("-P", arg, 1, 1L << 30); break;
 	case 'i': c->interval = cli_duration("-i", arg, 0.01, 86400); break;
 	case OPT_JSON_STREAM: c->json_stream = 1; break;
+	case OPT_BUSY_POLL:
+		c->busy_poll = (int)cli_long("--busy-poll", arg, 1, 1000000);
+		break;
+	case OPT_CORK: c->cork = 1; break;
 	case OPT_THREADS:
 		c->threads = (int)cli_long("--threads", arg, 1, FLOWS_MAX);
 		break;
@@ -418,6 +432,8 @@ void parse_opts(struct cfg *c, int argc, char **argv)
 	check_side(&p, argc, argv, ind);
 	check_dir(c);
 	check_flows(c);
+	if (c->cork && (c->rr || c->udp || !c->trans))
+		die_usage("--cork: for -t TCP streams (a corked request waits 200 ms)");
 	if (c->json_stream && c->com.json_stdout)
 		die_usage("--json-stream and -J: both want stdout (use -o FILE for the document)");
 	if (c->json_stream && c->interval <= 0)

@@ -33,12 +33,33 @@ static json_t *cfg_json(const struct cfg *c)
 			 c->verify);
 }
 
+/* What the additions add to the config block. */
+static json_t *cfg_more(const struct cfg *c)
+{
+	json_t *j = cfg_json(c);
+
+	json_object_set_new(j, "busy_poll_us", json_integer(c->busy_poll));
+	json_object_set_new(j, "cork", json_boolean(c->cork));
+	json_object_set_new(j, "flows", json_integer(c->flows));
+	json_object_set_new(j, "threads", json_integer(c->threads));
+	json_object_set_new(j, "interval_s", json_real(c->interval));
+	json_object_set_new(j, "direction",
+			    json_string(dir_name(c->reverse, c->bidir)));
+	if (c->rr)
+		json_object_set_new(j, "rr",
+				    json_pack("{s:s, s:i, s:i, s:i}", "workload",
+					      rr_name(c->udp ? RR_UDP : c->rr),
+					      "req", (int)c->rr_req, "resp",
+					      (int)c->rr_resp, "burst", c->burst));
+	return j;
+}
+
 struct res_doc *out_doc(const struct cfg *c, int argc, char **argv)
 {
 	struct res_doc *d = cli_result_doc(&c->com, "ttcp-sf", argc, argv);
 
 	ttcp_out = c->com.json_stdout || c->json_stream ? stderr : stdout;
-	res_set(d, "config", cfg_json(c));
+	res_set(d, "config", cfg_more(c));
 	res_metric(d, "throughput_MBps", "MB/s", RES_HIGHER, 1);
 	res_metric(d, "elapsed_s", "s", RES_LOWER, 0);
 	if (c->rr)
