@@ -73,6 +73,10 @@ static void fill(const struct flows *fs, struct sample *s)
 		s->calls += f->x ? f->x->calls : f->trans;
 		if (f->end > end)
 			end = f->end;
+		if (f->x && f->x->verify) {
+			s->bad_bytes += f->x->bad_bytes;
+			s->verified = !!(f->x->ops->flags & XFER_SEES_BYTES);
+		}
 	}
 	s->elapsed_s = end - fs->t0;
 	s->zc_copied_pct = NAN;
@@ -99,9 +103,43 @@ static void run(struct flows *fs, struct meterset *ms, int cpu,
 	fill(fs, s);
 }
 
+/*
+ * Copy methods read the source into its buffer before each send: with
+ * --threads, each thread gets a copy of the source with a buffer of its
+ * own (the file and its map are shared, read only).
+ */
+static struct xfer_source *thread_sources(const struct cfg *c,
+					  struct xfer_source *src)
+{
+	struct xfer_source *v = xcalloc((size_t)c->threads, sizeof(*v));
+	void *p;
+	int k;
+
+	for (k = 0; k < c->threads; k++) {
+		v[k] = *src;
+		if (src->hot || k == 0)
+			continue;
+		if (posix_memalign(&p, 4096, src->buflen + src->offset))
+			die("out of memory (--threads %d)", c->threads);
+		v[k].buf = (char *)p + src->offset;
+	}
+	return v;
+}
+
+static void thread_sources_free(const struct cfg *c, struct xfer_source *v)
+{
+	int k;
+
+	for (k = 1; k < c->threads; k++)
+		if (!v[k].hot)
+			free(v[k].buf - v[k].offset);
+	free(v);
+}
+
 void flows_xmit_sample(const struct cfg *c, struct meterset *ms,
 		       struct xfer_source *src, struct sample *s)
 {
+	struct xfer_source *srcs = c->rr ? NULL : thread_sources(c, src);
 	struct flows fs = {.kind = c->rr ? FL_RR : FL_TX,
 			   .n = c->flows,
 			   .threads = c->threads,
@@ -125,8 +163,9 @@ void flows_xmit_sample(const struct cfg *c, struct meterset *ms,
 		fs.f[i].fd = ttcp_connect(c, SOCK_STREAM);
 		if (!c->rr) {
 			dir_send_setup(c, fs.f[i].fd, i);
-			fs.f[i].x = xfer_open(c->ops, fs.f[i].fd, src,
-					      c->buflen, err, sizeof(err));
+			fs.f[i].x = xfer_open(c->ops, fs.f[i].fd,
+					      &srcs[i % fs.threads], c->buflen,
+					      err, sizeof(err));
 			if (!fs.f[i].x)
 				die("%s", err);
 			fs.f[i].x->timeout_ms = c->timeout_ms;
@@ -155,6 +194,8 @@ void flows_xmit_sample(const struct cfg *c, struct meterset *ms,
 		if (fs.f[i].x)
 			xfer_close(fs.f[i].x);
 	free(fs.f);
+	if (srcs)
+		thread_sources_free(c, srcs);
 }
 
 void flows_raise_fds(int n)
@@ -220,6 +261,8 @@ void flows_rcv_sample(struct rcv *r, int *fds, int n, enum flow_kind kind,
 		if (!fs.f[i].x)
 			die("%s", err);
 		fs.f[i].x->timeout_ms = c->timeout_ms;
+		fs.f[i].x->verify = c->verify;
+		fs.f[i].x->touch = c->touch;
 	}
 	run(&fs, &r->ms, c->com.cpu, s, who);
 	for (i = 0; i < n; i++)

@@ -41,6 +41,12 @@ grep -q "^ttcp-t: 4 flows: sum .* MB/s, per flow min .* median .* max .*, Jain's
 two sf --threads 2 -- -P 3 --threads 2 -m sendfile -l 32768 --source-size 8m --duration 1s
 [ "$(flows sf-t bytes)" = "$(flows sf-r bytes)" ] || zcb_fail "-P 3 sendfile: $(flows sf-t bytes) vs $(flows sf-r bytes)"
 
+# write from two threads, the pattern checked on every flow: each
+# thread reads the source into a buffer of its own
+two wv -V --threads 2 -- -P 4 --threads 2 -m write -l 16384 -n 400 --source-size 1m
+grep -q "^ttcp-r: pattern check: 0 of $((4 * 400 * 16384)) bytes wrong" "$T/wv-r.txt" ||
+	{ cat "$T/wv-r.txt"; zcb_fail "-P 4 --threads 2 write: pattern"; }
+
 # request/response flows, neper's tcp_rr
 two rr --rr --threads 2 -- --rr -P 4 --threads 2 -n 500
 for s in t r; do
