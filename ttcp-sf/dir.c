@@ -165,6 +165,8 @@ static void run(struct run *u, const char *who, int timeout_ms)
 	int threaded = u->tx && u->rx;
 	pthread_t th;
 
+	if (u->rx && !u->tx) /* -R: the clock starts with the first bytes */
+		sock_wait(u->fd, POLLIN, timeout_ms);
 	u->t0 = clock_now();
 	ival_watch(u->main_ctr);
 	if (threaded && pthread_create(&th, NULL, sender, u))
@@ -274,6 +276,22 @@ void dir_xmit_sample(const struct cfg *c, struct meterset *ms,
 	close(u.fd);
 }
 
+struct xfer_source *dir_rcv_source(struct rcv *r, uint64_t buflen)
+{
+	char err[512];
+
+	if (r->have_src && r->src.buflen != buflen) {
+		xfer_source_close(&r->src);
+		r->have_src = 0;
+	}
+	if (!r->have_src &&
+	    xfer_source_open(&r->src, NULL, DIR_SRC, buflen, r->c->align,
+			     r->c->offset, 0, err, sizeof(err)))
+		die("%s", err);
+	r->have_src = 1;
+	return &r->src;
+}
+
 void dir_rcv_sample(struct rcv *r, int fd, const struct dir_setup *st,
 		    struct sample *s)
 {
@@ -281,18 +299,10 @@ void dir_rcv_sample(struct rcv *r, int fd, const struct dir_setup *st,
 	struct run u = {.fd = fd,
 			.total = st->buflen * st->nbuf,
 			.duration = st->duration};
-	char err[512], who[100];
+	char who[100];
 
 	snprintf(who, sizeof(who), "transmitter %s", r->peer);
-	if (r->have_src && r->src.buflen != st->buflen) {
-		xfer_source_close(&r->src);
-		r->have_src = 0;
-	}
-	if (!r->have_src &&
-	    xfer_source_open(&r->src, NULL, DIR_SRC, st->buflen, c->align,
-			     c->offset, 0, err, sizeof(err)))
-		die("%s", err);
-	r->have_src = 1;
+	dir_rcv_source(r, st->buflen);
 	fprintf(ttcp_out,
 		"ttcp-r: %s: this side sends (write, %llu-byte buffers)%s\n",
 		dir_name(st->reverse, st->bidir),

@@ -14,6 +14,8 @@
 
 #include "ttcp.h"
 
+struct rcv;
+
 struct dir_setup {
 	int reverse;	 /* -R: the receiver sends, -t receives */
 	int bidir;	 /* --bidir: both send */
@@ -35,7 +37,6 @@ void dir_xmit_sample(const struct cfg *c, struct meterset *ms,
  */
 int dir_peek_setup(int fd, int timeout_ms, struct dir_setup *st);
 /* -r: one sample of a -R or --bidir connection whose setup came. */
-struct rcv;
 void dir_rcv_sample(struct rcv *r, int fd, const struct dir_setup *st,
 		    struct sample *s);
 /* The lines and figures: -t -R's first line; --bidir's other
@@ -43,6 +44,9 @@ void dir_rcv_sample(struct rcv *r, int fd, const struct dir_setup *st,
 void dir_out_header(const struct cfg *c);
 void dir_out_rev(const char *side, const struct cfg *c, const struct sample *s);
 void dir_out_sample(struct res_doc *d, json_t *j, const struct sample *s);
+/* -r: the temp pattern file this side sends from (-R), opened once
+ * per buffer length. */
+struct xfer_source *dir_rcv_source(struct rcv *r, uint64_t buflen);
 /* "reverse", "bidir" or "forward": the params' direction. */
 const char *dir_name(int reverse, int bidir);
 

@@ -130,6 +130,8 @@ static void rx_step(struct fthread *t, struct flow *f)
 			done(t, f, (int)r, "data, receiving");
 			return;
 		}
+		if (!f->bytes)
+			f->start = clock_now(); /* its time runs from here */
 		f->bytes += (uint64_t)r;
 		__atomic_fetch_add(&t->fs->progress, (uint64_t)r,
 				   __ATOMIC_RELAXED);

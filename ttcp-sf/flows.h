@@ -29,6 +29,7 @@ struct flow {
 	uint64_t t0;	   /* FL_RR: this transaction's start, ns */
 	size_t io;	   /* FL_RR, FL_RRS: bytes of the message so far */
 	int writing;	   /* FL_RR, FL_RRS: the message is ours */
+	double start;	   /* FL_RX: when its first bytes came (0: none) */
 	double end;	   /* when it was done (clock_now) */
 	int err;	   /* -errno, or -EPIPE: closed early */
 	const char *phase; /* where err happened */
@@ -60,10 +61,12 @@ int flows_run(struct flows *fs, char *err, size_t len);
 void flows_xmit_sample(const struct cfg *c, struct meterset *ms,
 		       struct xfer_source *src, struct sample *s);
 /* -r: a -P sample on fds[0..n) (fds[i] is flow i, its setup read);
- * kind FL_RX (a stream, read with -m) or FL_RRS (--rr). */
+ * kind FL_RX (a stream, read with -m), FL_TX (-R: sent from this side's
+ * temp file as st says) or FL_RRS (--rr; st NULL). */
 struct rcv;
 void flows_rcv_sample(struct rcv *r, int *fds, int n, enum flow_kind kind,
-		      uint32_t req, uint32_t resp, struct sample *s);
+		      uint32_t req, uint32_t resp, const struct dir_setup *st,
+		      struct sample *s);
 /* -r: the other flows of a stream whose first connection (fd, setup
  * st) came: fds[st->flows] in flow order (malloc'd); dies when they do
  * not all come within --timeout or a setup disagrees. */

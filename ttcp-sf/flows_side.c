@@ -56,8 +56,14 @@ double flows_jain(const double *x, int n)
 /* The sample's figures from a finished run. */
 static void fill(const struct flows *fs, struct sample *s)
 {
-	double end = fs->t0;
+	double end = fs->t0, t0 = 0;
 	int i;
+
+	for (i = 0; i < fs->n; i++) /* receiving: from the first byte */
+		if (fs->f[i].start > 0 && (!t0 || fs->f[i].start < t0))
+			t0 = fs->f[i].start;
+	if (!t0)
+		t0 = fs->t0;
 
 	s->nflows = fs->n;
 	s->flow_count = xcalloc((size_t)fs->n, sizeof(uint64_t));
@@ -67,7 +73,7 @@ static void fill(const struct flows *fs, struct sample *s)
 		int rr = fs->kind == FL_RR || fs->kind == FL_RRS;
 
 		s->flow_count[i] = rr ? f->trans : f->bytes;
-		s->flow_secs[i] = f->end - fs->t0;
+		s->flow_secs[i] = f->end - (f->start > 0 ? f->start : fs->t0);
 		s->bytes += rr ? f->trans * fs->req : f->bytes;
 		s->trans += f->trans;
 		s->calls += f->x ? f->x->calls : f->trans;
@@ -78,7 +84,7 @@ static void fill(const struct flows *fs, struct sample *s)
 			s->verified = !!(f->x->ops->flags & XFER_SEES_BYTES);
 		}
 	}
-	s->elapsed_s = end - fs->t0;
+	s->elapsed_s = end - t0;
 	s->zc_copied_pct = NAN;
 	s->lost = -1;
 }
@@ -136,11 +142,30 @@ static void thread_sources_free(const struct cfg *c, struct xfer_source *v)
 	free(v);
 }
 
+/* -t: a flow's method: the send method from src, or with -R (src
+ * NULL) the receive method, checking the pattern with -V. */
+static struct xfer *open_x(const struct cfg *c, int fd, struct xfer_source *src)
+{
+	char err[512];
+	struct xfer *x =
+		xfer_open(c->ops, fd, src, c->buflen, err, sizeof(err));
+
+	if (!x)
+		die("%s", err);
+	x->timeout_ms = c->timeout_ms;
+	x->verify = !src && c->verify;
+	x->touch = c->touch;
+	return x;
+}
+
 void flows_xmit_sample(const struct cfg *c, struct meterset *ms,
 		       struct xfer_source *src, struct sample *s)
 {
-	struct xfer_source *srcs = c->rr ? NULL : thread_sources(c, src);
-	struct flows fs = {.kind = c->rr ? FL_RR : FL_TX,
+	struct xfer_source *srcs =
+		c->rr || c->reverse ? NULL : thread_sources(c, src);
+	struct flows fs = {.kind = c->rr	? FL_RR
+				   : c->reverse ? FL_RX
+						: FL_TX,
 			   .n = c->flows,
 			   .threads = c->threads,
 			   .timeout_ms = c->timeout_ms,
@@ -148,7 +173,7 @@ void flows_xmit_sample(const struct cfg *c, struct meterset *ms,
 			   .req = c->rr_req,
 			   .resp = c->rr_resp};
 	unsigned char b[RR_SETUP];
-	char err[512], who[300];
+	char who[300];
 	int i;
 
 	snprintf(who, sizeof(who), "receiver %s:%d", c->host, c->port);
@@ -163,12 +188,8 @@ void flows_xmit_sample(const struct cfg *c, struct meterset *ms,
 		fs.f[i].fd = ttcp_connect(c, SOCK_STREAM);
 		if (!c->rr) {
 			dir_send_setup(c, fs.f[i].fd, i);
-			fs.f[i].x = xfer_open(c->ops, fs.f[i].fd,
-					      &srcs[i % fs.threads], c->buflen,
-					      err, sizeof(err));
-			if (!fs.f[i].x)
-				die("%s", err);
-			fs.f[i].x->timeout_ms = c->timeout_ms;
+			fs.f[i].x = open_x(c, fs.f[i].fd,
+					   srcs ? &srcs[i % fs.threads] : NULL);
 			continue;
 		}
 		rr_setup_put(b, &su);
@@ -179,7 +200,8 @@ void flows_xmit_sample(const struct cfg *c, struct meterset *ms,
 	fs.want = c->duration > 0 ? 0
 		  : c->rr	  ? (uint64_t)c->nbuf
 				  : (uint64_t)c->buflen * c->nbuf;
-	fs.deadline_ns = (uint64_t)(c->duration * 1e9);
+	fs.deadline_ns = c->reverse ? 0 : (uint64_t)(c->duration * 1e9);
+	s->dir = c->reverse;
 	if (c->rr) {
 		s->lat = xcalloc(1, sizeof(*s->lat));
 		if (hist_init(s->lat))
@@ -194,6 +216,14 @@ void flows_xmit_sample(const struct cfg *c, struct meterset *ms,
 		if (fs.f[i].x)
 			xfer_close(fs.f[i].x);
 	free(fs.f);
+	if (s->verified)
+		fprintf(ttcp_out,
+			"ttcp-t: pattern check: %llu of %llu bytes wrong\n",
+			(unsigned long long)s->bad_bytes,
+			(unsigned long long)s->bytes);
+	if (s->bad_bytes)
+		die("%s sent %llu bytes not matching the pattern", who,
+		    (unsigned long long)s->bad_bytes);
 	if (srcs)
 		thread_sources_free(c, srcs);
 }
@@ -225,8 +255,8 @@ int *flows_accept(struct rcv *r, int fd, const struct dir_setup *st)
 			    got, st->flows, r->c->timeout_ms);
 		ttcp_socket_opts(r->c, fd, 0);
 		if (!dir_peek_setup(fd, r->c->timeout_ms, &o) ||
-		    o.flows != st->flows || fds[o.flow] >= 0 || o.reverse ||
-		    o.bidir)
+		    o.flows != st->flows || fds[o.flow] >= 0 ||
+		    o.reverse != st->reverse || o.bidir)
 			die("transmitter %s: flow %d of %d came without its setup, or twice (phase: flow accept)",
 			    r->peer, got + 1, st->flows);
 		fds[o.flow] = fd;
@@ -235,10 +265,34 @@ int *flows_accept(struct rcv *r, int fd, const struct dir_setup *st)
 	return fds;
 }
 
+/* -r -P with -R: each flow sends from this side's temp pattern file. */
+static void rcv_senders(struct rcv *r, struct flows *fs,
+			const struct dir_setup *st, struct xfer_source **srcs)
+{
+	const struct xfer_ops *w = xfer_find("write", XFER_SEND);
+	char err[512];
+	int i;
+
+	*srcs = thread_sources(r->c, dir_rcv_source(r, st->buflen));
+	fs->unit = st->buflen;
+	fs->want = st->duration > 0 ? 0 : st->buflen * st->nbuf;
+	fs->deadline_ns = (uint64_t)(st->duration * 1e9);
+	for (i = 0; i < fs->n; i++) {
+		fs->f[i].x =
+			xfer_open(w, fs->f[i].fd, &(*srcs)[i % fs->threads],
+				  st->buflen, err, sizeof(err));
+		if (!fs->f[i].x)
+			die("%s", err);
+		fs->f[i].x->timeout_ms = r->c->timeout_ms;
+	}
+}
+
 void flows_rcv_sample(struct rcv *r, int *fds, int n, enum flow_kind kind,
-		      uint32_t req, uint32_t resp, struct sample *s)
+		      uint32_t req, uint32_t resp, const struct dir_setup *st,
+		      struct sample *s)
 {
 	const struct cfg *c = r->c;
+	struct xfer_source *srcs = NULL;
 	struct flows fs = {.kind = kind,
 			   .n = n,
 			   .threads = c->threads,
@@ -264,10 +318,15 @@ void flows_rcv_sample(struct rcv *r, int *fds, int n, enum flow_kind kind,
 		fs.f[i].x->verify = c->verify;
 		fs.f[i].x->touch = c->touch;
 	}
+	if (kind == FL_TX)
+		rcv_senders(r, &fs, st, &srcs);
 	run(&fs, &r->ms, c->com.cpu, s, who);
 	for (i = 0; i < n; i++)
 		if (fs.f[i].x)
 			xfer_close(fs.f[i].x);
+	if (srcs)
+		thread_sources_free(c, srcs);
+	s->dir = kind == FL_TX; /* -R */
 	if (kind == FL_RRS) {
 		s->rr_kind = RR_TCP;
 		s->rr_req = req;

@@ -358,12 +358,15 @@ static void check_flows(const struct cfg *c)
 		return;
 	if (!c->trans)
 		die_usage("-P: give it to -t (the receiver follows)");
-	if (c->udp || c->reverse || c->bidir || c->rr == RR_CRR)
-		die_usage("-P %d: TCP streams and --rr only (not -u, -R, --bidir or --crr yet)",
+	if (c->udp || c->bidir || c->rr == RR_CRR)
+		die_usage("-P %d: TCP streams (-R too) and --rr only (not -u, --bidir or --crr yet)",
 			  c->flows);
 	if (c->burst > 1)
 		die_usage("-P and --burst: one transaction per flow in flight");
-	if (!c->rr && strcmp(m, "write") && strcmp(m, "send") &&
+	if (c->reverse && strcmp(m, "read") && strcmp(m, "trunc"))
+		die_usage("-m %s: -P -R receives with read or trunc (non-blocking sockets)",
+			  m);
+	if (!c->rr && !c->reverse && strcmp(m, "write") && strcmp(m, "send") &&
 	    strcmp(m, "sendfile") && strcmp(m, "mmap") &&
 	    strcmp(m, "msg-zerocopy"))
 		die_usage("-m %s: -P drives write, send, sendfile, mmap and msg-zerocopy (non-blocking sockets)",

@@ -58,7 +58,9 @@ static int tcp_sample(struct rcv *r, int first, struct sample *s)
 		if (dir_peek_setup(fd, c->timeout_ms, &st)) { /* -R, -P... */
 			if (st.flows > 1)
 				flows_rcv_sample(r, flows_accept(r, fd, &st),
-						 st.flows, FL_RX, 0, 0, s);
+						 st.flows,
+						 st.reverse ? FL_TX : FL_RX, 0,
+						 0, &st, s);
 			else
 				dir_rcv_sample(r, fd, &st, s);
 			close(fd);

@@ -159,7 +159,8 @@ static int rr_flows(struct rrs *x, int fd)
 		fds[su.flow] = f;
 		got++;
 	}
-	flows_rcv_sample(x->r, fds, n, FL_RRS, x->su.req, x->su.resp, x->s);
+	flows_rcv_sample(x->r, fds, n, FL_RRS, x->su.req, x->su.resp, NULL,
+			 x->s);
 	return 0;
 }
 

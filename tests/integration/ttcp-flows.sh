@@ -47,6 +47,15 @@ two wv -V --threads 2 -- -P 4 --threads 2 -m write -l 16384 -n 400 --source-size
 grep -q "^ttcp-r: pattern check: 0 of $((4 * 400 * 16384)) bytes wrong" "$T/wv-r.txt" ||
 	{ cat "$T/wv-r.txt"; zcb_fail "-P 4 --threads 2 write: pattern"; }
 
+# -P 4 -R: the receiver sends on every flow, checked where it arrives
+two rv --threads 2 -- -P 4 -R -V -l 16384 -n 300
+for s in t r; do
+	[ "$(flows "rv-$s" bytes)" = "$each $each $each $each" ] || zcb_fail "-P 4 -R: $s flows $(flows "rv-$s" bytes)"
+	[ "$(zcb_json "$T/rv-$s.json" '.cases[0].params.direction')" = reverse ] || zcb_fail "-P 4 -R: $s direction"
+done
+grep -q "^ttcp-t: pattern check: 0 of $((4 * each)) bytes wrong" "$T/rv-t.txt" ||
+	{ cat "$T/rv-t.txt"; zcb_fail "-P 4 -R: pattern"; }
+
 # request/response flows, neper's tcp_rr
 two rr --rr --threads 2 -- --rr -P 4 --threads 2 -n 500
 for s in t r; do
@@ -87,7 +96,8 @@ bad() { # bad "what" PATTERN ARGS...: exit 2 and the message names it
 bad "-P 2000" "-P 2000: at most 1024 flows" -t -P 2000 127.0.0.1
 (ulimit -n 256; bad "-P 1000, ulimit 256" "-P 1000: needs 1064 file descriptors, the limit (ulimit -n) is 256" -t -P 1000 127.0.0.1) ||
 	exit 1
-bad "-P -u" "-P 2: TCP streams and --rr only" -t -u -P 2 127.0.0.1
+bad "-P -u" "-P 2: TCP streams (-R too) and --rr only" -t -u -P 2 127.0.0.1
+bad "-P -R splice" "-m splice: -P -R receives" -t -P 2 -R -m splice 127.0.0.1
 bad "-P splice" "-m splice: -P drives" -t -P 2 -m splice 127.0.0.1
 bad "--threads alone" "--threads 2: for -P" -t --threads 2 127.0.0.1
 bad "--threads > -P" "more threads" -t -P 2 --threads 3 127.0.0.1
