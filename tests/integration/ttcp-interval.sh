@@ -59,5 +59,7 @@ jq -e -s 'length >= 3 and (.[:-1] | all(.event == "interval" and (.data.bytes | 
 grep -q "^ttcp-t: .* bytes in .* real seconds" "$T/js-t.txt" || zcb_fail "--json-stream: text not on stderr"
 rc=0
 "$TTCP" -t --json-stream -J 127.0.0.1 >/dev/null 2>"$T/e" || rc=$?
-[ $rc = 2 ] && grep -q "both want stdout" "$T/e" || zcb_fail "--json-stream -J not refused"
+if [ $rc != 2 ] || ! grep -q "both want stdout" "$T/e"; then
+	zcb_fail "--json-stream -J not refused"
+fi
 zcb_ok "-i and --json-stream: lines, CPU, intervals adding up exactly (stream, --rr, -P)"

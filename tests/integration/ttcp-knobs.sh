@@ -31,7 +31,9 @@ grep -q "^ttcp-t: socket: .* TCP_CORK on" "$T/ck-t.txt" || { cat "$T/ck-t.txt"; 
 
 rc=0
 "$TTCP" -t --cork --rr 127.0.0.1 >/dev/null 2>"$T/e" || rc=$?
-[ $rc = 2 ] && grep -q -- "--cork: for -t TCP streams" "$T/e" || zcb_fail "--cork --rr not refused"
+if [ $rc != 2 ] || ! grep -q -- "--cork: for -t TCP streams" "$T/e"; then
+	zcb_fail "--cork --rr not refused"
+fi
 rc=0
 "$TTCP" -t --busy-poll 0 127.0.0.1 >/dev/null 2>"$T/e" || rc=$?
 [ $rc = 2 ] || zcb_fail "--busy-poll 0 not refused"
