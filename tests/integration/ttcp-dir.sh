@@ -8,22 +8,10 @@ source "$ZCB_SRCDIR/tests/integration/lib.sh"
 source "$ZCB_SRCDIR/tests/integration/ttcp-common.sh"
 T=$ZCB_TEST_TMP
 
-# two NAME RECV_ARGS -- XMIT_ARGS: one run, both documents kept
-two() {
-	local name=$1 rargs=()
-	shift
-	while [ "$1" != -- ]; do rargs+=("$1"); shift; done
-	shift
-	tt_recv "$T/$name-r" "${rargs[@]}" -o "$T/$name-r.json"
-	timeout 60 "$TTCP" -t -p "$TT_PORT" -o "$T/$name-t.json" "$@" 127.0.0.1 >"$T/$name-t.txt" 2>&1 ||
-		{ cat "$T/$name-t.txt" "$T/$name-r.txt"; zcb_fail "$name: transmitter failed"; }
-	tt_wait_recv
-	[ "$TT_RRC" = 0 ] || { cat "$T/$name-r.txt"; zcb_fail "$name: receiver exit $TT_RRC"; }
-}
 val() { zcb_json "$T/$1.json" ".cases[0].samples[0].$2"; }
 
 # -R: 500 x 32 KiB from the receiver, checked by the transmitter
-two rev -- -R -V -l 32768 -n 500
+tt_two rev -- -R -V -l 32768 -n 500
 n=$((500 * 32768))
 [ "$(val rev-t bytes)" = $n ] || zcb_fail "-R: transmitter received $(val rev-t bytes), not $n"
 [ "$(val rev-r bytes)" = $n ] || zcb_fail "-R: receiver sent $(val rev-r bytes), not $n"
@@ -35,7 +23,7 @@ for s in t r; do
 done
 
 # --bidir: both directions at once, each counted and checked
-two bi -V -- --bidir -V -l 16384 -n 800 --repeat 2
+tt_two bi -V -- --bidir -V -l 16384 -n 800 --repeat 2
 n=$((800 * 16384))
 for k in 0 1; do
 	for s in t r; do
@@ -51,13 +39,13 @@ grep -q "^ttcp-t: other way (received): $n bytes in " "$T/bi-t.txt" || zcb_fail 
 [ "$(zcb_json "$T/bi-t.json" '.cases[0].params.direction')" = bidir ] || zcb_fail "--bidir params"
 
 # --bidir for a duration: whatever moved, both ends agree on it
-two bid -- --bidir --duration 1s
+tt_two bid -- --bidir --duration 1s
 [ "$(val bid-t bytes)" = "$(val bid-r bytes)" ] || zcb_fail "--bidir --duration: forward counts differ"
 [ "$(val bid-t rev_bytes)" = "$(val bid-r rev_bytes)" ] || zcb_fail "--bidir --duration: reverse counts differ"
 [ "$(val bid-t rev_bytes)" -gt 0 ] || zcb_fail "--bidir --duration: nothing came back"
 
 # the classic direction is untouched by the receiver's look at the stream
-two fwd -V -- -l 8192 -n 300
+tt_two fwd -V -- -l 8192 -n 300
 [ "$(val fwd-r bytes)" = $((300 * 8192)) ] || zcb_fail "forward: receiver bytes"
 [ "$(zcb_json "$T/fwd-r.json" '.cases[0].params | has("direction")')" = false ] || zcb_fail "forward: direction set"
 
@@ -75,17 +63,10 @@ grep -q "receiver 127.0.0.1:$TT_PORT sent [0-9]* of 102400000000 bytes (phase: d
 	{ cat "$T/k.txt"; zcb_fail "-R, killed receiver: message"; }
 tt_wait_recv
 
-bad() { # bad "what" PATTERN ARGS...: exit 2 and the message names it
-	local what=$1 pat=$2 rc=0
-	shift 2
-	"$TTCP" "$@" >"$T/o" 2>"$T/e" || rc=$?
-	[ $rc = 2 ] || zcb_fail "$what: exit $rc, expected 2"
-	grep -q -- "$pat" "$T/e" || { cat "$T/e"; zcb_fail "$what: message lacks $pat"; }
-}
-bad "-R on -r" "-R: give it to -t" -r -R
-bad "-R -u" "-R: TCP streams only" -t -R -u 127.0.0.1
-bad "--bidir --rr" "--bidir: TCP streams only" -t --bidir --rr 127.0.0.1
-bad "both" "choose one" -t -R --bidir 127.0.0.1
-bad "-R --no-report" "setup frame" -t -R --no-report 127.0.0.1
-bad "-R send method" "-m: \"sendfile\"" -t -R -m sendfile 127.0.0.1
+tt_bad "-R on -r" "-R: give it to -t" -r -R
+tt_bad "-R -u" "-R: TCP streams only" -t -R -u 127.0.0.1
+tt_bad "--bidir --rr" "--bidir: TCP streams only" -t --bidir --rr 127.0.0.1
+tt_bad "both" "choose one" -t -R --bidir 127.0.0.1
+tt_bad "-R --no-report" "setup frame" -t -R --no-report 127.0.0.1
+tt_bad "-R send method" "-m: \"sendfile\"" -t -R -m sendfile 127.0.0.1
 zcb_ok "-R and --bidir: exact counts both ends, pattern checked, killed receiver, bad options"

@@ -7,18 +7,8 @@
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
 source "$ZCB_SRCDIR/tests/integration/ttcp-common.sh"
 T=$ZCB_TEST_TMP
+TT_SPLIT=1 # the transmitter's stdout apart: --json-stream
 
-two() { # two NAME RECV_ARGS -- XMIT_ARGS (transmitter's stdout: NAME-t.out)
-	local name=$1 rargs=()
-	shift
-	while [ "$1" != -- ]; do rargs+=("$1"); shift; done
-	shift
-	tt_recv "$T/$name-r" "${rargs[@]}" -o "$T/$name-r.json"
-	timeout 60 "$TTCP" -t -p "$TT_PORT" -o "$T/$name-t.json" "$@" 127.0.0.1 >"$T/$name-t.out" 2>"$T/$name-t.txt" ||
-		{ cat "$T/$name-t.txt" "$T/$name-r.txt"; zcb_fail "$name: transmitter failed"; }
-	tt_wait_recv
-	[ "$TT_RRC" = 0 ] || { cat "$T/$name-r.txt"; zcb_fail "$name: receiver exit $TT_RRC"; }
-}
 # adds NAME FIELD TOTAL: the intervals' FIELD adds up to the sample's TOTAL
 adds() {
 	local sum tot
@@ -30,7 +20,7 @@ adds() {
 }
 
 # a stream, both sides, with CPU
-two st -i 0.2 -c --cpu=procstat -- -i 0.2 -c --cpu=procstat --duration 1s --source-size 4m
+tt_two st -i 0.2 -c --cpu=procstat -- -i 0.2 -c --cpu=procstat --duration 1s --source-size 4m
 adds st-t bytes bytes
 adds st-r bytes bytes
 grep -q "^ttcp-t: \[  0.00-  0.2[0-9] s\] *[0-9]* bytes *[0-9.]* MB/s  cpu *[0-9.]*%" "$T/st-t.out" ||
@@ -40,15 +30,15 @@ grep -q "^ttcp-r: \[  0.00-  0.2[0-9] s\]" "$T/st-r.txt" || zcb_fail "stream: re
 	zcb_fail "stream: interval CPU"
 
 # --rr: transactions per interval
-two rr --rr -- --rr -i 0.2 --duration 1s
+tt_two rr --rr -- --rr -i 0.2 --duration 1s
 adds rr-t transactions transactions
 
 # -P 3: the flows' sum per interval
-two p -- -P 3 -i 0.2 --duration 1s --source-size 4m
+tt_two p -- -P 3 -i 0.2 --duration 1s --source-size 4m
 adds p-t bytes bytes
 
 # --json-stream: every stdout line is one JSON object
-two js -- --json-stream -i 0.2 --duration 1s --source-size 4m
+tt_two js -- --json-stream -i 0.2 --duration 1s --source-size 4m
 n=$(wc -l <"$T/js-t.out")
 [ "$n" -ge 3 ] || zcb_fail "--json-stream: $n lines"
 jq -e -s 'length >= 3 and (.[:-1] | all(.event == "interval" and (.data.bytes | type) == "number"))

@@ -9,24 +9,16 @@ source "$ZCB_SRCDIR/tests/integration/lib.sh"
 source "$ZCB_SRCDIR/tests/integration/ttcp-common.sh"
 T=$ZCB_TEST_TMP
 
-bad() { # bad "what" PATTERN ARGS...: exit 2 and the message names it
-	local what=$1 pat=$2 rc=0
-	shift 2
-	"$TTCP" "$@" >"$T/o" 2>"$T/e" || rc=$?
-	[ $rc = 2 ] || zcb_fail "$what: exit $rc, expected 2"
-	grep -q -- "$pat" "$T/e" || { cat "$T/e"; zcb_fail "$what: message lacks $pat"; }
-	[ "$(wc -l <"$T/e")" = 1 ] || zcb_fail "$what: more than one line"
-}
-bad "zero size" "--rr-size" -t --rr --rr-size 0 127.0.0.1
-bad "bad sizes" "--rr-size" -t --rr --rr-size 1,x 127.0.0.1
-bad "udp size" "--rr-size 70000,1" -t -u --rr --rr-size 70000,1 127.0.0.1
-bad "burst udp" "--burst 4: TCP_RR only" -t -u --rr --burst 4 127.0.0.1
-bad "burst crr" "--burst 2: TCP_RR only" -t --crr --burst 2 127.0.0.1
-bad "crr udp" "--crr and -u" -t -u --crr 127.0.0.1
-bad "burst alone" "need --rr" -t --burst 2 127.0.0.1
-bad "burst range" "--burst" -t --rr --burst 5000 127.0.0.1
-bad "sizes on -r" "give them to -t" -r --rr --rr-size 10
-bad "method" "-m sendfile: --rr" -t --rr -m sendfile 127.0.0.1
+tt_bad "zero size" "--rr-size" -t --rr --rr-size 0 127.0.0.1
+tt_bad "bad sizes" "--rr-size" -t --rr --rr-size 1,x 127.0.0.1
+tt_bad "udp size" "--rr-size 70000,1" -t -u --rr --rr-size 70000,1 127.0.0.1
+tt_bad "burst udp" "--burst 4: TCP_RR only" -t -u --rr --burst 4 127.0.0.1
+tt_bad "burst crr" "--burst 2: TCP_RR only" -t --crr --burst 2 127.0.0.1
+tt_bad "crr udp" "--crr and -u" -t -u --crr 127.0.0.1
+tt_bad "burst alone" "need --rr" -t --burst 2 127.0.0.1
+tt_bad "burst range" "--burst" -t --rr --burst 5000 127.0.0.1
+tt_bad "sizes on -r" "give them to -t" -r --rr --rr-size 10
+tt_bad "method" "-m sendfile: --rr" -t --rr -m sendfile 127.0.0.1
 
 # expect_fail NAME PATTERN: the transmitter of NAME exited 1 saying so
 expect_fail() {
