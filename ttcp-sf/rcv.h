@@ -48,5 +48,7 @@ int rcv_accept_data(struct rcv *r, int ms, const char *phase);
  * filled, or -1 when no hello came.
  */
 int rcv_await_hello(struct rcv *r, struct ctl_hello *h);
+/* rcv_udp.c: one UDP stream sample. */
+void rcv_udp_sample(struct rcv *r, int first, struct sample *s);
 
 #endif

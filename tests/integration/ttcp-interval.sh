@@ -2,7 +2,7 @@
 # ttcp-interval.sh: -i prints a line per interval on both sides (rate,
 # and CPU with -c) and keeps the intervals in the result document; their
 # counts add up exactly to the sample's bytes or transactions (a stream,
-# --rr, -P). --json-stream writes one JSON object per line on stdout: an
+# --rr, -P, UDP). --json-stream writes one JSON object per line on stdout: an
 # "interval" event per interval and an "end" event holding the document.
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
 source "$ZCB_SRCDIR/tests/integration/ttcp-common.sh"
@@ -36,6 +36,11 @@ adds rr-t transactions transactions
 # -P 3: the flows' sum per interval
 tt_two p -- -P 3 -i 0.2 --duration 1s --source-size 4m
 adds p-t bytes bytes
+
+# UDP: the receiver's intervals run from the first datagram
+tt_two u -u -i 0.2 -- -u -i 0.2 -l 1400 --duration 1s --source-size 1m
+adds u-r bytes bytes
+adds u-t bytes bytes
 
 # --json-stream: every stdout line is one JSON object
 tt_two js -- --json-stream -i 0.2 --duration 1s --source-size 4m
