@@ -42,8 +42,11 @@ void dir_send_setup(const struct cfg *c, int fd, int flow)
 		(json_int_t)c->buflen, "nbuf",
 		(json_int_t)(c->duration > 0 ? 0 : c->nbuf), "duration",
 		c->duration, "flows", c->flows, "flow", flow);
-	int r = peerrep_send(fd, j, c->timeout_ms);
+	int r;
 
+	if (c->hot) /* -R --hot: the receiver sends a cache-hot buffer */
+		json_object_set_new(j, "hot", json_true());
+	r = peerrep_send(fd, j, c->timeout_ms);
 	json_decref(j);
 	if (r)
 		die("receiver %s:%d (phase: setup): %s", c->host, c->port,
@@ -72,6 +75,7 @@ static int parse_setup(json_t *j, struct dir_setup *st)
 	st->duration = json_number_value(d);
 	st->flows = fl ? (int)json_integer_value(fl) : 1;
 	st->flow = fi ? (int)json_integer_value(fi) : 0;
+	st->hot = json_is_true(json_object_get(j, "hot"));
 	if (st->flows < 1 || st->flows > FLOWS_MAX || st->flow < 0 ||
 	    st->flow >= st->flows)
 		return -EINVAL;
@@ -276,17 +280,17 @@ void dir_xmit_sample(const struct cfg *c, struct meterset *ms,
 	close(u.fd);
 }
 
-struct xfer_source *dir_rcv_source(struct rcv *r, uint64_t buflen)
+struct xfer_source *dir_rcv_source(struct rcv *r, uint64_t buflen, int hot)
 {
 	char err[512];
 
-	if (r->have_src && r->src.buflen != buflen) {
+	if (r->have_src && (r->src.buflen != buflen || r->src.hot != hot)) {
 		xfer_source_close(&r->src);
 		r->have_src = 0;
 	}
 	if (!r->have_src &&
 	    xfer_source_open(&r->src, NULL, DIR_SRC, buflen, r->c->align,
-			     r->c->offset, 0, err, sizeof(err)))
+			     r->c->offset, hot, err, sizeof(err)))
 		die("%s", err);
 	r->have_src = 1;
 	return &r->src;
@@ -302,11 +306,12 @@ void dir_rcv_sample(struct rcv *r, int fd, const struct dir_setup *st,
 	char who[100];
 
 	snprintf(who, sizeof(who), "transmitter %s", r->peer);
-	dir_rcv_source(r, st->buflen);
+	dir_rcv_source(r, st->buflen, st->hot);
 	fprintf(ttcp_out,
-		"ttcp-r: %s: this side sends (write, %llu-byte buffers)%s\n",
+		"ttcp-r: %s: this side sends (write, %llu-byte buffers of %s)%s\n",
 		dir_name(st->reverse, st->bidir),
 		(unsigned long long)st->buflen,
+		st->hot ? "a cache-hot buffer" : "a temp pattern file",
 		st->bidir ? " and receives" : "");
 	u.tx = open_x(xfer_find("write", XFER_SEND), fd, &r->src, st->buflen,
 		      c);

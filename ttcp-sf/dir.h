@@ -22,6 +22,7 @@ struct dir_setup {
 	uint64_t buflen; /* the sender's -l */
 	uint64_t nbuf;	 /* bytes = buflen * nbuf (0: duration) */
 	double duration; /* seconds, 0 = by count */
+	int hot;		/* -R --hot: send a cache-hot buffer */
 	int flows, flow; /* -P: how many, and which this is */
 };
 
@@ -46,7 +47,7 @@ void dir_out_rev(const char *side, const struct cfg *c, const struct sample *s);
 void dir_out_sample(struct res_doc *d, json_t *j, const struct sample *s);
 /* -r: the temp pattern file this side sends from (-R), opened once
  * per buffer length. */
-struct xfer_source *dir_rcv_source(struct rcv *r, uint64_t buflen);
+struct xfer_source *dir_rcv_source(struct rcv *r, uint64_t buflen, int hot);
 /* "reverse", "bidir" or "forward": the params' direction. */
 const char *dir_name(int reverse, int bidir);
 

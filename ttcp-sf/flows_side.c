@@ -273,7 +273,7 @@ static void rcv_senders(struct rcv *r, struct flows *fs,
 	char err[512];
 	int i;
 
-	*srcs = thread_sources(r->c, dir_rcv_source(r, st->buflen));
+	*srcs = thread_sources(r->c, dir_rcv_source(r, st->buflen, st->hot));
 	fs->unit = st->buflen;
 	fs->want = st->duration > 0 ? 0 : st->buflen * st->nbuf;
 	fs->deadline_ns = (uint64_t)(st->duration * 1e9);

@@ -392,8 +392,8 @@ static void check_dir(const struct cfg *c)
 	if (!c->report)
 		die_usage("%s and --no-report: the receiver learns the direction from ttcp-sf's setup frame",
 			  c->reverse ? "-R" : "--bidir");
-	if (c->reverse && (c->file || c->hot || c->source_size))
-		die_usage("-R: -F, --hot and --source-size are the sending side's (the receiver sends a temp pattern file)");
+	if (c->reverse && (c->file || c->source_size))
+		die_usage("-R: -F and --source-size are the sending side's (the receiver sends a temp pattern file, or with --hot a cache-hot buffer)");
 }
 
 /* --rr, --crr and their settings against the rest. */

@@ -22,6 +22,12 @@ for s in t r; do
 		zcb_fail "-R: $s params $(zcb_json "$T/rev-$s.json" '.cases[0].params')"
 done
 
+# -R --hot: the receiver sends a cache-hot buffer, as iperf3 does
+tt_two rh -- -R --hot -V -l 32768 -n 300
+[ "$(val rh-t bytes)" = $((300 * 32768)) ] || zcb_fail "-R --hot: transmitter received $(val rh-t bytes)"
+grep -q "^ttcp-r: reverse: this side sends (write, 32768-byte buffers of a cache-hot buffer)" "$T/rh-r.txt" ||
+	{ cat "$T/rh-r.txt"; zcb_fail "-R --hot: the receiver does not send a hot buffer"; }
+
 # --bidir: both directions at once, each counted and checked
 tt_two bi -V -- --bidir -V -l 16384 -n 800 --repeat 2
 n=$((800 * 16384))
