@@ -14,12 +14,14 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define CTL_HELLO "ttcp-sf-hello/1"
 #define CTL_REPORT "ttcp-sf-report/1"
 #define CTL_MAX_BYTES (1ull << 62)	/* any count beyond this is a lie */
+#define CTL_MAX_FLOWS 1024		/* -P at most (flows.h) */
 
 void ctl_self(char *host, size_t hlen, char *boot, size_t blen)
 {
@@ -68,6 +70,79 @@ static int get_u64(json_t *j, const char *k, uint64_t *out, int required,
 	return 0;
 }
 
+/* -P: the per-flow counts as a JSON array. */
+static void put_flows(json_t *j, const uint64_t *c, int n)
+{
+	json_t *a;
+	int i;
+
+	if (!n)
+		return;
+	a = json_array();
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_integer((json_int_t)c[i]));
+	json_object_set_new(j, "flow_counts", a);
+}
+
+/* The per-flow counts back (optional); *out malloc'd. */
+static int get_flows(json_t *j, uint64_t **out, int *n, char *err,
+		     size_t len)
+{
+	json_t *a = json_object_get(j, "flow_counts"), *v;
+	size_t i;
+
+	*out = NULL;
+	*n = 0;
+	if (!a)
+		return 0;
+	if (!json_is_array(a) || !json_array_size(a) ||
+	    json_array_size(a) > CTL_MAX_FLOWS) {
+		snprintf(err, len, "field \"flow_counts\" not an array of 1 to %d counts",
+			 CTL_MAX_FLOWS);
+		return -EINVAL;
+	}
+	*out = calloc(json_array_size(a), sizeof(uint64_t));
+	if (!*out)
+		return -ENOMEM;
+	json_array_foreach(a, i, v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0) {
+			snprintf(err, len, "field \"flow_counts\": entry %zu is not a count",
+				 i);
+			free(*out);
+			*out = NULL;
+			return -EINVAL;
+		}
+		(*out)[i] = (uint64_t)json_integer_value(v);
+	}
+	*n = (int)json_array_size(a);
+	return 0;
+}
+
+int ctl_flows_match(const uint64_t *a, int na, const uint64_t *b, int nb,
+		    char *why, size_t len)
+{
+	int i;
+
+	if (na != nb) {
+		snprintf(why, len, "%d flows here, %d there", na, nb);
+		return 0;
+	}
+	for (i = 0; i < na; i++)
+		if (a[i] != b[i]) {
+			snprintf(why, len, "flow %d: %llu here, %llu there",
+				 i + 1, (unsigned long long)a[i],
+				 (unsigned long long)b[i]);
+			return 0;
+		}
+	return 1;
+}
+
+void ctl_hello_free(struct ctl_hello *h)
+{
+	free(h->flow_count);
+	h->flow_count = NULL;
+}
+
 json_t *ctl_hello_build(const struct ctl_hello *h)
 {
 	json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:i, s:b}",
@@ -79,6 +154,17 @@ json_t *ctl_hello_build(const struct ctl_hello *h)
 			 (json_int_t)h->dgrams, "sample", h->sample, "more",
 			 h->more);
 
+	if (h->rr_kind) { /* --rr only: older peers never see it */
+		json_object_set_new(j, "rr", json_integer(h->rr_kind));
+		json_object_set_new(j, "transactions",
+				    json_integer((json_int_t)h->trans));
+	}
+	if (h->dir) { /* -R, --bidir only */
+		json_object_set_new(j, "dir", json_integer(h->dir));
+		json_object_set_new(j, "rev_bytes",
+				    json_integer((json_int_t)h->rev_bytes));
+	}
+	put_flows(j, h->flow_count, h->nflows);
 	if (h->soak >= 0) { /* paired runs only: older peers never see it */
 		json_object_set_new(j, "soak", json_boolean(h->soak));
 		json_object_set_new(j, "soak_next", json_boolean(h->soak_next));
@@ -145,9 +231,25 @@ int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len)
 	}
 	h->more = json_is_true(m);
 	if (get_tri(j, "soak", &h->soak, err, len) ||
-	    get_tri(j, "soak_next", &h->soak_next, err, len))
+	    get_tri(j, "soak_next", &h->soak_next, err, len) ||
+	    get_u64(j, "rr", &v, 0, err, len) ||
+	    get_u64(j, "transactions", &h->trans, 0, err, len) ||
+	    get_u64(j, "rev_bytes", &h->rev_bytes, 0, err, len))
 		return -EINVAL;
-	return 0;
+	if (v > 5) {
+		snprintf(err, len, "field \"rr\" out of range");
+		return -EINVAL;
+	}
+	h->rr_kind = (int)v;
+	if (get_u64(j, "dir", &v, 0, err, len))
+		return -EINVAL;
+	if (v > 2) {
+		snprintf(err, len, "field \"dir\" out of range");
+		return -EINVAL;
+	}
+	h->dir = (int)v;
+	return get_flows(j, &h->flow_count, &h->nflows, err, len) ? -EINVAL :
+								    0;
 }
 
 json_t *ctl_report_build(const struct ctl_report *r,
@@ -169,6 +271,13 @@ json_t *ctl_report_build(const struct ctl_report *r,
 	json_object_set_new(j, "lost", r->lost >= 0 ?
 				       json_integer((json_int_t)r->lost) :
 				       json_null());
+	json_object_set_new(j, "transactions",
+			    json_integer((json_int_t)r->trans));
+	json_object_set_new(j, "rr_lost", json_integer((json_int_t)r->rr_lost));
+	json_object_set_new(j, "rev_bytes",
+			    json_integer((json_int_t)r->rev_bytes));
+	json_object_set_new(j, "rev_elapsed_s", json_real(r->rev_elapsed_s));
+	put_flows(j, r->flow_count, r->nflows);
 	json_object_set_new(j, "zc_copied_pct",
 			    isfinite(r->zc_copied_pct) ?
 				    json_real(r->zc_copied_pct) :
@@ -201,8 +310,17 @@ int ctl_report_parse(json_t *j, struct ctl_report *r, char *err, size_t len)
 	    get_u64(j, "bytes", &r->bytes, 1, err, len) ||
 	    get_u64(j, "calls", &r->calls, 1, err, len) ||
 	    get_u64(j, "bad_bytes", &r->bad_bytes, 1, err, len) ||
-	    get_u64(j, "dgrams", &r->dgrams, 0, err, len))
+	    get_u64(j, "dgrams", &r->dgrams, 0, err, len) ||
+	    get_u64(j, "transactions", &r->trans, 0, err, len) ||
+	    get_u64(j, "rr_lost", &r->rr_lost, 0, err, len) ||
+	    get_u64(j, "rev_bytes", &r->rev_bytes, 0, err, len))
 		return -EINVAL;
+	v = json_object_get(j, "rev_elapsed_s");
+	r->rev_elapsed_s = json_is_number(v) ? json_number_value(v) : 0;
+	if (!(r->rev_elapsed_s >= 0 && r->rev_elapsed_s < 1e7)) {
+		snprintf(err, len, "field \"rev_elapsed_s\" out of range");
+		return -EINVAL;
+	}
 	r->verified = json_is_true(json_object_get(j, "verified"));
 	v = json_object_get(j, "elapsed_s");
 	r->elapsed_s = json_is_number(v) ? json_number_value(v) : -1;
@@ -226,6 +344,8 @@ int ctl_report_parse(json_t *j, struct ctl_report *r, char *err, size_t len)
 		snprintf(err, len, "field \"host\" missing");
 		return -EINVAL;
 	}
+	if (get_flows(j, &r->flow_count, &r->nflows, err, len))
+		return -EINVAL;
 	r->host = json_incref(v);
 	return 0;
 }
@@ -234,4 +354,6 @@ void ctl_report_free(struct ctl_report *r)
 {
 	json_decref(r->host);
 	r->host = NULL;
+	free(r->flow_count);
+	r->flow_count = NULL;
 }

@@ -12,11 +12,14 @@
  *
  * The parts: opts.c (the command line), xmit.c (-t), rcv.c and
  * rcv_accept.c (-r), ctl.c (the end-of-run exchange), sockopt.c (socket
- * options of both sides), out.c (what both sides print and record).
+ * options of both sides), out.c (what both sides print and record);
+ * rr*.c (--rr, --crr), dir.c (-R, --bidir), flows*.c (-P), ival.c (-i,
+ * --json-stream), xmit_udp.c (-u).
  */
 #include "config.h"
 #include "log.h"
 #include "sig.h"
+#include "ival.h"
 #include "ttcp.h"
 
 int main(int argc, char **argv)
@@ -37,6 +40,7 @@ int main(int argc, char **argv)
 		res_finish(d);
 		return sig_exit_status();
 	}
+	ival_stream_end(&c, d);
 	if (res_finish(d))
 		return 1;
 	return r ? 1 : 0;

@@ -4,12 +4,15 @@
  * common ones through lib/core/cli), checked together at the end.
  */
 #include "config.h"
+#include "flows.h"
 #include "log.h"
+#include "rr.h"
 #include "sock.h"
 #include "ttcp.h"
 #include "units.h"
 
 #include <string.h>
+#include <sys/resource.h>
 
 #define CONF_REPEAT 10	/* --confidence without --repeat: at most */
 
@@ -46,13 +49,45 @@ static const char usage_text[] =
 	"      --no-report      act as a plain ttcp (no end-of-run exchange)\n"
 	"      --require-peer   fail unless the other end is ttcp-sf and confirms\n"
 	"                       the bytes (a vanished peer is then an error)\n"
+	"Direction (-t; any ttcp-sf receiver follows, a plain ttcp cannot):\n"
+	"  -R, --reverse        the receiver sends and this side receives (-m then\n"
+	"                       names the receive method)\n"
+	"      --bidir          both send at once on the connection, each reported\n"
+	"Reports while it runs (both sides):\n"
+	"  -i, --interval T     a line per interval of T (e.g. 1, 500ms): the rate\n"
+	"                       and, with -c, the box's CPU; kept in the result\n"
+	"      --json-stream    also one JSON object per interval and one at the\n"
+	"                       end, a line each on stdout (text to stderr; -i 1s\n"
+	"                       unless -i is given)\n"
+	"Latency knobs (both sides):\n"
+	"      --nodelay        TCP_NODELAY (ttcp's -D)\n"
+	"      --busy-poll US   SO_BUSY_POLL: busy-wait up to US microseconds for\n"
+	"                       packets on a blocking receive\n"
+	"      --cork           -t: TCP_CORK on the data socket (whole frames only;\n"
+	"                       sendfile's partner); the end's half-close flushes\n"
+	"Many flows (-t; the receiver follows):\n"
+	"  -P N                 N connections per sample (at most 1024), per-flow\n"
+	"                       rates, their sum and Jain's fairness; -n and -l are\n"
+	"                       per flow; with --rr, N request/response flows\n"
+	"      --threads T      drive them from T epoll threads (default 1; both\n"
+	"                       sides take it)\n"
+	"Request/response (both sides; -r --rr answers what -t asks):\n"
+	"      --rr             TCP_RR transactions (with -u: UDP_RR); -n counts\n"
+	"                       transactions (default 10000), or --duration\n"
+	"      --crr            TCP_CRR: a new connection per transaction\n"
+	"      --rr-size R[,S]  request and response bytes (default 1,1)\n"
+	"      --burst N        -t: N transactions in flight (TCP_RR; default 1)\n"
+	"      --rr-timeout T   -t -u: a request unanswered after T is lost\n"
+	"                       (default 200ms)\n"
 	"--repeat and --confidence: -t drives, the receiver follows; --confidence\n"
 	"without --repeat takes at most 10 samples.\n";
 
 enum {
 	OPT_SOURCE_SIZE = CLI_OPT_TOOL, OPT_HOT, OPT_DURATION, OPT_CC,
 	OPT_AFFINITY, OPT_BIND, OPT_TIMEOUT, OPT_REPORT_TIMEOUT, OPT_WAIT,
-	OPT_NO_REPORT, OPT_REQUIRE_PEER
+	OPT_NO_REPORT, OPT_REQUIRE_PEER, OPT_RR, OPT_CRR, OPT_RR_SIZE,
+	OPT_BURST, OPT_RR_TIMEOUT, OPT_BIDIR, OPT_THREADS, OPT_JSON_STREAM,
+	OPT_BUSY_POLL, OPT_CORK
 };
 
 static const struct option longopts[] = {
@@ -70,6 +105,19 @@ static const struct option longopts[] = {
 	{ "wait", required_argument, NULL, OPT_WAIT },
 	{ "no-report", no_argument, NULL, OPT_NO_REPORT },
 	{ "require-peer", no_argument, NULL, OPT_REQUIRE_PEER },
+	{ "reverse", no_argument, NULL, 'R' },
+	{ "bidir", no_argument, NULL, OPT_BIDIR },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "json-stream", no_argument, NULL, OPT_JSON_STREAM },
+	{ "nodelay", no_argument, NULL, 'D' },
+	{ "busy-poll", required_argument, NULL, OPT_BUSY_POLL },
+	{ "cork", no_argument, NULL, OPT_CORK },
+	{ "rr", no_argument, NULL, OPT_RR },
+	{ "crr", no_argument, NULL, OPT_CRR },
+	{ "rr-size", required_argument, NULL, OPT_RR_SIZE },
+	{ "burst", required_argument, NULL, OPT_BURST },
+	{ "rr-timeout", required_argument, NULL, OPT_RR_TIMEOUT },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -79,6 +127,7 @@ struct parse {
 	int have_dir;		/* 1: -t, 2: -r (3: both, refused) */
 	int have_n;		/* -n given */
 	const char *method;	/* -m as given, resolved at the end */
+	int have_rr_opts;	/* --rr-size, --burst or --rr-timeout given */
 };
 
 static int ms_of(const char *opt, const char *arg)
@@ -109,6 +158,46 @@ static int classic(void *cfg, int opt, const char *arg)
 		return 1;
 	}
 	return 0;
+}
+
+/* --rr-size REQ[,RESP]: one size for both when RESP is left out. */
+static void rr_sizes(struct cfg *c, const char *arg)
+{
+	const char *comma = strchr(arg, ',');
+	char req[64];
+
+	if (!comma) {
+		c->rr_req = (uint32_t)cli_size("--rr-size", arg, 1, RR_MAX_SIZE);
+		c->rr_resp = c->rr_req;
+		return;
+	}
+	if ((size_t)(comma - arg) >= sizeof(req))
+		die_usage("--rr-size: \"%s\" is not REQ[,RESP]", arg);
+	snprintf(req, sizeof(req), "%.*s", (int)(comma - arg), arg);
+	c->rr_req = (uint32_t)cli_size("--rr-size", req, 1, RR_MAX_SIZE);
+	c->rr_resp = (uint32_t)cli_size("--rr-size", comma + 1, 1,
+					RR_MAX_SIZE);
+}
+
+static void rr_option(struct parse *p, int opt, const char *arg)
+{
+	struct cfg *c = p->c;
+
+	switch (opt) {
+	case OPT_RR: c->rr = c->rr ? c->rr : RR_TCP; break;
+	case OPT_CRR: c->rr = RR_CRR; break;
+	case OPT_RR_SIZE: rr_sizes(c, arg); p->have_rr_opts = 1; break;
+	case OPT_BURST:
+		c->burst = (int)cli_long("--burst", arg, 1, RR_BURST_MAX);
+		p->have_rr_opts = 1;
+		break;
+	case OPT_RR_TIMEOUT:
+		c->rr_timeout_ms = ms_of("--rr-timeout", arg);
+		if (c->rr_timeout_ms < 1)
+			die_usage("--rr-timeout %s: at least 1ms", arg);
+		p->have_rr_opts = 1;
+		break;
+	}
 }
 
 static void option(void *cfg, int opt, const char *arg)
@@ -145,6 +234,19 @@ static void option(void *cfg, int opt, const char *arg)
 	case OPT_WAIT: c->wait_ms = ms_of("--wait", arg); break;
 	case OPT_NO_REPORT: c->report = 0; break;
 	case OPT_REQUIRE_PEER: c->require_peer = 1; break;
+	case 'R': c->reverse = 1; break;
+	case OPT_BIDIR: c->bidir = 1; break;
+	case 'P': c->flows = (int)cli_long("-P", arg, 1, 1L << 30); break;
+	case 'i': c->interval = cli_duration("-i", arg, 0.01, 86400); break;
+	case OPT_JSON_STREAM: c->json_stream = 1; break;
+	case OPT_BUSY_POLL:
+		c->busy_poll = (int)cli_long("--busy-poll", arg, 1, 1000000);
+		break;
+	case OPT_CORK: c->cork = 1; break;
+	case OPT_THREADS:
+		c->threads = (int)cli_long("--threads", arg, 1, FLOWS_MAX);
+		break;
+	default: rr_option(p, opt, arg); break;
 	}
 }
 
@@ -153,7 +255,7 @@ static const struct cli_tool tool = {
 	.common = CLI_CPU | CLI_REPEAT | CLI_CONFIDENCE | CLI_RESULT |
 		  CLI_RESULT_O,
 	.repeat_max = TTCP_MAX_SAMPLES,
-	.shortopts = "trl:n:p:usb:DA:O:Tf:m:F:V",
+	.shortopts = "trl:n:p:usb:DA:O:Tf:m:F:VRP:i:",
 	.longopts = longopts,
 	.take = {classic},
 	.option = option,
@@ -170,13 +272,18 @@ static void cfg_defaults(struct cfg *c)
 	c->timeout_ms = 30000;
 	c->report_ms = 5000;
 	c->report = 1;
+	c->rr_req = c->rr_resp = 1;	/* netperf's TCP_RR default */
+	c->burst = 1;
+	c->flows = 1;
+	c->threads = 1;
+	c->rr_timeout_ms = 200;
 }
 
 /* The side, its host and its method. */
 static void check_side(struct parse *p, int argc, char **argv, int ind)
 {
 	struct cfg *c = p->c;
-	enum xfer_dir dir = c->trans ? XFER_SEND : XFER_RECV;
+	enum xfer_dir dir = c->trans && !c->reverse ? XFER_SEND : XFER_RECV;
 
 	if (p->method && !strcmp(p->method, "help"))
 		xfer_cli_method("-m", p->method, dir); /* exits */
@@ -194,7 +301,7 @@ static void check_side(struct parse *p, int argc, char **argv, int ind)
 		die_usage("-r takes at most one (ignored) host");
 	}
 	c->ops = xfer_cli_method("-m", p->method ? p->method :
-				 c->trans ? "write" : "read", dir);
+				 dir == XFER_SEND ? "write" : "read", dir);
 	c->method_default = !p->method;
 }
 
@@ -215,6 +322,111 @@ static void check_udp(const struct cfg *c)
 			  c->buflen);
 }
 
+/* -P: a ceiling, and the file descriptors for it (raised to the hard
+ * limit if that is enough), refused up front naming the limit. */
+static void check_fds(int flows)
+{
+	struct rlimit rl;
+	rlim_t need = (rlim_t)flows + 64; /* listeners, meters, reports */
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return;
+	if (rl.rlim_cur >= need)
+		return;
+	if (rl.rlim_max >= need) {
+		rl.rlim_cur = need;
+		if (!setrlimit(RLIMIT_NOFILE, &rl))
+			return;
+	}
+	die_usage("-P %d: needs %llu file descriptors, the limit (ulimit -n) is %llu",
+		  flows, (unsigned long long)need,
+		  (unsigned long long)rl.rlim_max);
+}
+
+/* -P and --threads against the rest. */
+static void check_flows(const struct cfg *c)
+{
+	const char *m = c->ops->name;
+
+	if (c->flows > FLOWS_MAX)
+		die_usage("-P %d: at most %d flows (the limit of this build)",
+			  c->flows, FLOWS_MAX);
+	if (c->threads > 1 && c->trans && c->flows == 1)
+		die_usage("--threads %d: for -P", c->threads);
+	if (c->trans && c->threads > c->flows)
+		die_usage("--threads %d: more threads than the %d flows",
+			  c->threads, c->flows);
+	if (c->flows == 1)
+		return;
+	if (!c->trans)
+		die_usage("-P: give it to -t (the receiver follows)");
+	if (c->udp || c->bidir || c->rr == RR_CRR)
+		die_usage("-P %d: TCP streams (-R too) and --rr only (not -u, --bidir or --crr yet)",
+			  c->flows);
+	if (c->burst > 1)
+		die_usage("-P and --burst: one transaction per flow in flight");
+	if (c->reverse && strcmp(m, "read") && strcmp(m, "trunc"))
+		die_usage("-m %s: -P -R receives with read or trunc (non-blocking sockets)",
+			  m);
+	if (!c->rr && !c->reverse && strcmp(m, "write") && strcmp(m, "send") &&
+	    strcmp(m, "sendfile") && strcmp(m, "mmap") &&
+	    strcmp(m, "msg-zerocopy"))
+		die_usage("-m %s: -P drives write, send, sendfile, mmap and msg-zerocopy (non-blocking sockets)",
+			  m);
+	if (!c->report)
+		die_usage("-P and --no-report: the receiver learns the flows from ttcp-sf's setup frames");
+	check_fds(c->flows);
+}
+
+/* -R and --bidir: -t only, TCP streams only. */
+static void check_dir(const struct cfg *c)
+{
+	if (!c->reverse && !c->bidir)
+		return;
+	if (c->reverse && c->bidir)
+		die_usage("-R and --bidir: choose one (--bidir sends both ways)");
+	if (!c->trans)
+		die_usage("%s: give it to -t (the receiver follows)",
+			  c->reverse ? "-R" : "--bidir");
+	if (c->udp || c->rr)
+		die_usage("%s: TCP streams only (not -u, --rr or --crr)",
+			  c->reverse ? "-R" : "--bidir");
+	if (!c->report)
+		die_usage("%s and --no-report: the receiver learns the direction from ttcp-sf's setup frame",
+			  c->reverse ? "-R" : "--bidir");
+	if (c->reverse && (c->file || c->source_size))
+		die_usage("-R: -F and --source-size are the sending side's (the receiver sends a temp pattern file, or with --hot a cache-hot buffer)");
+}
+
+/* --rr, --crr and their settings against the rest. */
+static void check_rr(struct parse *p)
+{
+	struct cfg *c = p->c;
+
+	if (!c->rr) {
+		if (p->have_rr_opts)
+			die_usage("--rr-size, --burst and --rr-timeout need --rr or --crr");
+		return;
+	}
+	if (c->rr == RR_CRR && c->udp)
+		die_usage("--crr and -u: TCP_CRR is TCP (UDP_RR is -u --rr)");
+	if (p->method && strcmp(p->method, c->trans ? "write" : "read"))
+		die_usage("-m %s: --rr moves its requests and responses with write and read (no other method yet)",
+			  p->method);
+	if (c->verify || c->file || c->hot || c->source_size)
+		die_usage("-V, -F, --hot and --source-size are for streams, not --rr");
+	if (!c->trans && p->have_rr_opts)
+		die_usage("--rr-size, --burst, --rr-timeout: give them to -t (its setup frame tells the receiver)");
+	if (c->burst > 1 && (c->udp || c->rr == RR_CRR))
+		die_usage("--burst %d: TCP_RR only (UDP_RR and TCP_CRR run one transaction at a time)",
+			  c->burst);
+	if (c->udp && (c->rr_req > RR_UDP_MAX || c->rr_resp > RR_UDP_MAX))
+		die_usage("--rr-size %u,%u: a UDP datagram holds at most %d bytes",
+			  c->rr_req, c->rr_resp, RR_UDP_MAX);
+	if (!p->have_n)
+		c->nbuf = 10000;
+}
+
 void parse_opts(struct cfg *c, int argc, char **argv)
 {
 	struct parse p = { .c = c };
@@ -223,7 +435,17 @@ void parse_opts(struct cfg *c, int argc, char **argv)
 	cfg_defaults(c);
 	ind = cli_parse(&tool, &p, &c->com, argc, argv);
 	check_side(&p, argc, argv, ind);
-	check_udp(c);
+	check_dir(c);
+	check_flows(c);
+	if (c->cork && (c->rr || c->udp || !c->trans))
+		die_usage("--cork: for -t TCP streams (a corked request waits 200 ms)");
+	if (c->json_stream && c->com.json_stdout)
+		die_usage("--json-stream and -J: both want stdout (use -o FILE for the document)");
+	if (c->json_stream && c->interval <= 0)
+		c->interval = 1;
+	if (!c->rr)
+		check_udp(c);
+	check_rr(&p);
 	if (c->duration > 0 && p.have_n)
 		die_usage("--duration and -n: choose one");
 	if (c->align && (c->align & (c->align - 1)))
@@ -232,8 +454,8 @@ void parse_opts(struct cfg *c, int argc, char **argv)
 		die_usage("-F, --hot, --source-size and --duration are for -t");
 	if (c->file && c->source_size)
 		die_usage("-F and --source-size: the file has its own size");
-	if (c->trans && c->verify)
-		die_usage("-V is for the receiver (-r)");
+	if (c->trans && c->verify && !c->reverse && !c->bidir)
+		die_usage("-V is for the receiving side (-r, or -t with -R or --bidir)");
 	if (!c->com.repeat)
 		c->com.repeat = c->com.conf_level > 0 ? CONF_REPEAT : 1;
 	if (c->com.conf_level > 0 && c->com.repeat < 3)

@@ -3,9 +3,13 @@
  * document and its config, ttcp's rate lines, a case's params, the CPU
  * block per meter for local and remote (once when both ends are one
  * box), the one-line local/remote CPU and service demand, and the
- * result sample.
+ * result sample; and the dispatch to what --rr (rr_out.c), -R/--bidir
+ * (dir.c) and -P (flows_side.c) add to each.
  */
 #include "config.h"
+#include "dir.h"
+#include "flows.h"
+#include "rr.h"
 #include "ttcp.h"
 #include "units.h"
 
@@ -29,14 +33,37 @@ static json_t *cfg_json(const struct cfg *c)
 			 c->verify);
 }
 
+/* What the additions add to the config block. */
+static json_t *cfg_more(const struct cfg *c)
+{
+	json_t *j = cfg_json(c);
+
+	json_object_set_new(j, "busy_poll_us", json_integer(c->busy_poll));
+	json_object_set_new(j, "cork", json_boolean(c->cork));
+	json_object_set_new(j, "flows", json_integer(c->flows));
+	json_object_set_new(j, "threads", json_integer(c->threads));
+	json_object_set_new(j, "interval_s", json_real(c->interval));
+	json_object_set_new(j, "direction",
+			    json_string(dir_name(c->reverse, c->bidir)));
+	if (c->rr)
+		json_object_set_new(j, "rr",
+				    json_pack("{s:s, s:i, s:i, s:i}", "workload",
+					      rr_name(c->udp ? RR_UDP : c->rr),
+					      "req", (int)c->rr_req, "resp",
+					      (int)c->rr_resp, "burst", c->burst));
+	return j;
+}
+
 struct res_doc *out_doc(const struct cfg *c, int argc, char **argv)
 {
 	struct res_doc *d = cli_result_doc(&c->com, "ttcp-sf", argc, argv);
 
-	ttcp_out = c->com.json_stdout ? stderr : stdout;
-	res_set(d, "config", cfg_json(c));
+	ttcp_out = c->com.json_stdout || c->json_stream ? stderr : stdout;
+	res_set(d, "config", cfg_more(c));
 	res_metric(d, "throughput_MBps", "MB/s", RES_HIGHER, 1);
 	res_metric(d, "elapsed_s", "s", RES_LOWER, 0);
+	if (c->rr)
+		rr_out_metrics(d);
 	return d;
 }
 
@@ -100,7 +127,7 @@ void out_cpu(const char *side, const struct cfg *c, const struct sample *s,
 	     const struct ctl_report *rep, int same_box, const char *why_none)
 {
 	const struct cpu_sample *l = first_ok(s->cpu, s->ncpu), *r = NULL;
-	double bytes = (double)s->bytes;
+	double bytes = s->rr_kind ? 0 : (double)s->bytes; /* --rr: per tx */
 	int i;
 
 	if (!c->com.cpu)
@@ -120,7 +147,7 @@ void out_cpu(const char *side, const struct cfg *c, const struct sample *s,
 		meter_print(ttcp_out, "local", s->cpu, s->ncpu, bytes);
 		if (rep)
 			meter_print(ttcp_out, "remote", rep->cpu, rep->ncpu,
-				    (double)rep->bytes);
+				    bytes > 0 ? (double)rep->bytes : 0);
 		else
 			fprintf(ttcp_out, "  cpu remote unknown: %s\n", why_none);
 	}
@@ -128,6 +155,8 @@ void out_cpu(const char *side, const struct cfg *c, const struct sample *s,
 		fprintf(ttcp_out, "ttcp-%s: no usable CPU meter\n", side);
 		return;
 	}
+	if (s->rr_kind)
+		return; /* rr_out.c: CPU per transaction */
 	if (same_box)
 		fprintf(ttcp_out, "ttcp-%s: cpu box %.1f%%, sd %.3f us/KB (%s; both ends on this box)\n",
 			side, l->busy_pct, meter_service_demand(l, bytes),
@@ -152,7 +181,8 @@ json_t *out_sample(struct res_doc *d, const struct cfg *c,
 	double mbps = s->elapsed_s > 0 ? (double)s->bytes / s->elapsed_s / 1e6 :
 					 0;
 
-	res_sample_set(j, "throughput_MBps", mbps);
+	if (!s->rr_kind) /* --rr: trans_per_s (rr_out.c) */
+		res_sample_set(j, "throughput_MBps", mbps);
 	res_sample_set(j, "elapsed_s", s->elapsed_s);
 	json_object_set_new(j, "bytes", json_integer((json_int_t)s->bytes));
 	json_object_set_new(j, "calls", json_integer((json_int_t)s->calls));
@@ -173,11 +203,12 @@ json_t *out_sample(struct res_doc *d, const struct cfg *c,
 	}
 	if (c->com.cpu) {
 		meter_add_metrics(d, j, "local", s->cpu, s->ncpu,
-				  (double)s->bytes, s->metered);
+				  s->rr_kind ? 0 : (double)s->bytes, s->metered);
 		meter_add_raw(j, "local", s->cpu, s->ncpu);
 		if (rep) {
 			meter_add_metrics(d, j, "remote", rep->cpu, rep->ncpu,
-					  (double)rep->bytes, s->metered);
+					  s->rr_kind ? 0 : (double)rep->bytes,
+					  s->metered);
 			meter_add_raw(j, "remote", rep->cpu, rep->ncpu);
 		}
 	}
@@ -201,4 +232,42 @@ json_t *out_sample(struct res_doc *d, const struct cfg *c,
 		json_object_set_new(j, "remote", r);
 	}
 	return j;
+}
+
+void out_lines(const char *side, const struct cfg *c, const struct sample *s)
+{
+	if (s->rr_kind)
+		rr_out_lines(side, s);
+	else
+		out_rate(side, c, s);
+	if (s->dir == 2)
+		dir_out_rev(side, c, s);
+	if (s->nflows)
+		flows_out(side, s);
+}
+
+void out_params_more(json_t *params, const struct cfg *c,
+		     const struct sample *s)
+{
+	if (s->rr_kind)
+		rr_out_params(params, c, s);
+	if (s->nflows)
+		json_object_set_new(params, "flows", json_integer(s->nflows));
+	if (s->dir)
+		json_object_set_new(params, "direction",
+				    json_string(dir_name(s->dir == 1,
+							 s->dir == 2)));
+}
+
+void out_sample_more(struct res_doc *d, const struct cfg *c, json_t *j,
+		     const struct sample *s, const struct ctl_report *rep,
+		     int same_box)
+{
+	if (s->rr_kind)
+		rr_out_sample(d, c, j, s, rep, same_box);
+	dir_out_sample(d, j, s);
+	if (s->nflows)
+		flows_out_sample(d, j, s);
+	if (s->intervals)
+		json_object_set(j, "intervals", s->intervals);
 }

@@ -6,15 +6,18 @@
  * ttcp transmitter sends no hello: the run ends after one sample and says
  * so. The transmitter's hello says whether another sample follows.
  *
- * Who may connect is rcv_accept.c's (strays never cost a sample). UDP
- * datagrams from anyone but the sender of the data, and short ones that
- * are not its end marker, are counted and ignored.
+ * Who may connect is rcv_accept.c's (strays never cost a sample); the
+ * UDP stream is rcv_udp.c's.
  */
 #include "config.h"
 #include "clock.h"
 #include "log.h"
 #include "peerrep.h"
+#include "dir.h"
+#include "flows.h"
+#include "ival.h"
 #include "rcv.h"
+#include "rr.h"
 #include "sig.h"
 #include "sock.h"
 
@@ -27,26 +30,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define UDP_IDLE_MS 2000	/* no datagram this long: the end was lost */
-#define UDP_BUF 65536		/* receive buffer for datagrams */
-
-/* Same address and port: one UDP socket of one sender. */
-static int same_sender(const struct sockaddr_storage *a,
-		       const struct sockaddr_storage *b)
-{
-	if (!rcv_same_host(a, b))
-		return 0;
-	if (a->ss_family == AF_INET)
-		return ((const struct sockaddr_in *)a)->sin_port ==
-		       ((const struct sockaddr_in *)b)->sin_port;
-	return ((const struct sockaddr_in6 *)a)->sin6_port ==
-	       ((const struct sockaddr_in6 *)b)->sin6_port;
-}
 
 static int tcp_sample(struct rcv *r, int first, struct sample *s)
 {
 	const struct cfg *c = r->c;
 	int ms = first ? c->wait_ms : c->timeout_ms;
+	struct dir_setup st;
 	char err[512];
 	struct xfer *x;
 	double t0;
@@ -63,6 +52,17 @@ static int tcp_sample(struct rcv *r, int first, struct sample *s)
 		}
 		fprintf(ttcp_out, "ttcp-r: accept from %s\n", r->peer);
 		ttcp_socket_opts(c, fd, 0);
+		if (dir_peek_setup(fd, c->timeout_ms, &st)) { /* -R, -P... */
+			if (st.flows > 1)
+				flows_rcv_sample(r, flows_accept(r, fd, &st),
+						 st.flows,
+						 st.reverse ? FL_TX : FL_RX, 0,
+						 0, &st, s);
+			else
+				dir_rcv_sample(r, fd, &st, s);
+			close(fd);
+			return 0;
+		}
 		x = xfer_open(r->ops, fd, NULL, c->buflen, err, sizeof(err));
 		if (!x)
 			die("%s", err);
@@ -74,8 +74,10 @@ static int tcp_sample(struct rcv *r, int first, struct sample *s)
 		x->touch = c->touch;
 		if (c->com.cpu)
 			meterset_start(&r->ms);
+		ival_watch(&x->bytes);
 		t0 = clock_now();
 		n = xfer_recv_stream(x, 0, 0, &sig_stop);
+		ival_watch(NULL);
 		s->elapsed_s = clock_now() - t0;
 		if (c->com.cpu)
 			s->ncpu = meterset_stop(&r->ms, s->cpu);
@@ -102,169 +104,6 @@ static int tcp_sample(struct rcv *r, int first, struct sample *s)
 	return 0;
 }
 
-/* UDP: where a sample is, and who sends it. */
-struct udp_state {
-	struct sockaddr_storage start; /* sender of the start marker */
-	struct sockaddr_storage src;   /* sender of the data */
-	int started;		       /* a start marker (or data) came */
-	int have_src;		       /* data came: src is set */
-	int ours;		       /* data carries TTCP_UDP_MAGIC */
-	uint32_t maxseq;	       /* highest sequence number seen */
-	int64_t end_count;	       /* ours: the count in the end marker */
-	double t0, last;	       /* start, last data (or end) */
-	long strays;		       /* datagrams ignored */
-};
-
-/* (Re)start the sample's clock and meters at now. */
-static void udp_begin(struct rcv *r, struct udp_state *u, double now)
-{
-	struct cpu_sample junk[METER_MAX];
-
-	if (r->c->com.cpu) {
-		if (u->started)
-			meterset_stop(&r->ms, junk);
-		meterset_start(&r->ms);
-	}
-	u->started = 1;
-	u->t0 = now;
-}
-
-/*
- * One datagram of n bytes from `from`. Returns 1 when it ends the
- * sample. Before data, a datagram of 4 bytes or less is a start marker
- * (the last one from a new sender restarts the clock); the first data
- * datagram fixes the sender. After that only the sender counts, and only
- * its end marker ends the sample: for ttcp-sf (data with our magic) 4
- * bytes holding a count no lower than the sequence numbers seen, for a
- * plain ttcp any short datagram.
- */
-static int udp_one(struct rcv *r, struct udp_state *u, struct sample *s,
-		   const unsigned char *b, ssize_t n,
-		   const struct sockaddr_storage *from, double now)
-{
-	uint32_t m, seq;
-
-	if (!u->have_src) {
-		if (n <= 4) {
-			if (u->started && same_sender(from, &u->start))
-				return 0; /* a repeated start marker */
-			if (u->started)
-				u->strays++; /* the earlier one was not it */
-			udp_begin(r, u, now);
-			u->start = *from;
-			return 0;
-		}
-		if (!u->started || !same_sender(from, &u->start)) {
-			if (u->started)
-				u->strays++;
-			udp_begin(r, u, now); /* start lost, or a stray's */
-		}
-		u->src = *from;
-		u->have_src = 1;
-	} else if (!same_sender(from, &u->src)) {
-		u->strays++;
-		return 0;
-	}
-	if (n <= 4) {
-		if (u->ours) {
-			if (n != 4)
-				goto not_end;
-			memcpy(&m, b, 4);
-			if (ntohl(m) <= u->maxseq)
-				goto not_end;
-			u->end_count = ntohl(m);
-		}
-		u->last = now;
-		return 1;
-	}
-	u->last = now;
-	s->bytes += (uint64_t)n;
-	s->dgrams++;
-	if (n >= TTCP_UDP_HDR) {
-		memcpy(&m, b, 4);
-		if (ntohl(m) == TTCP_UDP_MAGIC) {
-			u->ours = 1;
-			memcpy(&seq, b + 4, 4);
-			seq = ntohl(seq);
-			if (seq > u->maxseq)
-				u->maxseq = seq;
-		}
-	}
-	return 0;
-not_end:
-	u->strays++;
-	return 0;
-}
-
-static void udp_sample(struct rcv *r, int first, struct sample *s)
-{
-	const struct cfg *c = r->c;
-	unsigned char *b = malloc(UDP_BUF);
-	struct udp_state u;
-	struct sockaddr_storage from;
-	socklen_t alen;
-	int64_t expect = -1;
-	int w, start_ms = first ? c->wait_ms : c->timeout_ms;
-	ssize_t n;
-
-	if (!b)
-		abort();
-	memset(&u, 0, sizeof(u));
-	u.end_count = -1;
-	for (;;) {
-		/* before data, the start timeout; then the idle limit */
-		w = sock_wait(r->ufd, POLLIN,
-			      u.have_src ? UDP_IDLE_MS : start_ms);
-		if (sig_stop)
-			break;
-		if (w == -EINTR)
-			continue;
-		if (w == 0) {
-			if (!u.have_src)
-				die("no UDP data within %d ms (phase: start)",
-				    start_ms);
-			log_warn("no end datagram: stopped after %d ms without data",
-				 UDP_IDLE_MS);
-			res_warn(r->d, "UDP: the end datagrams were lost; ended after %d ms idle",
-				 UDP_IDLE_MS);
-			break;
-		}
-		alen = sizeof(from);
-		n = recvfrom(r->ufd, b, UDP_BUF, 0, (struct sockaddr *)&from,
-			     &alen);
-		s->calls++;
-		if (n < 0)
-			die_errno("UDP receive (phase: data)");
-		if (udp_one(r, &u, s, b, n, &from, clock_now()))
-			break;
-	}
-	free(b);
-	s->elapsed_s = u.have_src ? u.last - u.t0 : 0;
-	if (c->com.cpu && u.started)
-		s->ncpu = meterset_stop(&r->ms, s->cpu);
-	expect = u.end_count;
-	if (u.ours && expect < 0 && s->dgrams)
-		expect = (int64_t)u.maxseq + 1;
-	s->lost = -1;
-	if (u.ours && expect >= 0)
-		s->lost = expect > (int64_t)s->dgrams ?
-				  expect - (int64_t)s->dgrams :
-				  0;
-	s->zc_copied_pct = NAN;
-	if (u.strays) {
-		log_warn(
-			"UDP: %ld stray datagram%s ignored (not from the sender of the data, or not its end marker)",
-			u.strays, u.strays == 1 ? "" : "s");
-		res_warn(r->d, "UDP: %ld stray datagram%s ignored", u.strays,
-			 u.strays == 1 ? "" : "s");
-	}
-	if (s->lost >= 0)
-		fprintf(ttcp_out, "ttcp-r: %llu datagrams, %lld lost (sequence numbers)\n",
-			(unsigned long long)s->dgrams, (long long)s->lost);
-	else
-		fprintf(ttcp_out, "ttcp-r: %llu datagrams (plain ttcp sender: losses unknown)\n",
-			(unsigned long long)s->dgrams);
-}
 
 /*
  * The exchange: 1 with *h filled (report sent), 0 when no hello came.
@@ -301,6 +140,12 @@ static int exchange(struct rcv *r, const struct sample *s,
 	rep.lost = s->lost;
 	rep.dgrams = s->dgrams;
 	rep.zc_copied_pct = s->zc_copied_pct;
+	rep.trans = s->trans;
+	rep.rr_lost = s->rr_lost;
+	rep.rev_bytes = s->rev_bytes;
+	rep.rev_elapsed_s = s->rev_elapsed_s;
+	rep.nflows = s->nflows;
+	rep.flow_count = s->flow_count;
 	j = ctl_report_build(&rep, s->cpu, c->com.cpu ? s->ncpu : 0);
 	e = peerrep_send(fd, j, c->report_ms);
 	json_decref(j);
@@ -309,6 +154,71 @@ static int exchange(struct rcv *r, const struct sample *s,
 		log_warn("transmitter %s (phase: report): sending: %s", r->peer,
 			 strerror(-e));
 	return 1;
+}
+
+/* One sample of what comes, -i's reporter around; -1 when stopped. */
+static int run_sample(struct rcv *r, int idx, struct sample *s)
+{
+	const struct cfg *c = r->c;
+	int stop = 0;
+
+	ival_start(c, "r", idx, c->rr != 0);
+	if (c->rr)
+		stop = rr_rcv_sample(r, idx == 0, s);
+	else if (c->udp)
+		rcv_udp_sample(r, idx == 0, s);
+	else
+		stop = tcp_sample(r, idx == 0, s);
+	s->intervals = ival_stop(c->rr ? s->trans : s->bytes);
+	return stop;
+}
+
+/* The transmitter's counts (its hello) against this side's. */
+static void check_hello(const struct rcv *r, const struct ctl_hello *h,
+			const struct sample *s)
+{
+	const struct cfg *c = r->c;
+	char why[128];
+
+	if (!c->udp && h->bytes != s->bytes)
+		die("transmitter %s %s %llu bytes, %llu %s here (phase: data)",
+		    r->peer, s->dir == 1 ? "received" : "sent",
+		    (unsigned long long)h->bytes,
+		    (unsigned long long)s->bytes,
+		    s->dir == 1 ? "sent" : "arrived");
+	if (s->dir == 2 && h->rev_bytes != s->rev_bytes)
+		die("this side sent %llu bytes, %llu reached transmitter %s (phase: data)",
+		    (unsigned long long)s->rev_bytes,
+		    (unsigned long long)h->rev_bytes, r->peer);
+	if (s->nflows && !ctl_flows_match(h->flow_count, h->nflows,
+					  s->flow_count, s->nflows, why,
+					  sizeof(why)))
+		die("transmitter %s: per-flow counts differ: %s (phase: report)",
+		    r->peer, why);
+	if (c->rr && s->rr_kind != RR_UDP && h->trans != s->trans)
+		die("transmitter %s counted %llu transactions, %llu answered here (phase: report)",
+		    r->peer, (unsigned long long)h->trans,
+		    (unsigned long long)s->trans);
+}
+
+/* The receiver's one-line summary of a sample. */
+static void closing_line(const struct rcv *r, const struct sample *s,
+			 const char *method, int same)
+{
+	double el = s->elapsed_s > 0 ? s->elapsed_s : 0;
+
+	if (r->c->rr)
+		fprintf(ttcp_out, "ttcp-sf: %s <- %s: %.1f trans/s%s\n",
+			rr_name(s->rr_kind), r->peer,
+			el > 0 ? (double)s->trans / el : 0.0,
+			same ? " (same box)" : "");
+	else
+		fprintf(ttcp_out, "ttcp-sf: %s %s %s %s: %.1f MB/s%s\n",
+			s->dir == 1 ? "write" : r->ops->name,
+			s->dir == 1 ? "->" : "<-", s->dir == 1 ? r->peer : method,
+			s->dir == 1 ? "tcp (-R)" : r->c->udp ? "udp" : "tcp",
+			el > 0 ? (double)s->bytes / el / 1e6 : 0.0,
+			same ? " (same box)" : "");
 }
 
 static int one_sample(struct rcv *r, int idx)
@@ -322,18 +232,16 @@ static int one_sample(struct rcv *r, int idx)
 
 	memset(&s, 0, sizeof(s));
 	memset(&h, 0, sizeof(h));
-	if (c->udp)
-		udp_sample(r, idx == 0, &s);
-	else if (tcp_sample(r, idx == 0, &s))
+	if (run_sample(r, idx, &s))
 		return 0;
-	out_rate("r", c, &s);
+	out_lines("r", c, &s);
 	if (s.zc_warn[0])
 		fprintf(ttcp_out, "ttcp-r: %s\n", s.zc_warn);
 	if (s.verified)
 		fprintf(ttcp_out, "ttcp-r: pattern check: %llu of %llu bytes wrong\n",
 			(unsigned long long)s.bad_bytes,
 			(unsigned long long)s.bytes);
-	else if (c->verify)
+	else if (c->verify && s.dir != 1)
 		fprintf(ttcp_out, "ttcp-r: -V: %s does not see the bytes; the count is checked%s\n",
 			r->ops->name, c->report ? " against the hello" : "");
 	if (c->report && !sig_stop)
@@ -343,10 +251,7 @@ static int one_sample(struct rcv *r, int idx)
 		s.paired = h.soak >= 0;
 		s.metered = h.soak == 1;
 		s.pair = h.sample / 2;
-		if (!c->udp && h.bytes != s.bytes)
-			die("transmitter %s sent %llu bytes, %llu arrived (phase: data)",
-			    r->peer, (unsigned long long)h.bytes,
-			    (unsigned long long)s.bytes);
+		check_hello(r, &h, &s);
 	} else {
 		if (c->report)
 			fprintf(ttcp_out, "ttcp-r: %s\n", why);
@@ -360,18 +265,24 @@ static int one_sample(struct rcv *r, int idx)
 		    r->peer, (unsigned long long)s.bad_bytes);
 	out_cpu("r", c, &s, NULL, same,
 		have ? "the transmitter holds its own figures" : why);
-	kase = res_case(r->d, out_params(have ? h.method : "unknown",
-					  r->ops->name, c, "receive",
-					  have ? h.source : "unknown"));
+	if (s.dir == 1) /* -R: this side sent with write */
+		j = out_params("write", have ? h.method : "unknown", c,
+			       "receive", "file");
+	else
+		j = out_params(have ? h.method : "unknown", r->ops->name, c,
+			       "receive", have ? h.source : "unknown");
+	out_params_more(j, c, &s);
+	kase = res_case(r->d, j);
 	j = out_sample(r->d, c, &s, NULL, same);
+	out_sample_more(r->d, c, j, &s, NULL, same);
 	if (s.paired)
 		res_sample_pair(r->d, j, s.pair, s.metered);
 	res_sample(kase, j);
 	json_decref(s.counters);
-	fprintf(ttcp_out, "ttcp-sf: %s <- %s %s: %.1f MB/s%s\n", r->ops->name,
-		have ? h.method : "?", c->udp ? "udp" : "tcp",
-		s.elapsed_s > 0 ? (double)s.bytes / s.elapsed_s / 1e6 : 0.0,
-		same ? " (same box)" : "");
+	flows_sample_free(&s);
+	json_decref(s.intervals);
+	ctl_hello_free(&h);
+	closing_line(r, &s, have ? h.method : "?", same);
 	return more;
 }
 
@@ -386,7 +297,7 @@ int do_receive(const struct cfg *c, struct res_doc *d)
 	if (xfer_probe(r.ops, why, sizeof(why)))
 		die("-m %s cannot run here: %s", r.ops->name, why);
 	ctl_self(r.me, sizeof(r.me), r.boot, sizeof(r.boot));
-	r.lfd = sock_listen(bind, c->port, SOCK_STREAM, 8, &port, err,
+	r.lfd = sock_listen(bind, c->port, SOCK_STREAM, FLOWS_MAX, &port, err,
 			    sizeof(err));
 	if (r.lfd < 0)
 		die("listen on %s:%d: %s", bind, c->port, err);
@@ -414,6 +325,8 @@ int do_receive(const struct cfg *c, struct res_doc *d)
 			break;
 	if (c->com.cpu)
 		meterset_close(&r.ms);
+	if (r.have_src)
+		xfer_source_close(&r.src);
 	close(r.lfd);
 	if (r.ufd >= 0)
 		close(r.ufd);

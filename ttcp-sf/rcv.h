@@ -21,11 +21,16 @@ struct rcv {
 	struct sockaddr_storage tx; /* its address once a hello came */
 	int tx_known; /* 1: tx is set (its port is not compared) */
 	long strays;  /* stray connections turned away so far */
+	struct xfer_source src; /* -R, --bidir: what this side sends */
+	int have_src;		/* src is open */
 };
 
 /* Same host (address only), for TCP connections of one transmitter. */
 int rcv_same_host(const struct sockaddr_storage *a,
 		  const struct sockaddr_storage *b);
+/* Same address and port: one UDP socket of one sender. */
+int rcv_same_sender(const struct sockaddr_storage *a,
+		    const struct sockaddr_storage *b);
 /* A connection that is not the transmitter's: counted, the first few
  * logged. */
 void rcv_stray(struct rcv *r, const char *peer, const char *phase,
@@ -43,5 +48,7 @@ int rcv_accept_data(struct rcv *r, int ms, const char *phase);
  * filled, or -1 when no hello came.
  */
 int rcv_await_hello(struct rcv *r, struct ctl_hello *h);
+/* rcv_udp.c: one UDP stream sample. */
+void rcv_udp_sample(struct rcv *r, int first, struct sample *s);
 
 #endif

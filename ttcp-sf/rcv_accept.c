@@ -44,6 +44,19 @@ int rcv_same_host(const struct sockaddr_storage *a,
 	return 0;
 }
 
+/* Same address and port: one UDP socket of one sender. */
+int rcv_same_sender(const struct sockaddr_storage *a,
+		       const struct sockaddr_storage *b)
+{
+	if (!rcv_same_host(a, b))
+		return 0;
+	if (a->ss_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_port ==
+		       ((const struct sockaddr_in *)b)->sin_port;
+	return ((const struct sockaddr_in6 *)a)->sin6_port ==
+	       ((const struct sockaddr_in6 *)b)->sin6_port;
+}
+
 void rcv_stray(struct rcv *r, const char *peer, const char *phase,
 	       const char *why)
 {

@@ -20,6 +20,8 @@
 #define TTCP_UDP_MAGIC 0x5a434255u /* "ZCBU": our UDP data datagrams */
 #define TTCP_UDP_HDR 8		/* magic + sequence number */
 
+struct hist;
+
 struct cfg {
 	struct cli_common com;	/* -c, --cpu, --repeat, --confidence, -J,
 				 * -o, --label (lib/core/cli) */
@@ -49,6 +51,18 @@ struct cfg {
 	int wait_ms;		/* --wait: receiver's first accept (0 = ever) */
 	int report;		/* 0: --no-report (behave as plain ttcp) */
 	int require_peer;	/* --require-peer: fail without the exchange */
+	int rr;			/* --rr 1, --crr 2 (enum rr_kind); 0 stream */
+	uint32_t rr_req, rr_resp; /* --rr-size REQ[,RESP] (default 1,1) */
+	int burst;		/* --burst: transactions in flight */
+	int rr_timeout_ms;	/* --rr-timeout: a UDP answer, at most */
+	int reverse;		/* -R: the receiver sends */
+	int bidir;		/* --bidir: both send at once */
+	int flows;		/* -P: connections per sample (1) */
+	int threads;		/* --threads: their epoll threads (1) */
+	double interval;	/* -i: seconds between reports, 0 = none */
+	int json_stream;	/* --json-stream: JSON lines on stdout */
+	int busy_poll;		/* --busy-poll: SO_BUSY_POLL usecs, 0 = leave */
+	int cork;		/* --cork: TCP_CORK on the sending socket */
 };
 
 /* What one side measured in one sample. */
@@ -68,6 +82,22 @@ struct sample {
 	int paired;		/* one run of a metered/unmetered pair */
 	int metered;		/* soakers ran (lib/cpu/meter.h, paired runs) */
 	int pair;		/* which pair, 0-based */
+	/* --rr (rr.h) */
+	int rr_kind;		/* enum rr_kind of the sample, 0 = stream */
+	uint32_t rr_req, rr_resp; /* its sizes */
+	uint64_t trans;		/* transactions answered */
+	struct hist *lat;	/* -t: their latency in ns (owned) */
+	uint64_t rr_lost;	/* UDP: requests without an answer */
+	uint64_t rr_late;	/* UDP: answers after their request's timeout */
+	/* -R, --bidir (dir.h) */
+	int dir;		/* 0 forward, 1 reverse, 2 bidir */
+	uint64_t rev_bytes;	/* --bidir: the other direction's bytes */
+	double rev_elapsed_s;	/* and its seconds */
+	/* -P (flows.h) */
+	int nflows;		/* 0: one connection */
+	uint64_t *flow_count;	/* per flow: bytes or transactions (owned) */
+	double *flow_secs;	/* per flow: seconds (owned) */
+	json_t *intervals;	/* -i: the sample's intervals (owned) */
 };
 
 /*
@@ -88,6 +118,13 @@ struct ctl_hello {
 	int more;		/* 1: another sample follows */
 	int soak;		/* this run: 1 metered, 0 unmetered (soakers
 				 * parked), -1 not paired */
+	int rr_kind;		/* --rr: enum rr_kind, 0 = a stream */
+	uint64_t trans;		/* --rr: transactions done */
+	int dir;		/* 0 forward, 1 -R, 2 --bidir */
+	uint64_t rev_bytes;	/* --bidir: bytes -t received */
+	int nflows;		/* -P: flows, 0 = one connection */
+	uint64_t *flow_count;	/* their bytes or transactions (parse:
+				 * owned, ctl_hello_free) */
 	int soak_next;		/* the next run's kind, so a receiver on
 				 * another box parks or wakes its soakers
 				 * before it starts; -1 not paired */
@@ -106,6 +143,12 @@ struct ctl_report {
 	int64_t lost;		/* UDP: -1 = unknown */
 	uint64_t dgrams;
 	double zc_copied_pct;	/* NAN = none */
+	uint64_t trans;		/* --rr: transactions answered */
+	uint64_t rr_lost;	/* UDP --rr: requests that never arrived */
+	uint64_t rev_bytes;	/* --bidir: bytes the receiver sent */
+	double rev_elapsed_s;	/* and their seconds */
+	int nflows;		/* -P: flows, 0 = one connection */
+	uint64_t *flow_count;	/* their counts (parse: owned) */
 };
 
 json_t *ctl_hello_build(const struct ctl_hello *h);
@@ -114,6 +157,10 @@ json_t *ctl_report_build(const struct ctl_report *r,
 			 const struct cpu_sample *cpu, int n);
 int ctl_report_parse(json_t *j, struct ctl_report *r, char *err, size_t len);
 void ctl_report_free(struct ctl_report *r);
+void ctl_hello_free(struct ctl_hello *h);
+/* -P: 1 when both ends counted the same per flow, else 0 with why. */
+int ctl_flows_match(const uint64_t *a, int na, const uint64_t *b, int nb,
+		    char *why, size_t len);
 /* Our host name and boot id, for same-box detection. */
 void ctl_self(char *host, size_t hlen, char *boot, size_t blen);
 
@@ -123,6 +170,13 @@ void parse_opts(struct cfg *c, int argc, char **argv);
 /* Sides (xmit.c, rcv.c). Return 0, or exit through die(). */
 int do_transmit(const struct cfg *c, struct res_doc *d);
 int do_receive(const struct cfg *c, struct res_doc *d);
+
+/* xmit.c: the data socket to the receiver (-t), its options set; dies
+ * naming the receiver and the phase. */
+int ttcp_connect(const struct cfg *c, int type);
+/* xmit_udp.c: one UDP stream sample of -t. */
+void xmit_udp_sample(const struct cfg *c, struct meterset *ms,
+		     struct xfer_source *src, struct sample *s);
 
 /* sockopt.c: -b, -D, --cc and the timeout on a socket of either side. */
 void ttcp_socket_opts(const struct cfg *c, int fd, int sending);
@@ -147,5 +201,14 @@ void out_cpu(const char *side, const struct cfg *c, const struct sample *s,
 json_t *out_sample(struct res_doc *d, const struct cfg *c,
 		   const struct sample *s, const struct ctl_report *rep,
 		   int same_box);
+/* A sample's rate lines: ttcp's (out_rate) or --rr's, then what
+ * --bidir and -P add. */
+void out_lines(const char *side, const struct cfg *c, const struct sample *s);
+/* What --rr, -R/--bidir and -P add to a case's params, and to a sample. */
+void out_params_more(json_t *params, const struct cfg *c,
+		     const struct sample *s);
+void out_sample_more(struct res_doc *d, const struct cfg *c, json_t *j,
+		     const struct sample *s, const struct ctl_report *rep,
+		     int same_box);
 
 #endif

@@ -8,8 +8,12 @@
  */
 #include "config.h"
 #include "clock.h"
+#include "dir.h"
+#include "flows.h"
+#include "ival.h"
 #include "log.h"
 #include "peerrep.h"
+#include "rr.h"
 #include "sig.h"
 #include "sock.h"
 #include "stats.h"
@@ -47,6 +51,9 @@ static void open_source(struct xmit *t)
 	uint64_t size = c->source_size;
 	char err[512], b[32];
 
+	fprintf(ttcp_out, "ttcp-t: buflen=%zu, nbuf=%ld, align=%zu/%zu, port=%d  %s  -> %s\n",
+		c->buflen, c->nbuf, c->align, c->offset, c->port,
+		c->udp ? "udp" : "tcp", c->host);
 	if (!c->file && !size) {
 		size = c->duration > 0 ? SRC_MAX : (uint64_t)c->buflen * c->nbuf;
 		size = size < SRC_MIN ? SRC_MIN : size > SRC_MAX ? SRC_MAX : size;
@@ -91,8 +98,7 @@ static void drain(const struct cfg *c, int fd)
 	}
 }
 
-/* The data socket to the receiver, its options set. */
-static int connect_data(const struct cfg *c, int type)
+int ttcp_connect(const struct cfg *c, int type)
 {
 	char err[512];
 	int fd = sock_connect(c->host, c->port, type, c->timeout_ms, err,
@@ -114,13 +120,14 @@ static void tcp_sample(struct xmit *t, struct sample *s)
 	int64_t n;
 	int fd;
 
-	fd = connect_data(c, SOCK_STREAM);
+	fd = ttcp_connect(c, SOCK_STREAM);
 	x = xfer_open(t->ops, fd, &t->src, c->buflen, err, sizeof(err));
 	if (!x)
 		die("%s", err);
 	x->timeout_ms = c->timeout_ms;
 	if (c->com.cpu)
 		meterset_start(&t->ms);
+	ival_watch(&x->bytes);
 	t0 = clock_now();
 	if (c->duration > 0)
 		deadline = t0 + c->duration;
@@ -130,6 +137,7 @@ static void tcp_sample(struct xmit *t, struct sample *s)
 	if (n < 0)
 		die("receiver %s:%d (phase: data, after %llu bytes): %s",
 		    c->host, c->port, (unsigned long long)x->bytes, x->err);
+	ival_watch(NULL);
 	shutdown(fd, SHUT_WR);
 	drain(c, fd);
 	s->elapsed_s = clock_now() - t0;
@@ -143,81 +151,6 @@ static void tcp_sample(struct xmit *t, struct sample *s)
 	t->zc_completions += x->zc_completions;
 	t->zc_copied += x->zc_copied;
 	xfer_close(x);
-	close(fd);
-}
-
-/* One datagram; ENOBUFS waits a little as ttcp did. */
-static void udp_send(const struct cfg *c, int fd, const void *b, size_t n,
-		     struct sample *s)
-{
-	for (;;) {
-		ssize_t r = send(fd, b, n, 0);
-
-		s->calls++;
-		if (r == (ssize_t)n)
-			return;
-		if (r < 0 && (errno == ENOBUFS || errno == EINTR) && !sig_stop) {
-			usleep(1000);
-			continue;
-		}
-		die("receiver %s:%d (phase: UDP data): %s", c->host, c->port,
-		    r < 0 ? strerror(errno) : "short datagram");
-	}
-}
-
-static void udp_fill(struct xmit *t, uint64_t seq)
-{
-	size_t pay = t->c->buflen - TTCP_UDP_HDR, got = 0;
-	uint64_t off = seq * pay % t->src.size;
-	char *p = t->src.buf + TTCP_UDP_HDR;
-	uint32_t be[2] = { htonl(TTCP_UDP_MAGIC), htonl((uint32_t)seq) };
-	ssize_t r;
-
-	while (!t->c->hot && got < pay) {
-		r = pread(t->src.fd, p + got, pay - got, (off_t)off);
-		if (r <= 0)
-			die("reading the source %s: %s", t->src.path,
-			    r < 0 ? strerror(errno) : "end of file");
-		got += (size_t)r;
-		off = (off + (uint64_t)r) % t->src.size;
-	}
-	memcpy(t->src.buf, be, sizeof(be));
-}
-
-static void udp_sample(struct xmit *t, struct sample *s)
-{
-	const struct cfg *c = t->c;
-	uint64_t seq, n = c->duration > 0 ? UINT64_MAX : (uint64_t)c->nbuf;
-	double t0, deadline = 0;
-	uint32_t cnt;
-	int fd, i;
-
-	fd = connect_data(c, SOCK_DGRAM);
-	if (c->com.cpu)
-		meterset_start(&t->ms);
-	udp_send(c, fd, "ZCBS", 4, s); /* ttcp's start datagram */
-	t0 = clock_now();
-	if (c->duration > 0)
-		deadline = t0 + c->duration;
-	for (seq = 0; seq < n && !sig_stop; seq++) {
-		if (deadline > 0 && clock_now() >= deadline)
-			break;
-		udp_fill(t, seq);
-		udp_send(c, fd, t->src.buf, c->buflen, s);
-		s->bytes += c->buflen;
-	}
-	s->dgrams = seq;
-	s->elapsed_s = clock_now() - t0;
-	cnt = htonl((uint32_t)seq);
-	for (i = 0; i < 4; i++) { /* ttcp's end datagrams, paced */
-		usleep(5000);
-		udp_send(c, fd, &cnt, 4, s);
-	}
-	s->calls -= 5;
-	if (c->com.cpu)
-		s->ncpu = meterset_stop(&t->ms, s->cpu);
-	s->lost = -1;
-	s->zc_copied_pct = NAN;
 	close(fd);
 }
 
@@ -245,6 +178,12 @@ static int exchange(struct xmit *t, const struct sample *s, int idx,
 	h.dgrams = s->dgrams;
 	h.sample = idx;
 	h.more = more;
+	h.rr_kind = s->rr_kind;
+	h.dir = s->dir;
+	h.rev_bytes = s->rev_bytes;
+	h.nflows = s->nflows;
+	h.flow_count = s->flow_count;
+	h.trans = s->trans;
 	h.soak = s->paired ? s->metered : -1;
 	h.soak_next = s->paired ? !s->metered : -1;
 	fd = sock_connect(c->host, c->port, SOCK_STREAM, c->report_ms, err,
@@ -278,7 +217,19 @@ static void check_report(struct xmit *t, const struct sample *s,
 			 const struct ctl_report *rep)
 {
 	const struct cfg *c = t->c;
+	char why[128];
 
+	if (c->rr)
+		rr_check_report(c, s, rep);
+	if (s->nflows && !ctl_flows_match(s->flow_count, s->nflows,
+					  rep->flow_count, rep->nflows, why,
+					  sizeof(why)))
+		die("receiver %s:%d: per-flow counts differ: %s (phase: report)",
+		    c->host, c->port, why);
+	if (c->bidir && rep->rev_bytes != s->rev_bytes)
+		die("receiver %s:%d sent %llu bytes, %llu arrived (phase: report)",
+		    c->host, c->port, (unsigned long long)rep->rev_bytes,
+		    (unsigned long long)s->rev_bytes);
 	if (!c->udp && rep->bytes != s->bytes)
 		die("receiver %s:%d got %llu bytes of %llu sent (phase: report)",
 		    c->host, c->port, (unsigned long long)rep->bytes,
@@ -289,7 +240,7 @@ static void check_report(struct xmit *t, const struct sample *s,
 	if (rep->verified)
 		fprintf(ttcp_out, "ttcp-t: receiver verified the pattern of %llu bytes\n",
 			(unsigned long long)rep->bytes);
-	if (c->udp)
+	if (c->udp && !c->rr)
 		fprintf(ttcp_out, "ttcp-t: receiver got %llu of %llu datagrams (%lld lost)\n",
 			(unsigned long long)rep->dgrams,
 			(unsigned long long)s->dgrams, (long long)rep->lost);
@@ -344,6 +295,34 @@ static void print_run_kind(const struct xmit *t, const struct sample *s)
 		s->pair + 1);
 }
 
+static void workload(struct xmit *t, struct sample *s);
+
+/* One sample of the workload the options chose, -i's reporter around. */
+static void run_sample(struct xmit *t, int idx, struct sample *s)
+{
+	const struct cfg *c = t->c;
+
+	ival_start(c, "t", idx, c->rr != 0);
+	workload(t, s);
+	s->intervals = ival_stop(c->rr ? s->trans : s->bytes);
+}
+
+static void workload(struct xmit *t, struct sample *s)
+{
+	const struct cfg *c = t->c;
+
+	if (c->flows > 1)
+		flows_xmit_sample(c, &t->ms, &t->src, s);
+	else if (c->rr)
+		rr_xmit_sample(c, &t->ms, s);
+	else if (c->reverse || c->bidir)
+		dir_xmit_sample(c, &t->ms, &t->src, s);
+	else if (c->udp)
+		xmit_udp_sample(c, &t->ms, &t->src, s);
+	else
+		tcp_sample(t, s);
+}
+
 static void one_sample(struct xmit *t, int idx, struct sample *s,
 		       struct rates *rt, int *more)
 {
@@ -355,11 +334,10 @@ static void one_sample(struct xmit *t, int idx, struct sample *s,
 	json_t *kase, *j;
 
 	print_run_kind(t, s);
-	if (c->udp)
-		udp_sample(t, s);
-	else
-		tcp_sample(t, s);
+	run_sample(t, idx, s);
 	mbps = s->elapsed_s > 0 ? (double)s->bytes / s->elapsed_s / 1e6 : 0;
+	if (c->rr) /* the rate of a case: transactions */
+		mbps = s->elapsed_s > 0 ? (double)s->trans / s->elapsed_s : 0;
 	if (s->metered) {
 		rt->metered[rt->nm++] = mbps;
 		*more = !sig_stop; /* its unmetered partner follows */
@@ -368,7 +346,7 @@ static void one_sample(struct xmit *t, int idx, struct sample *s,
 		*more = !sig_stop &&
 			!confidence_done(c, rt->mbps, rt->n, t->d);
 	}
-	out_rate("t", c, s);
+	out_lines("t", c, s);
 	if (s->zc_warn[0])
 		fprintf(ttcp_out, "ttcp-t: %s\n", s->zc_warn);
 	if (c->report && !sig_stop)
@@ -392,14 +370,22 @@ static void one_sample(struct xmit *t, int idx, struct sample *s,
 			    c->port, why);
 	}
 	out_cpu("t", c, s, have ? &rep : NULL, same, why);
-	kase = res_case(t->d, out_params(t->ops->name,
-					  have ? rep.recv_method : "unknown",
-					  c, "transmit", t->source));
+	if (c->reverse) /* the receiver sent with write; this side read */
+		j = out_params("write", t->ops->name, c, "transmit", "file");
+	else
+		j = out_params(t->ops->name, have ? rep.recv_method : "unknown",
+			       c, "transmit", t->source);
+	out_params_more(j, c, s);
+	kase = res_case(t->d, j);
 	j = out_sample(t->d, c, s, have ? &rep : NULL, same);
+	out_sample_more(t->d, c, j, s, have ? &rep : NULL, same);
 	if (s->paired)
 		res_sample_pair(t->d, j, s->pair, s->metered);
 	res_sample(kase, j);
 	json_decref(s->counters);
+	rr_sample_free(s);
+	json_decref(s->intervals);
+	flows_sample_free(s);
 	if (have)
 		ctl_report_free(&rep);
 }
@@ -415,9 +401,10 @@ static void summary(struct xmit *t, const struct rates *rt, int paired)
 
 	if (rt->n > 1) {
 		stats_summarize(rt->mbps, (size_t)rt->n, &ss);
-		fprintf(ttcp_out, "ttcp-t: %d %s: median %.1f MB/s (min %.1f, max %.1f, cov %.1f%%)\n",
+		fprintf(ttcp_out, "ttcp-t: %d %s: median %.1f %s (min %.1f, max %.1f, cov %.1f%%)\n",
 			rt->n, paired ? "unmetered runs" : "samples",
-			ss.median, ss.min, ss.max, 100 * ss.cov);
+			ss.median, c->rr ? "trans/s" : "MB/s", ss.min, ss.max,
+			100 * ss.cov);
 	}
 	if (paired && rt->nm) {
 		stats_ratio_paired(rt->metered, rt->mbps,
@@ -426,9 +413,15 @@ static void summary(struct xmit *t, const struct rates *rt, int paired)
 		meter_perturbation_by(note, sizeof(note), t->paired_by, &pr);
 		fprintf(ttcp_out, "ttcp-t: perturbation: %s\n", note);
 	}
-	fprintf(ttcp_out, "ttcp-sf: %s %s %zux%ld -> %s: %.1f MB/s%s%s\n",
+	if (c->rr) {
+		rr_out_summary(c, stats_median(rt->mbps, (size_t)rt->n),
+			       rt->n, paired);
+		return;
+	}
+	fprintf(ttcp_out, "ttcp-sf: %s %s %zux%ld %s %s: %.1f MB/s%s%s\n",
 		t->ops->name, c->udp ? "udp" : "tcp", c->buflen, c->nbuf,
-		c->host, stats_median(rt->mbps, (size_t)rt->n),
+		c->reverse ? "<-" : "->", c->host,
+		stats_median(rt->mbps, (size_t)rt->n),
 		rt->n > 1 ? " (median)" : "",
 		!paired ? "" :
 		!strcmp(t->paired_by, "soak") ?
@@ -448,10 +441,13 @@ int do_transmit(const struct cfg *c, struct res_doc *d)
 	if (xfer_probe(t.ops, why, sizeof(why)))
 		die("-m %s cannot run here: %s", t.ops->name, why);
 	ctl_self(t.me, sizeof(t.me), t.boot, sizeof(t.boot));
-	fprintf(ttcp_out, "ttcp-t: buflen=%zu, nbuf=%ld, align=%zu/%zu, port=%d  %s  -> %s\n",
-		c->buflen, c->nbuf, c->align, c->offset, c->port,
-		c->udp ? "udp" : "tcp", c->host);
-	open_source(&t);
+	t.source = c->reverse ? "file" : "none"; /* else open_source's */
+	if (c->rr)
+		rr_out_header(c);
+	else if (c->reverse)
+		dir_out_header(c);
+	else
+		open_source(&t);
 	if (c->com.cpu) {
 		if (meterset_open(&t.ms, c->com.cpu_list, NULL, err,
 				  sizeof(err)))
@@ -480,6 +476,7 @@ int do_transmit(const struct cfg *c, struct res_doc *d)
 	summary(&t, &rt, paired);
 	if (c->com.cpu)
 		meterset_close(&t.ms);
-	xfer_source_close(&t.src);
+	if (!c->rr && !c->reverse)
+		xfer_source_close(&t.src);
 	return 0;
 }

@@ -50,8 +50,10 @@ static void hello_round_trip(const struct ctl_hello *h)
 	    strcmp(back.hostname, h->hostname) ||
 	    strcmp(back.boot_id, h->boot_id) || back.buflen != h->buflen ||
 	    back.bytes != h->bytes || back.dgrams != h->dgrams ||
-	    back.sample != h->sample || back.more != h->more)
+	    back.sample != h->sample || back.more != h->more ||
+	    back.nflows != h->nflows)
 		__builtin_trap();
+	ctl_hello_free(&back);
 	json_decref(j);
 }
 
@@ -100,6 +102,7 @@ static int frame(json_t *j)
 	err[0] = '\0';
 	if (!ctl_hello_parse(j, &h, err, sizeof(err))) {
 		hello_round_trip(&h);
+		ctl_hello_free(&h);
 		hello = 1;
 	} else if (!err[0]) {
 		__builtin_trap(); /* refused without saying why */

@@ -33,3 +33,36 @@ tt_wait_recv() {
 	TT_RRC=0
 	wait "$TT_RPID" || TT_RRC=$?
 }
+
+# tt_two NAME RECV_ARGS... -- XMIT_ARGS...: a receiver and a transmitter
+# to it (both must succeed); documents in $T/NAME-{t,r}.json, text in
+# $T/NAME-{t,r}.txt (with TT_SPLIT=1 the transmitter's stdout apart, in
+# $T/NAME-t.out: --json-stream). Needs T.
+tt_two() {
+	local name=$1 rargs=() rc=0
+	shift
+	while [ "$1" != -- ]; do rargs+=("$1"); shift; done
+	shift
+	tt_recv "$T/$name-r" "${rargs[@]}" -o "$T/$name-r.json"
+	if [ "${TT_SPLIT:-0}" = 1 ]; then
+		timeout 120 "$TTCP" -t -p "$TT_PORT" -o "$T/$name-t.json" "$@" 127.0.0.1 \
+			>"$T/$name-t.out" 2>"$T/$name-t.txt" || rc=$?
+	else
+		timeout 120 "$TTCP" -t -p "$TT_PORT" -o "$T/$name-t.json" "$@" 127.0.0.1 \
+			>"$T/$name-t.txt" 2>&1 || rc=$?
+	fi
+	[ $rc = 0 ] || { cat "$T/$name-t.txt" "$T/$name-r.txt"; zcb_fail "$name: transmitter exit $rc"; }
+	tt_wait_recv
+	[ "$TT_RRC" = 0 ] || { cat "$T/$name-r.txt"; zcb_fail "$name: receiver exit $TT_RRC"; }
+}
+
+# tt_bad WHAT PATTERN ARGS...: ttcp-sf ARGS exits 2 with PATTERN in its
+# (one-line) message
+tt_bad() {
+	local what=$1 pat=$2 rc=0
+	shift 2
+	"$TTCP" "$@" >"$T/o" 2>"$T/e" || rc=$?
+	[ $rc = 2 ] || zcb_fail "$what: exit $rc, expected 2"
+	grep -q -- "$pat" "$T/e" || { cat "$T/e"; zcb_fail "$what: message lacks $pat"; }
+	[ "$(wc -l <"$T/e")" = 1 ] || zcb_fail "$what: more than one line"
+}

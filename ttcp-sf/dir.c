@@ -1,0 +1,364 @@
+/*
+ * dir.c: -R and --bidir (dir.h): the setup frame that opens such a data
+ * connection, the receiver's peek at every data connection, and the run
+ * itself on both sides: one thread sends while the other receives
+ * (--bidir), each with lib/xfer's stream loops. Each direction's rate is
+ * timed where its bytes arrive: at EOF on the receiving end.
+ */
+#include "config.h"
+#include "clock.h"
+#include "dir.h"
+#include "flows.h"
+#include "ival.h"
+#include "log.h"
+#include "peerrep.h"
+#include "rcv.h"
+#include "sig.h"
+#include "sock.h"
+#include "units.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define DIR_TYPE "ttcp-sf-setup/1"
+#define DIR_PEEK 4096	       /* a setup frame is far smaller */
+#define DIR_SRC	 (32ull << 20) /* the sending receiver's temp source */
+
+const char *dir_name(int reverse, int bidir)
+{
+	return bidir ? "bidir" : reverse ? "reverse" : "forward";
+}
+
+void dir_send_setup(const struct cfg *c, int fd, int flow)
+{
+	json_t *j = json_pack(
+		"{s:s, s:s, s:I, s:I, s:f, s:i, s:i}", "type", DIR_TYPE,
+		"direction", dir_name(c->reverse, c->bidir), "buflen",
+		(json_int_t)c->buflen, "nbuf",
+		(json_int_t)(c->duration > 0 ? 0 : c->nbuf), "duration",
+		c->duration, "flows", c->flows, "flow", flow);
+	int r;
+
+	if (c->hot) /* -R --hot: the receiver sends a cache-hot buffer */
+		json_object_set_new(j, "hot", json_true());
+	r = peerrep_send(fd, j, c->timeout_ms);
+	json_decref(j);
+	if (r)
+		die("receiver %s:%d (phase: setup): %s", c->host, c->port,
+		    strerror(-r));
+}
+
+/* The setup's fields, checked; 0 or -EINVAL. */
+static int parse_setup(json_t *j, struct dir_setup *st)
+{
+	const char *type = json_string_value(json_object_get(j, "type"));
+	const char *dir = json_string_value(json_object_get(j, "direction"));
+	json_t *b = json_object_get(j, "buflen"),
+	       *n = json_object_get(j, "nbuf");
+	json_t *d = json_object_get(j, "duration");
+	json_t *fl = json_object_get(j, "flows"),
+	       *fi = json_object_get(j, "flow");
+
+	if (!type || strcmp(type, DIR_TYPE) || !dir || !json_is_integer(b) ||
+	    !json_is_integer(n) || !json_is_number(d))
+		return -EINVAL;
+	memset(st, 0, sizeof(*st));
+	st->reverse = !strcmp(dir, "reverse");
+	st->bidir = !strcmp(dir, "bidir");
+	st->buflen = (uint64_t)json_integer_value(b);
+	st->nbuf = (uint64_t)json_integer_value(n);
+	st->duration = json_number_value(d);
+	st->flows = fl ? (int)json_integer_value(fl) : 1;
+	st->flow = fi ? (int)json_integer_value(fi) : 0;
+	st->hot = json_is_true(json_object_get(j, "hot"));
+	if (st->flows < 1 || st->flows > FLOWS_MAX || st->flow < 0 ||
+	    st->flow >= st->flows)
+		return -EINVAL;
+	if (!(st->reverse || st->bidir || st->flows > 1) || st->buflen < 1 ||
+	    st->buflen > (64u << 20) || json_integer_value(n) < 0 ||
+	    st->nbuf > (1ull << 40) || !(st->duration >= 0) ||
+	    st->duration > 86400 || (!st->nbuf && st->duration <= 0))
+		return -EINVAL;
+	return 0;
+}
+
+int dir_peek_setup(int fd, int timeout_ms, struct dir_setup *st)
+{
+	uint64_t deadline = clock_ns() + (uint64_t)timeout_ms * 1000000;
+	unsigned char b[DIR_PEEK];
+	char err[256];
+	size_t used;
+	json_t *j;
+	ssize_t n;
+	int d;
+
+	for (;;) {
+		if (sock_wait(fd, POLLIN, timeout_ms) <= 0)
+			return 0; /* the stream's own wait says what happened */
+		n = recv(fd, b, sizeof(b), MSG_PEEK);
+		if (n <= 0)
+			return 0;
+		if (memcmp(b, PEERREP_MAGIC, (size_t)n < 4 ? (size_t)n : 4))
+			return 0; /* a classic stream */
+		d = n < PEERREP_HDR ? 0
+				    : peerrep_decode(b, (size_t)n, &used, &j,
+						     err, sizeof(err));
+		if (d < 0)
+			return 0;
+		if (d == 1) {
+			d = parse_setup(j, st);
+			json_decref(j);
+			if (d)
+				return 0;
+			return recv(fd, b, used, 0) == (ssize_t)used;
+		}
+		if (clock_ns() >= deadline || sig_stop)
+			return 0;
+		usleep(1000); /* the rest of a frame is on its way */
+	}
+}
+
+/* One connection's run: what it sends and what it receives. */
+struct run {
+	int fd;
+	struct xfer *tx, *rx; /* either may be NULL (not both) */
+	uint64_t total;	      /* tx: bytes, 0 = until the deadline */
+	double duration;      /* tx: seconds, 0 = by total */
+	double t0, tx_end, rx_end;
+	int64_t sent, got; /* or -errno */
+	const uint64_t *main_ctr; /* -i: the main direction's count */
+};
+
+static void *sender(void *p)
+{
+	struct run *u = p;
+
+	u->sent = xfer_send_stream(u->tx, 0, u->total,
+				   u->duration > 0 ? u->t0 + u->duration : 0,
+				   &sig_stop);
+	shutdown(u->fd, SHUT_WR);
+	u->tx_end = clock_now();
+	return NULL;
+}
+
+/* A sender that receives nothing: until the peer closes (it has read
+ * everything), so the time is end to end. */
+static void drain(struct run *u, int timeout_ms)
+{
+	char b[256];
+	ssize_t n;
+
+	for (;;) {
+		if (sock_wait(u->fd, POLLIN, timeout_ms) <= 0 || sig_stop)
+			break;
+		n = read(u->fd, b, sizeof(b));
+		if (n == 0 || (n < 0 && errno != EINTR))
+			break;
+	}
+	u->rx_end = clock_now();
+}
+
+/* Send and receive at once (one thread each) or one of them. */
+static void run(struct run *u, const char *who, int timeout_ms)
+{
+	int threaded = u->tx && u->rx;
+	pthread_t th;
+
+	if (u->rx && !u->tx) /* -R: the clock starts with the first bytes */
+		sock_wait(u->fd, POLLIN, timeout_ms);
+	u->t0 = clock_now();
+	ival_watch(u->main_ctr);
+	if (threaded && pthread_create(&th, NULL, sender, u))
+		die("%s: cannot start the sending thread", who);
+	if (!threaded && u->tx)
+		sender(u);
+	if (u->rx) {
+		u->got = xfer_recv_stream(u->rx, 0, 0, &sig_stop);
+		u->rx_end = clock_now();
+	} else {
+		drain(u, timeout_ms);
+	}
+	if (threaded)
+		pthread_join(th, NULL);
+	ival_watch(NULL);
+	if (u->tx && u->sent < 0)
+		die("%s (phase: data, sending, after %llu bytes): %s", who,
+		    (unsigned long long)u->tx->bytes, u->tx->err);
+	if (u->rx && u->got < 0)
+		die("%s (phase: data, receiving, after %llu bytes): %s", who,
+		    (unsigned long long)u->rx->bytes, u->rx->err);
+}
+
+static struct xfer *open_x(const struct xfer_ops *ops, int fd,
+			   struct xfer_source *src, size_t unit,
+			   const struct cfg *c)
+{
+	char err[512];
+	struct xfer *x = xfer_open(ops, fd, src, unit, err, sizeof(err));
+
+	if (!x)
+		die("%s", err);
+	x->timeout_ms = c->timeout_ms;
+	x->touch = c->touch;
+	if (!src) {
+		x->verify = c->verify;
+		if ((c->align || c->offset) &&
+		    xfer_set_rbuf_align(x, c->align, c->offset))
+			die("-A/-O: out of memory");
+	}
+	return x;
+}
+
+/* The sample's figures from a run: the main direction's (what -R
+ * receives, what --bidir sends from -t) and the other one's. */
+static void fill(struct sample *s, const struct run *u, struct xfer *main,
+		 int main_is_rx, int bidir)
+{
+	s->bytes = (uint64_t)(main_is_rx ? u->got : u->sent);
+	s->elapsed_s = (main_is_rx || !bidir ? u->rx_end : u->tx_end) - u->t0;
+	s->calls = main->calls;
+	s->counters = xfer_counters_json(main);
+	s->zc_copied_pct = u->tx ? xfer_zc_copied_pct(u->tx) : NAN;
+	if (u->tx)
+		xfer_zc_warning(u->tx, s->zc_warn, sizeof(s->zc_warn));
+	if (u->rx) {
+		s->bad_bytes = u->rx->bad_bytes;
+		s->verified =
+			u->rx->verify && (u->rx->ops->flags & XFER_SEES_BYTES);
+	}
+	s->dir = bidir ? 2 : 1;
+	if (bidir) {
+		s->rev_bytes = (uint64_t)(main_is_rx ? u->sent : u->got);
+		s->rev_elapsed_s = (main_is_rx ? u->tx_end : u->rx_end) - u->t0;
+	}
+}
+
+void dir_xmit_sample(const struct cfg *c, struct meterset *ms,
+		     struct xfer_source *src, struct sample *s)
+{
+	struct run u = {
+		.total = c->duration > 0 ? 0 : (uint64_t)c->buflen * c->nbuf,
+		.duration = c->duration};
+	char who[300];
+
+	snprintf(who, sizeof(who), "receiver %s:%d", c->host, c->port);
+	u.fd = ttcp_connect(c, SOCK_STREAM);
+	dir_send_setup(c, u.fd, 0);
+	if (c->bidir)
+		u.tx = open_x(c->ops, u.fd, src, c->buflen, c);
+	u.rx = open_x(c->bidir ? xfer_find("read", XFER_RECV) : c->ops, u.fd,
+		      NULL, c->buflen, c);
+	u.main_ctr = c->bidir ? &u.tx->bytes : &u.rx->bytes;
+	if (c->com.cpu)
+		meterset_start(ms);
+	run(&u, who, c->timeout_ms);
+	if (c->com.cpu)
+		s->ncpu = meterset_stop(ms, s->cpu);
+	fill(s, &u, c->bidir ? u.tx : u.rx, !c->bidir, c->bidir);
+	if (!c->duration && !sig_stop && u.got != (int64_t)u.total)
+		die("receiver %s:%d sent %lld of %llu bytes (phase: data, receiving)%s",
+		    c->host, c->port, (long long)u.got,
+		    (unsigned long long)u.total,
+		    u.got ? "" : ": is it ttcp-sf? (a plain ttcp cannot send)");
+	if (s->verified)
+		fprintf(ttcp_out,
+			"ttcp-t: pattern check: %llu of %llu bytes wrong\n",
+			(unsigned long long)s->bad_bytes,
+			(unsigned long long)(c->bidir ? s->rev_bytes
+						      : s->bytes));
+	if (s->bad_bytes)
+		die("receiver %s:%d sent %llu bytes not matching the pattern",
+		    c->host, c->port, (unsigned long long)s->bad_bytes);
+	if (u.tx)
+		xfer_close(u.tx);
+	xfer_close(u.rx);
+	close(u.fd);
+}
+
+struct xfer_source *dir_rcv_source(struct rcv *r, uint64_t buflen, int hot)
+{
+	char err[512];
+
+	if (r->have_src && (r->src.buflen != buflen || r->src.hot != hot)) {
+		xfer_source_close(&r->src);
+		r->have_src = 0;
+	}
+	if (!r->have_src &&
+	    xfer_source_open(&r->src, NULL, DIR_SRC, buflen, r->c->align,
+			     r->c->offset, hot, err, sizeof(err)))
+		die("%s", err);
+	r->have_src = 1;
+	return &r->src;
+}
+
+void dir_rcv_sample(struct rcv *r, int fd, const struct dir_setup *st,
+		    struct sample *s)
+{
+	const struct cfg *c = r->c;
+	struct run u = {.fd = fd,
+			.total = st->buflen * st->nbuf,
+			.duration = st->duration};
+	char who[100];
+
+	snprintf(who, sizeof(who), "transmitter %s", r->peer);
+	dir_rcv_source(r, st->buflen, st->hot);
+	fprintf(ttcp_out,
+		"ttcp-r: %s: this side sends (write, %llu-byte buffers of %s)%s\n",
+		dir_name(st->reverse, st->bidir),
+		(unsigned long long)st->buflen,
+		st->hot ? "a cache-hot buffer" : "a temp pattern file",
+		st->bidir ? " and receives" : "");
+	u.tx = open_x(xfer_find("write", XFER_SEND), fd, &r->src, st->buflen,
+		      c);
+	if (st->bidir)
+		u.rx = open_x(r->ops, fd, NULL, c->buflen, c);
+	u.main_ctr = st->bidir ? &u.rx->bytes : &u.tx->bytes;
+	if (c->com.cpu)
+		meterset_start(&r->ms);
+	run(&u, who, c->timeout_ms);
+	if (c->com.cpu)
+		s->ncpu = meterset_stop(&r->ms, s->cpu);
+	fill(s, &u, st->bidir ? u.rx : u.tx, st->bidir, st->bidir);
+	xfer_close(u.tx);
+	if (u.rx)
+		xfer_close(u.rx);
+}
+
+void dir_out_header(const struct cfg *c)
+{
+	fprintf(ttcp_out,
+		"ttcp-t: buflen=%zu, nbuf=%ld, align=%zu/%zu, port=%d  tcp  <- %s (-R: it sends, method %s here)\n",
+		c->buflen, c->nbuf, c->align, c->offset, c->port, c->host,
+		c->ops->name);
+}
+
+void dir_out_rev(const char *side, const struct cfg *c, const struct sample *s)
+{
+	const char *label;
+	double v = units_rate((double)s->rev_bytes, s->rev_elapsed_s, c->fmt,
+			      &label);
+
+	fprintf(ttcp_out,
+		"ttcp-%s: other way (%s): %llu bytes in %.2f real seconds = %.2f %s/sec +++\n",
+		side, *side == 't' ? "received" : "sent",
+		(unsigned long long)s->rev_bytes, s->rev_elapsed_s, v, label);
+}
+
+void dir_out_sample(struct res_doc *d, json_t *j, const struct sample *s)
+{
+	if (s->dir != 2)
+		return;
+	res_metric(d, "rev_throughput_MBps", "MB/s", RES_HIGHER, 1);
+	res_sample_set(j, "rev_throughput_MBps",
+		       s->rev_elapsed_s > 0
+			       ? (double)s->rev_bytes / s->rev_elapsed_s / 1e6
+			       : 0);
+	json_object_set_new(j, "rev_bytes",
+			    json_integer((json_int_t)s->rev_bytes));
+	json_object_set_new(j, "rev_elapsed_s", json_real(s->rev_elapsed_s));
+}

@@ -1,0 +1,399 @@
+/*
+ * flows_side.c: -P on both sides (flows.h): the transmitter connects N
+ * flows (each opened with its setup frame naming the count and its
+ * index), the receiver accepts the rest of them once the first came, and
+ * both run the epoll engine (flows.c); then the per-flow counts, their
+ * sum and Jain's fairness index, printed and stored.
+ */
+#include "config.h"
+#include "clock.h"
+#include "dir.h"
+#include "flows.h"
+#include "hist.h"
+#include "ival.h"
+#include "log.h"
+#include "rcv.h"
+#include "rr.h"
+#include "sig.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define FLOW_LINES 16 /* more flows: min, median, max instead */
+
+static void *xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz);
+
+	if (!p)
+		die("out of memory (-P)");
+	return p;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double flows_jain(const double *x, int n)
+{
+	double sum = 0, sq = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		sum += x[i];
+		sq += x[i] * x[i];
+	}
+	return sq > 0 ? sum * sum / (n * sq) : NAN;
+}
+
+/* The sample's figures from a finished run. */
+static void fill(const struct flows *fs, struct sample *s)
+{
+	double end = fs->t0, t0 = 0;
+	int i;
+
+	for (i = 0; i < fs->n; i++) /* receiving: from the first byte */
+		if (fs->f[i].start > 0 && (!t0 || fs->f[i].start < t0))
+			t0 = fs->f[i].start;
+	if (!t0)
+		t0 = fs->t0;
+
+	s->nflows = fs->n;
+	s->flow_count = xcalloc((size_t)fs->n, sizeof(uint64_t));
+	s->flow_secs = xcalloc((size_t)fs->n, sizeof(double));
+	for (i = 0; i < fs->n; i++) {
+		const struct flow *f = &fs->f[i];
+		int rr = fs->kind == FL_RR || fs->kind == FL_RRS;
+
+		s->flow_count[i] = rr ? f->trans : f->bytes;
+		s->flow_secs[i] = f->end - (f->start > 0 ? f->start : fs->t0);
+		s->bytes += rr ? f->trans * fs->req : f->bytes;
+		s->trans += f->trans;
+		s->calls += f->x ? f->x->calls : f->trans;
+		if (f->end > end)
+			end = f->end;
+		if (f->x && f->x->verify) {
+			s->bad_bytes += f->x->bad_bytes;
+			s->verified = !!(f->x->ops->flags & XFER_SEES_BYTES);
+		}
+	}
+	s->elapsed_s = end - t0;
+	s->zc_copied_pct = NAN;
+	s->lost = -1;
+}
+
+static void run(struct flows *fs, struct meterset *ms, int cpu,
+		struct sample *s, const char *who)
+{
+	char err[512];
+	int r;
+
+	if (cpu)
+		meterset_start(ms);
+	if (fs->deadline_ns)
+		fs->deadline_ns += clock_ns();
+	ival_watch(&fs->progress);
+	r = flows_run(fs, err, sizeof(err));
+	ival_watch(NULL);
+	if (r)
+		die("%s: %s", who, err);
+	if (cpu)
+		s->ncpu = meterset_stop(ms, s->cpu);
+	fill(fs, s);
+}
+
+/*
+ * Copy methods read the source into its buffer before each send: with
+ * --threads, each thread gets a copy of the source with a buffer of its
+ * own (the file and its map are shared, read only).
+ */
+static struct xfer_source *thread_sources(const struct cfg *c,
+					  struct xfer_source *src)
+{
+	struct xfer_source *v = xcalloc((size_t)c->threads, sizeof(*v));
+	void *p;
+	int k;
+
+	for (k = 0; k < c->threads; k++) {
+		v[k] = *src;
+		if (src->hot || k == 0)
+			continue;
+		if (posix_memalign(&p, 4096, src->buflen + src->offset))
+			die("out of memory (--threads %d)", c->threads);
+		v[k].buf = (char *)p + src->offset;
+	}
+	return v;
+}
+
+static void thread_sources_free(const struct cfg *c, struct xfer_source *v)
+{
+	int k;
+
+	for (k = 1; k < c->threads; k++)
+		if (!v[k].hot)
+			free(v[k].buf - v[k].offset);
+	free(v);
+}
+
+/* -t: a flow's method: the send method from src, or with -R (src
+ * NULL) the receive method, checking the pattern with -V. */
+static struct xfer *open_x(const struct cfg *c, int fd, struct xfer_source *src)
+{
+	char err[512];
+	struct xfer *x =
+		xfer_open(c->ops, fd, src, c->buflen, err, sizeof(err));
+
+	if (!x)
+		die("%s", err);
+	x->timeout_ms = c->timeout_ms;
+	x->verify = !src && c->verify;
+	x->touch = c->touch;
+	return x;
+}
+
+void flows_xmit_sample(const struct cfg *c, struct meterset *ms,
+		       struct xfer_source *src, struct sample *s)
+{
+	struct xfer_source *srcs =
+		c->rr || c->reverse ? NULL : thread_sources(c, src);
+	struct flows fs = {.kind = c->rr	? FL_RR
+				   : c->reverse ? FL_RX
+						: FL_TX,
+			   .n = c->flows,
+			   .threads = c->threads,
+			   .timeout_ms = c->timeout_ms,
+			   .unit = c->buflen,
+			   .req = c->rr_req,
+			   .resp = c->rr_resp};
+	unsigned char b[RR_SETUP];
+	char who[300];
+	int i;
+
+	snprintf(who, sizeof(who), "receiver %s:%d", c->host, c->port);
+	fs.f = xcalloc((size_t)fs.n, sizeof(*fs.f));
+	for (i = 0; i < fs.n; i++) {
+		struct rr_setup su = {.kind = RR_TCP,
+				      .req = c->rr_req,
+				      .resp = c->rr_resp,
+				      .flows = (uint16_t)fs.n,
+				      .flow = (uint16_t)i};
+
+		fs.f[i].fd = ttcp_connect(c, SOCK_STREAM);
+		if (!c->rr) {
+			dir_send_setup(c, fs.f[i].fd, i);
+			fs.f[i].x = open_x(c, fs.f[i].fd,
+					   srcs ? &srcs[i % fs.threads] : NULL);
+			continue;
+		}
+		rr_setup_put(b, &su);
+		if (rr_write_full(fs.f[i].fd, b, RR_SETUP) != RR_SETUP)
+			die("%s (phase: setup of flow %d): could not send it",
+			    who, i + 1);
+	}
+	fs.want = c->duration > 0 ? 0
+		  : c->rr	  ? (uint64_t)c->nbuf
+				  : (uint64_t)c->buflen * c->nbuf;
+	fs.deadline_ns = c->reverse ? 0 : (uint64_t)(c->duration * 1e9);
+	s->dir = c->reverse;
+	if (c->rr) {
+		s->lat = xcalloc(1, sizeof(*s->lat));
+		if (hist_init(s->lat))
+			die("out of memory (latency histogram)");
+		fs.lat = s->lat;
+		s->rr_kind = RR_TCP;
+		s->rr_req = c->rr_req;
+		s->rr_resp = c->rr_resp;
+	}
+	run(&fs, ms, c->com.cpu, s, who);
+	for (i = 0; i < fs.n; i++)
+		if (fs.f[i].x)
+			xfer_close(fs.f[i].x);
+	free(fs.f);
+	if (s->verified)
+		fprintf(ttcp_out,
+			"ttcp-t: pattern check: %llu of %llu bytes wrong\n",
+			(unsigned long long)s->bad_bytes,
+			(unsigned long long)s->bytes);
+	if (s->bad_bytes)
+		die("%s sent %llu bytes not matching the pattern", who,
+		    (unsigned long long)s->bad_bytes);
+	if (srcs)
+		thread_sources_free(c, srcs);
+}
+
+void flows_raise_fds(int n)
+{
+	struct rlimit rl;
+	rlim_t need = (rlim_t)n + 64;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < need) {
+		rl.rlim_cur = rl.rlim_max < need ? rl.rlim_max : need;
+		setrlimit(RLIMIT_NOFILE, &rl); /* else accept says EMFILE */
+	}
+}
+
+int *flows_accept(struct rcv *r, int fd, const struct dir_setup *st)
+{
+	int *fds = xcalloc((size_t)st->flows, sizeof(int)), i, got = 1;
+	struct dir_setup o;
+
+	flows_raise_fds(st->flows);
+	for (i = 0; i < st->flows; i++)
+		fds[i] = -1;
+	fds[st->flow] = fd;
+	while (got < st->flows) {
+		fd = rcv_accept_data(r, r->c->timeout_ms, "flow accept");
+		if (fd <= 0)
+			die("%d of %d flows connected within %d ms (phase: flow accept)",
+			    got, st->flows, r->c->timeout_ms);
+		ttcp_socket_opts(r->c, fd, 0);
+		if (!dir_peek_setup(fd, r->c->timeout_ms, &o) ||
+		    o.flows != st->flows || fds[o.flow] >= 0 ||
+		    o.reverse != st->reverse || o.bidir)
+			die("transmitter %s: flow %d of %d came without its setup, or twice (phase: flow accept)",
+			    r->peer, got + 1, st->flows);
+		fds[o.flow] = fd;
+		got++;
+	}
+	return fds;
+}
+
+/* -r -P with -R: each flow sends from this side's temp pattern file. */
+static void rcv_senders(struct rcv *r, struct flows *fs,
+			const struct dir_setup *st, struct xfer_source **srcs)
+{
+	const struct xfer_ops *w = xfer_find("write", XFER_SEND);
+	char err[512];
+	int i;
+
+	*srcs = thread_sources(r->c, dir_rcv_source(r, st->buflen, st->hot));
+	fs->unit = st->buflen;
+	fs->want = st->duration > 0 ? 0 : st->buflen * st->nbuf;
+	fs->deadline_ns = (uint64_t)(st->duration * 1e9);
+	for (i = 0; i < fs->n; i++) {
+		fs->f[i].x =
+			xfer_open(w, fs->f[i].fd, &(*srcs)[i % fs->threads],
+				  st->buflen, err, sizeof(err));
+		if (!fs->f[i].x)
+			die("%s", err);
+		fs->f[i].x->timeout_ms = r->c->timeout_ms;
+	}
+}
+
+void flows_rcv_sample(struct rcv *r, int *fds, int n, enum flow_kind kind,
+		      uint32_t req, uint32_t resp, const struct dir_setup *st,
+		      struct sample *s)
+{
+	const struct cfg *c = r->c;
+	struct xfer_source *srcs = NULL;
+	struct flows fs = {.kind = kind,
+			   .n = n,
+			   .threads = c->threads,
+			   .timeout_ms = c->timeout_ms,
+			   .unit = c->buflen,
+			   .req = req,
+			   .resp = resp};
+	char err[512], who[100];
+	int i;
+
+	snprintf(who, sizeof(who), "transmitter %s", r->peer);
+	fprintf(ttcp_out, "ttcp-r: -P %d: %d flows from %s\n", n, n, r->peer);
+	fs.f = xcalloc((size_t)n, sizeof(*fs.f));
+	for (i = 0; i < n; i++) {
+		fs.f[i].fd = fds[i];
+		if (kind != FL_RX)
+			continue;
+		fs.f[i].x = xfer_open(r->ops, fds[i], NULL, c->buflen, err,
+				      sizeof(err));
+		if (!fs.f[i].x)
+			die("%s", err);
+		fs.f[i].x->timeout_ms = c->timeout_ms;
+		fs.f[i].x->verify = c->verify;
+		fs.f[i].x->touch = c->touch;
+	}
+	if (kind == FL_TX)
+		rcv_senders(r, &fs, st, &srcs);
+	run(&fs, &r->ms, c->com.cpu, s, who);
+	for (i = 0; i < n; i++)
+		if (fs.f[i].x)
+			xfer_close(fs.f[i].x);
+	if (srcs)
+		thread_sources_free(c, srcs);
+	s->dir = kind == FL_TX; /* -R */
+	if (kind == FL_RRS) {
+		s->rr_kind = RR_TCP;
+		s->rr_req = req;
+		s->rr_resp = resp;
+	}
+	free(fs.f);
+	free(fds);
+}
+
+void flows_out(const char *side, const struct sample *s)
+{
+	double *r = xcalloc((size_t)s->nflows, sizeof(double));
+	double *sorted = xcalloc((size_t)s->nflows, sizeof(double)), sum = 0;
+	const char *unit = s->rr_kind ? "trans/s" : "MB/s";
+	int i, n = s->nflows;
+
+	for (i = 0; i < n; i++) {
+		r[i] = s->flow_secs[i] > 0
+			       ? (double)s->flow_count[i] / s->flow_secs[i]
+			       : 0;
+		if (!s->rr_kind)
+			r[i] /= 1e6;
+		sum += r[i];
+		if (n <= FLOW_LINES)
+			fprintf(ttcp_out,
+				"ttcp-%s: flow %d: %llu %s in %.2f s = %.1f %s\n",
+				side, i + 1,
+				(unsigned long long)s->flow_count[i],
+				s->rr_kind ? "transactions" : "bytes",
+				s->flow_secs[i], r[i], unit);
+	}
+	memcpy(sorted, r, (size_t)n * sizeof(double));
+	qsort(sorted, (size_t)n, sizeof(double), cmp_double);
+	fprintf(ttcp_out,
+		"ttcp-%s: %d flows: sum %.1f %s, per flow min %.1f median %.1f max %.1f, Jain's fairness %.3f\n",
+		side, n, sum, unit, sorted[0], sorted[n / 2], sorted[n - 1],
+		flows_jain(r, n));
+	free(r);
+	free(sorted);
+}
+
+void flows_out_sample(struct res_doc *d, json_t *j, const struct sample *s)
+{
+	double *r = xcalloc((size_t)s->nflows, sizeof(double));
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < s->nflows; i++) {
+		r[i] = s->flow_secs[i] > 0
+			       ? (double)s->flow_count[i] / s->flow_secs[i]
+			       : 0;
+		json_array_append_new(
+			a, json_pack("{s:I, s:f}",
+				     s->rr_kind ? "transactions" : "bytes",
+				     (json_int_t)s->flow_count[i], "elapsed_s",
+				     s->flow_secs[i]));
+	}
+	json_object_set_new(j, "flows", a);
+	res_metric(d, "fairness_jain", "", RES_HIGHER, 0);
+	res_sample_set(j, "fairness_jain", flows_jain(r, s->nflows));
+	free(r);
+}
+
+void flows_sample_free(struct sample *s)
+{
+	free(s->flow_count);
+	free(s->flow_secs);
+	s->flow_count = NULL;
+	s->flow_secs = NULL;
+}

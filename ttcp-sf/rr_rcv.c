@@ -1,0 +1,342 @@
+/*
+ * rr_rcv.c: the receiver's side of request/response (rr.h), run by
+ * -r --rr: it answers what the transmitter's setup frame asks (TCP_RR on
+ * one connection, TCP_CRR a connection per transaction, UDP_RR on the
+ * UDP socket) and counts the transactions, so both ends' counts meet in
+ * the end-of-run exchange. A transmitter that vanishes mid-request, or
+ * goes quiet past --timeout, ends the run with one line, never a hang.
+ */
+#include "config.h"
+#include "clock.h"
+#include "flows.h"
+#include "ival.h"
+#include "log.h"
+#include "rcv.h"
+#include "rr.h"
+#include "sig.h"
+#include "sock.h"
+
+#include <errno.h>
+#include <math.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define UDP_BUF 65536 /* larger than any datagram */
+
+struct rrs {
+	struct rcv *r;
+	struct sample *s;
+	struct rr_setup su; /* as the first setup said */
+	unsigned char *req, *resp;
+};
+
+static void __attribute__((noreturn))
+fault(const struct rrs *x, const char *phase, ssize_t n, size_t want)
+{
+	unsigned long long t = (unsigned long long)x->s->trans + 1;
+
+	if (n == -ETIMEDOUT)
+		die("transmitter %s (phase: %s, transaction %llu): nothing within %d ms",
+		    x->r->peer, phase, t, x->r->c->timeout_ms);
+	if (n < 0)
+		die("transmitter %s (phase: %s, transaction %llu): %s",
+		    x->r->peer, phase, t, strerror((int)-n));
+	die("transmitter %s closed the connection mid-transaction (phase: %s, transaction %llu: %zd of %zu bytes)",
+	    x->r->peer, phase, t, n, want);
+}
+
+/*
+ * The next connection and its setup frame: its fd, 0 when it was a
+ * stray (closed without a byte), -1 when stopped. Dies when no
+ * transmitter came within ms, or it sent something else.
+ */
+static int next_conn(struct rrs *x, int ms, struct rr_setup *su)
+{
+	unsigned char b[RR_SETUP];
+	ssize_t n;
+	int fd = rcv_accept_data(x->r, ms, "data accept");
+
+	if (fd <= 0) {
+		if (sig_stop)
+			return -1;
+		die("no transmitter connected within %d ms (phase: accept)",
+		    ms);
+	}
+	ttcp_socket_opts(x->r->c, fd, 0);
+	n = rr_read_full(fd, b, RR_SETUP);
+	if (n == 0) {
+		rcv_stray(x->r, x->r->peer, "data accept",
+			  "closed without sending a byte");
+		close(fd);
+		return 0;
+	}
+	if (n < 0)
+		fault(x, "setup", n, RR_SETUP);
+	if (n < RR_SETUP || rr_setup_get(b, su) || su->kind == RR_UDP ||
+	    su->kind == RR_UDP_END)
+		die("transmitter %s sent no --rr setup frame (phase: setup): run it with --rr or --crr",
+		    x->r->peer);
+	return fd;
+}
+
+static void buffers(struct rrs *x)
+{
+	if (!x->req)
+		x->req = malloc(x->su.req > UDP_BUF ? x->su.req : UDP_BUF);
+	x->resp = calloc(1, x->su.resp);
+	if (!x->req || !x->resp)
+		die("out of memory (--rr-size %u,%u)", x->su.req, x->su.resp);
+}
+
+/* One request read and answered; 0 at EOF between transactions. */
+static int answer(struct rrs *x, int fd)
+{
+	ssize_t n = rr_read_full(fd, x->req, x->su.req);
+
+	if (n == 0)
+		return 0;
+	if (n != (ssize_t)x->su.req)
+		fault(x, "request", n, x->su.req);
+	n = rr_write_full(fd, x->resp, x->su.resp);
+	if (n != (ssize_t)x->su.resp)
+		fault(x, "response", n, x->su.resp);
+	x->s->trans++;
+	return 1;
+}
+
+/* TCP_CRR: answer on fd, close, and take the next connection until the
+ * transmitter's end frame. */
+static int crr(struct rrs *x, int fd)
+{
+	struct rr_setup su;
+
+	for (;;) {
+		if (!answer(x, fd))
+			fault(x, "request", 0, x->su.req);
+		close(fd);
+		do
+			fd = next_conn(x, x->r->c->timeout_ms, &su);
+		while (fd == 0);
+		if (fd < 0)
+			return -1;
+		if (su.kind == RR_CRR_END)
+			break;
+		if (su.kind != RR_CRR || su.req != x->su.req ||
+		    su.resp != x->su.resp)
+			die("transmitter %s changed the --rr setup mid-sample (phase: setup, transaction %llu)",
+			    x->r->peer, (unsigned long long)x->s->trans + 1);
+	}
+	close(fd);
+	return 0;
+}
+
+/* -P: the other flows' connections, then the epoll engine (flows.c). */
+static int rr_flows(struct rrs *x, int fd)
+{
+	int n = x->su.flows, got = 1, i, f, *fds = calloc((size_t)n, sizeof(int));
+	struct rr_setup su;
+
+	if (!fds)
+		die("out of memory (-P %d)", n);
+	flows_raise_fds(n);
+	for (i = 0; i < n; i++)
+		fds[i] = -1;
+	fds[x->su.flow] = fd;
+	while (got < n) {
+		do
+			f = next_conn(x, x->r->c->timeout_ms, &su);
+		while (f == 0);
+		if (f < 0)
+			return -1;
+		if (su.kind != RR_TCP || su.flows != n || fds[su.flow] >= 0 ||
+		    su.req != x->su.req || su.resp != x->su.resp)
+			die("transmitter %s: flow %d of %d has another setup, or came twice (phase: flow accept)",
+			    x->r->peer, got + 1, n);
+		fds[su.flow] = f;
+		got++;
+	}
+	flows_rcv_sample(x->r, fds, n, FL_RRS, x->su.req, x->su.resp, NULL,
+			 x->s);
+	return 0;
+}
+
+static int tcp_serve(struct rrs *x, int first)
+{
+	const struct cfg *c = x->r->c;
+	double t0;
+	int fd, r = 0;
+
+	do
+		fd = next_conn(x, first ? c->wait_ms : c->timeout_ms, &x->su);
+	while (fd == 0);
+	if (fd < 0)
+		return -1;
+	if (x->su.kind == RR_CRR_END)
+		die("transmitter %s ended a sample it never began (phase: setup)",
+		    x->r->peer);
+	fprintf(ttcp_out,
+		"ttcp-r: %s from %s: %u-byte requests, %u-byte responses\n",
+		rr_name(x->su.kind), x->r->peer, x->su.req, x->su.resp);
+	if (x->su.flows > 1)
+		return rr_flows(x, fd);
+	buffers(x);
+	if (c->com.cpu)
+		meterset_start(&x->r->ms);
+	ival_watch(&x->s->trans);
+	t0 = clock_now();
+	if (x->su.kind == RR_CRR) {
+		r = crr(x, fd);
+	} else {
+		while (!sig_stop && answer(x, fd))
+			;
+		close(fd); /* the transmitter's clock stops at this EOF */
+	}
+	x->s->elapsed_s = clock_now() - t0;
+	ival_watch(NULL);
+	if (c->com.cpu)
+		x->s->ncpu = meterset_stop(&x->r->ms, x->s->cpu);
+	return r;
+}
+
+/* UDP_RR: where the sample is. */
+struct udp_rr {
+	struct sockaddr_storage src; /* the transmitter, from its setup */
+	int have_src;
+	int64_t sent; /* its end datagram's count, -1 = none */
+	long strays;  /* datagrams not its, or of a wrong size */
+	double t0;
+};
+
+/* A 16-byte frame: the setup (starts the sample; resent ones are echoed
+ * again) or the end. 1 when it ended the sample. */
+static int udp_frame(struct rrs *x, struct udp_rr *u, const unsigned char *b,
+		     const struct sockaddr_storage *from, socklen_t alen)
+{
+	struct rcv *r = x->r;
+	char host[48], port[8] = "";
+	struct rr_setup su;
+
+	rr_setup_get(b, &su);
+	if (u->have_src && !rcv_same_sender(from, &u->src)) {
+		u->strays++;
+		return 0;
+	}
+	if (!u->have_src && su.kind != RR_UDP) {
+		u->strays++; /* an old sample's resent end */
+		return 0;
+	}
+	sendto(r->ufd, b, RR_SETUP, 0, (const struct sockaddr *)from, alen);
+	if (su.kind == RR_UDP_END) {
+		u->sent = su.req;
+		return 1;
+	}
+	if (!u->have_src) {
+		u->have_src = 1;
+		u->src = *from;
+		x->su = su;
+		buffers(x);
+		if (getnameinfo((const struct sockaddr *)from, alen, host,
+				sizeof(host), port, sizeof(port),
+				NI_NUMERICHOST | NI_NUMERICSERV))
+			snprintf(host, sizeof(host), "?");
+		snprintf(r->peer, sizeof(r->peer), "%s:%s", host, port);
+		fprintf(ttcp_out,
+			"ttcp-r: %s from %s: %u-byte requests, %u-byte responses\n",
+			rr_name(su.kind), r->peer, su.req, su.resp);
+		if (r->c->com.cpu)
+			meterset_start(&r->ms);
+		u->t0 = clock_now();
+	}
+	return 0;
+}
+
+/* One datagram; 1 when it ended the sample. */
+static int udp_one(struct rrs *x, struct udp_rr *u, ssize_t n,
+		   const struct sockaddr_storage *from, socklen_t alen)
+{
+	size_t k = x->su.req < x->su.resp ? x->su.req : x->su.resp;
+	struct rr_setup su;
+
+	if (n == RR_SETUP && !rr_setup_get(x->req, &su) &&
+	    (su.kind == RR_UDP || su.kind == RR_UDP_END))
+		return udp_frame(x, u, x->req, from, alen);
+	if (!u->have_src || !rcv_same_sender(from, &u->src) ||
+	    n != (ssize_t)x->su.req) {
+		u->strays++;
+		return 0;
+	}
+	memcpy(x->resp, x->req, k < 4 ? k : 4); /* the sequence stamp */
+	if (sendto(x->r->ufd, x->resp, x->su.resp, 0,
+		   (const struct sockaddr *)from, alen) < 0)
+		log_debug("UDP response: %s", strerror(errno)); /* a loss */
+	x->s->trans++;
+	return 0;
+}
+
+static int udp_serve(struct rrs *x, int first)
+{
+	const struct cfg *c = x->r->c;
+	struct udp_rr u = {.sent = -1};
+	struct sockaddr_storage from;
+	socklen_t alen;
+	ssize_t n;
+	int w, ms;
+
+	x->req = malloc(UDP_BUF);
+	if (!x->req)
+		die("out of memory");
+	for (;;) {
+		ms = u.have_src ? c->timeout_ms
+		     : first	? c->wait_ms
+				: c->timeout_ms;
+		w = sock_wait(x->r->ufd, POLLIN, ms);
+		if (sig_stop)
+			return -1;
+		if (w == -EINTR)
+			continue;
+		if (w == 0 && !u.have_src)
+			die("no UDP --rr setup within %d ms (phase: start)",
+			    ms);
+		if (w == 0)
+			die("transmitter %s went quiet for %d ms without its end datagram (phase: UDP requests, after %llu transactions)",
+			    x->r->peer, ms, (unsigned long long)x->s->trans);
+		alen = sizeof(from);
+		n = recvfrom(x->r->ufd, x->req, UDP_BUF, 0,
+			     (struct sockaddr *)&from, &alen);
+		if (n < 0 && errno != EINTR)
+			die_errno("UDP receive (phase: requests)");
+		if (n >= 0 && udp_one(x, &u, n, &from, alen))
+			break;
+	}
+	x->s->elapsed_s = clock_now() - u.t0;
+	if (c->com.cpu)
+		x->s->ncpu = meterset_stop(&x->r->ms, x->s->cpu);
+	x->s->rr_lost = (uint64_t)u.sent > x->s->trans
+				? (uint64_t)u.sent - x->s->trans
+				: 0;
+	if (u.strays)
+		res_warn(x->r->d, "UDP --rr: %ld stray datagram%s ignored",
+			 u.strays, u.strays == 1 ? "" : "s");
+	return 0;
+}
+
+int rr_rcv_sample(struct rcv *r, int first, struct sample *s)
+{
+	struct rrs x = {.r = r, .s = s};
+	int ret = r->c->udp ? udp_serve(&x, first) : tcp_serve(&x, first);
+
+	s->rr_kind = x.su.kind;
+	s->rr_req = x.su.req;
+	s->rr_resp = x.su.resp;
+	s->bytes = s->trans * x.su.req;
+	s->calls = s->trans;
+	s->zc_copied_pct = NAN;
+	s->lost = -1;
+	free(x.req);
+	free(x.resp);
+	return ret;
+}

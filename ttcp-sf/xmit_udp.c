@@ -1,0 +1,97 @@
+/*
+ * xmit_udp.c: the transmitting side's UDP stream (-t -u), in ttcp's
+ * framing: a 4-byte start datagram, data datagrams that begin with
+ * "ZCBU" and a sequence number (the receiver counts losses by them), and
+ * 4 end datagrams holding the count sent.
+ */
+#include "config.h"
+#include "clock.h"
+#include "ival.h"
+#include "log.h"
+#include "sig.h"
+#include "ttcp.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* One datagram; ENOBUFS waits a little as ttcp did. */
+static void udp_send(const struct cfg *c, int fd, const void *b, size_t n,
+		     struct sample *s)
+{
+	for (;;) {
+		ssize_t r = send(fd, b, n, 0);
+
+		s->calls++;
+		if (r == (ssize_t)n)
+			return;
+		if (r < 0 && (errno == ENOBUFS || errno == EINTR) &&
+		    !sig_stop) {
+			usleep(1000);
+			continue;
+		}
+		die("receiver %s:%d (phase: UDP data): %s", c->host, c->port,
+		    r < 0 ? strerror(errno) : "short datagram");
+	}
+}
+
+static void udp_fill(const struct cfg *c, struct xfer_source *src, uint64_t seq)
+{
+	size_t pay = c->buflen - TTCP_UDP_HDR, got = 0;
+	uint64_t off = seq * pay % src->size;
+	char *p = src->buf + TTCP_UDP_HDR;
+	uint32_t be[2] = {htonl(TTCP_UDP_MAGIC), htonl((uint32_t)seq)};
+	ssize_t r;
+
+	while (!c->hot && got < pay) {
+		r = pread(src->fd, p + got, pay - got, (off_t)off);
+		if (r <= 0)
+			die("reading the source %s: %s", src->path,
+			    r < 0 ? strerror(errno) : "end of file");
+		got += (size_t)r;
+		off = (off + (uint64_t)r) % src->size;
+	}
+	memcpy(src->buf, be, sizeof(be));
+}
+
+void xmit_udp_sample(const struct cfg *c, struct meterset *ms,
+		     struct xfer_source *src, struct sample *s)
+{
+	uint64_t seq, n = c->duration > 0 ? UINT64_MAX : (uint64_t)c->nbuf;
+	double t0, deadline = 0;
+	uint32_t cnt;
+	int fd, i;
+
+	fd = ttcp_connect(c, SOCK_DGRAM);
+	if (c->com.cpu)
+		meterset_start(ms);
+	udp_send(c, fd, "ZCBS", 4, s); /* ttcp's start datagram */
+	t0 = clock_now();
+	if (c->duration > 0)
+		deadline = t0 + c->duration;
+	ival_watch(&s->bytes);
+	for (seq = 0; seq < n && !sig_stop; seq++) {
+		if (deadline > 0 && clock_now() >= deadline)
+			break;
+		udp_fill(c, src, seq);
+		udp_send(c, fd, src->buf, c->buflen, s);
+		s->bytes += c->buflen;
+	}
+	ival_watch(NULL);
+	s->dgrams = seq;
+	s->elapsed_s = clock_now() - t0;
+	cnt = htonl((uint32_t)seq);
+	for (i = 0; i < 4; i++) { /* ttcp's end datagrams, paced */
+		usleep(5000);
+		udp_send(c, fd, &cnt, 4, s);
+	}
+	s->calls -= 5;
+	if (c->com.cpu)
+		s->ncpu = meterset_stop(ms, s->cpu);
+	s->lost = -1;
+	s->zc_copied_pct = NAN;
+	close(fd);
+}
