@@ -89,17 +89,6 @@ struct mrow *cmp_multi_rows(const struct cmp_multi *m, size_t *n)
 	return rows;
 }
 
-/* The first cell of a row (its baseline's figures). */
-static const struct crow *first_cell(const struct mrow *r, size_t nk)
-{
-	size_t k;
-
-	for (k = 0; k < nk; k++)
-		if (r->cell[k])
-			return r->cell[k];
-	return NULL;
-}
-
 static void kernel_cells(struct tbl *t, size_t row, size_t col,
 			 const struct crow *r)
 {
@@ -145,7 +134,7 @@ static struct tbl *multi_table(const struct cmp_multi *m,
 		tbl_col(t, 7 + 4 * k, "verdict", AL_LEFT);
 	}
 	for (i = 0; i < n; i++) {
-		const struct crow *f = first_cell(&rows[i], m->nk);
+		const struct crow *f = cmp_first_cell(&rows[i], m->nk);
 		int better = rl_better(m->s, rows[i].metric);
 
 		if (!last || strcmp(last, rows[i].metric))

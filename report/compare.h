@@ -119,6 +119,19 @@ struct mrow {
 	const struct crow *cell[CMP_MAX_KERNELS]; /* NULL: not in kernel k */
 };
 
+/* The first cell of a row that a kernel has (the baseline's figures when
+ * it has them), or NULL. */
+static inline const struct crow *cmp_first_cell(const struct mrow *r,
+						size_t nk)
+{
+	size_t k;
+
+	for (k = 0; k < nk; k++)
+		if (r->cell[k])
+			return r->cell[k];
+	return NULL;
+}
+
 /* The rows of every state, matched by metric and case name, in the
  * metrics' order then first appearance; *n rows (free the result). */
 struct mrow *cmp_multi_rows(const struct cmp_multi *m, size_t *n);

@@ -213,21 +213,28 @@ void gp_write_script(FILE *f, const struct ropts *c, const struct plot_data *pd,
 	script_plot(f, c, pd, data, dumb);
 }
 
+void gp_script_file(const char *path, const struct ropts *c,
+		    const struct plot_data *pd, const char *data,
+		    const char *term, const char *output)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		die_errno("cannot write %s", path);
+	gp_write_script(f, c, pd, data, term, output);
+	if (fclose(f))
+		die_errno("cannot write %s", path);
+}
+
 /* Write a script for one terminal and run it. */
 int gp_render(const struct ropts *c, const struct plot_data *pd,
 	      const char *dir, const char *data, const char *term,
 	      const char *output)
 {
 	char script[4200], err[256];
-	FILE *f;
 
 	snprintf(script, sizeof(script), "%s/plot.gp", dir);
-	f = fopen(script, "w");
-	if (!f)
-		die_errno("cannot write %s", script);
-	gp_write_script(f, c, pd, data, term, output);
-	if (fclose(f))
-		die_errno("cannot write %s", script);
+	gp_script_file(script, c, pd, data, term, output);
 	if (sig_stop)
 		return -1;
 	if (run_gnuplot(script, err, sizeof(err))) {

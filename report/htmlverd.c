@@ -32,16 +32,6 @@ static int row_rank(const struct mrow *r, size_t nk)
 	return best;
 }
 
-static const struct crow *first_cell(const struct mrow *r, size_t nk)
-{
-	size_t k;
-
-	for (k = 0; k < nk; k++)
-		if (r->cell[k])
-			return r->cell[k];
-	return NULL;
-}
-
 static void cell(FILE *f, size_t i, size_t k, const struct crow *r)
 {
 	char b[64];
@@ -100,7 +90,7 @@ static void row(FILE *f, const struct cmp_multi *m, const struct mrow *r,
 {
 	static const char *const cls[] = {"regression", "improved", "judged",
 					  "unjudged"};
-	const struct crow *b = first_cell(r, m->nk);
+	const struct crow *b = cmp_first_cell(r, m->nk);
 	char v[64];
 	size_t k;
 

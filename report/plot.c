@@ -284,12 +284,7 @@ static void keep_script(const struct ropts *c, const struct plot_data *pd,
 	snprintf(gp, sizeof(gp), "%s.gp", c->out);
 	snprintf(dat, sizeof(dat), "%s.dat", base);
 	snprintf(png, sizeof(png), "%s.png", base);
-	f = fopen(gp, "w");
-	if (!f)
-		die_errno("cannot write %s", gp);
-	gp_write_script(f, c, pd, dat, PNG_TERM, png);
-	if (fclose(f))
-		die_errno("cannot write %s", gp);
+	gp_script_file(gp, c, pd, dat, PNG_TERM, png);
 	snprintf(dat, sizeof(dat), "%s.dat", c->out);
 	in = fopen(data, "r");
 	f = fopen(dat, "w");

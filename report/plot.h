@@ -67,6 +67,10 @@ int gp_render(const struct ropts *c, const struct plot_data *pd,
 void gp_write_script(FILE *f, const struct ropts *c,
 		     const struct plot_data *pd, const char *data,
 		     const char *term, const char *output);
+/* The same into the file path (made or emptied), or die naming it. */
+void gp_script_file(const char *path, const struct ropts *c,
+		    const struct plot_data *pd, const char *data,
+		    const char *term, const char *output);
 /* The dumb terminal's output made fit for a mail; 0 or -1. */
 int gp_tidy_ascii(const char *path);
 /* A file to stdout. */

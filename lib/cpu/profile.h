@@ -29,7 +29,9 @@ enum prof_family {
 	PROF_COPY,		/* copy_*_iter, copy_user*, memcpy, ... */
 	PROF_CSUM,		/* csum_* */
 	PROF_PAGECACHE,		/* filemap_*, folio_*, readahead */
-	PROF_STACK,		/* TCP/IP, sockets, skbs, devices, NAPI */
+	PROF_STACK,		/* TCP/IP, sockets, skbs, the device core */
+	PROF_DRIVER,		/* device drivers: loopback, veth, NICs */
+	PROF_SOFTIRQ,		/* softirq and NAPI: net_rx_action, polls */
 	PROF_SCHED,		/* scheduler and wake-ups */
 	PROF_SYSCALL,		/* syscall and interrupt entry and exit */
 	PROF_IDLE,		/* idle loops and halts (paravirt too) */

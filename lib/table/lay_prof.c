@@ -59,6 +59,8 @@ static const struct lay_col prof_cols[] = {
 	{.head = "csum", .al = AL_RIGHT},
 	{.head = "pcache", .al = AL_RIGHT},
 	{.head = "stack", .al = AL_RIGHT},
+	{.head = "drv", .al = AL_RIGHT},
+	{.head = "sirq", .al = AL_RIGHT},
 	{.head = "sched", .al = AL_RIGHT},
 	{.head = "sys", .al = AL_RIGHT},
 	{.head = "idle", .al = AL_RIGHT},

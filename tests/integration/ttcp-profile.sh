@@ -76,7 +76,7 @@ Z=$(zcb_bin zcbreport) || exit 1
 "$Z" table --layout profile "$T/write.json" "$T/sendfile.json" >"$T/table" 2>&1 ||
 	{ cat "$T/table"; zcb_fail "table --layout profile failed"; }
 grep -q "^Where the CPU went (% of all samples): ttcp-sf" "$T/table" || zcb_fail "profile table: no title"
-grep -Eq "^ *size +method +copy +csum +pcache +stack +sched +sys +idle +user +other +tool copy +MB/s$" "$T/table" ||
+grep -Eq "^ *size +method +copy +csum +pcache +stack +drv +sirq +sched +sys +idle +user +other +tool copy +MB/s$" "$T/table" ||
 	{ cat "$T/table"; zcb_fail "profile table: columns"; }
 for m in write sendfile; do
 	grep -Eq "^ *65536 +$m +[0-9.]+% " "$T/table" || { cat "$T/table"; zcb_fail "profile table: no $m row"; }
