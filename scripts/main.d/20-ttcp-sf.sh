@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # 20-ttcp-sf: seed 001's ttcp-sf table, short form: copy and zero-copy
 # send methods, 2 interleaved rounds of 2 s, on a veth pair of network
-# namespaces when this box allows it, else on loopback.
+# namespaces when this box allows it, else on loopback; then where the
+# CPU went (the profile's family table) for write against sendfile.
 set -uo pipefail
 # shellcheck source=scripts/zcb-paths.sh
 source "${ZCB_LIBEXEC:-$(dirname "$0")/..}/zcb-paths.sh" || exit 1
@@ -10,8 +11,18 @@ tt=$(zcb_tool ttcp-sf) || { echo "20-ttcp-sf: no ttcp-sf (build first)" >&2; exi
 args=(--methods "write,sendfile,splice,msg-zerocopy,uring-zc" --sizes 32768
 	--repeat 2 --duration 2s --source-size 64M --out "$ZCB_OUT"
 	--label "$ZCB_LABEL" --bin "$tt")
+where=()
 if [ "$(id -u)" = 0 ] && "$zcb_libexec/netns-hosts" -- true 2>/dev/null; then
-	exec "$zc" --netns "${args[@]}"
+	where=(--netns)
+else
+	echo "(no network namespaces here: both ends on loopback)"
 fi
-echo "(no network namespaces here: both ends on loopback)"
-exec "$zc" "${args[@]}"
+"$zc" "${where[@]}" "${args[@]}" || exit
+# where the CPU went, copy against zero-copy: the kernel profile of write
+# and sendfile, one pair each (profiled, then unprofiled), its family
+# table under the seed's; kept in profile/, which 90-report leaves out
+# (its runs are no extra rows of the seed's table)
+echo
+"$zc" "${where[@]}" --methods write,sendfile --sizes 32768 --repeat 1 \
+	--duration 1s --source-size 64M --cpu procstat,profile \
+	--out "$ZCB_OUT/profile" --label "$ZCB_LABEL" --bin "$tt"

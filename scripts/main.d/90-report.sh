@@ -10,7 +10,9 @@ set -uo pipefail
 # shellcheck source=scripts/zcb-paths.sh
 source "${ZCB_LIBEXEC:-$(dirname "$0")/..}/zcb-paths.sh" || exit 1
 Z=$(zcb_tool zcbreport) || { echo "90-report: zcbreport is not built" >&2; exit 1; }
-mapfile -t docs < <(find "$ZCB_OUT" -name '*.json' -not -path '*/plots/*' | sort)
+# profile/: 20-ttcp-sf's profiled runs, reported there (their own table)
+mapfile -t docs < <(find "$ZCB_OUT" -name '*.json' -not -path '*/plots/*' \
+	-not -path "$ZCB_OUT/profile/*" | sort)
 if [ ${#docs[@]} -eq 0 ]; then
 	echo "90-report: no result documents under $ZCB_OUT: nothing to report"
 	exit 0
@@ -18,7 +20,7 @@ fi
 echo "90-report: ${#docs[@]} result documents under $ZCB_OUT"
 echo
 rc=0
-"$Z" table --layout all "$ZCB_OUT" || rc=$?
+"$Z" table --layout all "${docs[@]}" || rc=$?
 [ $rc -le 1 ] || echo "90-report: no seed layout had data (exit $rc)"
 
 mkdir -p "$ZCB_OUT/plots"
@@ -30,7 +32,7 @@ made=()
 plot() {
 	local name=$1 out="$ZCB_OUT/plots/$1" r=0
 	shift
-	"$Z" plot -q -o "$out" "$@" "$ZCB_OUT" >/dev/null 2>"$out.err" || r=$?
+	"$Z" plot -q -o "$out" "$@" "${docs[@]}" >/dev/null 2>"$out.err" || r=$?
 	if [ $r = 0 ]; then
 		echo
 		cat "$out.txt"
