@@ -229,7 +229,10 @@ static void client_open(struct client *k, int argc, char **argv)
 			.bind = "127.0.0.1",
 			.port = c->port,
 			.model = c->model,
-			.idle_timeout_s = k->rc.timeout_s,
+			/* past the run's own timeout, so a stalled run ends
+			 * with the clients' account of what is missing, not
+			 * with the server hanging up on idle clients first */
+			.idle_timeout_s = k->rc.timeout_s * 2 + 5,
 			.stall_after = c->stall_after,
 			.quiet = 1,
 			.max_conns = (int)(c->rooms * c->users + 16),
