@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int t_failures;
 static int t_checks;
@@ -63,6 +64,25 @@ static int t_checks;
 		printf("SKIP: %s\n", why);                                   \
 		exit(77);                                                    \
 	} while (0)
+
+/* Burn CPU until clk (CLOCK_MONOTONIC: wall time; a CPU-time clock: the
+ * process's or thread's own, which a busy box cannot shorten) has moved
+ * by seconds. */
+static inline void t_spin(clockid_t clk, double seconds)
+{
+	struct timespec a, b;
+	volatile unsigned long x = 0;
+
+	clock_gettime(clk, &a);
+	do {
+		for (int i = 0; i < 100000; i++)
+			x += (unsigned long)i;
+		clock_gettime(clk, &b);
+	} while ((double)(b.tv_sec - a.tv_sec) +
+			 (double)(b.tv_nsec - a.tv_nsec) / 1e9 <
+		 seconds);
+	(void)x;
+}
 
 static inline int t_done(void)
 {

@@ -10,20 +10,7 @@
 
 static void spin(double seconds)
 {
-	struct timespec a, b;
-	volatile unsigned long x = 0;
-
-	/* our own CPU time, not the wall's: other work on a shared box
-	 * must not make the loop too short for the checks below */
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
-	do {
-		for (int i = 0; i < 100000; i++)
-			x += (unsigned long)i;
-		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
-	} while ((double)(b.tv_sec - a.tv_sec) +
-			 (double)(b.tv_nsec - a.tv_nsec) / 1e9 <
-		 seconds);
-	(void)x;
+	t_spin(CLOCK_PROCESS_CPUTIME_ID, seconds);
 }
 
 static struct cpu_sample fake(const char *meter, int ok, double busy)

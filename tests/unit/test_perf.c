@@ -21,18 +21,7 @@ static double cpu_now(void)
 
 static void spin(double seconds)
 {
-	struct timespec a, b;
-	volatile unsigned long x = 0;
-
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	do {
-		for (int i = 0; i < 100000; i++)
-			x += (unsigned long)i;
-		clock_gettime(CLOCK_MONOTONIC, &b);
-	} while ((double)(b.tv_sec - a.tv_sec) +
-			 (double)(b.tv_nsec - a.tv_nsec) / 1e9 <
-		 seconds);
-	(void)x;
+	t_spin(CLOCK_MONOTONIC, seconds);
 }
 
 static const struct meter_counter *find(const struct cpu_sample *s,

@@ -299,18 +299,7 @@ static void unavailable(const char *dir)
 
 static void spin(double seconds)
 {
-	struct timespec a, b;
-	volatile unsigned long x = 0;
-
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	do {
-		for (int i = 0; i < 100000; i++)
-			x += (unsigned long)i;
-		clock_gettime(CLOCK_MONOTONIC, &b);
-	} while ((double)(b.tv_sec - a.tv_sec) +
-			 (double)(b.tv_nsec - a.tv_nsec) / 1e9 <
-		 seconds);
-	(void)x;
+	t_spin(CLOCK_MONOTONIC, seconds);
 }
 
 /* The real thing, where permitted: a spin shows up as user time. */
