@@ -66,6 +66,8 @@ struct measure *measure_open(const struct cfg *c, const char *host, int port,
  * unpaired (measure_server_pairs 0).
  */
 int measure_paired(const struct measure *m);
+/* The meter the pairs are for: "soak" or "profile". */
+const char *measure_paired_by(const struct measure *m);
 int measure_server_pairs(const struct measure *m);
 /* "this box", "the server" or "this box and the server": who soaks. */
 const char *measure_soak_sides(const struct measure *m, char *buf, size_t len);
@@ -83,7 +85,9 @@ void sample_to_doc(struct res_doc *d, json_t *kase, const struct sample *s,
 		   int same_box);
 
 /* Per run: one line (and, paired, which kind of run it was). */
-void print_run(FILE *f, const struct sample *s, long i, long n);
+/* by: the meter the runs are paired for (meter_pair_run) */
+void print_run(FILE *f, const struct sample *s, const char *by, long i,
+	       long n);
 /*
  * Seed 004's table of Mean and Standard Deviation (the chat layout of
  * lib/table, of the document as zcbreport prints it), then the meters.

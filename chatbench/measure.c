@@ -110,6 +110,13 @@ int measure_paired(const struct measure *m)
 	return m->paired;
 }
 
+const char *measure_paired_by(const struct measure *m)
+{
+	const char *by = m->have_ms ? meterset_paired_by(&m->ms) : NULL;
+
+	return by ? by : "soak"; /* a remote server's soakers */
+}
+
 int measure_server_pairs(const struct measure *m)
 {
 	return m->srv_pairs;

@@ -18,14 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-void print_run(FILE *f, const struct sample *s, long i, long n)
+void print_run(FILE *f, const struct sample *s, const char *by, long i,
+	       long n)
 {
 	if (s->paired)
-		fprintf(f,
-			s->metered
-				? "pair %d, metered run: soakers on (its CPU is the soak figure; its rate is not the result)\n"
-				: "pair %d, unmetered run: soakers parked (this rate is the result)\n",
-			s->pair + 1);
+		fprintf(f, "pair %d, %s\n", s->pair + 1,
+			meter_pair_run(by, s->metered));
 	if (n > 1)
 		fprintf(f, "run %ld/%ld: ", i, n);
 	fprintf(f, "Average throughput : %.0f messages per second\n",

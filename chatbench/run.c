@@ -131,8 +131,10 @@ static int enough(const struct cfg *c, const struct sample *s, long n)
 					c->cli.conf_width);
 }
 
+/* paired: the meter the runs were paired for ("soak", "profile"), or
+ * NULL */
 static void summary(FILE *f, const struct cfg *c, const struct sample *s,
-		    long n, const char *where, int paired)
+		    long n, const char *where, const char *paired)
 {
 	double x[n > 0 ? n : 1], m;
 	struct stats_ratio pr;
@@ -142,7 +144,7 @@ static void summary(FILE *f, const struct cfg *c, const struct sample *s,
 	if (paired) {
 		chat_perturbation(s, n, &pr);
 		if (pr.n) {
-			meter_perturbation_note(note, sizeof(note), &pr);
+			meter_perturbation_by(note, sizeof(note), paired, &pr);
 			fprintf(f, "chatbench: perturbation: %s\n", note);
 		}
 	}
@@ -158,7 +160,9 @@ static void summary(FILE *f, const struct cfg *c, const struct sample *s,
 		fprintf(f, " mean, sd %.1f%%",
 			100 * stats_stddev(x, (size_t)k) / m);
 	if (paired)
-		fprintf(f, "; soak CPU from the metered runs");
+		fprintf(f, strcmp(paired, "profile")
+				   ? "; soak CPU from the metered runs"
+				   : "; the profile from the metered runs");
 	fputc('\n', f);
 }
 
@@ -267,7 +271,10 @@ static void client_start(struct client *k)
 	k->s = calloc((size_t)k->nruns, sizeof(*k->s));
 	if (!k->s)
 		abort();
-	if (k->paired)
+	if (k->paired && !strcmp(measure_paired_by(k->m), "profile"))
+		fprintf(k->out,
+			"chatbench: the profile runs in pairs: profiled, then unprofiled (the rate)\n");
+	else if (k->paired)
 		fprintf(k->out,
 			"chatbench: the soak meter (%s) runs in pairs: metered, then unmetered (the rate)\n",
 			measure_soak_sides(k->m, names, sizeof(names)));
@@ -300,7 +307,8 @@ static int client_runs(struct client *k)
 			return 1;
 		}
 		s->pair = k->paired ? (int)k->n / 2 : (int)k->n;
-		print_run(k->out, s, k->n + 1, k->nruns);
+		print_run(k->out, s, measure_paired_by(k->m), k->n + 1,
+			  k->nruns);
 		check_server(k->out, k->doc, k->m, s, k->n + 1, &told);
 		fflush(k->out);
 		sample_to_doc(k->doc, k->kase, s, !k->c->host);
@@ -338,7 +346,8 @@ static void client_report(struct client *k)
 	if (sig_stop)
 		res_fail(k->doc, "interrupted by a signal after %ld runs", n);
 	if (n)
-		summary(k->out, c, k->s, n, k->where, k->paired);
+		summary(k->out, c, k->s, n, k->where,
+			k->paired ? measure_paired_by(k->m) : NULL);
 }
 
 int do_client(const struct cfg *c, int argc, char **argv)

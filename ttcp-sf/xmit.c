@@ -280,19 +280,9 @@ static int confidence_done(const struct cfg *c, const double *mbps, int n,
 
 static void print_run_kind(const struct xmit *t, const struct sample *s)
 {
-	if (!s->paired)
-		return;
-	if (!strcmp(t->paired_by, "profile")) {
-		fprintf(ttcp_out, s->metered ?
-			"ttcp-t: pair %d, metered run: profiler on (its profile is the result's; its rate is not)\n" :
-			"ttcp-t: pair %d, unmetered run: profiler off (this rate is the result)\n",
-			s->pair + 1);
-		return;
-	}
-	fprintf(ttcp_out, s->metered ?
-		"ttcp-t: pair %d, metered run: soakers on (its CPU is the soak figure; its rate is not the result)\n" :
-		"ttcp-t: pair %d, unmetered run: soakers parked (this rate is the result)\n",
-		s->pair + 1);
+	if (s->paired)
+		fprintf(ttcp_out, "ttcp-t: pair %d, %s\n", s->pair + 1,
+			meter_pair_run(t->paired_by, s->metered));
 }
 
 static void workload(struct xmit *t, struct sample *s);

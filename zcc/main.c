@@ -201,7 +201,7 @@ static void one_run(struct runs *rs, int k)
 	if (r.warn[0])
 		res_warn(rs->doc, "%s", r.warn);
 	out_run(&cfg, k, meter_runs(rs->paired, cfg.com.repeat), &r, &cs,
-		(int)run.pair);
+		(int)run.pair, cpuwin_paired_by(&rs->w));
 	out_server_pairing(rs->doc, &cfg, k, &r, &cs, &rs->told);
 	res_sample(rs->kase, out_sample(rs->doc, &cfg, &r, &cs, (int)run.pair));
 	mbps = r.elapsed_s > 0 ? (double)r.payload / r.elapsed_s / 1e6 : 0;
@@ -216,6 +216,7 @@ int main(int argc, char **argv)
 {
 	struct cpuwin_cfg wc = {0};
 	struct runs rs = {0};
+	const char *by;
 	char err[512];
 	int k, ind, wfail;
 
@@ -244,7 +245,8 @@ int main(int argc, char **argv)
 	if (sig_stop)
 		res_warn(rs.doc, "interrupted after %d of %d runs", k,
 			 meter_runs(rs.paired, cfg.com.repeat));
-	out_summary(&cfg, &rs.rt, rs.paired);
+	by = cpuwin_paired_by(&rs.w);
+	out_summary(&cfg, &rs.rt, !rs.paired ? NULL : by ? by : "soak");
 	wfail = res_finish(rs.doc) != 0;
 	res_free(rs.doc);
 	cpuwin_close(&rs.w);

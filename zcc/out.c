@@ -67,23 +67,13 @@ static int same_box(json_t *peer_host)
 	return them && !strcmp(them, me);
 }
 
-/* The kind of run, when paired: before its figures. */
-static void print_kind(const struct cpuwin_sample *cs, int pair)
-{
-	if (!cs->paired)
-		return;
-	fprintf(zcc_out,
-		cs->metered
-			? "pair %d, metered run: soakers on (its CPU is the soak figure; its rate is not the result)\n"
-			: "pair %d, unmetered run: soakers parked (this rate is the result)\n",
-		pair + 1);
-}
-
 void out_run(const struct cfg *cfg, int k, int nruns,
 	     const struct run_result *r, const struct cpuwin_sample *cs,
-	     int pair)
+	     int pair, const char *by)
 {
-	print_kind(cs, pair);
+	if (cs->paired) /* the kind of run, before its figures */
+		fprintf(zcc_out, "pair %d, %s\n", pair + 1,
+			meter_pair_run(by, cs->metered));
 	fprintf(zcc_out,
 		"run %d/%d: %.1f MB/s  %llu bytes in %.3f s (%llu header bytes, %d connection%s)\n",
 		k + 1, nruns,
@@ -140,9 +130,11 @@ json_t *out_sample(struct res_doc *doc, const struct cfg *cfg,
 	return s;
 }
 
-/* The closing lines: with pairs what the soakers did to the rate, then
- * the one-line summary every tool ends with. */
-void out_summary(const struct cfg *cfg, const struct rates *rt, int paired)
+/* The closing lines: with pairs (paired: the meter they are for, NULL
+ * for none) what that meter did to the rate, then the one-line summary
+ * every tool ends with. */
+void out_summary(const struct cfg *cfg, const struct rates *rt,
+		 const char *paired)
 {
 	double lo = rt->n ? rt->mbps[0] : 0, hi = lo;
 	struct stats_ratio pr;
@@ -157,7 +149,7 @@ void out_summary(const struct cfg *cfg, const struct rates *rt, int paired)
 		stats_ratio_paired(rt->metered, rt->mbps,
 				   (size_t)(rt->nm < rt->n ? rt->nm : rt->n),
 				   &pr);
-		meter_perturbation_note(note, sizeof(note), &pr);
+		meter_perturbation_by(note, sizeof(note), paired, &pr);
 		fprintf(zcc_out, "zcc: perturbation: %s\n", note);
 	}
 	fprintf(zcc_out,
@@ -165,7 +157,9 @@ void out_summary(const struct cfg *cfg, const struct rates *rt, int paired)
 		rt->n, paired ? "unmetered " : "", rt->n == 1 ? "" : "s",
 		cfg->ops->name, cfg->server, cfg->port,
 		rt->n ? stats_median(rt->mbps, (size_t)rt->n) : 0, lo, hi,
-		paired ? "; soak CPU from the metered runs" : "");
+		!paired			   ? ""
+		: strcmp(paired, "profile") ? "; soak CPU from the metered runs"
+					    : "; the profile from the metered runs");
 }
 
 /*

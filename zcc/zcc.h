@@ -101,7 +101,7 @@ json_t *out_case(struct res_doc *doc, const struct cfg *cfg,
 /* Run k of nruns: its kind (pair) when paired, and its figures. */
 void out_run(const struct cfg *cfg, int k, int nruns,
 	     const struct run_result *r, const struct cpuwin_sample *cs,
-	     int pair);
+	     int pair, const char *by);
 /* One run's sample; CPU and bytes of the same run (service demand). */
 json_t *out_sample(struct res_doc *doc, const struct cfg *cfg,
 		   const struct run_result *r, const struct cpuwin_sample *cs,
@@ -111,6 +111,7 @@ void out_server_pairing(struct res_doc *doc, const struct cfg *cfg, int k,
 			const struct run_result *r,
 			const struct cpuwin_sample *cs, int *told);
 /* The closing lines: the perturbation when paired, then the summary. */
-void out_summary(const struct cfg *cfg, const struct rates *rt, int paired);
+void out_summary(const struct cfg *cfg, const struct rates *rt,
+		 const char *paired);
 
 #endif

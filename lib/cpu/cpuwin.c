@@ -76,6 +76,13 @@ int cpuwin_paired(const struct cpuwin *w)
 	return w->paired;
 }
 
+const char *cpuwin_paired_by(const struct cpuwin *w)
+{
+	const char *by = w->have_local ? meterset_paired_by(&w->ms) : NULL;
+
+	return !w->paired ? NULL : by ? by : "soak"; /* the remote's soakers */
+}
+
 int cpuwin_metered(struct cpuwin *w, int metered, char *err, size_t len)
 {
 	char e2[512];

@@ -66,6 +66,8 @@ const char *cpuwin_local_names(const struct cpuwin *w, char *buf,
 			       size_t len);
 /* Some side measures with soak: runs go in pairs (meter_runs). */
 int cpuwin_paired(const struct cpuwin *w);
+/* The meter the runs are paired for ("soak", "profile"), NULL unpaired. */
+const char *cpuwin_paired_by(const struct cpuwin *w);
 /* Before run i of a paired case: park (0) or wake (1) the soakers of
  * every measured box. 0 or -errno. */
 int cpuwin_metered(struct cpuwin *w, int metered, char *err, size_t len);

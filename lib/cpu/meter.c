@@ -264,6 +264,19 @@ void meter_perturbation_note(char *buf, size_t len,
 	meter_perturbation_by(buf, len, "soak", r);
 }
 
+const char *meter_pair_run(const char *by, int metered)
+{
+	if (by && !strcmp(by, "profile"))
+		return metered ? "metered run: profiler on (its profile is the "
+				 "result's; its rate is not)"
+			       : "unmetered run: profiler off (this rate is the "
+				 "result)";
+	return metered ? "metered run: soakers on (its CPU is the soak figure; "
+			 "its rate is not the result)"
+		       : "unmetered run: soakers parked (this rate is the "
+			 "result)";
+}
+
 void meter_perturbation_by(char *buf, size_t len, const char *meter,
 			   const struct stats_ratio *r)
 {

@@ -169,6 +169,10 @@ void meter_perturbation_note(char *buf, size_t len,
  * "soak". */
 void meter_perturbation_by(char *buf, size_t len, const char *meter,
 			   const struct stats_ratio *r);
+/* What one run of a pair is, for the line before its figures: "metered
+ * run: soakers on (...)" or, paired for the profile (by "profile"),
+ * "metered run: profiler on (...)"; the unmetered runs likewise. */
+const char *meter_pair_run(const char *by, int metered);
 /* Runs to make for `repeat` results: 2 * repeat when paired. */
 int meter_runs(int paired, int repeat);
 /* Is run i (0-based) of a paired case the metered one? Metered first,

@@ -153,3 +153,17 @@ jq -e '[.cases[0].samples[] | [.soak, .pair]] == [[true,0],[false,0]] and
 kill -TERM "$spid"
 zcb_wait_gone "$spid" 15 || zcb_fail "server did not stop"
 zcb_ok "a server from before paired runs: its side unpaired, a warning for the perturbed run"
+
+# --profile pairs the runs for the profile: every line says profile, not soak
+"$B" --profile -r 2 -u 3 -m 20 --repeat 2 -o "$T/prof.json" >"$T/prof.txt" 2>&1 ||
+	zcb_fail "--profile: $(cat "$T/prof.txt")"
+if grep -q "profile *unavailable: [^p]" "$T/prof.txt"; then
+	zcb_ok "--profile: the profiler cannot run here, so no pairs to name ($(grep -m1 'profile *unavailable' "$T/prof.txt"))"
+else
+	{ grep -q "^chatbench: the profile runs in pairs: profiled, then unprofiled" "$T/prof.txt" &&
+		grep -q "^chatbench: perturbation: profile run reached" "$T/prof.txt" &&
+		grep -q "; the profile from the metered runs$" "$T/prof.txt" &&
+		! grep -q "soak" "$T/prof.txt"; } ||
+		zcb_fail "--profile: the pairs not named for the profile: $(cat "$T/prof.txt")"
+	zcb_ok "--profile: the pairs, the perturbation and the summary name the profile"
+fi

@@ -96,11 +96,23 @@ static void pass_names(void)
 	res_free(d);
 }
 
+/* the line before each run of a pair names the meter it is paired for */
+static void pair_lines(void)
+{
+	T_CHECK(strstr(meter_pair_run("soak", 1), "soakers on") != NULL);
+	T_CHECK(strstr(meter_pair_run(NULL, 0), "soakers parked") != NULL);
+	T_CHECK(strstr(meter_pair_run("profile", 1), "profiler on") != NULL);
+	T_CHECK(strstr(meter_pair_run("profile", 0), "profiler off") != NULL);
+	T_CHECK(strstr(meter_pair_run("profile", 0), "soak") == NULL);
+}
+
 int main(void)
 {
 	struct meter_opts o = { 0 };
 	struct cpu_sample s[METER_MAX], r;
 	struct meterset set;
+
+	pair_lines();
 	char err[256], root[4200];
 	struct meter *m;
 	json_t *j, *sample;
