@@ -38,6 +38,10 @@ int rl_check_summaries(json_t *root, char *why, size_t len);
  */
 int rl_judge(json_t *root, unsigned flags, char *err, size_t len,
 	     char *warn, size_t wlen);
+/* Parse and judge a document's bytes (thread-safe across documents):
+ * the root, or NULL with err; warn as rl_judge's. */
+json_t *rl_load(const char *buf, size_t len, char *err, size_t elen,
+		char *warn, size_t wlen);
 /* Keep a judged document (root is the set's now), warn into s->warned. */
 void rl_keep(struct rl_set *s, const char *name, json_t *root,
 	     const char *warn);

@@ -72,19 +72,10 @@ w_bad(struct walk *w, const char *path, const char *fmt, ...)
 /* Parse and judge one job (any thread). */
 static void parse_job(struct rl_job *j)
 {
-	json_error_t je;
-
-	j->root = json_loadb(j->buf, j->len, JSON_REJECT_DUPLICATES, &je);
+	j->root = rl_load(j->buf, j->len, j->msg, sizeof(j->msg), j->warn,
+			  sizeof(j->warn));
 	free(j->buf);
 	j->buf = NULL;
-	if (!j->root) {
-		snprintf(j->msg, sizeof(j->msg), "not JSON: line %d column %d: %s",
-			 je.line, je.column, je.text);
-	} else if (rl_judge(j->root, 0, j->msg, sizeof(j->msg), j->warn,
-			    sizeof(j->warn))) {
-		json_decref(j->root);
-		j->root = NULL;
-	}
 }
 
 static void *parser(void *arg)

@@ -166,23 +166,42 @@ static int add_doc(struct rl_set *s, const char *name, json_t *root,
 	return 0;
 }
 
+json_t *rl_load(const char *buf, size_t len, char *err, size_t elen,
+		char *warn, size_t wlen)
+{
+	json_error_t je;
+	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+
+	warn[0] = '\0';
+	if (!root) {
+		snprintf(err, elen, "not JSON: line %d column %d: %s", je.line,
+			 je.column, je.text);
+		return NULL;
+	}
+	if (rl_judge(root, 0, err, elen, warn, wlen)) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
+
 int rl_add_buffer(struct rl_set *s, const char *name, const char *buf,
 		  size_t len)
 {
-	json_error_t je;
+	char err[1024], warn[1100];
 	json_t *root;
 
 	if (len > RL_MAX_FILE) {
 		add_bad(s, name, "larger than %u MiB", RL_MAX_FILE >> 20);
 		return -EINVAL;
 	}
-	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	root = rl_load(buf, len, err, sizeof(err), warn, sizeof(warn));
 	if (!root) {
-		add_bad(s, name, "not JSON: line %d column %d: %s", je.line,
-			je.column, je.text);
+		add_bad(s, name, "%s", err);
 		return -EINVAL;
 	}
-	return add_doc(s, name, root, 0);
+	rl_keep(s, name, root, warn);
+	return 0;
 }
 
 int rl_add_json(struct rl_set *s, const char *name, json_t *root,
