@@ -87,6 +87,14 @@ struct meter_ops {
 	size_t priv_size;	/* bytes of private state */
 };
 
+/*
+ * A meter, in one statement: its ops' name and line of help (what
+ * `--cpu=help` and the documents show), then its hooks (.open, .start,
+ * .stop, .close, .pause, .priv_size).
+ */
+#define METER_DEFINE(ops, nm, hl, ...)                                      \
+	const struct meter_ops ops = { .name = nm, .help = hl, __VA_ARGS__ }
+
 struct meter {
 	const struct meter_ops *ops;
 	void *priv;

@@ -233,12 +233,8 @@ static void perf_close(struct meter *m)
 			close(p->ev[i].fd[--p->ev[i].nfd]);
 }
 
-const struct meter_ops meter_perf_ops = {
-	.name = "perf",
-	.help = "perf_event_open counters named as libpfm4 strings",
-	.open = perf_open,
-	.start = perf_start,
-	.stop = perf_stop,
-	.close = perf_close,
-	.priv_size = sizeof(struct perf_priv),
-};
+METER_DEFINE(meter_perf_ops, "perf",
+	     "perf_event_open counters named as libpfm4 strings",
+	     .open = perf_open, .close = perf_close,
+	     .start = perf_start, .stop = perf_stop,
+	     .priv_size = sizeof(struct perf_priv));

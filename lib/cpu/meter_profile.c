@@ -125,13 +125,8 @@ static void prof_close(struct meter *m)
 	prof_syms_free(&p->syms);
 }
 
-const struct meter_ops meter_profile_ops = {
-	.name = "profile",
-	.help = "kernel profile of every CPU by symbol and family (perf sampling)",
-	.open = prof_open,
-	.start = prof_start,
-	.stop = prof_stop,
-	.close = prof_close,
-	.pause = prof_pause,
-	.priv_size = sizeof(struct prof_priv),
-};
+METER_DEFINE(meter_profile_ops, "profile",
+	     "kernel profile of every CPU by symbol and family (perf sampling)",
+	     .open = prof_open, .close = prof_close,
+	     .start = prof_start, .stop = prof_stop, .pause = prof_pause,
+	     .priv_size = sizeof(struct prof_priv));

@@ -60,10 +60,7 @@ static int ru_stop(struct meter *m, struct cpu_sample *out)
 	return 0;
 }
 
-const struct meter_ops meter_rusage_ops = {
-	.name = "rusage",
-	.help = "getrusage of this process and reaped children (process)",
-	.start = ru_start,
-	.stop = ru_stop,
-	.priv_size = sizeof(struct ru_priv),
-};
+METER_DEFINE(meter_rusage_ops, "rusage",
+	     "getrusage of this process and reaped children (process)",
+	     .start = ru_start, .stop = ru_stop,
+	     .priv_size = sizeof(struct ru_priv));

@@ -104,16 +104,11 @@ static void soak_close(struct meter *m)
 	soak_leave(&p->cl);
 }
 
-const struct meter_ops meter_soak_ops = {
-	.name = "soak",
-	.help = "cyclesoak: idle cycles lost, against an idle calibration (box)",
-	.open = soak_open,
-	.start = soak_start,
-	.stop = soak_stop,
-	.close = soak_close,
-	.pause = soak_meter_pause,
-	.priv_size = sizeof(struct soak_priv),
-};
+METER_DEFINE(meter_soak_ops, "soak",
+	     "cyclesoak: idle cycles lost, against an idle calibration (box)",
+	     .open = soak_open, .close = soak_close,
+	     .start = soak_start, .stop = soak_stop, .pause = soak_meter_pause,
+	     .priv_size = sizeof(struct soak_priv));
 
 /* Usable: a calibration that has a rate for every online CPU. */
 const char *meter_default_list(const struct meter_opts *o)

@@ -194,11 +194,7 @@ static int ps_stop(struct meter *m, struct cpu_sample *out)
 	return 0;
 }
 
-const struct meter_ops meter_procstat_ops = {
-	.name = "procstat",
-	.help = "/proc/stat deltas: user, system, irq, softirq, steal (box)",
-	.open = ps_open,
-	.start = ps_start,
-	.stop = ps_stop,
-	.priv_size = sizeof(struct ps_priv),
-};
+METER_DEFINE(meter_procstat_ops, "procstat",
+	     "/proc/stat deltas: user, system, irq, softirq, steal (box)",
+	     .open = ps_open, .start = ps_start, .stop = ps_stop,
+	     .priv_size = sizeof(struct ps_priv));

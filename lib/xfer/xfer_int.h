@@ -43,4 +43,18 @@ void xfer_got(struct xfer *x, const unsigned char *p, size_t n);
 /* Read every byte (ttcp -T): the sum keeps the compiler honest. */
 unsigned xfer_touch_bytes(const void *p, size_t n);
 
+/*
+ * A method, in one statement: its ops' name, its direction, its flags
+ * (XFER_COPIES ...; 0 for none) and its line of help, which are what
+ * `--method=help` and the documents show, then its hooks (.probe, .setup,
+ * .send or .recv, .reap, .teardown, .priv_size). Two methods of one file
+ * that share hooks name them in one macro (SPLICE_HOOKS), not twice.
+ */
+#define XFER_METHOD(ops, nm, d, fl, hl, ...)                                 \
+	const struct xfer_ops ops = { .name = nm,                           \
+				      .dir = d,                             \
+				      .flags = fl,                          \
+				      .help = hl,                           \
+				      __VA_ARGS__ }
+
 #endif

@@ -11,10 +11,6 @@ static ssize_t mmap_send(struct xfer *x, uint64_t off, size_t len)
 			 "write");
 }
 
-const struct xfer_ops xfer_mmap_ops = {
-	.name = "mmap",
-	.help = "write(2) from an mmap of the source file",
-	.dir = XFER_SEND,
-	.flags = XFER_COPIES,
-	.send = mmap_send,
-};
+XFER_METHOD(xfer_mmap_ops, "mmap", XFER_SEND, XFER_COPIES,
+	    "write(2) from an mmap of the source file",
+	    .send = mmap_send);

@@ -159,13 +159,8 @@ static ssize_t msgzc_send(struct xfer *x, uint64_t off, size_t len)
 	return r;
 }
 
-const struct xfer_ops xfer_msgzc_ops = {
-	.name = "msg-zerocopy",
-	.help = "send(2) MSG_ZEROCOPY from the source's mmap, error-queue completions",
-	.dir = XFER_SEND,
-	.flags = XFER_HOT_BUF | XFER_ZEROCOPY,
-	.probe = msgzc_probe,
-	.setup = msgzc_setup,
-	.send = msgzc_send,
-	.reap = msgzc_reap,
-};
+XFER_METHOD(xfer_msgzc_ops, "msg-zerocopy", XFER_SEND,
+	    XFER_HOT_BUF | XFER_ZEROCOPY,
+	    "send(2) MSG_ZEROCOPY from the source's mmap, error-queue completions",
+	    .probe = msgzc_probe, .setup = msgzc_setup,
+	    .send = msgzc_send, .reap = msgzc_reap);

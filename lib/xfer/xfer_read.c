@@ -25,17 +25,10 @@ static ssize_t trunc_recv(struct xfer *x, size_t len)
 	return r;
 }
 
-const struct xfer_ops xfer_read_ops = {
-	.name = "read",
-	.help = "read(2) into a user buffer (-V checks the pattern)",
-	.dir = XFER_RECV,
-	.flags = XFER_COPIES | XFER_SEES_BYTES,
-	.recv = read_recv,
-};
+XFER_METHOD(xfer_read_ops, "read", XFER_RECV, XFER_COPIES | XFER_SEES_BYTES,
+	    "read(2) into a user buffer (-V checks the pattern)",
+	    .recv = read_recv);
 
-const struct xfer_ops xfer_trunc_ops = {
-	.name = "trunc",
-	.help = "recv(2) with MSG_TRUNC: bytes dropped in the kernel, uncopied",
-	.dir = XFER_RECV,
-	.recv = trunc_recv,
-};
+XFER_METHOD(xfer_trunc_ops, "trunc", XFER_RECV, 0,
+	    "recv(2) with MSG_TRUNC: bytes dropped in the kernel, uncopied",
+	    .recv = trunc_recv);

@@ -17,9 +17,6 @@ static ssize_t sendfile_send(struct xfer *x, uint64_t off, size_t len)
 	return r;
 }
 
-const struct xfer_ops xfer_sendfile_ops = {
-	.name = "sendfile",
-	.help = "sendfile(2) from the source file (no user copy)",
-	.dir = XFER_SEND,
-	.send = sendfile_send,
-};
+XFER_METHOD(xfer_sendfile_ops, "sendfile", XFER_SEND, 0,
+	    "sendfile(2) from the source file (no user copy)",
+	    .send = sendfile_send);

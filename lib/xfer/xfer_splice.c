@@ -133,24 +133,15 @@ static void splice_teardown(struct xfer *x)
 		close(s->null);
 }
 
-const struct xfer_ops xfer_splice_ops = {
-	.name = "splice",
-	.help = "splice(2) source file -> pipe -> socket",
-	.dir = XFER_SEND,
-	.probe = splice_probe,
-	.setup = splice_setup,
-	.send = splice_send,
-	.teardown = splice_teardown,
-	.priv_size = sizeof(struct splice_priv),
-};
+/* Both directions: a pipe (and /dev/null) set up and torn down alike. */
+#define SPLICE_HOOKS                                                         \
+	.probe = splice_probe, .setup = splice_setup,                        \
+	.teardown = splice_teardown, .priv_size = sizeof(struct splice_priv)
 
-const struct xfer_ops xfer_splice_rx_ops = {
-	.name = "splice",
-	.help = "splice(2) socket -> pipe -> /dev/null (no user copy)",
-	.dir = XFER_RECV,
-	.probe = splice_probe,
-	.setup = splice_setup,
-	.recv = splice_recv,
-	.teardown = splice_teardown,
-	.priv_size = sizeof(struct splice_priv),
-};
+XFER_METHOD(xfer_splice_ops, "splice", XFER_SEND, 0,
+	    "splice(2) source file -> pipe -> socket",
+	    .send = splice_send, SPLICE_HOOKS);
+
+XFER_METHOD(xfer_splice_rx_ops, "splice", XFER_RECV, 0,
+	    "splice(2) socket -> pipe -> /dev/null (no user copy)",
+	    .recv = splice_recv, SPLICE_HOOKS);

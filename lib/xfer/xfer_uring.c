@@ -227,8 +227,8 @@ static int uring_reap(struct xfer *x, int flush, int timeout_ms)
 	return wait_cqes(x, 0, &res, timeout_ms);
 }
 
-#define URING_OPS                                                            \
-	.dir = XFER_SEND, .setup = uring_setup,                              \
+#define URING_HOOKS                                                          \
+	.setup = uring_setup,                                                \
 	.send = uring_send, .reap = uring_reap, .teardown = uring_teardown,  \
 	.priv_size = sizeof(struct uring_priv)
 #else /* !HAVE_LIBURING */
@@ -240,21 +240,14 @@ static int no_liburing(char *why, size_t len)
 }
 #define uring_probe no_liburing
 #define uringzc_probe no_liburing
-#define URING_OPS .dir = XFER_SEND
+#define URING_HOOKS .send = NULL
 #endif
 
-const struct xfer_ops xfer_uring_ops = {
-	.name = "uring",
-	.help = "io_uring IORING_OP_SEND from a user buffer (source read into it)",
-	.flags = XFER_COPIES | XFER_HOT_BUF,
-	.probe = uring_probe,
-	URING_OPS,
-};
+XFER_METHOD(xfer_uring_ops, "uring", XFER_SEND, XFER_COPIES | XFER_HOT_BUF,
+	    "io_uring IORING_OP_SEND from a user buffer (source read into it)",
+	    .probe = uring_probe, URING_HOOKS);
 
-const struct xfer_ops xfer_uringzc_ops = {
-	.name = "uring-zc",
-	.help = "io_uring IORING_OP_SEND_ZC from the source's mmap, usage reported",
-	.flags = XFER_ZEROCOPY | XFER_HOT_BUF,
-	.probe = uringzc_probe,
-	URING_OPS,
-};
+XFER_METHOD(xfer_uringzc_ops, "uring-zc", XFER_SEND,
+	    XFER_ZEROCOPY | XFER_HOT_BUF,
+	    "io_uring IORING_OP_SEND_ZC from the source's mmap, usage reported",
+	    .probe = uringzc_probe, URING_HOOKS);

@@ -22,18 +22,10 @@ static ssize_t user_send(struct xfer *x, uint64_t off, size_t len)
 	return xfer_took(x, write(x->sock, p, len), "write");
 }
 
-const struct xfer_ops xfer_write_ops = {
-	.name = "write",
-	.help = "write(2) from a user buffer (the source read into it)",
-	.dir = XFER_SEND,
-	.flags = XFER_COPIES | XFER_HOT_BUF,
-	.send = user_send,
-};
+XFER_METHOD(xfer_write_ops, "write", XFER_SEND, XFER_COPIES | XFER_HOT_BUF,
+	    "write(2) from a user buffer (the source read into it)",
+	    .send = user_send);
 
-const struct xfer_ops xfer_send_ops = {
-	.name = "send",
-	.help = "send(2) from a user buffer (the source read into it)",
-	.dir = XFER_SEND,
-	.flags = XFER_COPIES | XFER_HOT_BUF,
-	.send = user_send,
-};
+XFER_METHOD(xfer_send_ops, "send", XFER_SEND, XFER_COPIES | XFER_HOT_BUF,
+	    "send(2) from a user buffer (the source read into it)",
+	    .send = user_send);

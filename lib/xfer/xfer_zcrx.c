@@ -186,14 +186,8 @@ static ssize_t zcrx_recv(struct xfer *x, size_t len)
 	}
 }
 
-const struct xfer_ops xfer_zcrx_ops = {
-	.name = "zerocopy-receive",
-	.help = "TCP_ZEROCOPY_RECEIVE: map received pages (unmappable bytes read)",
-	.dir = XFER_RECV,
-	.flags = XFER_ZEROCOPY | XFER_SEES_BYTES,
-	.probe = zcrx_probe,
-	.setup = zcrx_setup,
-	.recv = zcrx_recv,
-	.teardown = zcrx_teardown,
-	.priv_size = sizeof(struct zcrx_priv),
-};
+XFER_METHOD(xfer_zcrx_ops, "zerocopy-receive", XFER_RECV,
+	    XFER_ZEROCOPY | XFER_SEES_BYTES,
+	    "TCP_ZEROCOPY_RECEIVE: map received pages (unmappable bytes read)",
+	    .probe = zcrx_probe, .setup = zcrx_setup, .recv = zcrx_recv,
+	    .teardown = zcrx_teardown, .priv_size = sizeof(struct zcrx_priv));
