@@ -23,6 +23,9 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A field of the settings, for the plain options' table. */
+#define CO(f) offsetof(struct cfg, f)
+
 static const char usage_text[] =
 	"usage: chatbench [options]              server and clients on this box\n"
 	"       chatbench --server [options]     serve runs until a signal\n"
@@ -84,19 +87,18 @@ static void parse_size(struct cfg *c, const char *arg)
 	c->size = (long)sz;
 }
 
-#define CO(f) offsetof(struct cfg, f)
 /* The options that only store a value. */
 static const struct cli_set sets[] = {
-	{'r', CLI_LONG, CO(rooms), 1, CHAT_MAX_ROOMS, "--rooms"},
-	{'u', CLI_LONG, CO(users), 2, CHAT_MAX_USERS, "--users"},
-	{'m', CLI_LONG, CO(messages), 1, UINT32_MAX, "--messages"},
-	{'N', CLI_FLAG, CO(nodelay), 0, 0, "--nodelay"},
-	{'S', CLI_FLAG, CO(server), 0, 0, "--server"},
-	{'H', CLI_STR, CO(host), 0, 0, "--host"},
-	{'B', CLI_STR, CO(bind), 0, 0, "--bind"},
-	{'n', CLI_INT, CO(cli.repeat), 1, 100000, "--repeat"},
-	{'t', CLI_DUR, CO(timeout_s), 0, 86400, "--timeout"},
-	{'X', CLI_LONG, CO(max_conns), 1, 1000000, "--max-conns"},
+	{'r', "--rooms", CLI_LONG, CO(rooms), 1, CHAT_MAX_ROOMS},
+	{'u', "--users", CLI_LONG, CO(users), 2, CHAT_MAX_USERS},
+	{'m', "--messages", CLI_LONG, CO(messages), 1, UINT32_MAX},
+	CLI_SWITCH('N', "--nodelay", CO(nodelay)),
+	CLI_SWITCH('S', "--server", CO(server)),
+	CLI_STRING('H', "--host", CO(host)),
+	CLI_STRING('B', "--bind", CO(bind)),
+	{'n', "--repeat", CLI_INT, CO(cli.repeat), 1, 100000},
+	{'t', "--timeout", CLI_DUR, CO(timeout_s), 0, 86400},
+	{'X', "--max-conns", CLI_LONG, CO(max_conns), 1, 1000000},
 	{0},
 };
 
@@ -123,16 +125,10 @@ static void chat_option(void *p, int o, const char *arg)
 	}
 }
 
-static const struct cli_tool tool = {
-	.text = usage_text,
-	.common = CLI_CPU | CLI_REPEAT | CLI_CONFIDENCE | CLI_RESULT |
-		  CLI_RESULT_O,
-	.repeat_max = 100000,
-	.shortopts = "r:u:m:s:p:n:t:",
-	.longs = longs,
-	.sets = sets,
-	.option = chat_option,
-};
+CLI_TOOL(tool, usage_text,
+	 CLI_CPU | CLI_REPEAT | CLI_CONFIDENCE | CLI_RESULT | CLI_RESULT_O,
+	 "r:u:m:s:p:n:t:", .repeat_max = 100000, .longs = longs, .sets = sets,
+	 .option = chat_option);
 
 /* Which options go with which side; the defaults that depend on them. */
 static void check_opts(struct cfg *c, int argc, char **argv, int first)

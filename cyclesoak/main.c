@@ -24,6 +24,9 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A field of the settings, for the plain options' table. */
+#define CS(f) offsetof(struct cfg, f)
+
 static struct cfg cfg = {
 	.mode = CS_MONITOR,
 	.period_s = 1.0,
@@ -95,21 +98,20 @@ static void set_mode(struct cfg *c, enum cs_mode m, const char *opt)
 	c->mode = m;
 }
 
-#define CS(f) offsetof(struct cfg, f)
 /* The options that only store a value. */
 static const struct cli_set sets[] = {
-	{'n', CLI_LONG, CS(count), 1, 1e9, "-n"},
-	{'U', CLI_STR, CS(cpus), 0, 0, "--cpus"},
-	{'F', CLI_STR, CS(calib_file), 0, 0, "--calib-file"},
-	{'E', CLI_STR, CS(events), 0, 0, "--events"},
-	{'R', CLI_INT, CS(rounds), 2, 1000, "--rounds"},
-	{'W', CLI_DUR, CS(round_s), 0.05, 86400, "--round-time"},
-	{'L', CLI_DBL, CS(tolerance_pct), 1e-9, 1e6, "--tolerance"},
-	{'f', CLI_FLAG, CS(force), 0, 0, "--force"},
-	{'A', CLI_STR, CS(bind), 0, 0, "--bind"}, /* -B is the 2001 one */
-	{'M', CLI_INT, CS(max_clients), 1, 4096, "--max-clients"},
-	{'d', CLI_DUR, CS(load_s), 0.2, 86400, "--duration"},
-	{'Q', CLI_FLAG, CS(quick), 0, 0, "--quick"},
+	{'n', "-n", CLI_LONG, CS(count), 1, 1e9},
+	CLI_STRING('U', "--cpus", CS(cpus)),
+	CLI_STRING('F', "--calib-file", CS(calib_file)),
+	CLI_STRING('E', "--events", CS(events)),
+	{'R', "--rounds", CLI_INT, CS(rounds), 2, 1000},
+	{'W', "--round-time", CLI_DUR, CS(round_s), 0.05, 86400},
+	{'L', "--tolerance", CLI_DBL, CS(tolerance_pct), 1e-9, 1e6},
+	CLI_SWITCH('f', "--force", CS(force)),
+	CLI_STRING('A', "--bind", CS(bind)), /* -B is the 2001 one */
+	{'M', "--max-clients", CLI_INT, CS(max_clients), 1, 4096},
+	{'d', "--duration", CLI_DUR, CS(load_s), 0.2, 86400},
+	CLI_SWITCH('Q', "--quick", CS(quick)),
 	{0},
 };
 
@@ -167,16 +169,10 @@ static void cs_option(void *p, int opt, const char *arg)
 	}
 }
 
-static const struct cli_tool tool = {
-	.text = usage_text,
-	.common = CLI_METERS | CLI_RESULT | CLI_RESULT_O,
-	/* stop at CMD: its options are its own; C, N: and B are the 2001
-	 * cyclesoak's (-C calibrate, -N CPUs, -B bind) */
-	.shortopts = "+p:n:CN:B",
-	.longs = longs,
-	.sets = sets,
-	.option = cs_option,
-};
+/* -p, -n and, from the 2001 cyclesoak, -C (calibrate), -N (CPUs) and -B
+ * (bind); "+": stop at CMD, whose options are its own */
+CLI_TOOL(tool, usage_text, CLI_METERS | CLI_RESULT | CLI_RESULT_O,
+	 "+p:n:CN:B", .longs = longs, .sets = sets, .option = cs_option);
 
 /*
  * The 2001 -N N: soak N CPUs, the first N this process may use (the

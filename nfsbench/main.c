@@ -30,6 +30,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* A field of the settings, for the plain options' table. */
+#define NO(f) offsetof(struct cfg, f)
+
 static struct cfg cfg = {
 	.op = NFSIO_READ,
 	.sizes = {65536},
@@ -190,17 +193,16 @@ static int what_option(void *p, int o, const char *arg)
 	return 0;
 }
 
-#define NO(f) offsetof(struct cfg, f)
 /* The options that only store a value. */
 static const struct cli_set sets[] = {
-	{'A', CLI_FLAG, NO(async), 0, 0, "--async"},
-	{'M', CLI_STR, NO(target), 0, 0, "--mount"},
-	{'D', CLI_FLAG, NO(direct), 0, 0, "--direct"},
-	{'C', CLI_FLAG, NO(drop_caches), 0, 0, "--drop-caches"},
-	{'T', CLI_DUR, NO(max_time), 0, 86400, "--max-time"},
-	{'R', CLI_INT, NO(cli.repeat), 1, 10000, "--repeat"},
-	{'P', CLI_STR, NO(remote_cpu), 0, 0, "--remote-cpu"},
-	{'L', CLI_STR, NO(cli.label), 0, 0, "--label"},
+	CLI_SWITCH('A', "--async", NO(async)),
+	CLI_STRING('M', "--mount", NO(target)),
+	CLI_SWITCH('D', "--direct", NO(direct)),
+	CLI_SWITCH('C', "--drop-caches", NO(drop_caches)),
+	{'T', "--max-time", CLI_DUR, NO(max_time), 0, 86400},
+	{'R', "--repeat", CLI_INT, NO(cli.repeat), 1, 10000},
+	CLI_STRING('P', "--remote-cpu", NO(remote_cpu)),
+	CLI_STRING('L', "--label", NO(cli.label)),
 	{0},
 };
 
@@ -234,16 +236,9 @@ static void nb_option(void *p, int o, const char *arg)
 	}
 }
 
-static const struct cli_tool tool = {
-	.text = usage_text,
-	.common = CLI_CPU | CLI_REPEAT | CLI_RESULT | CLI_RESULT_O,
-	.repeat_max = 10000,
-	.shortopts = "rws:n:b:t:R:L:",
-	.longs = longs,
-	.sets = sets,
-	.take = {what_option},
-	.option = nb_option,
-};
+CLI_TOOL(tool, usage_text, CLI_CPU | CLI_REPEAT | CLI_RESULT | CLI_RESULT_O,
+	 "rws:n:b:t:R:L:", .repeat_max = 10000, .longs = longs, .sets = sets,
+	 .take = {what_option}, .option = nb_option);
 
 /* The target, the mode it implies and what goes with which mode. */
 static void check_opts(struct cfg *c, int argc, char **argv, int first)

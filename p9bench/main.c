@@ -25,6 +25,9 @@
 #include <string.h>
 #include <unistd.h>
 
+/* A field of the settings, for the plain options' table. */
+#define PO(f) offsetof(struct cfg, f)
+
 static char file_buf[64]; /* default test file name */
 
 static void cfg_defaults(struct cfg *cfg)
@@ -150,22 +153,21 @@ static double duration(const char *opt, const char *s, double min)
 	return v;
 }
 
-#define PO(f) offsetof(struct cfg, f)
 /* The options that only store a value. */
 static const struct cli_set sets[] = {
-	{'s', CLI_STR, PO(server), 0, 0, "-s"},
-	{'a', CLI_STR, PO(aname), 0, 0, "-a"},
-	{'U', CLI_STR, PO(uname), 0, 0, "--uname"},
-	{'M', CLI_STR, PO(mount), 0, 0, "--mount"},
-	{'F', CLI_STR, PO(file), 0, 0, "--file"},
-	{'K', CLI_FLAG, PO(keep), 0, 0, "--keep"},
-	{'N', CLI_FLAG, PO(no_create), 0, 0, "--no-create"},
-	{'f', CLI_SIZE, PO(file_size), 1, 1ull << 50, "--file-size"},
-	{'Q', CLI_INT, PO(qd), 1, P9_MAXTAGS, "--qd"},
-	{'r', CLI_INT, PO(cli.repeat), 1, 1000, "--repeat"},
-	{'V', CLI_FLAG, PO(verify), 0, 0, "--verify"},
-	{'R', CLI_STR, PO(remote_cpu), 0, 0, "--remote-cpu"},
-	{'p', CLI_INT, PO(server_pid), 1, 0x7fffffff, "--server-pid"},
+	CLI_STRING('s', "-s", PO(server)),
+	CLI_STRING('a', "-a", PO(aname)),
+	CLI_STRING('U', "--uname", PO(uname)),
+	CLI_STRING('M', "--mount", PO(mount)),
+	CLI_STRING('F', "--file", PO(file)),
+	CLI_SWITCH('K', "--keep", PO(keep)),
+	CLI_SWITCH('N', "--no-create", PO(no_create)),
+	{'f', "--file-size", CLI_SIZE, PO(file_size), 1, 1ull << 50},
+	{'Q', "--qd", CLI_INT, PO(qd), 1, P9_MAXTAGS},
+	{'r', "--repeat", CLI_INT, PO(cli.repeat), 1, 1000},
+	CLI_SWITCH('V', "--verify", PO(verify)),
+	CLI_STRING('R', "--remote-cpu", PO(remote_cpu)),
+	{'p', "--server-pid", CLI_INT, PO(server_pid), 1, 0x7fffffff},
 	{0},
 };
 
@@ -231,16 +233,9 @@ static void p9_option(void *p, int opt, const char *arg)
 	}
 }
 
-static const struct cli_tool tool = {
-	.text = usage_text,
-	.common = CLI_CPU | CLI_REPEAT | CLI_RESULT | CLI_RESULT_O,
-	.repeat_max = 1000,
-	.shortopts = "s:a:m:n:r:",
-	.longs = longs,
-	.sets = sets,
-	.take = {where_option},
-	.option = p9_option,
-};
+CLI_TOOL(tool, usage_text, CLI_CPU | CLI_REPEAT | CLI_RESULT | CLI_RESULT_O,
+	 "s:a:m:n:r:", .repeat_max = 1000, .longs = longs, .sets = sets,
+	 .take = {where_option}, .option = p9_option);
 
 /* The mounted mode's paths are buffered/O_DIRECT, the 9P mode's
  * copy/direct; neither takes the other's options. */

@@ -14,6 +14,9 @@
 #include <string.h>
 #include <sys/resource.h>
 
+/* A field of the settings, for the plain options' table. */
+#define TO(f) offsetof(struct cfg, f)
+
 #define CONF_REPEAT 10	/* --confidence without --repeat: at most */
 
 static const char usage_text[] =
@@ -82,83 +85,56 @@ static const char usage_text[] =
 	"--repeat and --confidence: -t drives, the receiver follows; --confidence\n"
 	"without --repeat takes at most 10 samples.\n";
 
-enum {
-	OPT_SOURCE_SIZE = CLI_OPT_TOOL, OPT_HOT, OPT_DURATION, OPT_CC,
-	OPT_AFFINITY, OPT_BIND, OPT_TIMEOUT, OPT_REPORT_TIMEOUT, OPT_WAIT,
-	OPT_NO_REPORT, OPT_REQUIRE_PEER, OPT_RR, OPT_CRR, OPT_RR_SIZE,
-	OPT_BURST, OPT_RR_TIMEOUT, OPT_BIDIR, OPT_THREADS, OPT_JSON_STREAM,
-	OPT_BUSY_POLL, OPT_CORK
-};
+/*
+ * The long options. A long-only one has a letter of its own, one that
+ * is not in the short options below (so -z, say, stays unknown).
+ */
+static const char longs[] =
+	"method=m: file=F: source-size=z: hot=H duration=d: cc=C: "
+	"affinity=a: verify=V bind=B: timeout=W: report-timeout=E: wait=w: "
+	"no-report=N require-peer=Q reverse=R bidir=G threads=k: "
+	"interval=i: json-stream=j nodelay=D busy-poll=y: cork=K rr=x crr=X "
+	"rr-size=S: burst=U: rr-timeout=Y:";
 
-static const struct option longopts[] = {
-	{ "method", required_argument, NULL, 'm' },
-	{ "file", required_argument, NULL, 'F' },
-	{ "source-size", required_argument, NULL, OPT_SOURCE_SIZE },
-	{ "hot", no_argument, NULL, OPT_HOT },
-	{ "duration", required_argument, NULL, OPT_DURATION },
-	{ "cc", required_argument, NULL, OPT_CC },
-	{ "affinity", required_argument, NULL, OPT_AFFINITY },
-	{ "verify", no_argument, NULL, 'V' },
-	{ "bind", required_argument, NULL, OPT_BIND },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "report-timeout", required_argument, NULL, OPT_REPORT_TIMEOUT },
-	{ "wait", required_argument, NULL, OPT_WAIT },
-	{ "no-report", no_argument, NULL, OPT_NO_REPORT },
-	{ "require-peer", no_argument, NULL, OPT_REQUIRE_PEER },
-	{ "reverse", no_argument, NULL, 'R' },
-	{ "bidir", no_argument, NULL, OPT_BIDIR },
-	{ "threads", required_argument, NULL, OPT_THREADS },
-	{ "interval", required_argument, NULL, 'i' },
-	{ "json-stream", no_argument, NULL, OPT_JSON_STREAM },
-	{ "nodelay", no_argument, NULL, 'D' },
-	{ "busy-poll", required_argument, NULL, OPT_BUSY_POLL },
-	{ "cork", no_argument, NULL, OPT_CORK },
-	{ "rr", no_argument, NULL, OPT_RR },
-	{ "crr", no_argument, NULL, OPT_CRR },
-	{ "rr-size", required_argument, NULL, OPT_RR_SIZE },
-	{ "burst", required_argument, NULL, OPT_BURST },
-	{ "rr-timeout", required_argument, NULL, OPT_RR_TIMEOUT },
-	{ NULL, 0, NULL, 0 }
+/* The options that only store a value. */
+static const struct cli_set sets[] = {
+	{'l', "-l", CLI_SIZE_T, TO(buflen), 1, 64 << 20},
+	{'p', "-p", CLI_INT, TO(port), 0, 65535},
+	CLI_SWITCH('u', "-u", TO(udp)),
+	CLI_SWITCH('D', "-D", TO(nodelay)),
+	{'A', "-A", CLI_SIZE_T, TO(align), 1, 1 << 24},
+	{'O', "-O", CLI_SIZE_T, TO(offset), 0, 1 << 24},
+	CLI_SWITCH('T', "-T", TO(touch)),
+	CLI_STRING('F', "-F", TO(file)),
+	{'z', "--source-size", CLI_SIZE, TO(source_size), 1, 1ull << 40},
+	CLI_SWITCH('H', "--hot", TO(hot)),
+	{'d', "--duration", CLI_DUR, TO(duration), 0, 86400},
+	CLI_STRING('C', "--cc", TO(cc)),
+	{'a', "--affinity", CLI_INT, TO(affinity), 0, 4095},
+	CLI_SWITCH('V', "-V", TO(verify)),
+	CLI_STRING('B', "--bind", TO(bind)),
+	{'W', "--timeout", CLI_MS, TO(timeout_ms), 0, 86400},
+	{'E', "--report-timeout", CLI_MS, TO(report_ms), 0, 86400},
+	{'w', "--wait", CLI_MS, TO(wait_ms), 0, 86400},
+	CLI_SWITCH('Q', "--require-peer", TO(require_peer)),
+	CLI_SWITCH('R', "-R", TO(reverse)),
+	CLI_SWITCH('G', "--bidir", TO(bidir)),
+	{'P', "-P", CLI_INT, TO(flows), 1, 1L << 30},
+	{'i', "-i", CLI_DUR, TO(interval), 0.01, 86400},
+	CLI_SWITCH('j', "--json-stream", TO(json_stream)),
+	{'y', "--busy-poll", CLI_INT, TO(busy_poll), 1, 1000000},
+	CLI_SWITCH('K', "--cork", TO(cork)),
+	{'k', "--threads", CLI_INT, TO(threads), 1, FLOWS_MAX},
+	{0},
 };
 
 /* What parsing needs beyond the settings. */
-struct parse {
-	struct cfg *c;
+static struct {
 	int have_dir;		/* 1: -t, 2: -r (3: both, refused) */
 	int have_n;		/* -n given */
 	const char *method;	/* -m as given, resolved at the end */
 	int have_rr_opts;	/* --rr-size, --burst or --rr-timeout given */
-};
-
-static int ms_of(const char *opt, const char *arg)
-{
-	return (int)(cli_duration(opt, arg, 0, 86400) * 1000);
-}
-
-/* ttcp's classic letters. 0 when opt is not one. */
-static int classic(void *cfg, int opt, const char *arg)
-{
-	struct cfg *c = ((struct parse *)cfg)->c;
-
-	switch (opt) {
-	case 'l': c->buflen = cli_size("-l", arg, 1, 64 << 20); return 1;
-	case 'p': c->port = (int)cli_long("-p", arg, 0, 65535); return 1;
-	case 'u': c->udp = 1; return 1;
-	case 's': return 1; /* sink/source: what we always do */
-	case 'b': c->sockbuf = (int)cli_size("-b", arg, 1, 1 << 30); return 1;
-	case 'D': c->nodelay = 1; return 1;
-	case 'A': c->align = cli_size("-A", arg, 1, 1 << 24); return 1;
-	case 'O': c->offset = cli_size("-O", arg, 0, 1 << 24); return 1;
-	case 'T': c->touch = 1; return 1;
-	case 'f':
-		if (strlen(arg) != 1 || !units_rate_valid(arg[0]))
-			die_usage("-f: \"%s\" is not a unit (k m g K M G a)",
-				  arg);
-		c->fmt = arg[0];
-		return 1;
-	}
-	return 0;
-}
+} given;
 
 /* --rr-size REQ[,RESP]: one size for both when RESP is left out. */
 static void rr_sizes(struct cfg *c, const char *arg)
@@ -179,87 +155,60 @@ static void rr_sizes(struct cfg *c, const char *arg)
 					RR_MAX_SIZE);
 }
 
-static void rr_option(struct parse *p, int opt, const char *arg)
+/* --rr, --crr and the settings of their transactions. 0 when opt is
+ * not one. */
+static int rr_option(void *cfg, int opt, const char *arg)
 {
-	struct cfg *c = p->c;
+	struct cfg *c = cfg;
 
 	switch (opt) {
-	case OPT_RR: c->rr = c->rr ? c->rr : RR_TCP; break;
-	case OPT_CRR: c->rr = RR_CRR; break;
-	case OPT_RR_SIZE: rr_sizes(c, arg); p->have_rr_opts = 1; break;
-	case OPT_BURST:
+	case 'x': c->rr = c->rr ? c->rr : RR_TCP; return 1; /* --rr */
+	case 'X': c->rr = RR_CRR; return 1;		      /* --crr */
+	case 'S': rr_sizes(c, arg); break;		      /* --rr-size */
+	case 'U': /* --burst */
 		c->burst = (int)cli_long("--burst", arg, 1, RR_BURST_MAX);
-		p->have_rr_opts = 1;
 		break;
-	case OPT_RR_TIMEOUT:
-		c->rr_timeout_ms = ms_of("--rr-timeout", arg);
+	case 'Y': /* --rr-timeout */
+		c->rr_timeout_ms = (int)(cli_duration("--rr-timeout", arg, 0,
+						      86400) * 1000);
 		if (c->rr_timeout_ms < 1)
 			die_usage("--rr-timeout %s: at least 1ms", arg);
-		p->have_rr_opts = 1;
 		break;
+	default: return 0;
 	}
+	given.have_rr_opts = 1;
+	return 1;
 }
 
+/* The side, ttcp's letters that do more than store, and the method. */
 static void option(void *cfg, int opt, const char *arg)
 {
-	struct parse *p = cfg;
-	struct cfg *c = p->c;
+	struct cfg *c = cfg;
 
 	switch (opt) {
-	case 't': c->trans = 1; p->have_dir |= 1; break;
-	case 'r': c->trans = 0; p->have_dir |= 2; break;
+	case 't': c->trans = 1; given.have_dir |= 1; break;
+	case 'r': c->trans = 0; given.have_dir |= 2; break;
 	case 'n':
 		c->nbuf = cli_long("-n", arg, 1, 1L << 40);
-		p->have_n = 1;
+		given.have_n = 1;
 		break;
-	case 'm': p->method = arg; break;
-	case 'F': c->file = arg; break;
-	case OPT_SOURCE_SIZE:
-		c->source_size = cli_size("--source-size", arg, 1, 1ull << 40);
+	case 's': break; /* sink/source: what we always do */
+	case 'b': c->sockbuf = (int)cli_size("-b", arg, 1, 1 << 30); break;
+	case 'f':
+		if (strlen(arg) != 1 || !units_rate_valid(arg[0]))
+			die_usage("-f: \"%s\" is not a unit (k m g K M G a)",
+				  arg);
+		c->fmt = arg[0];
 		break;
-	case OPT_HOT: c->hot = 1; break;
-	case OPT_DURATION:
-		c->duration = cli_duration("--duration", arg, 0, 86400);
-		break;
-	case OPT_CC: c->cc = arg; break;
-	case OPT_AFFINITY:
-		c->affinity = (int)cli_long("--affinity", arg, 0, 4095);
-		break;
-	case 'V': c->verify = 1; break;
-	case OPT_BIND: c->bind = arg; break;
-	case OPT_TIMEOUT: c->timeout_ms = ms_of("--timeout", arg); break;
-	case OPT_REPORT_TIMEOUT:
-		c->report_ms = ms_of("--report-timeout", arg);
-		break;
-	case OPT_WAIT: c->wait_ms = ms_of("--wait", arg); break;
-	case OPT_NO_REPORT: c->report = 0; break;
-	case OPT_REQUIRE_PEER: c->require_peer = 1; break;
-	case 'R': c->reverse = 1; break;
-	case OPT_BIDIR: c->bidir = 1; break;
-	case 'P': c->flows = (int)cli_long("-P", arg, 1, 1L << 30); break;
-	case 'i': c->interval = cli_duration("-i", arg, 0.01, 86400); break;
-	case OPT_JSON_STREAM: c->json_stream = 1; break;
-	case OPT_BUSY_POLL:
-		c->busy_poll = (int)cli_long("--busy-poll", arg, 1, 1000000);
-		break;
-	case OPT_CORK: c->cork = 1; break;
-	case OPT_THREADS:
-		c->threads = (int)cli_long("--threads", arg, 1, FLOWS_MAX);
-		break;
-	default: rr_option(p, opt, arg); break;
+	case 'm': given.method = arg; break;
+	case 'N': c->report = 0; break; /* --no-report */
 	}
 }
 
-static const struct cli_tool tool = {
-	.text = usage_text,
-	.common = CLI_CPU | CLI_REPEAT | CLI_CONFIDENCE | CLI_RESULT |
-		  CLI_RESULT_O,
-	.repeat_max = TTCP_MAX_SAMPLES,
-	.shortopts = "trl:n:p:usb:DA:O:Tf:m:F:VRP:i:",
-	.longopts = longopts,
-	.take = {classic},
-	.option = option,
-};
+CLI_TOOL(tool, usage_text,
+	 CLI_CPU | CLI_REPEAT | CLI_CONFIDENCE | CLI_RESULT | CLI_RESULT_O,
+	 "trl:n:p:usb:DA:O:Tf:m:F:VRP:i:", .repeat_max = TTCP_MAX_SAMPLES,
+	 .longs = longs, .sets = sets, .take = {rr_option}, .option = option);
 
 static void cfg_defaults(struct cfg *c)
 {
@@ -280,16 +229,15 @@ static void cfg_defaults(struct cfg *c)
 }
 
 /* The side, its host and its method. */
-static void check_side(struct parse *p, int argc, char **argv, int ind)
+static void check_side(struct cfg *c, int argc, char **argv, int ind)
 {
-	struct cfg *c = p->c;
 	enum xfer_dir dir = c->trans && !c->reverse ? XFER_SEND : XFER_RECV;
 
-	if (p->method && !strcmp(p->method, "help"))
-		xfer_cli_method("-m", p->method, dir); /* exits */
-	if (p->have_dir == 3)
+	if (given.method && !strcmp(given.method, "help"))
+		xfer_cli_method("-m", given.method, dir); /* exits */
+	if (given.have_dir == 3)
 		die_usage("-t and -r: choose one side");
-	if (!p->have_dir)
+	if (!given.have_dir)
 		die_usage("-t or -r: say which side this is (see --help)");
 	if (c->trans && !c->port)
 		die_usage("-p 0: the transmitter needs the receiver's port");
@@ -300,9 +248,9 @@ static void check_side(struct parse *p, int argc, char **argv, int ind)
 	} else if (ind < argc - 1) {
 		die_usage("-r takes at most one (ignored) host");
 	}
-	c->ops = xfer_cli_method("-m", p->method ? p->method :
+	c->ops = xfer_cli_method("-m", given.method ? given.method :
 				 dir == XFER_SEND ? "write" : "read", dir);
-	c->method_default = !p->method;
+	c->method_default = !given.method;
 }
 
 /* UDP: datagrams of write/send (read on -r) and of a size IP carries. */
@@ -399,23 +347,22 @@ static void check_dir(const struct cfg *c)
 }
 
 /* --rr, --crr and their settings against the rest. */
-static void check_rr(struct parse *p)
+static void check_rr(struct cfg *c)
 {
-	struct cfg *c = p->c;
 
 	if (!c->rr) {
-		if (p->have_rr_opts)
+		if (given.have_rr_opts)
 			die_usage("--rr-size, --burst and --rr-timeout need --rr or --crr");
 		return;
 	}
 	if (c->rr == RR_CRR && c->udp)
 		die_usage("--crr and -u: TCP_CRR is TCP (UDP_RR is -u --rr)");
-	if (p->method && strcmp(p->method, c->trans ? "write" : "read"))
+	if (given.method && strcmp(given.method, c->trans ? "write" : "read"))
 		die_usage("-m %s: --rr moves its requests and responses with write and read (no other method yet)",
-			  p->method);
+			  given.method);
 	if (c->verify || c->file || c->hot || c->source_size)
 		die_usage("-V, -F, --hot and --source-size are for streams, not --rr");
-	if (!c->trans && p->have_rr_opts)
+	if (!c->trans && given.have_rr_opts)
 		die_usage("--rr-size, --burst, --rr-timeout: give them to -t (its setup frame tells the receiver)");
 	if (c->burst > 1 && (c->udp || c->rr == RR_CRR))
 		die_usage("--burst %d: TCP_RR only (UDP_RR and TCP_CRR run one transaction at a time)",
@@ -423,18 +370,18 @@ static void check_rr(struct parse *p)
 	if (c->udp && (c->rr_req > RR_UDP_MAX || c->rr_resp > RR_UDP_MAX))
 		die_usage("--rr-size %u,%u: a UDP datagram holds at most %d bytes",
 			  c->rr_req, c->rr_resp, RR_UDP_MAX);
-	if (!p->have_n)
+	if (!given.have_n)
 		c->nbuf = 10000;
 }
 
 void parse_opts(struct cfg *c, int argc, char **argv)
 {
-	struct parse p = { .c = c };
 	int ind;
 
 	cfg_defaults(c);
-	ind = cli_parse(&tool, &p, &c->com, argc, argv);
-	check_side(&p, argc, argv, ind);
+	memset(&given, 0, sizeof(given));
+	ind = cli_parse(&tool, c, &c->com, argc, argv);
+	check_side(c, argc, argv, ind);
 	check_dir(c);
 	check_flows(c);
 	if (c->cork && (c->rr || c->udp || !c->trans))
@@ -445,8 +392,8 @@ void parse_opts(struct cfg *c, int argc, char **argv)
 		c->interval = 1;
 	if (!c->rr)
 		check_udp(c);
-	check_rr(&p);
-	if (c->duration > 0 && p.have_n)
+	check_rr(c);
+	if (c->duration > 0 && given.have_n)
 		die_usage("--duration and -n: choose one");
 	if (c->align && (c->align & (c->align - 1)))
 		die_usage("-A %zu: not a power of two", c->align);

@@ -21,6 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A field of the settings, for the plain options' table. */
+#define ZO(f) offsetof(struct cfg, f)
+
 #define MAX_RUNS 100000		/* --repeat */
 
 static struct cfg cfg = {
@@ -59,31 +62,21 @@ static struct {
 	const char *method;	/* --method as given */
 } opt;
 
-enum { O_METHOD = CLI_OPT_TOOL, O_TIMEOUT };
+/* The long options (--method and --timeout have no short letter). */
+static const char longs[] =
+	"server=s: port=p: loops=n: bufsize=b: method=M: bind-cpu=B: "
+	"parallel=P: remote-cpu=C timeout=T:";
 
-static const struct option longopts[] = {
-	{"server", required_argument, NULL, 's'},
-	{"port", required_argument, NULL, 'p'},
-	{"loops", required_argument, NULL, 'n'},
-	{"bufsize", required_argument, NULL, 'b'},
-	{"method", required_argument, NULL, O_METHOD},
-	{"bind-cpu", required_argument, NULL, 'B'},
-	{"parallel", required_argument, NULL, 'P'},
-	{"remote-cpu", no_argument, NULL, 'C'},
-	{"timeout", required_argument, NULL, O_TIMEOUT},
-	{NULL, 0, NULL, 0},
-};
-
-#define ZO(f) offsetof(struct cfg, f)
 /* The options that only store a value. */
 static const struct cli_set sets[] = {
-	{'s', CLI_STR, ZO(server), 0, 0, "-s"},
-	{'p', CLI_INT, ZO(port), 1, 65535, "-p"},
-	{'n', CLI_U32, ZO(loops), 0, UINT32_MAX, "-n"},
-	{'k', CLI_FLAG, ZO(cork), 0, 0, "-k"},
-	{'B', CLI_INT, ZO(cpu), 0, CPU_SETSIZE - 1, "-B"},
-	{'P', CLI_INT, ZO(conns), 1, 4096, "-P"},
-	{'C', CLI_FLAG, ZO(remote), 0, 0, "--remote-cpu"},
+	CLI_STRING('s', "-s", ZO(server)),
+	{'p', "-p", CLI_INT, ZO(port), 1, 65535},
+	{'n', "-n", CLI_U32, ZO(loops), 0, UINT32_MAX},
+	{'b', "-b", CLI_SIZE_T, ZO(bufsize), 1, 64 << 20},
+	CLI_SWITCH('k', "-k", ZO(cork)),
+	{'B', "-B", CLI_INT, ZO(cpu), 0, CPU_SETSIZE - 1},
+	{'P', "-P", CLI_INT, ZO(conns), 1, 4096},
+	CLI_SWITCH('C', "--remote-cpu", ZO(remote)),
 	{0},
 };
 
@@ -92,22 +85,19 @@ static void option(void *cfgp, int o, const char *arg)
 	struct cfg *c = cfgp;
 
 	switch (o) {
-	case 'b':
-		c->bufsize = cli_size("-b", arg, 1, 64 << 20);
-		break;
 	case 'S':
 		opt.S = 1;
 		break;
 	case 'w':
 		opt.w = 1;
 		break;
-	case O_METHOD:
+	case 'M': /* --method */
 		opt.method = arg;
 		break;
 	case 'N':
 		log_info("-N: ignored, CPUs are counted from /sys");
 		break;
-	case O_TIMEOUT:
+	case 'T': /* --timeout */
 		c->timeout_ms =
 			(int)(cli_duration("--timeout", arg, 0, 86400) * 1000 +
 			      0.5);
@@ -118,15 +108,9 @@ static void option(void *cfgp, int o, const char *arg)
 	}
 }
 
-static const struct cli_tool tool = {
-	.text = usage_text,
-	.common = CLI_CPU | CLI_REPEAT | CLI_RESULT | CLI_SOCKBUF,
-	.repeat_max = MAX_RUNS,
-	.shortopts = "s:p:n:b:SwkN:B:P:Cd",
-	.longopts = longopts,
-	.sets = sets,
-	.option = option,
-};
+CLI_TOOL(tool, usage_text, CLI_CPU | CLI_REPEAT | CLI_RESULT | CLI_SOCKBUF,
+	 "s:p:n:b:SwkN:B:P:Cd", .repeat_max = MAX_RUNS, .longs = longs,
+	 .sets = sets, .option = option);
 
 /* -S, -w and --method: one send method, resolved now. */
 static const struct xfer_ops *pick_method(void)

@@ -24,6 +24,9 @@
 #include <string.h>
 #include <sys/resource.h>
 
+/* A field of the settings, for the plain options' table. */
+#define ZO(f) offsetof(struct cfg, f)
+
 static struct cfg cfg = {
 	.bind = "*",
 	.port = ZCW_PORT,
@@ -74,22 +77,22 @@ static const char longs[] =
 	"max-file-len=l: idle-timeout=t: header-timeout=T: min-rate=r: "
 	"exit-after=x:";
 
-#define ZO(f) offsetof(struct cfg, f)
 /* The options that only store a value. */
 static const struct cli_set sets[] = {
-	{'p', CLI_INT, ZO(port), 0, 65535, "-p"},
-	{'N', CLI_STR, ZO(bind), 0, 0, "--bind"},
-	{'P', CLI_STR, ZO(port_file), 0, 0, "--port-file"},
-	{'B', CLI_INT, ZO(cpu), 0, CPU_SETSIZE - 1, "-B"},
-	{'I', CLI_DUR, ZO(interval), 0, 86400, "-I"},
-	{'F', CLI_FLAG, ZO(fork_mode), 0, 0, "--fork"},
-	{'x', CLI_LONG, ZO(exit_after), 1, 1e18, "--exit-after"},
+	{'p', "-p", CLI_INT, ZO(port), 0, 65535},
+	{'b', "-b", CLI_SIZE_T, ZO(unit), 1, 64 << 20},
+	CLI_STRING('N', "--bind", ZO(bind)),
+	CLI_STRING('P', "--port-file", ZO(port_file)),
+	{'B', "-B", CLI_INT, ZO(cpu), 0, CPU_SETSIZE - 1},
+	{'I', "-I", CLI_DUR, ZO(interval), 0, 86400},
+	CLI_SWITCH('F', "--fork", ZO(fork_mode)),
+	{'x', "--exit-after", CLI_LONG, ZO(exit_after), 1, 1e18},
 	/* the connection's limits: how much a client may announce, and
 	 * how slow it may be */
-	{'C', CLI_INT, ZO(max_conns), 1, 1 << 20, "--max-conns"},
-	{'L', CLI_U32, ZO(lim.max_loops), 0, UINT32_MAX, "--max-loops"},
-	{'f', CLI_U32, ZO(lim.max_files), 0, UINT32_MAX, "--max-files"},
-	{'t', CLI_DUR, ZO(idle_timeout), 0, 86400, "--idle-timeout"},
+	{'C', "--max-conns", CLI_INT, ZO(max_conns), 1, 1 << 20},
+	{'L', "--max-loops", CLI_U32, ZO(lim.max_loops), 0, UINT32_MAX},
+	{'f', "--max-files", CLI_U32, ZO(lim.max_files), 0, UINT32_MAX},
+	{'t', "--idle-timeout", CLI_DUR, ZO(idle_timeout), 0, 86400},
 	{0},
 };
 
@@ -98,9 +101,6 @@ static void option(void *cfgp, int opt, const char *arg)
 	struct cfg *c = cfgp;
 
 	switch (opt) {
-	case 'b':
-		c->unit = cli_size("-b", arg, 1, 64 << 20);
-		break;
 	case 'd':
 		log_level++;
 		break;
@@ -121,14 +121,8 @@ static void option(void *cfgp, int opt, const char *arg)
 	}
 }
 
-static const struct cli_tool tool = {
-	.text = usage_text,
-	.common = CLI_CPU | CLI_RESULT | CLI_SOCKBUF,
-	.shortopts = "p:b:B:I:d",
-	.longs = longs,
-	.sets = sets,
-	.option = option,
-};
+CLI_TOOL(tool, usage_text, CLI_CPU | CLI_RESULT | CLI_SOCKBUF, "p:b:B:I:d",
+	 .longs = longs, .sets = sets, .option = option);
 
 static void parse_opts(int argc, char **argv)
 {

@@ -240,21 +240,17 @@ static struct option *tables(const struct cli_tool *t, char *shorts,
 			     size_t slen)
 {
 	const char *own = t->shortopts ? t->shortopts : "";
-	size_t nt = 0, ns = t->longs ? strlen(t->longs) : 0, i, n;
+	size_t ns = t->longs ? strlen(t->longs) : 0, i, n;
 	struct option *lo;
 	char *names;
 
-	while (t->longopts && t->longopts[nt].name)
-		nt++;
 	/* one block: the options, then the names of t->longs */
-	lo = calloc(1, (nt + ns / 2 + NCOMMON + 2) * sizeof(*lo) + ns + 1);
+	lo = calloc(1, (ns / 2 + NCOMMON + 2) * sizeof(*lo) + ns + 1);
 	if (!lo)
 		abort();
-	names = (char *)(lo + nt + ns / 2 + NCOMMON + 2);
+	names = (char *)(lo + ns / 2 + NCOMMON + 2);
 	memcpy(names, t->longs ? t->longs : "", ns);
-	if (nt)
-		memcpy(lo, t->longopts, nt * sizeof(*lo));
-	n = spec_options(t, lo, nt, names);
+	n = spec_options(t, lo, 0, names);
 	/* a leading '+' (stop at the first argument that is not an option,
 	 * cyclesoak's -- CMD) must come before getopt's ':' */
 	snprintf(shorts, slen, "%s:%s", own[0] == '+' ? "+" : "",
@@ -396,11 +392,19 @@ void cli_store(const struct cli_set *s, void *cfg, const char *arg)
 		*(uint64_t *)f = cli_size(s->name, arg, (uint64_t)s->min,
 					  (uint64_t)s->max);
 		break;
+	case CLI_SIZE_T:
+		*(size_t *)f = (size_t)cli_size(s->name, arg, (uint64_t)s->min,
+						(uint64_t)s->max);
+		break;
 	case CLI_DUR:
 		*(double *)f = cli_duration(s->name, arg, s->min, s->max);
 		break;
 	case CLI_DBL:
 		*(double *)f = cli_double(s->name, arg, s->min, s->max);
+		break;
+	case CLI_MS: /* to the millisecond below, as the tools did */
+		*(int *)f = (int)(cli_duration(s->name, arg, s->min, s->max) *
+				  1000);
 		break;
 	default: die("cli: %s: no such kind %d", s->name, (int)s->kind);
 	}

@@ -79,7 +79,12 @@ enum {
 /*
  * The plain options as data: one that only stores its value (a string,
  * a flag, a number in a range) into a field of the tool's cfg is a line
- * of a {0}-ended table, not a case of a switch.
+ * of a {0}-ended table, not a case of a switch: its letter, its name in
+ * messages, its kind, its field and, for a number, its range; a string
+ * or a flag has no range (CLI_STRING, CLI_SWITCH):
+ *	{'R', "--rounds", CLI_INT, CS(rounds), 2, 1000},
+ *	CLI_STRING('U', "--cpus", CS(cpus)),
+ *	CLI_SWITCH('f', "--force", CS(force)),
  */
 enum cli_kind {
 	CLI_STR = 1, /* const char *: the argument */
@@ -88,17 +93,25 @@ enum cli_kind {
 	CLI_LONG,    /* long: cli_long */
 	CLI_U32,     /* uint32_t: cli_long */
 	CLI_SIZE,    /* uint64_t: cli_size (k/m/g) */
+	CLI_SIZE_T,  /* size_t: cli_size (a buffer's length) */
 	CLI_DUR,     /* double seconds: cli_duration */
 	CLI_DBL,     /* double: cli_double */
+	CLI_MS,	     /* int milliseconds (the ms below): cli_duration in
+		      * [min, max] seconds */
 };
 
 struct cli_set {
 	int opt;	   /* what getopt returns for it; 0 ends the table */
+	const char *name;  /* in messages: "--port" */
 	enum cli_kind kind;
 	size_t off;	   /* offsetof(the tool's cfg, the field) */
 	double min, max;   /* the range of a number */
-	const char *name;  /* in messages: "--port" */
 };
+
+#define CLI_STRING(c, nm, o)                                                 \
+	{ .opt = (c), .name = (nm), .kind = CLI_STR, .off = (o) }
+#define CLI_SWITCH(c, nm, o)                                                 \
+	{ .opt = (c), .name = (nm), .kind = CLI_FLAG, .off = (o) }
 
 /* Store one plain option (a line of a cli_set table) into cfg. */
 void cli_store(const struct cli_set *s, void *cfg, const char *arg);
@@ -111,10 +124,8 @@ struct cli_tool {
 	const char *shortopts;	/* the tool's own, getopt syntax; a
 				 * leading '+': stop at the first
 				 * argument that is not an option */
-	const struct option *longopts; /* its own, {NULL} ended; vals are
-				 * short letters or CLI_OPT_TOOL + n */
-	const char *longs;	/* or (and) its own long options as data,
-				 * like shortopts: "name=c" (no value),
+	const char *longs;	/* its own long options as data, like
+				 * shortopts: "name=c" (no value),
 				 * "name=c:" (a value), "name=c::" (an
 				 * optional one), separated by spaces; c
 				 * is what option() gets: the short letter
@@ -130,7 +141,17 @@ struct cli_tool {
 	void (*option)(void *cfg, int opt, const char *arg);
 };
 
-#define CLI_OPT_TOOL 256	/* a tool's long-only options start here */
+/*
+ * A tool's options, in one statement: its --help text, the common options
+ * it has (CLI_*) and its own short ones, then the rest of struct cli_tool
+ * (.repeat_max, .longs, .sets, .take, .option).
+ */
+#define CLI_TOOL(name, txt, com, shorts, ...)                                \
+	static const struct cli_tool name = { .text = (txt),                 \
+					      .common = (com),               \
+					      .shortopts = (shorts),         \
+					      __VA_ARGS__ }
+
 #define CLI_OPT_COMMON 4096	/* the common long-only options' values */
 
 /*

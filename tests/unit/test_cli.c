@@ -5,6 +5,8 @@
 #include "t.h"
 
 #include <getopt.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -62,14 +64,11 @@ static void fake_opt(void *cfg, int opt, const char *arg)
 		f->l = cli_long("-l", arg, 1, 100);
 	else if (opt == 'o')
 		f->o = cli_long("-o", arg, 1, 1 << 20);
-	else if (opt == CLI_OPT_TOOL)
+	else if (opt == 'R')
 		f->rooms = cli_long("--rooms", arg, 1, 10);
 }
 
-static const struct option fake_long[] = {
-	{ "rooms", required_argument, NULL, CLI_OPT_TOOL },
-	{ NULL, 0, NULL, 0 },
-};
+static const char fake_long[] = "rooms=R:";
 
 static const struct cli_tool fake_tool = {
 	.text = "usage: fake [options] HOST\n  -l N   length\n",
@@ -77,7 +76,7 @@ static const struct cli_tool fake_tool = {
 		  CLI_RESULT_O,
 	.repeat_max = 50,
 	.shortopts = "l:",
-	.longopts = fake_long,
+	.longs = fake_long,
 	.option = fake_opt,
 };
 
@@ -86,7 +85,7 @@ static const struct cli_tool zcs_like = {
 	.text = "usage: zcs-like\n",
 	.common = CLI_CPU | CLI_RESULT,
 	.shortopts = "l:o:",
-	.longopts = fake_long,
+	.longs = fake_long,
 	.option = fake_opt,
 };
 
@@ -95,7 +94,7 @@ static const struct cli_tool sockbuf_tool = {
 	.text = "usage: zcc-like\n",
 	.common = CLI_CPU | CLI_RESULT | CLI_SOCKBUF,
 	.shortopts = "l:",
-	.longopts = fake_long,
+	.longs = fake_long,
 	.option = fake_opt,
 };
 
@@ -293,7 +292,7 @@ static void stop_at_command(void)
 		.text = "usage: cs-like [options] -- CMD\n",
 		.common = CLI_METERS | CLI_RESULT | CLI_RESULT_O,
 		.shortopts = "+l:",
-		.longopts = fake_long,
+		.longs = fake_long,
 		.option = fake_opt,
 	};
 	static const char *const a[] = { "-l", "3", "-J", "--", "cmd", "-v",
@@ -489,6 +488,102 @@ static void profile_opt(void)
 	unsetenv("ZCB_PROFILE_FREQ");
 }
 
+/* The plain options as data: every kind stored in its field, a number
+ * checked against its row's range, the row's name in the message; a
+ * group and option() never see a row's option. */
+struct plain {
+	const char *s;
+	int flag, i, ms;
+	long l;
+	uint32_t u;
+	uint64_t big;
+	size_t len;
+	double dur, dbl;
+	int other;
+};
+
+#define PL(f) offsetof(struct plain, f)
+static const struct cli_set plain_sets[] = {
+	CLI_STRING('s', "-s", PL(s)),
+	CLI_SWITCH('f', "--flag", PL(flag)),
+	{'i', "-i", CLI_INT, PL(i), 1, 10},
+	{'l', "--long", CLI_LONG, PL(l), -5, 1e12},
+	{'u', "--u32", CLI_U32, PL(u), 0, UINT32_MAX},
+	{'B', "--big", CLI_SIZE, PL(big), 1, 1ull << 50},
+	{'b', "-b", CLI_SIZE_T, PL(len), 1, 64 << 20},
+	{'d', "--dur", CLI_DUR, PL(dur), 0.01, 60},
+	{'D', "--dbl", CLI_DBL, PL(dbl), 0, 1},
+	{'m', "--ms", CLI_MS, PL(ms), 0, 60},
+	{0},
+};
+
+static void plain_other(void *cfg, int opt, const char *arg)
+{
+	(void)arg;
+	((struct plain *)cfg)->other = opt;
+}
+
+CLI_TOOL(plain_tool, "usage: plain\n", CLI_RESULT, "s:fi:b:",
+	 .longs = "flag=f long=l: u32=u: big=B: dur=d: dbl=D: ms=m: other=O",
+	 .sets = plain_sets, .option = plain_other);
+
+static int parse_plain(struct plain *pl, const char *const *args)
+{
+	struct cli_common c;
+	char *argv[32];
+	int argc = 0;
+
+	argv[argc++] = "plain";
+	while (*args)
+		argv[argc++] = (char *)*args++;
+	argv[argc] = NULL;
+	memset(pl, 0, sizeof(*pl));
+	memset(&c, 0, sizeof(c));
+	optind = 0;
+	return cli_parse(&plain_tool, pl, &c, argc, argv);
+}
+
+static void plain_big_int(void)
+{
+	static const char *const a[] = {"-i", "11", NULL};
+	struct plain pl;
+
+	parse_plain(&pl, a);
+}
+
+static void plain_bad_ms(void)
+{
+	static const char *const a[] = {"--ms", "2m", NULL};
+	struct plain pl;
+
+	parse_plain(&pl, a);
+}
+
+static void plain_options(void)
+{
+	static const char *const a[] = {
+		"-s", "host", "--flag", "-i", "7", "--long", "-3",
+		"--u32", "4000000000", "--big", "1t", "-b", "64k",
+		"--dur", "250ms", "--dbl", "0.5", "--ms", "1.5", "--other",
+		NULL};
+	struct plain pl;
+	char msg[512];
+
+	T_CHECK(parse_plain(&pl, a) == 21); /* argv[0] and 20 */
+	T_STREQ(pl.s, "host");
+	T_CHECK(pl.flag == 1 && pl.i == 7 && pl.l == -3);
+	T_CHECK(pl.u == 4000000000u && pl.big == 1ull << 40);
+	T_CHECK(pl.len == 65536);
+	T_NEAR(pl.dur, 0.25, 1e-12);
+	T_NEAR(pl.dbl, 0.5, 0);
+	T_CHECK(pl.ms == 1500);
+	T_CHECK(pl.other == 'O'); /* not a row: option() had it */
+	T_CHECK(child(plain_big_int, msg, sizeof(msg)) == 2);
+	T_CHECK(strstr(msg, "-i") && strstr(msg, "1..10"));
+	T_CHECK(child(plain_bad_ms, msg, sizeof(msg)) == 2);
+	T_CHECK(strstr(msg, "--ms") != NULL);
+}
+
 static void help_text(void)
 {
 	char *buf = NULL;
@@ -518,6 +613,7 @@ int main(void)
 	long_spec();
 	groups();
 	profile_opt();
+	plain_options();
 	help_text();
 	char msg[512];
 
