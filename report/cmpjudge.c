@@ -319,8 +319,11 @@ static void key_perturbation(struct ckey *k)
 			if (case_perturbation(k->c[side][i]->kase, &r))
 				continue;
 			if (!k->npert[side]++ ||
-			    fabs(log(r.ratio)) > fabs(log(k->pert[side].ratio)))
+			    fabs(log(r.ratio)) > fabs(log(k->pert[side].ratio))) {
 				k->pert[side] = r;
+				k->pert_by[side] =
+					case_paired_by(k->c[side][i]->kase);
+			}
 		}
 }
 

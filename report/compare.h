@@ -25,6 +25,8 @@ struct ckey {
 	size_t n[2], cap[2];
 	struct stats_ratio pert[2]; /* each side's worst perturbation */
 	size_t npert[2];	    /* its cases with a perturbation */
+	const char *pert_by[2];	    /* the worst one's metered runs' meter:
+				     * "soak" or "profile" */
 };
 
 /* One row: a key and a metric, judged. */

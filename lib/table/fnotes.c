@@ -39,10 +39,38 @@ static double distance(double ratio)
 	return fabs(log(ratio));
 }
 
+/* The meter the paired cases' metered runs ran (case_paired_by):
+ * "soak", "profile", or "metered" when they differ. */
+static const char *cells_paired_by(struct rcase *const *cs, const int *has,
+				   size_t n)
+{
+	const char *by = NULL, *b;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!has[i])
+			continue;
+		b = case_paired_by(cs[i]->kase);
+		if (by && strcmp(by, b))
+			return "metered";
+		by = b;
+	}
+	return by ? by : "soak";
+}
+
+/* What a metered run's figures are, by its meter. */
+static const char *by_what(const char *by)
+{
+	return !strcmp(by, "soak")	  ? "CPU"
+	       : !strcmp(by, "profile") ? "profile"
+					: "CPU and profile";
+}
+
 /* The footnote of a pooled cell's perturbation: each case's ratio, and
  * the worst one in full. */
-static void pooled_note(FILE *m, const struct stats_ratio *r, const int *has,
-			size_t n)
+static void pooled_note(FILE *m, struct rcase *const *cs,
+			const struct stats_ratio *r, const int *has, size_t n,
+			const char *by)
 {
 	size_t i, k = 0, npaired = 0, worst = n;
 	char note[256];
@@ -58,7 +86,7 @@ static void pooled_note(FILE *m, const struct stats_ratio *r, const int *has,
 	fprintf(m, "pools %zu cases", n);
 	if (npaired < n)
 		fprintf(m, ", %zu of them paired,", npaired);
-	fprintf(m, " whose soak runs reached ");
+	fprintf(m, " whose %s runs reached ", by);
 	for (i = 0; i < n; i++) {
 		if (!has[i])
 			continue;
@@ -66,7 +94,8 @@ static void pooled_note(FILE *m, const struct stats_ratio *r, const int *has,
 			fputs(k == npaired ? " and " : ", ", m);
 		fprintf(m, "%.2fx", r[i].ratio);
 	}
-	meter_perturbation_note(note, sizeof(note), &r[worst]);
+	meter_perturbation_by(note, sizeof(note),
+			      case_paired_by(cs[worst]->kase), &r[worst]);
 	fprintf(m, " of their unmetered rates; the worst: %s", note);
 }
 
@@ -97,7 +126,8 @@ static char *cell_note(struct rcase *const *cs, size_t n, const char *metric,
 	if (!nout && !nsoak)
 		goto out;
 	*why = (struct fn_why){nout && n == 1 && !nsoak, r[0].ratio, r[0].n,
-			       metric && runs == RUN_UNMETERED};
+			       metric && runs == RUN_UNMETERED,
+			       cells_paired_by(cs, has, n)};
 	m = open_memstream(&text, &size);
 	if (!m)
 		abort();
@@ -106,7 +136,7 @@ static char *cell_note(struct rcase *const *cs, size_t n, const char *metric,
 				      case_paired_by(cs[0]->kase), &r[0]);
 		fputs(note, m);
 	} else if (nout) {
-		pooled_note(m, r, has, n);
+		pooled_note(m, cs, r, has, n, why->by);
 	}
 	if (nout && metric && runs == RUN_UNMETERED)
 		fputs(" (the figure marked is from the unmetered runs)", m);
@@ -207,9 +237,12 @@ static void one_note(const struct fnotes *f, char *b, size_t len)
 {
 	double lo = f->why[0].ratio, hi = lo;
 	size_t plo = f->why[0].pairs, phi = plo, i;
+	const char *by = f->why[0].by;
 	char range[64], pairs[64];
 
 	for (i = 1; i < f->n; i++) {
+		if (strcmp(f->why[i].by, by))
+			by = "metered";
 		lo = fmin(lo, f->why[i].ratio);
 		hi = fmax(hi, f->why[i].ratio);
 		plo = f->why[i].pairs < plo ? f->why[i].pairs : plo;
@@ -225,9 +258,9 @@ static void one_note(const struct fnotes *f, char *b, size_t len)
 	else
 		snprintf(pairs, sizeof(pairs), "%zu-%zu pairs", plo, phi);
 	snprintf(b, len,
-		 "every marked cell (%zu of %zu): soak runs reached %s of the "
-		 "unmetered rate (%s); their CPU describes those %s runs%s",
-		 f->nmark, f->ncells, range, pairs,
+		 "every marked cell (%zu of %zu): %s runs reached %s of the "
+		 "unmetered rate (%s); their %s describes those %s runs%s",
+		 f->nmark, f->ncells, by, range, pairs, by_what(by),
 		 lo < 1 ? "slower" : "faster",
 		 f->why[0].unmetered
 			 ? " (the figures marked are from the unmetered runs)"

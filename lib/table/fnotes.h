@@ -37,6 +37,8 @@ struct fn_why {
 	double ratio;  /* its perturbation */
 	size_t pairs;  /* over how many pairs */
 	int unmetered; /* the figure marked is the unmetered runs' */
+	const char *by; /* the meter its metered runs ran: "soak",
+			 * "profile", or "metered" for both */
 };
 
 /* The footnotes of one table, and where its figures come from. */

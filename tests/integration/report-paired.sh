@@ -133,6 +133,22 @@ grep -q '^\*1 pools 2 cases whose soak runs reached 0.32x and 0.98x of their unm
 grep -q 'of 3-5 runs per cell' "$d/pool" || zcb_fail "pooled run count: $(cat "$d/pool")"
 zcb_ok "a pooled cell names each case's ratio and the worst"
 
+# the same pooled and swept cells paired by the profiler (--profile):
+# their footnotes name the profile runs, never soak
+jq '(.cases[].samples[].cpu[][] | select(.meter == "soak")).meter = "profile"' "$P/p9.json" >"$d/prof-p9.json"
+MK_METER=profile mkpaired "$d/prof-p9b.json" p9bench 6.18-paired '[
+ {"params": {"op": "read", "iosize": 4096, "total_bytes": 4194304, "path": "copy"},
+  "ratios": [0.99, 0.98], "base": {"throughput_MBps": 70.0}, "soak": {"cpu_local_pct": 38.0}}]'
+"$Z" table --layout p9 --where op=read "$d/prof-p9.json" "$d/prof-p9b.json" >"$d/ppool" 2>&1 || zcb_fail "profile pooled table"
+grep -q '^\*1 pools 2 cases whose profile runs reached 0.32x and 0.98x of their unmetered rates; the worst: profile run reached 0.32x' "$d/ppool" ||
+	zcb_fail "profile pooled footnote: $(cat "$d/ppool")"
+jq '(.cases[].samples[].cpu[][] | select(.meter == "soak")).meter = "profile"' "$P/p9-sweep.json" >"$d/prof-sweep.json"
+"$Z" table --layout p9 "$d/prof-sweep.json" >"$d/psweep" 2>&1 || zcb_fail "profile sweep table"
+grep -q '^\* every marked cell (10 of 10): profile runs reached 1.36x-1.53x of the unmetered rate (3 pairs each); their profile describes those faster runs' "$d/psweep" ||
+	zcb_fail "profile sweep footnote: $(cat "$d/psweep")"
+! grep -q soak "$d/ppool" "$d/psweep" || zcb_fail "a profile-paired table speaks of soak: $(grep soak "$d/ppool" "$d/psweep")"
+zcb_ok "pooled and swept cells paired by the profiler name the profile runs"
+
 # an older document: soaked runs, unpaired: every figure of it marked
 MK_UNPAIRED=1 mkpaired "$d/old.json" ttcp-sf 6.18-old '[
  {"params": {"method": "write", "size": 65536, "role": "transmit", "proto": "tcp"},
@@ -189,6 +205,21 @@ grep -q '2 rows, 2 judged' "$d/cmp" || zcb_fail "plain/paired not judged: $(tail
 rc=0; "$Z" compare "$P/ttcp.json" "$P/ttcp.json" >"$d/cmp" 2>&1 || rc=$?
 { [ $rc = 0 ] && ! grep -q 'not comparable' "$d/cmp"; } || zcb_fail "paired/paired: $(cat "$d/cmp")"
 zcb_ok "compare: unmetered against unsoaked runs judged"
+
+# paired by the profiler on one side, by soak on the other: each side's
+# perturbation names its own meter, the head says both
+jq '(.cases[].samples[].cpu[][] | select(.meter == "soak")).meter = "profile"' "$P/ttcp.json" >"$d/prof-ttcp.json"
+rc=0; "$Z" compare -m throughput_MBps "$P/ttcp.json" "$d/prof-ttcp.json" >"$d/cmp" 2>&1 || rc=$?
+[ $rc = 0 ] || zcb_fail "compare soak/profile: exit $rc: $(cat "$d/cmp")"
+{ row throughput_MBps | grep -q 'metered base 0.60x, new 0.60x$' &&
+	grep -q '^Meter perturbation outside 0.95-1.05 ("soak" or "profile" on a row' "$d/cmp" &&
+	grep -q '^    base: soak run reached 0.60x' "$d/cmp" &&
+	grep -q '^    new: profile run reached 0.60x (0.55-0.65, 3 pairs) of the unmetered rate; its profile describes' "$d/cmp"; } ||
+	zcb_fail "soak/profile perturbations: $(cat "$d/cmp")"
+rc=0; "$Z" compare -m throughput_MBps "$d/prof-ttcp.json" "$d/prof-ttcp.json" >"$d/cmp" 2>&1 || rc=$?
+{ row throughput_MBps | grep -q 'profile base 0.60x, new 0.60x$' && ! grep -qi 'soak' "$d/cmp"; } ||
+	zcb_fail "profile/profile compare speaks of soak: $(cat "$d/cmp")"
+zcb_ok "compare: runs paired by the profiler say profile, not soak"
 
 # plot: the title says which of the pair the figures came from
 if command -v gnuplot >/dev/null; then

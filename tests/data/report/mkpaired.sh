@@ -14,12 +14,14 @@
 #    soak: {metric: v, ...},      the soak CPU figures of the metered runs
 #    procstat: {metric: v, ...}}  /proc/stat figures of both kinds of run
 # The first metric of base is the rate the perturbation is judged on.
+# MK_METER=profile: the metered runs ran the profile meter (--profile),
+# not soak.
 # MK_UNPAIRED=1 writes an older document instead: one soaked run per
 # pair, unpaired (no soak/pair marks), its figures under their names.
 mkpaired() {
 	local file=$1 tool=$2 label=$3 cases=$4
 	jq -n --arg tool "$tool" --arg lbl "$label" --argjson cases "$cases" \
-		--argjson unpaired "${MK_UNPAIRED:-0}" '
+		--argjson unpaired "${MK_UNPAIRED:-0}" --arg meter "${MK_METER:-soak}" '
 	# Student t, 97.5% quantile, by degrees of freedom (n pairs - 1)
 	def tq: {"1": 12.706204736174696, "2": 4.302652729749461,
 		 "3": 3.182446305284263};
@@ -38,7 +40,7 @@ mkpaired() {
 	def sides($c; $metered):
 		[($c.soak // {}) | keys[] | capture("^cpu_(?<s>[a-z]+)_pct$").s]
 		| unique | map({key: ., value: [
-			cpu_entry("soak"; ($c.soak["cpu_" + . + "_pct"]); $metered),
+			cpu_entry($meter; ($c.soak["cpu_" + . + "_pct"]); $metered),
 			cpu_entry("procstat"; 30; true)]}) | from_entries;
 	def scaled($c; $k): $c.base | with_entries(
 		.value = (if is_rate(.key) then .value * (1 + $k / 100)
