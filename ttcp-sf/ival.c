@@ -6,6 +6,7 @@
  * this file's.
  */
 #include "config.h"
+#include "ctr.h"
 #include "clock.h"
 #include "ival.h"
 #include "log.h"
@@ -88,7 +89,7 @@ static void *reporter(void *unused)
 		pthread_cond_timedwait(&iv.cond, &iv.lock, &ts);
 		if (iv.stop || !iv.ctr || !next || clock_now() < next)
 			continue;
-		emit(clock_now(), __atomic_load_n(iv.ctr, __ATOMIC_RELAXED));
+		emit(clock_now(), ctr_read(iv.ctr));
 		next += iv.c->interval;
 	}
 	pthread_mutex_unlock(&iv.lock);
@@ -123,7 +124,7 @@ void ival_watch(const uint64_t *counter)
 	pthread_mutex_lock(&iv.lock);
 	if (counter && !iv.ctr) {
 		iv.t0 = iv.tlast = clock_now();
-		iv.last = __atomic_load_n(counter, __ATOMIC_RELAXED);
+		iv.last = ctr_read(counter);
 		if (iv.cpu)
 			meter_start(iv.cpu);
 	}

@@ -6,6 +6,7 @@
  * ones that are not its end marker, are counted and ignored.
  */
 #include "config.h"
+#include "ctr.h"
 #include "clock.h"
 #include "ival.h"
 #include "log.h"
@@ -102,7 +103,7 @@ static int udp_one(struct rcv *r, struct udp_state *u, struct sample *s,
 		return 1;
 	}
 	u->last = now;
-	s->bytes += (uint64_t)n;
+	ctr_add(&s->bytes, (uint64_t)n);
 	s->dgrams++;
 	if (n >= TTCP_UDP_HDR) {
 		memcpy(&m, b, 4);

@@ -7,6 +7,7 @@
  * goes quiet past --timeout, ends the run with one line, never a hang.
  */
 #include "config.h"
+#include "ctr.h"
 #include "clock.h"
 #include "flows.h"
 #include "ival.h"
@@ -104,7 +105,7 @@ static int answer(struct rrs *x, int fd)
 	n = rr_write_full(fd, x->resp, x->su.resp);
 	if (n != (ssize_t)x->su.resp)
 		fault(x, "response", n, x->su.resp);
-	x->s->trans++;
+	ctr_add(&x->s->trans, 1);
 	return 1;
 }
 
@@ -273,7 +274,7 @@ static int udp_one(struct rrs *x, struct udp_rr *u, ssize_t n,
 	if (sendto(x->r->ufd, x->resp, x->su.resp, 0,
 		   (const struct sockaddr *)from, alen) < 0)
 		log_debug("UDP response: %s", strerror(errno)); /* a loss */
-	x->s->trans++;
+	ctr_add(&x->s->trans, 1);
 	return 0;
 }
 

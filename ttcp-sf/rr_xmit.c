@@ -7,6 +7,7 @@
  * is bounded by --timeout (TCP) or --rr-timeout (a UDP answer).
  */
 #include "config.h"
+#include "ctr.h"
 #include "clock.h"
 #include "hist.h"
 #include "ival.h"
@@ -98,7 +99,7 @@ static void tcp_one(struct rrx *x, int fd)
 			fault(x, "response", r, c->rr_resp);
 		t1 = clock_ns();
 		hist_add(x->s->lat, t1 - t0);
-		x->s->trans++;
+		ctr_add(&x->s->trans, 1);
 		t0 = t1;
 		out = x->req + RR_SETUP;
 		olen = c->rr_req;
@@ -156,7 +157,7 @@ static void burst_recv(struct rrx *x, struct flight *f, int fd)
 		f->pend -= c->rr_resp;
 		hist_add(x->s->lat,
 			 now - f->ts[x->s->trans % (uint64_t)c->burst]);
-		x->s->trans++;
+		ctr_add(&x->s->trans, 1);
 	}
 }
 
@@ -229,7 +230,7 @@ static void tcp_crr(struct rrx *x)
 		close(fd);
 		t1 = clock_ns();
 		hist_add(x->s->lat, t1 - t0);
-		x->s->trans++;
+		ctr_add(&x->s->trans, 1);
 		t0 = t1;
 	}
 	fd = ttcp_connect(c, SOCK_STREAM);
@@ -328,7 +329,7 @@ static void udp_rr(struct rrx *x)
 				fault(x, "UDP request", -errno, c->rr_req);
 		if (udp_answer(x, fd, t0, k)) {
 			hist_add(x->s->lat, clock_ns() - t0);
-			x->s->trans++;
+			ctr_add(&x->s->trans, 1);
 		} else if (!sig_stop) {
 			x->s->rr_lost++;
 		}

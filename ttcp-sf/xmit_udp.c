@@ -5,6 +5,7 @@
  * 4 end datagrams holding the count sent.
  */
 #include "config.h"
+#include "ctr.h"
 #include "clock.h"
 #include "ival.h"
 #include "log.h"
@@ -78,7 +79,7 @@ void xmit_udp_sample(const struct cfg *c, struct meterset *ms,
 			break;
 		udp_fill(c, src, seq);
 		udp_send(c, fd, src->buf, c->buflen, s);
-		s->bytes += c->buflen;
+		ctr_add(&s->bytes, c->buflen);
 	}
 	ival_watch(NULL);
 	s->dgrams = seq;

@@ -6,6 +6,7 @@
  * and each method in lib/xfer/xfer_NAME.c.
  */
 #include "config.h"
+#include "ctr.h"
 #include "xfer_int.h"
 
 #include <fcntl.h>
@@ -163,7 +164,7 @@ ssize_t xfer_took(struct xfer *x, ssize_t r, const char *what)
 	if (r < 0)
 		return errno == EINTR ? -EINTR :
 					xfer_fail(x, errno, "%s", what);
-	x->bytes += (uint64_t)r;
+	ctr_add(&x->bytes, (uint64_t)r);
 	return r;
 }
 

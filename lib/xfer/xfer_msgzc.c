@@ -7,6 +7,7 @@
  * See the kernel's Documentation/networking/msg_zerocopy.rst.
  */
 #include "config.h"
+#include "ctr.h"
 #include "xfer_int.h"
 
 #include <linux/errqueue.h>
@@ -155,7 +156,7 @@ static ssize_t msgzc_send(struct xfer *x, uint64_t off, size_t len)
 					xfer_fail(x, errno, "send MSG_ZEROCOPY");
 	if (r > 0)
 		x->zc_sends++;
-	x->bytes += (uint64_t)r;
+	ctr_add(&x->bytes, (uint64_t)r);
 	return r;
 }
 

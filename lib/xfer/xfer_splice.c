@@ -5,6 +5,7 @@
  * moved out before a call returns.
  */
 #include "config.h"
+#include "ctr.h"
 #include "xfer_int.h"
 
 #include <fcntl.h>
@@ -98,7 +99,7 @@ static ssize_t splice_send(struct xfer *x, uint64_t off, size_t len)
 	e = drain(x, x->sock, (size_t)r, "splice pipe to socket");
 	if (e)
 		return e;
-	x->bytes += (uint64_t)r;
+	ctr_add(&x->bytes, (uint64_t)r);
 	return r;
 }
 
@@ -118,7 +119,7 @@ static ssize_t splice_recv(struct xfer *x, size_t len)
 	e = drain(x, s->null, (size_t)r, "splice pipe to /dev/null");
 	if (e)
 		return e;
-	x->bytes += (uint64_t)r;
+	ctr_add(&x->bytes, (uint64_t)r);
 	x->stream_off += (uint64_t)r;
 	return r;
 }

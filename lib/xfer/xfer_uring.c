@@ -9,6 +9,7 @@
  * in the table but their probe says so.
  */
 #include "config.h"
+#include "ctr.h"
 #include "xfer_int.h"
 
 #include <string.h>
@@ -210,7 +211,7 @@ static ssize_t uring_send(struct xfer *x, uint64_t off, size_t len)
 		return r;
 	if (res < 0)
 		return xfer_fail(x, -res, "%s", u->zc ? "SEND_ZC" : "SEND");
-	x->bytes += (uint64_t)res;
+	ctr_add(&x->bytes, (uint64_t)res);
 	return res;
 }
 

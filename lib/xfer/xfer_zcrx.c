@@ -8,6 +8,7 @@
  * the mapped ones in rx_mapped.
  */
 #include "config.h"
+#include "ctr.h"
 #include "xfer_int.h"
 #include "sock.h"
 
@@ -172,7 +173,7 @@ static ssize_t zcrx_recv(struct xfer *x, size_t len)
 			return xfer_fail(x, -r, "TCP_ZEROCOPY_RECEIVE");
 		if (mapped) {
 			x->rx_mapped += mapped;
-			x->bytes += mapped;
+			ctr_add(&x->bytes, mapped);
 			xfer_got(x, z->map, mapped);
 			return mapped;
 		}
