@@ -137,11 +137,8 @@ static long plan_case(const struct cmp_cfg *c, const struct pcase *p,
 
 int cmd_plan(int argc, char **argv)
 {
-	struct cmp_cfg c = {.o = {.alpha = 0.05,
-				  .threshold = 2,
-				  .change = 5,
-				  .power = 0.9,
-				  .cap = 20}};
+	struct cmp_cfg c = {
+		.o = {CMP_DEFAULT_OPTS, .change = 5, .power = 0.9, .cap = 20}};
 	struct rfilter f = {0};
 	struct rl_set s;
 	struct rsel sel;

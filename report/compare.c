@@ -102,10 +102,7 @@ static void split_print(const struct cmp_cfg *c, const struct rl_set *s,
 
 int cmd_compare(int argc, char **argv)
 {
-	struct cmp_cfg c = {.o = {.threshold = 2,
-				  .alpha = 0.05,
-				  .max_cov = 25,
-				  .min_n = 3}};
+	struct cmp_cfg c = {.o = {CMP_DEFAULT_OPTS}};
 	struct cmp_state st;
 	struct rl_set set[2];
 	struct rsel sel[2];

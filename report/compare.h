@@ -18,6 +18,15 @@ struct cmp_cfg {
 	const char *split_param, *split_a, *split_b; /* --split P=A,B */
 };
 
+/*
+ * The judging options' defaults, which compare, html and plan share (the
+ * usage in ropts.c names them): changes from 2% flagged, significance 0.05
+ * after Benjamini-Hochberg, a baseline noisier than 25% or with fewer
+ * than 3 samples a side not judged. For struct ropts' initialiser.
+ */
+#define CMP_DEFAULT_OPTS                                                       \
+	.threshold = 2, .alpha = 0.05, .max_cov = 25, .min_n = 3
+
 /* One case key: its cases on each side. */
 struct ckey {
 	char *name;	     /* "ttcp-sf method=sendfile size=65536" */

@@ -437,11 +437,7 @@ static int page(FILE *f, const struct cmp_cfg *c, const struct cmp_inputs *in,
 
 int cmd_html(int argc, char **argv)
 {
-	struct cmp_cfg c = {.o = {.threshold = 2,
-				  .alpha = 0.05,
-				  .max_cov = 25,
-				  .min_n = 3,
-				  .out = "report.html"}};
+	struct cmp_cfg c = {.o = {CMP_DEFAULT_OPTS, .out = "report.html"}};
 	struct cmp_inputs in;
 	struct cmp_multi m;
 	size_t nbad = 0, flagged;

@@ -23,47 +23,17 @@ void log_set_die_hook(void (*hook)(const char *msg))
 	die_hook = hook;
 }
 
-static void vlog(const char *kind, const char *fmt, va_list ap,
-		 const char *suffix)
+void log_line(int level, const char *kind, const char *fmt, ...)
 {
 	char buf[1024];
-
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	if (suffix)
-		fprintf(stderr, "%s: %s%s: %s\n", log_prog, kind, buf, suffix);
-	else
-		fprintf(stderr, "%s: %s%s\n", log_prog, kind, buf);
-}
-
-void log_msg(int level, const char *fmt, ...)
-{
 	va_list ap;
 
 	if (level > log_level)
 		return;
 	va_start(ap, fmt);
-	vlog("", fmt, ap, NULL);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-}
-
-void log_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (log_level < LOG_NORMAL)
-		return;
-	va_start(ap, fmt);
-	vlog("warning: ", fmt, ap, NULL);
-	va_end(ap);
-}
-
-void log_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vlog("error: ", fmt, ap, NULL);
-	va_end(ap);
+	fprintf(stderr, "%s: %s%s\n", log_prog, kind, buf);
 }
 
 static void __attribute__((noreturn))

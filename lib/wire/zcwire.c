@@ -93,6 +93,13 @@ static int refuse(struct zcw_dec *d, const char *field, const char *fmt,
 	return -EINVAL;
 }
 
+/* A count or length v beyond max, the limit the option opt sets. */
+static int over_limit(struct zcw_dec *d, const char *field, uint32_t v,
+		      uint32_t max, const char *opt)
+{
+	return refuse(d, field, "%s %u exceeds the limit %u (%s)", v, max, opt);
+}
+
 /* The loop just finished, or a new one starts: where do we go next? */
 static void next_loop(struct zcw_dec *d)
 {
@@ -124,9 +131,8 @@ static int word(struct zcw_dec *d)
 			return 0;
 		}
 		if (v > d->lim.max_loops)
-			return refuse(d, "loop count",
-				      "%s %u exceeds the limit %u (%s)", v,
-				      d->lim.max_loops, "--max-loops");
+			return over_limit(d, "loop count", v, d->lim.max_loops,
+					  "--max-loops");
 		d->nloops = v;
 		d->loop = 0;
 		d->state = v ? ZCW_S_NFILES : ZCW_S_DONE;
@@ -143,9 +149,8 @@ static int word(struct zcw_dec *d)
 		return 0;
 	case ZCW_S_NFILES:
 		if (v > d->lim.max_files)
-			return refuse(d, "file count",
-				      "%s %u exceeds the limit %u (%s)", v,
-				      d->lim.max_files, "--max-files");
+			return over_limit(d, "file count", v, d->lim.max_files,
+					  "--max-files");
 		d->nfiles = v;
 		d->file = 0;
 		if (!v)
@@ -155,9 +160,9 @@ static int word(struct zcw_dec *d)
 		return 0;
 	case ZCW_S_FLEN:
 		if (v > d->lim.max_file_len)
-			return refuse(d, "file length",
-				      "%s %u exceeds the limit %u (%s)", v,
-				      d->lim.max_file_len, "--max-file-len");
+			return over_limit(d, "file length", v,
+					  d->lim.max_file_len,
+					  "--max-file-len");
 		d->flen = v;
 		d->left = v;
 		if (v)

@@ -63,9 +63,11 @@ static void do_levels(void)
 {
 	log_init("mytool");
 	log_info("info shown");
+	log_warn("warning %d shown", 1);
 	log_verbose("verbose hidden");
 	log_level = LOG_VERBOSE;
 	log_verbose("verbose shown");
+	log_debug("debug hidden");
 	log_level = LOG_QUIET;
 	log_warn("warning hidden");
 	log_info("info hidden");
@@ -89,11 +91,13 @@ int main(void)
 	T_CHECK(strstr(msg, "mytool: -l: \"x\" is not a size") != NULL);
 
 	T_CHECK(child(do_levels, msg, sizeof(msg)) == 0);
-	T_CHECK(strstr(msg, "info shown") != NULL);
+	T_CHECK(strstr(msg, "mytool: info shown\n") != NULL);
+	T_CHECK(strstr(msg, "mytool: warning: warning 1 shown\n") != NULL);
 	T_CHECK(strstr(msg, "verbose hidden") == NULL);
-	T_CHECK(strstr(msg, "verbose shown") != NULL);
+	T_CHECK(strstr(msg, "mytool: verbose shown\n") != NULL);
+	T_CHECK(strstr(msg, "debug hidden") == NULL);
 	T_CHECK(strstr(msg, "warning hidden") == NULL);
 	T_CHECK(strstr(msg, "info hidden") == NULL);
-	T_CHECK(strstr(msg, "mytool: error: error shown") != NULL);
+	T_CHECK(strstr(msg, "mytool: error: error shown\n") != NULL);
 	return t_done();
 }

@@ -216,9 +216,16 @@ static void check_limits(void)
 	zcw_dec_init(&d, &lim, 1);
 	zcw_put_u32(b + 8, 101);
 	T_CHECK(zcw_dec_push(&d, b, 12) == -EINVAL);
+	T_STREQ(d.err,
+		"file length 101 exceeds the limit 100 (--max-file-len)");
 	zcw_dec_init(&d, &lim, 1);
 	zcw_put_u32(b + 4, 6);
 	T_CHECK(zcw_dec_push(&d, b, 8) == -EINVAL);
+	T_STREQ(d.err, "file count 6 exceeds the limit 5 (--max-files)");
+	zcw_dec_init(&d, &lim, 1);
+	zcw_put_u32(b, 11);
+	T_CHECK(zcw_dec_push(&d, b, 4) == -EINVAL);
+	T_STREQ(d.err, "loop count 11 exceeds the limit 10 (--max-loops)");
 
 	/* zero loops: done at once; zero files: loops end at once */
 	zcw_dec_init(&d, NULL, 1);
