@@ -327,7 +327,7 @@ static void meters_line(FILE *f, const struct cfg *c, struct cpuwin *w)
 	char names[64];
 
 	fprintf(f,
-		"nfsbench: CPU meters: client %s, server %s%s%s; soak runs in pairs: metered, then unmetered (the rate)\n",
+		"nfsbench: CPU meters: client %s, server %s%s%s; %s\n",
 		w->have_local ? cpuwin_local_names(w, names, sizeof(names))
 			      : "-",
 		c->server_pid ? "pid" : "",
@@ -335,7 +335,8 @@ static void meters_line(FILE *f, const struct cfg *c, struct cpuwin *w)
 		w->remote_paired ? "soak (cyclesoak --serve)"
 		: c->remote_cpu	 ? "cyclesoak --serve"
 		: c->server_pid	 ? ""
-				 : "-");
+				 : "-",
+		meter_pairs_words(cpuwin_paired_by(w)));
 }
 
 /*

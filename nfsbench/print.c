@@ -12,6 +12,7 @@
 #include "config.h"
 #include "layout.h"
 #include "nfsbench.h"
+#include "paired.h"
 #include "log.h"
 #include "result.h"
 #include "stats.h"
@@ -68,10 +69,9 @@ void nb_print_sample(const struct cfg *c, const struct nb_sample *s, int rep)
 	fputc('\n', f);
 	if (log_level >= LOG_VERBOSE) {
 		if (s->cpu.paired)
-			fputs(s->cpu.metered
-				      ? "  metered run: soakers on (its soak CPU is the figure; its rate is not the result)\n"
-				      : "  unmetered run: soakers parked (this rate is the result)\n",
-			      f);
+			fprintf(f, "  %s\n",
+				meter_pair_run(s->cpu.paired_by,
+					       s->cpu.metered));
 		meter_print(f, "client", s->cpu.local, s->cpu.nlocal,
 			    (double)s->bytes);
 		meter_print(f, "server", s->cpu.remote, s->cpu.nremote,
@@ -118,7 +118,8 @@ void nb_print_perturbation(const struct cfg *c, struct res_doc *d)
 	{
 		if (!perturbation(k, &r))
 			continue;
-		meter_perturbation_note(note, sizeof(note), &r);
+		meter_perturbation_by(note, sizeof(note), case_paired_by(k),
+				      &r);
 		fprintf(out(c),
 			"%-5s %7ld B x %ld client%s: perturbation: %s\n",
 			c->op == NFSIO_WRITE ? "write" : "read",

@@ -121,6 +121,7 @@ struct bench {
 	char remote_meter[16];	/* the remote one */
 	int same_box;		/* --remote-cpu answered from this host */
 	int paired;		/* soak on some side: runs in pairs */
+	const char *paired_by;	/* by "soak" or "profile" (cpuwin) */
 	struct cell cells[2][MAX_SIZES][NPATHS]; /* [op][size][path] */
 };
 

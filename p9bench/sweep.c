@@ -50,6 +50,7 @@ static void cpu_open(struct bench *b, struct res_doc *doc, struct cpuwin *w)
 		res_set_peer(doc, host);
 	}
 	b->paired = cpuwin_paired(w);
+	b->paired_by = cpuwin_paired_by(w);
 }
 
 /*
@@ -210,14 +211,11 @@ static int sample(struct bench *b, struct res_doc *doc, struct cpuwin *w,
 		return r;
 	record(b, doc, op, si, path, rep, b->c.copied - copied0);
 	log_verbose(
-		"%-5s %7zu %-8s %12s  %10.0f ops/s  %.3f s%s",
+		"%-5s %7zu %-8s %12s  %10.0f ops/s  %.3f s%s%s",
 		op ? "read" : "write", size, b->bk->path_name[path],
 		table_rate(b->s.bytes / b->s.elapsed, rate, sizeof(rate)),
-		b->s.ops / b->s.elapsed, b->s.elapsed,
-		!b->paired ? ""
-		: metered
-			? "  metered (soakers on: its CPU is the soak figure, its rate not the result)"
-			: "  unmetered (soakers parked: this rate is the result)");
+		b->s.ops / b->s.elapsed, b->s.elapsed, b->paired ? "  " : "",
+		b->paired ? meter_pair_run(b->paired_by, metered) : "");
 	if (b->verify_bad)
 		die("%s: %s: %llu bytes read differ from p9bench's pattern (a file p9bench did not write?)",
 		    phase, b->where, (unsigned long long)b->verify_bad);
@@ -238,7 +236,8 @@ static void print_perturbation(const struct bench *b)
 				if (!table_perturbation(&b->cells[op][si][p],
 							&r))
 					continue;
-				meter_perturbation_note(note, sizeof(note), &r);
+				meter_perturbation_by(note, sizeof(note),
+						      b->paired_by, &r);
 				log_verbose("%-5s %7zu %-8s perturbation: %s",
 					    op ? "read" : "write",
 					    cfg->sizes[si], b->bk->path_name[p],
@@ -281,13 +280,14 @@ int sweep_run(struct bench *b, struct res_doc *doc)
 	cpu_open(b, doc, &w);
 	if (b->paired)
 		log_verbose(
-			"CPU meters: this box %s, server host %s; soak runs in pairs: metered, then unmetered (the rate)",
+			"CPU meters: this box %s, server host %s; %s",
 			w.have_local
 				? cpuwin_local_names(&w, names, sizeof(names))
 				: "-",
 			w.remote_paired	  ? "soak"
 			: cfg->remote_cpu ? "(its default)"
-					  : "-");
+					  : "-",
+			meter_pairs_words(cpuwin_paired_by(&w)));
 	for (rep = 0; rep < cfg->repeat && !r; rep++)
 		for (si = 0; si < cfg->nsizes && !r; si++)
 			for (op = 0; op < 2 && !r; op++) {

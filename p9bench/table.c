@@ -51,7 +51,13 @@ void table_note(FILE *f, const struct bench *b)
 	fprintf(f, "# kb/s, mb/s: 1000 and 10^6 bytes per second; %d repeat%s,\n"
 		   "# rates pooled over them.\n",
 		b->cfg->repeat, b->cfg->repeat == 1 ? "" : "s");
-	if (b->paired)
+	if (b->paired && b->paired_by && !strcmp(b->paired_by, "profile"))
+		fputs("# CPU meter profile: each repeat is a pair of runs, profiled then\n"
+		      "# unprofiled. Rates are the unprofiled runs'; the profile is the\n"
+		      "# profiled runs', CPU figures the unprofiled runs'. * marks a cell\n"
+		      "# whose profiled rate is outside 0.95-1.05 of its unprofiled rate.\n",
+		      f);
+	else if (b->paired)
 		fputs("# CPU meter soak: each repeat is a pair of runs, metered (soakers\n"
 		      "# on) then unmetered (soakers parked). Rates are the unmetered runs';\n"
 		      "# soak CPU is the metered runs' (and so is its service demand), other\n"

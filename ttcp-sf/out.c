@@ -97,12 +97,9 @@ void out_meters(const char *side, const struct meterset *ms,
 	char names[256];
 	int i;
 
-	fprintf(ttcp_out, "ttcp-%s: CPU meters: %s%s\n", side,
-		meterset_names(ms, names, sizeof(names)),
-		!by ? "" :
-		!strcmp(by, "soak") ?
-			"; soak runs in pairs: metered, then unmetered (the rate)" :
-			"; profile runs in pairs: profiled, then unprofiled (the rate)");
+	fprintf(ttcp_out, "ttcp-%s: CPU meters: %s%s%s\n", side,
+		meterset_names(ms, names, sizeof(names)), by ? "; " : "",
+		by ? meter_pairs_words(by) : "");
 	for (i = 0; i < ms->n; i++) {
 		if (ms->m[i])
 			continue;

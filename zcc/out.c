@@ -34,10 +34,10 @@ void out_start(const struct cfg *cfg, const struct fileset *fs,
 		fs->n == 1 ? "" : "s", (unsigned long long)fs->bytes,
 		cfg->loops, cfg->conns, cfg->conns == 1 ? "" : "s");
 	if (cfg->com.cpu)
-		fprintf(zcc_out, "zcc: CPU meters: %s%s\n",
+		fprintf(zcc_out, "zcc: CPU meters: %s%s%s\n",
 			cpuwin_local_names(w, names, sizeof(names)),
-			paired ? "; soak runs in pairs: metered, then unmetered (the rate)"
-			       : "");
+			paired ? "; " : "",
+			paired ? meter_pairs_words(cpuwin_paired_by(w)) : "");
 }
 
 json_t *out_case(struct res_doc *doc, const struct cfg *cfg,

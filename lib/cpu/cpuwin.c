@@ -136,6 +136,7 @@ int cpuwin_stop(struct cpuwin *w, struct cpuwin_sample *s, char *err,
 
 	memset(s, 0, sizeof(*s));
 	s->paired = w->paired;
+	s->paired_by = cpuwin_paired_by(w);
 	s->metered = w->paired ? w->metered : 0;
 	if (w->have_local)
 		s->nlocal = meterset_stop(&w->ms, s->local);

@@ -50,6 +50,8 @@ struct cpuwin {
 struct cpuwin_sample {
 	int metered;		/* paired: the soakers ran in this run */
 	int paired;
+	const char *paired_by;	/* paired: "soak" or "profile"
+				 * (cpuwin_paired_by) */
 	int nlocal, nremote;
 	struct cpu_sample local[METER_MAX];
 	struct cpu_sample remote[METER_MAX];

@@ -220,10 +220,11 @@ const char *meterset_paired_by(const struct meterset *s)
 	const char *by = NULL;
 	int i;
 
+	/* the ops' name: static, it outlives the set (a tool keeps it) */
 	for (i = 0; i < s->n; i++)
 		if (s->m[i] && s->m[i]->ops->pause &&
-		    (!by || !strcmp(s->name[i], "soak")))
-			by = s->name[i];
+		    (!by || !strcmp(s->m[i]->ops->name, "soak")))
+			by = s->m[i]->ops->name;
 	return by;
 }
 
@@ -275,6 +276,14 @@ const char *meter_pair_run(const char *by, int metered)
 			 "its rate is not the result)"
 		       : "unmetered run: soakers parked (this rate is the "
 			 "result)";
+}
+
+const char *meter_pairs_words(const char *by)
+{
+	if (by && !strcmp(by, "profile"))
+		return "profile runs in pairs: profiled, then unprofiled (the "
+		       "rate)";
+	return "soak runs in pairs: metered, then unmetered (the rate)";
 }
 
 void meter_perturbation_by(char *buf, size_t len, const char *meter,

@@ -154,7 +154,8 @@ const char *meter_default_list(const struct meter_opts *o);
  */
 int meterset_paired(const struct meterset *s);
 /* The meter that makes the pairs: "soak" (first when both are there) or
- * "profile"; NULL when the set is not paired. */
+ * "profile" (static: it outlives the set); NULL when the set is not
+ * paired. */
 const char *meterset_paired_by(const struct meterset *s);
 int meterset_metered(struct meterset *s, int metered, char *err,
 		     size_t len);
@@ -181,6 +182,10 @@ void meter_perturbation_by(char *buf, size_t len, const char *meter,
  * run: soakers on (...)" or, paired for the profile (by "profile"),
  * "metered run: profiler on (...)"; the unmetered runs likewise. */
 const char *meter_pair_run(const char *by, int metered);
+/* What the meters line says of the pairs the meter by ("soak",
+ * "profile") runs: "soak runs in pairs: metered, then unmetered (the
+ * rate)" or the profile's. */
+const char *meter_pairs_words(const char *by);
 /* Runs to make for `repeat` results: 2 * repeat when paired. */
 int meter_runs(int paired, int repeat);
 /* Is run i (0-based) of a paired case the metered one? Metered first,

@@ -50,7 +50,7 @@ zcb_ok "cells run in pairs, metered then unmetered; names and perturbation in th
 
 # the order: per repeat, copy then direct (odd repeats direct then copy),
 # each as a metered run then an unmetered one
-order=$(sed -n 's/^p9bench: read  *512 \([a-z]*\) .*  \(metered\|unmetered\) (.*/\1-\2/p' "$T/p.err" | tr '\n' ' ')
+order=$(sed -n 's/^p9bench: read  *512 \([a-z]*\) .*  \(metered\|unmetered\) run: .*/\1-\2/p' "$T/p.err" | tr '\n' ' ')
 [ "$order" = "copy-metered copy-unmetered direct-metered direct-unmetered direct-metered direct-unmetered copy-metered copy-unmetered " ] ||
 	zcb_fail "run order: $order"
 grep -q "^# CPU meter soak: each repeat is a pair of runs" "$T/p.out" || zcb_fail "no pairing note"
