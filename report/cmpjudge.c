@@ -22,44 +22,63 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The case key without the split param, and a readable name. */
-static void case_name(const struct rcase *rc, const char *skip, char *key,
-		      size_t klen, char *name, size_t nlen)
+/* The case key: the tool and the params without the split param. */
+static void case_key_text(const struct rcase *rc, const char *skip, char *key,
+			  size_t klen)
 {
-	json_t *p = json_deep_copy(rc->params);
-	const char *k;
-	json_t *v;
-	char *d, buf[256];
+	json_t *p = rc->params;
+	char *d;
 
-	if (skip)
+	if (skip && json_object_get(p, skip)) {
+		p = json_deep_copy(p);
 		json_object_del(p, skip);
+	} else {
+		json_incref(p);
+	}
 	d = json_dumps(p, JSON_COMPACT | JSON_SORT_KEYS);
 	snprintf(key, klen, "%s|%s", rc->doc->tool, d ? d : "");
 	free(d);
-	snprintf(name, nlen, "%s", rc->doc->tool);
-	json_object_foreach(p, k, v)
-		snprintf(name + strlen(name), nlen - strlen(name), " %s=%s", k,
-			 rl_param_str(p, k, buf, sizeof(buf)));
 	json_decref(p);
 }
 
+/* A key's readable name: the tool and its params but the split one. */
+static char *case_title(const struct rcase *rc, const char *skip)
+{
+	char name[512], buf[256], *d;
+	const char *k;
+	json_t *v;
+
+	snprintf(name, sizeof(name), "%s", rc->doc->tool);
+	json_object_foreach(rc->params, k, v)
+	{
+		if (skip && !strcmp(k, skip))
+			continue;
+		snprintf(name + strlen(name), sizeof(name) - strlen(name),
+			 " %s=%s", k,
+			 rl_param_str(rc->params, k, buf, sizeof(buf)));
+	}
+	d = strdup(name);
+	if (!d)
+		abort();
+	return d;
+}
+
+/* Put a case under its key (a new key when it has none yet). */
 static void add_case(struct cmp_state *st, struct rcase *rc, int side,
 		     const char *skip)
 {
-	char key[2048], name[512];
+	char key[2048];
 	json_t *ix;
 	struct ckey *k;
 
-	case_name(rc, skip, key, sizeof(key), name, sizeof(name));
+	case_key_text(rc, skip, key, sizeof(key));
 	ix = json_object_get(st->index, key);
 	if (!ix) {
 		st->keys = rl_grow(st->keys, &st->capkeys, st->nkeys,
 				   sizeof(*st->keys));
 		k = &st->keys[st->nkeys];
 		memset(k, 0, sizeof(*k));
-		k->name = strdup(name);
-		if (!k->name)
-			abort();
+		k->name = case_title(rc, skip);
 		json_object_set_new(st->index, key,
 				    json_integer((json_int_t)st->nkeys++));
 	} else {
@@ -121,15 +140,57 @@ static void judge_row(const struct cmp_cfg *c, struct crow *r, const double *x,
 		r->t.ratio = r->v[1] / r->v[0];
 }
 
-/* The runs (RUN_* bits) behind a metric on one side of a key. */
-static unsigned side_runs(const struct ckey *k, int side, const char *metric)
-{
-	unsigned runs = 0;
-	size_t i;
+/* What the rows of a key read of one side's cases, per metric. */
+struct kfig {
+	double *x; /* the samples' values, case by case */
+	size_t n, cap;
+	unsigned runs; /* RUN_* of the samples carrying it */
+	int pub;       /* a case's summary may be published figures */
+};
 
-	for (i = 0; i < k->n[side]; i++)
-		runs |= case_runs(k->c[side][i]->kase, metric);
-	return runs;
+/*
+ * A key's figures of every compared metric (st->metrics) on one side,
+ * in one pass over each case: its sample values (rl_case_values), the
+ * runs behind them (case_runs), whether its summary covers more runs
+ * than its samples (cmp_summary_row decides). A large compare has
+ * thousands of cases a key, each read once here, not once a metric.
+ */
+static void key_figures(const struct cmp_state *st, const struct ckey *k,
+			int side, struct kfig *f)
+{
+	size_t i, j, m;
+	json_t *s, *v;
+
+	for (i = 0; i < k->n[side]; i++) {
+		json_t *kase = k->c[side][i]->kase;
+		json_t *samples = json_object_get(kase, "samples");
+		json_t *sum = json_object_get(kase, "summary");
+
+		json_array_foreach(samples, j, s)
+		{
+			json_t *mo = json_object_get(s, "metrics");
+			unsigned run = sample_run(s);
+
+			for (m = 0; m < st->nmetrics; m++) {
+				v = json_object_get(mo, st->metrics[m]);
+				if (!json_is_number(v))
+					continue;
+				f[m].runs |= run;
+				if (!isfinite(json_number_value(v)))
+					continue;
+				f[m].x = rl_grow(f[m].x, &f[m].cap, f[m].n,
+						 sizeof(*f[m].x));
+				f[m].x[f[m].n++] = json_number_value(v);
+			}
+		}
+		for (m = 0; m < st->nmetrics; m++) {
+			v = json_object_get(
+				json_object_get(sum, st->metrics[m]), "n");
+			f[m].pub |= json_is_integer(v) &&
+				    (size_t)json_integer_value(v) >
+					    json_array_size(samples);
+		}
+	}
 }
 
 #define RUNS_SOAKED   (RUN_METERED | RUN_SOAKED)
@@ -155,10 +216,8 @@ static const char *runs_desc(unsigned runs)
  * (an older document, cyclesoak -- CMD) against a paired or unmetered
  * one, and a side that pools both. 1 (why filled) when not comparable.
  */
-static int incomparable(const struct ckey *k, const char *metric, char *why,
-			size_t len)
+static int incomparable(unsigned a, unsigned b, char *why, size_t len)
 {
-	unsigned a = side_runs(k, 0, metric), b = side_runs(k, 1, metric);
 	int mixed = ((a & RUNS_SOAKED) && (a & RUNS_UNSOAKED)) ||
 		    ((b & RUNS_SOAKED) && (b & RUNS_UNSOAKED));
 
@@ -169,21 +228,18 @@ static int incomparable(const struct ckey *k, const char *metric, char *why,
 	return 1;
 }
 
+/* The row of a key and metric (f: each side's figures of it), unless a
+ * side has no value. */
 static void build_row(const struct cmp_cfg *c, const struct rl_set *s,
-		      struct cmp_state *st, size_t ki, const char *metric)
+		      struct cmp_state *st, size_t ki, const char *metric,
+		      const struct kfig f[2])
 {
 	struct ckey *k = &st->keys[ki];
-	double *x[2] = {NULL, NULL};
-	size_t n[2] = {0, 0}, cap[2] = {0, 0}, i;
 	int side, rate = rl_is_rate(s, metric);
 	struct crow *r;
 
-	for (side = 0; side < 2; side++)
-		for (i = 0; i < k->n[side]; i++)
-			rl_case_values(k->c[side][i]->kase, metric, &x[side],
-				       &n[side], &cap[side]);
-	if (!n[0] || !n[1])
-		goto out;
+	if (!f[0].n || !f[1].n)
+		return;
 	st->rows =
 		rl_grow(st->rows, &st->caprows, st->nrows, sizeof(*st->rows));
 	r = &st->rows[st->nrows++];
@@ -192,28 +248,48 @@ static void build_row(const struct cmp_cfg *c, const struct rl_set *s,
 	r->metric = metric;
 	r->q = NAN;
 	for (side = 0; side < 2; side++) {
-		double m = stats_mean(x[side], n[side]);
+		double m = stats_mean(f[side].x, f[side].n);
 
-		r->n[side] = n[side];
-		r->v[side] = side_stat(x[side], n[side], rate);
+		r->n[side] = f[side].n;
+		r->v[side] = side_stat(f[side].x, f[side].n, rate);
 		r->cov[side] =
-			n[side] > 1 && m != 0
-				? stats_stddev(x[side], n[side]) / fabs(m)
+			f[side].n > 1 && m != 0
+				? stats_stddev(f[side].x, f[side].n) / fabs(m)
 				: NAN;
 	}
 	r->change =
 		r->v[0] != 0 ? (r->v[1] - r->v[0]) / fabs(r->v[0]) * 100 : NAN;
-	cmp_summary_row(k, metric, r);
+	if (f[0].pub || f[1].pub)
+		cmp_summary_row(k, metric, r);
 	r->t.ratio = r->t.ratio_lo = r->t.ratio_hi = NAN;
-	if (incomparable(k, metric, r->why, sizeof(r->why))) {
+	if (incomparable(f[0].runs, f[1].runs, r->why, sizeof(r->why))) {
 		r->change = NAN;
 		st->incomparable++;
 	} else {
-		judge_row(c, r, x[0], n[0], x[1], n[1]);
+		judge_row(c, r, f[0].x, f[0].n, f[1].x, f[1].n);
 	}
-out:
-	free(x[0]);
-	free(x[1]);
+}
+
+/* A key's rows, one per compared metric that both sides have. */
+static void key_rows(const struct cmp_cfg *c, const struct rl_set *s,
+		     struct cmp_state *st, size_t ki)
+{
+	struct kfig *f = calloc(2 * st->nmetrics + 2, sizeof(*f));
+	size_t m;
+	int side;
+
+	if (!f)
+		abort();
+	for (side = 0; side < 2; side++)
+		key_figures(st, &st->keys[ki], side, f + side * st->nmetrics);
+	for (m = 0; m < st->nmetrics; m++) {
+		struct kfig two[2] = {f[m], f[st->nmetrics + m]};
+
+		build_row(c, s, st, ki, st->metrics[m], two);
+		free(two[0].x);
+		free(two[1].x);
+	}
+	free(f);
 }
 
 static int metric_rank(const char *m)
@@ -377,10 +453,8 @@ void cmp_judge_rows(const struct cmp_cfg *c, const struct rl_set *base,
 		key_perturbation(&st->keys[k]);
 		for (side = 0; side < 2; side++)
 			st->only[side] += !st->keys[k].n[1 - side];
-		if (!st->keys[k].n[0] || !st->keys[k].n[1])
-			continue;
-		for (i = 0; i < st->nmetrics; i++)
-			build_row(c, base, st, k, st->metrics[i]);
+		if (st->keys[k].n[0] && st->keys[k].n[1])
+			key_rows(c, base, st, k);
 	}
 }
 

@@ -65,30 +65,11 @@ int cmp_cases_fig(struct rcase *const *cs, size_t ncs, const char *metric,
 	return any;
 }
 
-/* Whether a case may carry published figures of metric: a summary n
- * above its count of samples (cheap; case_fig decides). */
-static int maybe_published(json_t *kase, const char *metric)
-{
-	json_t *jn = json_object_get(
-		json_object_get(json_object_get(kase, "summary"), metric), "n");
-
-	return json_is_integer(jn) &&
-	       (size_t)json_integer_value(jn) >
-		       json_array_size(json_object_get(kase, "samples"));
-}
-
 int cmp_summary_row(const struct ckey *k, const char *metric, struct crow *r)
 {
 	double n[2], m[2], sd[2];
 	int side, pub = 0, p;
-	size_t i;
 
-	for (side = 0; side < 2 && !pub; side++)
-		for (i = 0; i < k->n[side] && !pub; i++)
-			pub = maybe_published(k->c[side][i]->kase, metric);
-	if (!pub)
-		return 0;
-	pub = 0;
 	for (side = 0; side < 2; side++) {
 		p = cmp_cases_fig(k->c[side], k->n[side], metric, &n[side],
 				  &m[side], &sd[side]);

@@ -92,7 +92,8 @@ void cmp_verdicts(const struct cmp_cfg *c, const struct rl_set *s,
 void cmp_state_free(struct cmp_state *st);
 /* When a side of the row carries published summaries (n, mean, sd over
  * runs its samples do not list): both sides' n, mean, sd, cov and the
- * change into r (summ set), and 1; else 0 (cmpsumm.c). */
+ * change into r (summ set), and 1; else 0 (cmpsumm.c). The caller asks
+ * only when a case's summary n of metric exceeds its count of samples. */
 int cmp_summary_row(const struct ckey *k, const char *metric, struct crow *r);
 /* The cases' n, mean and sd of a metric, pooled: a
  * case's published summary when it covers more runs than its samples,

@@ -24,7 +24,8 @@ static void fact_add(json_t *out, const char *field, const char *value)
 	json_object_set_new(set, value, json_true());
 }
 
-/* Host facts of one side as field -> set of distinct values. */
+/* Host facts of one side as field -> set of distinct values. A
+ * document's cases come one after another: its facts are read once. */
 static json_t *host_facts(const struct rsel *sel)
 {
 	static const char *const fields[] = {
@@ -37,6 +38,8 @@ static json_t *host_facts(const struct rsel *sel)
 	int f;
 
 	for (i = 0; i < sel->n; i++) {
+		if (i && sel->v[i].doc == sel->v[i - 1].doc)
+			continue; /* the same facts into the same sets */
 		h = json_object_get(sel->v[i].doc->root, "host");
 		for (f = 0; fields[f]; f++) {
 			s = rl_param_str(h, fields[f], buf, sizeof(buf));

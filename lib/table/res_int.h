@@ -42,6 +42,12 @@ int rl_judge(json_t *root, unsigned flags, char *err, size_t len,
  * the root, or NULL with err; warn as rl_judge's. */
 json_t *rl_load(const char *buf, size_t len, char *err, size_t elen,
 		char *warn, size_t wlen);
+/*
+ * A document's bytes parsed quickly (resparse.c): the tree json_loadb
+ * (JSON_REJECT_DUPLICATES) would make, or NULL when unsure (then
+ * json_loadb decides, and names any error). Thread-safe.
+ */
+json_t *rl_parse_quick(const char *buf, size_t len);
 /* Keep a judged document (root is the set's now), warn into s->warned. */
 void rl_keep(struct rl_set *s, const char *name, json_t *root,
 	     const char *warn);

@@ -169,9 +169,11 @@ static int add_doc(struct rl_set *s, const char *name, json_t *root,
 json_t *rl_load(const char *buf, size_t len, char *err, size_t elen,
 		char *warn, size_t wlen)
 {
+	json_t *root = rl_parse_quick(buf, len);
 	json_error_t je;
-	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
 
+	if (!root)
+		root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
 	warn[0] = '\0';
 	if (!root) {
 		snprintf(err, elen, "not JSON: line %d column %d: %s", je.line,

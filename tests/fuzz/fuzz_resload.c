@@ -10,12 +10,14 @@
  * statistic; opts & 0x80: one column per value of "size"). Printing goes
  * to /dev/null; nothing may crash. And lib/table/esc: escaped document
  * text needs no escaping again (no control character, all UTF-8) and
- * fits its buffer.
+ * fits its buffer. The loader's quick parse (lib/table/resparse.c)
+ * takes nothing json_loadb refuses, and makes json_loadb's tree.
  */
 #include "config.h"
 #include "esc.h"
 #include "fz.h"
 #include "report.h"
+#include "res_int.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -33,6 +35,29 @@ static void check_esc(const char *s)
 	    strncmp(small, d, strlen(small)))
 		__builtin_trap();
 	free(d);
+}
+
+/* The quick parse against json_loadb. */
+static void check_quick(const char *data, size_t size)
+{
+	json_t *q = rl_parse_quick(data, size), *j;
+	const size_t f = JSON_COMPACT | JSON_REAL_PRECISION(17);
+	json_error_t je;
+	char *a, *b;
+
+	if (!q)
+		return;
+	j = json_loadb(data, size, JSON_REJECT_DUPLICATES, &je);
+	if (!j)
+		__builtin_trap();
+	a = json_dumps(q, f);
+	b = json_dumps(j, f);
+	if (!a || !b || strcmp(a, b) || !json_equal(q, j))
+		__builtin_trap();
+	free(a);
+	free(b);
+	json_decref(q);
+	json_decref(j);
 }
 
 /* Run the printers into /dev/null. */
@@ -82,6 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_esc(text);
 		free(text);
 	}
+	check_quick((const char *)data, size);
 	rl_init(&s);
 	rl_add_buffer(&s, "fuzz", (const char *)data, size);
 	if (copies == 2)
