@@ -8,6 +8,7 @@
 #include "config.h"
 #include "chat.h"
 #include "clock.h"
+#include "ctr.h"
 #include "sock.h"
 
 #include <errno.h>
@@ -305,12 +306,8 @@ static int user_start(struct crun *run, struct cuser *u)
 static uint64_t delivered(void *arg)
 {
 	const struct crun *run = arg;
-	uint64_t sum = 0;
-	uint32_t i;
 
-	for (i = 0; i < run->n; i++)
-		sum += __atomic_load_n(&run->us[i].got, __ATOMIC_RELAXED);
-	return sum;
+	return ctr_sum(&run->us[0].got, run->n, sizeof(*run->us));
 }
 
 /* With run->lock held: wait until every user is READY, let the senders

@@ -282,12 +282,8 @@ struct epoll_got {
 static uint64_t delivered(void *arg)
 {
 	const struct epoll_got *g = arg;
-	uint64_t sum = 0;
-	uint32_t i;
 
-	for (i = 0; i < g->n; i++)
-		sum += ctr_read(&g->us[i].got);
-	return sum;
+	return ctr_sum(&g->us[0].got, g->n, sizeof(*g->us));
 }
 
 int chat_client_epoll(const struct chat_run_cfg *c, struct chat_run_result *res)

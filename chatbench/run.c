@@ -355,25 +355,6 @@ static void client_report(struct client *k)
 			k->paired ? measure_paired_by(k->m) : NULL);
 }
 
-/* -i: the reporter of each run's deliveries, its lines on out. */
-static struct ival *chat_ival(const struct cfg *c, FILE *out)
-{
-	struct ival_opts o = {
-		.interval = c->interval,
-		.json_stream = c->json_stream,
-		.cpu = c->cli.cpu,
-		.label = "chatbench",
-		.unit = "messages",
-		.out = out,
-	};
-	struct ival *iv;
-	char err[256];
-
-	if (ival_open(&iv, &o, err, sizeof(err)))
-		die("%s", err);
-	return iv;
-}
-
 int do_client(const struct cfg *c, int argc, char **argv)
 {
 	struct client k = {
@@ -393,11 +374,15 @@ int do_client(const struct cfg *c, int argc, char **argv)
 				.interrupt = &sig_stop,
 			},
 	};
+	char err[256];
 	int status;
 
 	client_open(&k, argc, argv);
 	client_start(&k);
-	k.rc.iv = chat_ival(c, k.out);
+	/* -i: the reporter of each run's deliveries */
+	if (ival_open_for(&k.rc.iv, c->interval, c->json_stream, c->cli.cpu,
+			  "chatbench", "messages", k.out, err, sizeof(err)))
+		die("%s", err);
 	status = client_runs(&k);
 	client_report(&k);
 	if (c->json_stream)

@@ -267,18 +267,21 @@ static void sum_up(struct nb_sample *s, const struct nb_msg *m, int n)
 }
 
 /* -i: the counter every client adds its bytes to, in memory the forked
- * clients share with this process (kept to the end). */
+ * clients share with this process (mapped once, kept to the end), at 0. */
 static int shared_progress(char *err, size_t len)
 {
-	void *p = mmap(NULL, sizeof(*progress), PROT_READ | PROT_WRITE,
-		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	void *p = progress;
 
+	if (!p)
+		p = mmap(NULL, sizeof(*progress), PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
 		snprintf(err, len, "-i: cannot map a shared counter: %s",
 			 strerror(errno));
 		return -1;
 	}
 	progress = p;
+	*progress = 0;
 	return 0;
 }
 
@@ -304,7 +307,7 @@ int nb_run_sample(const struct cfg *c, size_t reqsize, int nclients,
 		  struct cpuwin *w, int metered, struct nb_sample *s, char *err,
 		  size_t len)
 {
-	int go[2], res[2], i, r, rc = -1, running[NB_MAX_CLIENTS];
+	int go[2], res[2], i, rc = -1, running[NB_MAX_CLIENTS];
 	struct nb_msg *msgs;
 	double t0, last = 0, setup_limit;
 	pid_t parent = getpid();
@@ -318,10 +321,8 @@ int nb_run_sample(const struct cfg *c, size_t reqsize, int nclients,
 	 * now, box-wide; the clients, forked below, run as the box runs */
 	if (w && cpuwin_paired(w) && cpuwin_metered(w, metered, err, len))
 		return -1;
-	if (c->iv && !progress && shared_progress(err, len))
+	if (c->iv && shared_progress(err, len))
 		return -1;
-	if (progress)
-		*progress = 0;
 	msgs = calloc((size_t)nclients, sizeof(*msgs));
 	if (!msgs || pipe2(go, O_CLOEXEC) || pipe2(res, O_CLOEXEC)) {
 		snprintf(err, len, "cannot make pipes: %s", strerror(errno));
@@ -359,11 +360,9 @@ int nb_run_sample(const struct cfg *c, size_t reqsize, int nclients,
 	ival_watch(c->iv, progress);
 	close(go[1]); /* the barrier falls */
 	go[1] = -1;
-	r = collect(c, res[0], MSG_DONE, nclients, t0 + c->max_time, running,
+	if (collect(c, res[0], MSG_DONE, nclients, t0 + c->max_time, running,
 		    msgs, &last, err, len,
-		    c->op == NFSIO_WRITE ? "writing" : "reading");
-	ival_watch(c->iv, NULL);
-	if (r)
+		    c->op == NFSIO_WRITE ? "writing" : "reading"))
 		goto out;
 	/* reap before the rusage meter stops: it counts reaped children */
 	for (i = 0; i < nkids; i++)
@@ -376,6 +375,7 @@ int nb_run_sample(const struct cfg *c, size_t reqsize, int nclients,
 	sum_up(s, msgs, nclients);
 	rc = 0;
 out:
+	ival_watch(c->iv, NULL); /* the counter stays: no read after this */
 	if (rc)
 		nb_kill_clients();
 	nkids = 0;

@@ -250,14 +250,6 @@ CLI_TOOL(tool, usage_text, CLI_CPU | CLI_REPEAT | CLI_RESULT | CLI_RESULT_O,
  * text). */
 static void check_ival(struct cfg *c)
 {
-	struct ival_opts o = {
-		.interval = c->interval,
-		.json_stream = c->json_stream,
-		.cpu = c->cli.cpu,
-		.label = "nfsbench",
-		.unit = "bytes",
-		.out = c->json_stream ? stderr : cli_text(&c->cli),
-	};
 	const char *msg;
 	char err[256];
 
@@ -265,8 +257,10 @@ static void check_ival(struct cfg *c)
 			      c->cli.json_stdout);
 	if (msg)
 		die_usage("%s", msg);
-	o.interval = c->interval;
-	if (ival_open(&c->iv, &o, err, sizeof(err)))
+	if (ival_open_for(&c->iv, c->interval, c->json_stream, c->cli.cpu,
+			  "nfsbench", "bytes",
+			  c->json_stream ? stderr : cli_text(&c->cli), err,
+			  sizeof(err)))
 		die("%s", err);
 }
 

@@ -305,18 +305,11 @@ static void check_opts(struct cfg *cfg, int argc, char **argv, int first)
 /* -i: the reporter of each run's bytes, its lines on txt. */
 static struct ival *open_ival(const struct cfg *cfg, FILE *txt)
 {
-	struct ival_opts o = {
-		.interval = cfg->interval,
-		.json_stream = cfg->json_stream,
-		.cpu = cfg->cli.cpu,
-		.label = "p9bench",
-		.unit = "bytes",
-		.out = txt,
-	};
 	struct ival *iv;
 	char err[256];
 
-	if (ival_open(&iv, &o, err, sizeof(err)))
+	if (ival_open_for(&iv, cfg->interval, cfg->json_stream, cfg->cli.cpu,
+			  "p9bench", "bytes", txt, err, sizeof(err)))
 		die("%s", err);
 	return iv;
 }

@@ -157,17 +157,10 @@ static int parse_opts(int argc, char **argv)
 /* --interval: the reporter of the runs' payload (after out_doc: zcc_out). */
 static void open_ival(void)
 {
-	struct ival_opts o = {
-		.interval = cfg.interval,
-		.json_stream = cfg.json_stream,
-		.cpu = cfg.com.cpu,
-		.label = "zcc",
-		.unit = "bytes",
-		.out = zcc_out,
-	};
 	char err[256];
 
-	if (ival_open(&cfg.iv, &o, err, sizeof(err)))
+	if (ival_open_for(&cfg.iv, cfg.interval, cfg.json_stream, cfg.com.cpu,
+			  "zcc", "bytes", zcc_out, err, sizeof(err)))
 		die("%s", err);
 }
 

@@ -206,6 +206,20 @@ static void halt(struct ival *iv)
 	iv->running = 0;
 }
 
+int ival_open_for(struct ival **ivp, double interval, int json_stream, int cpu,
+		  const char *label, const char *unit, FILE *out, char *err,
+		  size_t len)
+{
+	struct ival_opts o = {.interval = interval,
+			      .json_stream = json_stream,
+			      .cpu = cpu,
+			      .label = label,
+			      .unit = unit,
+			      .out = out};
+
+	return ival_open(ivp, &o, err, len);
+}
+
 void ival_close(struct ival *iv)
 {
 	if (!iv)

@@ -49,6 +49,11 @@ const char *ival_check_opts(double *interval, int json_stream, int json_stdout);
 /* A reporter (*ivp NULL when o->interval <= 0); 0 or -errno with err. */
 int ival_open(struct ival **ivp, const struct ival_opts *o, char *err,
 	      size_t len);
+/* The same for a tool: its interval, --json-stream and -c, its lines'
+ * label, its unit and its text stream (JSON on stdout, real clock). */
+int ival_open_for(struct ival **ivp, double interval, int json_stream, int cpu,
+		  const char *label, const char *unit, FILE *out, char *err,
+		  size_t len);
 void ival_close(struct ival *iv);
 /* Start watching sample idx (label: its lines' first word; NULL = the
  * opts' label, kept by the caller until ival_stop); 0 or -errno. */

@@ -1,7 +1,7 @@
 /* test_ival.c: lib/cpu/ival's interval reports from a fake counter on a
  * fake clock: how many intervals, their counts and rates, the last
  * partial one, the lines and the --json-stream objects; a sum of
- * counters; the words of each unit; and the real thread. */
+ * counters (and ctr_sum); the words of each unit; and the real thread. */
 #include "config.h"
 #include "ctr.h"
 #include "ival.h"
@@ -192,8 +192,20 @@ static void test_thread(void)
 	free(text);
 }
 
+/* ctr_sum: one field of each element of an array */
+static void test_ctr_sum(void)
+{
+	struct {
+		uint64_t pad, c;
+	} a[3] = {{9, 1}, {9, 20}, {9, 300}};
+
+	T_CHECK(ctr_sum(&a[0].c, 3, sizeof(a[0])) == 321);
+	T_CHECK(ctr_sum(&a[1].c, 0, sizeof(a[0])) == 0);
+}
+
 int main(void)
 {
+	test_ctr_sum();
 	test_bytes();
 	test_sum_and_words();
 	test_off_and_bad();
