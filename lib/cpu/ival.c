@@ -236,8 +236,8 @@ void ival_close(struct ival *iv)
 int ival_start(struct ival *iv, int idx, const char *label, char *err,
 	       size_t len)
 {
-	int r;
-
+	(void)err; /* nothing here fails yet: the thread starts in watch */
+	(void)len;
 	if (!iv)
 		return 0;
 	halt(iv);
@@ -249,15 +249,6 @@ int ival_start(struct ival *iv, int idx, const char *label, char *err,
 	iv->next = iv->tlast = 0;
 	json_decref(iv->list);
 	iv->list = json_array();
-	if (iv->o.manual)
-		return 0;
-	r = pthread_create(&iv->th, NULL, reporter, iv);
-	if (r) {
-		snprintf(err, len, "-i: cannot start the interval thread: %s",
-			 strerror(r));
-		return -r;
-	}
-	iv->running = 1;
 	return 0;
 }
 
@@ -272,6 +263,12 @@ void ival_watch_fn(struct ival *iv, uint64_t (*read)(void *), void *arg)
 		iv->last = read(arg);
 		if (iv->cpu)
 			meter_start(iv->cpu);
+		/* the thread from the data on: a tool may fork its workers
+		 * before (no thread of ours in a child); without one, the
+		 * sample is one interval, up to ival_stop */
+		if (!iv->o.manual && !iv->running)
+			iv->running =
+				!pthread_create(&iv->th, NULL, reporter, iv);
 	}
 	iv->read = read;
 	iv->arg = arg;

@@ -10,7 +10,9 @@
  *
  * A runner registers its counter (ival_watch, or a function that sums
  * several: ival_watch_fn) when its data starts and unregisters it before
- * the counter goes away; the intervals are timed from the registration.
+ * the counter goes away; the intervals are timed from the registration,
+ * and the reporter's thread starts there (so a tool may fork its workers
+ * between ival_start and ival_watch: no thread of ours is copied).
  * A counter one thread writes is added to with ctr_add (lib/core/ctr.h);
  * one several threads add to, with __atomic_fetch_add. Every call takes
  * a NULL reporter (no -i) and does nothing.
@@ -56,7 +58,8 @@ int ival_open_for(struct ival **ivp, double interval, int json_stream, int cpu,
 		  size_t len);
 void ival_close(struct ival *iv);
 /* Start watching sample idx (label: its lines' first word; NULL = the
- * opts' label, kept by the caller until ival_stop); 0 or -errno. */
+ * opts' label, kept by the caller until ival_stop); 0 or -errno (err
+ * filled). */
 int ival_start(struct ival *iv, int idx, const char *label, char *err,
 	       size_t len);
 /* The runner's counter: set when its data starts, NULL before it goes. */
