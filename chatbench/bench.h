@@ -29,6 +29,8 @@ struct cfg {
 	long stall_after;	       /* --fault stall:K (server) */
 	int unpaired;		       /* --fault unpaired (server) */
 	long max_conns;		       /* --max-conns (server); 0 = default */
+	double interval;	       /* -i: seconds between reports */
+	int json_stream;	       /* --json-stream: intervals as JSON */
 };
 
 /* One measured run. */
@@ -47,6 +49,7 @@ struct sample {
 	int paired;		      /* one run of a metered/unmetered pair */
 	int metered;		      /* paired: the soakers ran */
 	int pair;		      /* paired: which pair, 0-based */
+	json_t *intervals;	      /* -i: the run's deliveries (owned) */
 };
 
 /* The two sides (run.c): serve until a signal, or run the clients. */

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "chatframe.h"
+#include "ival.h"
 
 enum chat_model {
 	CHAT_THREADS = 0, /* chat-1.0.1: a thread pair per connection */
@@ -46,6 +47,7 @@ struct chat_run_cfg {
 				  * sending this many messages; -1 = never */
 	uint64_t token;		 /* run token sent in every JOIN */
 	volatile int *interrupt; /* nonzero: stop the run (a signal) */
+	struct ival *iv;	 /* -i: watches the deliveries, or NULL */
 };
 
 /* What one client run found. */

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "chat.h"
 #include "clock.h"
+#include "ctr.h"
 #include "sock.h"
 
 #include <errno.h>
@@ -54,6 +55,8 @@ struct crun {
 	int go;			/* senders may start */
 	int stop;		/* something failed: everyone stops */
 	double t_last;		/* the last user completed */
+	struct cuser *us;	/* -i: every user's deliveries */
+	uint32_t n;
 	char err[768];
 };
 
@@ -299,6 +302,14 @@ static int user_start(struct crun *run, struct cuser *u)
 	return 0;
 }
 
+/* -i: the deliveries checked in so far, over every user. */
+static uint64_t delivered(void *arg)
+{
+	const struct crun *run = arg;
+
+	return ctr_sum(&run->us[0].got, run->n, sizeof(*run->us));
+}
+
 /* With run->lock held: wait until every user is READY, let the senders
  * go, and wait until every user has its messages; t_go: when they went. */
 static void run_exchange(struct crun *run, struct cuser *us, uint32_t n,
@@ -315,6 +326,7 @@ static void run_exchange(struct crun *run, struct cuser *us, uint32_t n,
 	if (run->stop)
 		return;
 	*t_go = clock_now();
+	ival_watch_fn(run->c->iv, delivered, run);
 	run->go = 1;
 	pthread_cond_broadcast(&run->cond);
 	if (wait_count(run, &run->ndone, n, deadline) != 1)
@@ -364,7 +376,7 @@ int chat_client_threads(const struct chat_run_cfg *c,
 	struct cuser *us = chat_zalloc((size_t)n * sizeof(*us));
 	uint32_t *next = chat_zalloc((size_t)n * stride * sizeof(*next));
 	double t0 = clock_now(), deadline = t0 + c->timeout_s, t_go = 0;
-	struct crun run = {.c = c};
+	struct crun run = {.c = c, .us = us, .n = n};
 
 	if (!us || !next)
 		abort();
@@ -386,6 +398,7 @@ int chat_client_threads(const struct chat_run_cfg *c,
 	pthread_cond_broadcast(&run.cond);
 	pthread_mutex_unlock(&run.lock);
 	run_end(&run, us, n, res);
+	ival_watch_fn(c->iv, NULL, NULL);
 	if (t_go > 0) {
 		res->connect_s = t_go - t0;
 		res->exchange_s =

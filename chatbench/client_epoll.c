@@ -7,6 +7,7 @@
 #include "config.h"
 #include "chat.h"
 #include "clock.h"
+#include "ctr.h"
 #include "sock.h"
 
 #include <errno.h>
@@ -127,7 +128,8 @@ static int on_frame(struct erun *run, struct euser *u, struct chat_hdr *h)
 		return -1;
 	}
 	u->next[h->sender]++;
-	if (++u->got == run->due) {
+	ctr_add(&u->got, 1); /* -i reads it */
+	if (u->got == run->due) {
 		u->done = 1;
 		run->ndone++;
 	}
@@ -167,7 +169,8 @@ static int on_readable(struct erun *run, struct euser *u)
 			n = chat_recv(u->fd, u->in, size, MSG_DONTWAIT);
 			if (n == (ssize_t)size &&
 			    chatframe_msg_ok(&u->exp, u->next, u->in)) {
-				if (++u->got == run->due) {
+				ctr_add(&u->got, 1);
+				if (u->got == run->due) {
 					u->done = 1;
 					run->ndone++;
 				}
@@ -268,6 +271,21 @@ static int user_connect(struct erun *run, struct euser *u)
 	return 0;
 }
 
+/* -i: the users and how many, for delivered(). */
+struct epoll_got {
+	const struct euser *us;
+	uint32_t n;
+};
+
+/* -i: the deliveries checked in so far (this loop's thread adds them
+ * with ctr_add; the reporter reads). */
+static uint64_t delivered(void *arg)
+{
+	const struct epoll_got *g = arg;
+
+	return ctr_sum(&g->us[0].got, g->n, sizeof(*g->us));
+}
+
 int chat_client_epoll(const struct chat_run_cfg *c, struct chat_run_result *res)
 {
 	uint32_t n = c->rooms * c->users, i;
@@ -309,7 +327,9 @@ int chat_client_epoll(const struct chat_run_cfg *c, struct chat_run_result *res)
 	t_go = clock_now();
 	for (i = 0; i < n; i++)
 		set_events(&run, &us[i], EPOLLIN | EPOLLOUT);
+	ival_watch_fn(c->iv, delivered, &(struct epoll_got){us, n});
 	r = loop(&run, us, &run.ndone, n, deadline);
+	ival_watch_fn(c->iv, NULL, NULL);
 	for (i = 0; i < n && !r; i++) /* exactly: nothing may follow */
 		if (us[i].inlen ||
 		    chat_check_surplus(us[i].fd, us[i].room, us[i].user,

@@ -294,6 +294,8 @@ void sample_to_doc(struct res_doc *d, json_t *kase, const struct sample *s,
 	}
 	if (s->run.err[0])
 		json_object_set_new(j, "error", json_string(s->run.err));
+	if (s->intervals)
+		json_object_set(j, "intervals", s->intervals);
 	if (s->paired) /* last: renames the slowed run's own figures */
 		res_sample_pair(d, j, s->pair, s->metered);
 	res_sample(kase, j);

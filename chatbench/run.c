@@ -296,7 +296,9 @@ static int client_runs(struct client *k)
 	while (k->n < k->nruns && !sig_stop) {
 		s = &k->s[k->n];
 		metered = meter_run_metered(k->paired, (int)k->n);
-		if (measure_run(k->m, &k->rc, s, metered,
+		if (ival_start(k->rc.iv, (int)k->n, NULL, s->run.err,
+			       sizeof(s->run.err)) ||
+		    measure_run(k->m, &k->rc, s, metered,
 				k->n + 1 < k->nruns
 					? meter_run_metered(k->paired,
 							    (int)k->n + 1)
@@ -306,12 +308,15 @@ static int client_runs(struct client *k)
 				 s->run.err);
 			return 1;
 		}
+		s->intervals = ival_stop(k->rc.iv, s->run.received);
 		s->pair = k->paired ? (int)k->n / 2 : (int)k->n;
 		print_run(k->out, s, measure_paired_by(k->m), k->n + 1,
 			  k->nruns);
 		check_server(k->out, k->doc, k->m, s, k->n + 1, &told);
 		fflush(k->out);
 		sample_to_doc(k->doc, k->kase, s, !k->c->host);
+		json_decref(s->intervals);
+		s->intervals = NULL;
 		k->n++;
 		if (!metered && enough(k->c, k->s, k->n))
 			break;
@@ -354,7 +359,7 @@ int do_client(const struct cfg *c, int argc, char **argv)
 {
 	struct client k = {
 		.c = c,
-		.out = cli_text(&c->cli),
+		.out = c->json_stream ? stderr : cli_text(&c->cli),
 		.rc =
 			{
 				.host = c->host ? c->host : "127.0.0.1",
@@ -369,12 +374,20 @@ int do_client(const struct cfg *c, int argc, char **argv)
 				.interrupt = &sig_stop,
 			},
 	};
+	char err[256];
 	int status;
 
 	client_open(&k, argc, argv);
 	client_start(&k);
+	/* -i: the reporter of each run's deliveries */
+	if (ival_open_for(&k.rc.iv, c->interval, c->json_stream, c->cli.cpu,
+			  "chatbench", "messages", k.out, err, sizeof(err)))
+		die("%s", err);
 	status = client_runs(&k);
 	client_report(&k);
+	if (c->json_stream)
+		ival_stream_end(stdout, k.doc);
+	ival_close(k.rc.iv);
 	if (sig_stop)
 		status = sig_exit_status();
 	measure_close(k.m);

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -36,6 +37,7 @@ struct nb_msg {
 _Static_assert(sizeof(struct nb_msg) <= PIPE_BUF, "atomic pipe message");
 
 static pid_t kids[NB_MAX_CLIENTS]; /* running clients (0 = reaped) */
+static uint64_t *progress; /* -i: the clients' bytes, in shared memory */
 static int nkids;
 
 /* ---- CPU of both sides ---- */
@@ -106,6 +108,7 @@ static void client_main(const struct cfg *c, size_t reqsize, int i, int go,
 		.vers = c->vers,
 		.verify = c->verify,
 		.seed = c->seed,
+		.progress = c->iv ? progress : NULL,
 	};
 	struct nb_msg m = {0};
 	struct nfsio *io;
@@ -263,6 +266,25 @@ static void sum_up(struct nb_sample *s, const struct nb_msg *m, int n)
 	}
 }
 
+/* -i: the counter every client adds its bytes to, in memory the forked
+ * clients share with this process (mapped once, kept to the end), at 0. */
+static int shared_progress(char *err, size_t len)
+{
+	void *p = progress;
+
+	if (!p)
+		p = mmap(NULL, sizeof(*progress), PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		snprintf(err, len, "-i: cannot map a shared counter: %s",
+			 strerror(errno));
+		return -1;
+	}
+	progress = p;
+	*progress = 0;
+	return 0;
+}
+
 static int drop_caches(char *err, size_t len)
 {
 	FILE *f;
@@ -299,6 +321,8 @@ int nb_run_sample(const struct cfg *c, size_t reqsize, int nclients,
 	 * now, box-wide; the clients, forked below, run as the box runs */
 	if (w && cpuwin_paired(w) && cpuwin_metered(w, metered, err, len))
 		return -1;
+	if (c->iv && shared_progress(err, len))
+		return -1;
 	msgs = calloc((size_t)nclients, sizeof(*msgs));
 	if (!msgs || pipe2(go, O_CLOEXEC) || pipe2(res, O_CLOEXEC)) {
 		snprintf(err, len, "cannot make pipes: %s", strerror(errno));
@@ -333,6 +357,7 @@ int nb_run_sample(const struct cfg *c, size_t reqsize, int nclients,
 	if (w && cpuwin_start(w, err, len))
 		goto out;
 	t0 = clock_now();
+	ival_watch(c->iv, progress);
 	close(go[1]); /* the barrier falls */
 	go[1] = -1;
 	if (collect(c, res[0], MSG_DONE, nclients, t0 + c->max_time, running,
@@ -350,6 +375,7 @@ int nb_run_sample(const struct cfg *c, size_t reqsize, int nclients,
 	sum_up(s, msgs, nclients);
 	rc = 0;
 out:
+	ival_watch(c->iv, NULL); /* the counter stays: no read after this */
 	if (rc)
 		nb_kill_clients();
 	nkids = 0;

@@ -125,6 +125,8 @@ void nb_record(const struct cfg *c, struct res_doc *d,
 	res_sample_set(sample, "elapsed_s", s->elapsed_s);
 	/* service demand: this run's CPU over this run's bytes */
 	cpuwin_add(d, sample, &s->cpu, (double)s->bytes);
+	if (s->intervals)
+		json_object_set(sample, "intervals", s->intervals);
 	if (s->cpu.paired)
 		res_sample_pair(d, sample, s->pair, s->cpu.metered);
 	res_sample(kase, sample);

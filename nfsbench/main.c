@@ -77,13 +77,17 @@ static const char usage_text[] =
 	"      --server-pid PID    server CPU: that process tree on this box\n"
 	"      --remote-cpu H[:P]  server CPU: `cyclesoak --serve` on the server\n"
 	"  -L L                    label of this run, as --label\n"
+	"  -i, --interval DUR      a line per interval of each sample: MB/s of\n"
+	"                          all clients, and CPU with -c\n"
+	"      --json-stream       also a JSON line per interval and one at the\n"
+	"                          end on stdout (the text goes to stderr)\n"
 	"  (-c and --cpu measure the client)\n";
 
 static const char longs[] =
 	"read=r write=w size=s: clients=n: qd=Q: async=A files=F: "
 	"bytes=b: vers=V: mount=M: direct=D drop-caches=C rsize=x: "
 	"wsize=y: verify=e verify-file=E: seed=S: timeout=t: "
-	"max-time=T: server-pid=p: remote-cpu=P:";
+	"max-time=T: server-pid=p: remote-cpu=P: interval=i: json-stream=j";
 
 /* "4k,64k" or "1k..1m" (doubling) into v; returns the count. */
 static int parse_list(const char *opt, const char *s, uint64_t lo, uint64_t hi,
@@ -203,6 +207,8 @@ static const struct cli_set sets[] = {
 	{'R', "--repeat", CLI_INT, NO(cli.repeat), 1, 10000},
 	CLI_STRING('P', "--remote-cpu", NO(remote_cpu)),
 	CLI_STRING('L', "--label", NO(cli.label)),
+	{'i', "-i", CLI_DUR, NO(interval), 0.01, 86400},
+	CLI_SWITCH('j', "--json-stream", NO(json_stream)),
 	{0},
 };
 
@@ -237,8 +243,26 @@ static void nb_option(void *p, int o, const char *arg)
 }
 
 CLI_TOOL(tool, usage_text, CLI_CPU | CLI_REPEAT | CLI_RESULT | CLI_RESULT_O,
-	 "rws:n:b:t:R:L:", .repeat_max = 10000, .longs = longs, .sets = sets,
+	 "rws:n:b:t:R:L:i:", .repeat_max = 10000, .longs = longs, .sets = sets,
 	 .take = {what_option}, .option = nb_option);
+
+/* -i and --json-stream: checked, and the reporter (its lines with the
+ * text). */
+static void check_ival(struct cfg *c)
+{
+	const char *msg;
+	char err[256];
+
+	msg = ival_check_opts(&c->interval, c->json_stream,
+			      c->cli.json_stdout);
+	if (msg)
+		die_usage("%s", msg);
+	if (ival_open_for(&c->iv, c->interval, c->json_stream, c->cli.cpu,
+			  "nfsbench", "bytes",
+			  c->json_stream ? stderr : cli_text(&c->cli), err,
+			  sizeof(err)))
+		die("%s", err);
+}
 
 /* The target, the mode it implies and what goes with which mode. */
 static void check_opts(struct cfg *c, int argc, char **argv, int first)
@@ -274,6 +298,7 @@ static void check_opts(struct cfg *c, int argc, char **argv, int first)
 			"nfs:// URLs need libnfs, which this build lacks (configure --with-libnfs)");
 	c->json_out = cli_doc_path(&c->cli);
 	c->quiet = log_level == LOG_QUIET;
+	check_ival(c);
 }
 
 static void fail(struct res_doc *d, const char *err)
@@ -305,11 +330,15 @@ static void one_run(const struct cfg *c, struct res_doc *d, struct cpuwin *w,
 	char err[1024];
 	double mbps;
 
+	if (ival_start(c->iv, rep, NULL, err, sizeof(err)))
+		fail(d, err);
 	if (nb_run_sample(c, size, clients, w, metered, &s, err, sizeof(err)))
 		fail(d, err);
+	s.intervals = ival_stop(c->iv, s.bytes);
 	s.pair = rep;
 	nb_check_limits(c, d, &s);
 	nb_record(c, d, &s);
+	json_decref(s.intervals);
 	nb_print_sample(c, &s, rep);
 	if (s.cpu.metered)
 		return; /* its rate is not a result */
@@ -374,7 +403,7 @@ int main(int argc, char **argv)
 			res_set_peer(d, peer);
 	}
 	paired = w && cpuwin_paired(w);
-	f = cli_text(&c->cli);
+	f = c->json_stream ? stderr : cli_text(&c->cli);
 	if (paired && !c->quiet)
 		meters_line(f, c, w);
 	for (rep = 0; rep < c->cli.repeat; rep++)
@@ -389,6 +418,9 @@ int main(int argc, char **argv)
 	nb_cpu_close(w);
 	nb_print_perturbation(c, d);
 	nb_print_tables(c, d);
+	if (c->json_stream)
+		ival_stream_end(stdout, d);
+	ival_close(c->iv);
 	if (res_finish(d))
 		return 1;
 	if (!c->quiet)

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "cpuwin.h"
+#include "ival.h"
 #include "meter.h"
 #include "nfsio.h"
 
@@ -48,6 +49,9 @@ struct cfg {
 	char fstype[32];	  /* mounted: the file system's type */
 	const char *json_out;	  /* cli_doc_path(&cli), for print.c */
 	int quiet;		  /* -q, for print.c */
+	double interval;	  /* -i: seconds between reports, 0 = none */
+	int json_stream;	  /* --json-stream: intervals as JSON lines */
+	struct ival *iv;	  /* their reporter (main), NULL = none */
 };
 
 /* One sample's figures: aggregate and per client. */
@@ -63,6 +67,7 @@ struct nb_sample {
 	/* CPU: local = the client box (-c), remote = the server side
 	 * (--server-pid first, then --remote-cpu's meters) */
 	struct cpuwin_sample cpu;
+	json_t *intervals; /* -i: the sample's, summed over its clients */
 };
 
 /* The CPU windows of both sides (lib/cpu/cpuwin), opened once for the run;

@@ -48,6 +48,8 @@ struct nfsio_opts {
 	enum nfsio_verify verify; /* check what was read */
 	const char *verify_file;  /* NFSIO_VERIFY_FILE: the local copy */
 	uint64_t seed;		  /* pattern seed (0 = NFSIO_SEED) */
+	uint64_t *progress;	  /* -i: bytes also added here, atomically
+				   * (shared with other clients); NULL = no */
 };
 
 struct nfsio_stats {

@@ -108,7 +108,7 @@ int nfsio_serial(struct nfsio *io, nfsio_one_fn one, char *err, size_t len)
 		io->st.ops++;
 		if ((size_t)r < n)
 			io->st.short_ops++;
-		io->st.bytes += (uint64_t)r;
+		nfsio_count(io, (uint64_t)r);
 		off += (uint64_t)r;
 	}
 	return 0;

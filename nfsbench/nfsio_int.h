@@ -13,6 +13,15 @@ struct nfsio_engine {
 	void (*close)(struct nfsio *io);
 };
 
+/* n more bytes moved: the stats, and the -i counter when there is one. */
+#define nfsio_count(io, n)                                                  \
+	do {                                                                 \
+		(io)->st.bytes += (n);                                       \
+		if ((io)->o.progress)                                        \
+			__atomic_fetch_add((io)->o.progress, (uint64_t)(n),   \
+					   __ATOMIC_RELAXED);                \
+	} while (0)
+
 struct nfsio {
 	const struct nfsio_engine *eng;
 	struct nfsio_opts o;   /* copy of the caller's options */

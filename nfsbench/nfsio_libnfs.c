@@ -334,7 +334,7 @@ static int slot_reap(struct nfsio *io, struct lnfs_slot *s, int *eof)
 		return 1;
 	}
 	io->st.ops++;
-	io->st.bytes += got;
+	nfsio_count(io, got);
 	if (got < s->count) {
 		io->st.short_ops++;
 		s->off += got;

@@ -27,8 +27,10 @@
 
 static FILE *out(const struct cfg *c)
 {
-	/* with -J the document owns stdout */
-	return c->json_out && !strcmp(c->json_out, "-") ? stderr : stdout;
+	/* with -J the document owns stdout, with --json-stream the stream */
+	return (c->json_out && !strcmp(c->json_out, "-")) || c->json_stream
+		       ? stderr
+		       : stdout;
 }
 
 static void cpu_brief(FILE *f, const char *side, const struct cpu_sample *s,

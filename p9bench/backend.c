@@ -10,6 +10,7 @@
 #include "config.h"
 #include "p9bench.h"
 #include "clock.h"
+#include "ctr.h"
 #include "log.h"
 #include "mfile.h"
 #include "sig.h"
@@ -279,7 +280,7 @@ static void p9_complete(struct bench *b, const struct p9_done *d, uint64_t off)
 		    (unsigned long long)off, (long long)d->result);
 	if (b->cfg->verify && b->verify_ok && d->type == P9_TREAD)
 		verify(b, b->dst + d->cookie * b->slot_len, d->asked, off);
-	b->s.bytes += d->asked;
+	ctr_add(&b->s.bytes, d->asked);
 	b->s.msgs++;
 }
 
@@ -431,7 +432,7 @@ static int m_run(struct bench *b, int write, size_t size, int path,
 			    (unsigned long long)off, b->mf.path, n);
 		if (!write && b->cfg->verify && b->verify_ok)
 			verify(b, b->dst, size, off);
-		b->s.bytes += size;
+		ctr_add(&b->s.bytes, size);
 		b->s.msgs++;
 		off = off + size >= region ? 0 : off + size;
 		nop++;

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "cpuwin.h"
+#include "ival.h"
 #include "meter.h"
 #include "mfile.h"
 #include "p9.h"
@@ -50,6 +51,8 @@ struct cfg {
 	int keep;		/* leave the test file */
 	int no_create;		/* the test file must exist */
 	double timeout;		/* seconds without progress = dead server */
+	double interval;	/* -i: seconds between reports, 0 = none */
+	int json_stream;	/* --json-stream: intervals as JSON lines */
 	/* CPU */
 	const char *remote_cpu; /* HOST[:PORT] of cyclesoak --serve */
 	pid_t server_pid;	/* --server-pid: a local server process */
@@ -75,8 +78,9 @@ extern const struct bk_ops bk_9p, bk_mounted;
 
 /* One sample's raw figures. */
 struct sample {
-	uint64_t bytes, ops, msgs; /* moved */
+	uint64_t bytes, ops, msgs; /* moved (bytes: ctr_add, for -i) */
 	double elapsed;		/* seconds */
+	json_t *intervals;	/* -i: the run's (owned), or NULL */
 	struct cpuwin_sample cpu; /* every side's CPU windows */
 };
 
@@ -116,6 +120,7 @@ struct bench {
 	size_t size_max;	/* largest IO size in the sweep */
 	const char *phase;	/* for error messages */
 	struct sample s;	/* the sample being taken */
+	struct ival *iv;	/* -i's reporter, NULL = none */
 	uint64_t verify_bad;	/* bytes that did not match */
 	char cpu_meter[16];	/* the local meter the table shows */
 	char remote_meter[16];	/* the remote one */

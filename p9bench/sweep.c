@@ -165,6 +165,8 @@ static void record(struct bench *b, struct res_doc *doc, int op, int si,
 	cpuwin_add(doc, js, &s->cpu, (double)s->bytes);
 	if (s->cpu.nremote && b->same_box)
 		json_object_set_new(js, "same_box", json_true());
+	if (s->intervals)
+		json_object_set(js, "intervals", s->intervals);
 	if (s->cpu.paired)
 		res_sample_pair(doc, js, pair, s->cpu.metered);
 	res_sample(kase, js);
@@ -179,7 +181,7 @@ static int sample(struct bench *b, struct res_doc *doc, struct cpuwin *w,
 	const size_t size = cfg->sizes[si];
 	struct cell *c = &b->cells[op][si][path];
 	uint64_t copied0 = b->c.copied;
-	char phase[200], rate[32], err[1024];
+	char phase[200], rate[32], err[1024], label[96];
 	int r;
 
 	if (sig_stop)
@@ -201,15 +203,25 @@ static int sample(struct bench *b, struct res_doc *doc, struct cpuwin *w,
 		die("%s: %s", phase, err);
 	memset(&b->s, 0, sizeof(b->s));
 	b->verify_bad = 0;
+	snprintf(label, sizeof(label), "p9bench %s %zu %s", op ? "read" : "write",
+		 size, b->bk->path_name[path]);
+	if (ival_start(b->iv, rep, label, err, sizeof(err)))
+		die("%s: %s", phase, err);
 	if (cpuwin_start(w, err, sizeof(err)))
 		die("%s: %s", phase, err);
+	ival_watch(b->iv, &b->s.bytes);
 	r = b->bk->run(b, !op, size, path, ops_for(cfg, size),
 		       cfg->duration ? clock_now() + cfg->duration : 0);
+	ival_watch(b->iv, NULL);
 	if (cpuwin_stop(w, &b->s.cpu, err, sizeof(err)))
 		die("%s: %s", phase, err);
+	b->s.intervals = ival_stop(b->iv, b->s.bytes);
+	if (!r)
+		record(b, doc, op, si, path, rep, b->c.copied - copied0);
+	json_decref(b->s.intervals);
+	b->s.intervals = NULL;
 	if (r)
 		return r;
-	record(b, doc, op, si, path, rep, b->c.copied - copied0);
 	log_verbose(
 		"%-5s %7zu %-8s %12s  %10.0f ops/s  %.3f s%s%s",
 		op ? "read" : "write", size, b->bk->path_name[path],

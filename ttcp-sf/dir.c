@@ -172,7 +172,7 @@ static void run(struct run *u, const char *who, int timeout_ms)
 	if (u->rx && !u->tx) /* -R: the clock starts with the first bytes */
 		sock_wait(u->fd, POLLIN, timeout_ms);
 	u->t0 = clock_now();
-	ival_watch(u->main_ctr);
+	ival_watch(ttcp_iv, u->main_ctr);
 	if (threaded && pthread_create(&th, NULL, sender, u))
 		die("%s: cannot start the sending thread", who);
 	if (!threaded && u->tx)
@@ -185,7 +185,7 @@ static void run(struct run *u, const char *who, int timeout_ms)
 	}
 	if (threaded)
 		pthread_join(th, NULL);
-	ival_watch(NULL);
+	ival_watch(ttcp_iv, NULL);
 	if (u->tx && u->sent < 0)
 		die("%s (phase: data, sending, after %llu bytes): %s", who,
 		    (unsigned long long)u->tx->bytes, u->tx->err);

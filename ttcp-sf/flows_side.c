@@ -99,9 +99,9 @@ static void run(struct flows *fs, struct meterset *ms, int cpu,
 		meterset_start(ms);
 	if (fs->deadline_ns)
 		fs->deadline_ns += clock_ns();
-	ival_watch(&fs->progress);
+	ival_watch(ttcp_iv, &fs->progress);
 	r = flows_run(fs, err, sizeof(err));
-	ival_watch(NULL);
+	ival_watch(ttcp_iv, NULL);
 	if (r)
 		die("%s: %s", who, err);
 	if (cpu)

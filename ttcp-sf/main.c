@@ -40,7 +40,7 @@ int main(int argc, char **argv)
 		res_finish(d);
 		return sig_exit_status();
 	}
-	ival_stream_end(&c, d);
+	ttcp_ival_end(&c, d);
 	if (res_finish(d))
 		return 1;
 	return r ? 1 : 0;

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include "flows.h"
+#include "ival.h"
 #include "log.h"
 #include "rr.h"
 #include "sock.h"
@@ -376,6 +377,7 @@ static void check_rr(struct cfg *c)
 
 void parse_opts(struct cfg *c, int argc, char **argv)
 {
+	const char *msg;
 	int ind;
 
 	cfg_defaults(c);
@@ -386,10 +388,10 @@ void parse_opts(struct cfg *c, int argc, char **argv)
 	check_flows(c);
 	if (c->cork && (c->rr || c->udp || !c->trans))
 		die_usage("--cork: for -t TCP streams (a corked request waits 200 ms)");
-	if (c->json_stream && c->com.json_stdout)
-		die_usage("--json-stream and -J: both want stdout (use -o FILE for the document)");
-	if (c->json_stream && c->interval <= 0)
-		c->interval = 1;
+	msg = ival_check_opts(&c->interval, c->json_stream,
+			      c->com.json_stdout);
+	if (msg)
+		die_usage("%s", msg);
 	if (!c->rr)
 		check_udp(c);
 	check_rr(c);

@@ -74,10 +74,10 @@ static int tcp_sample(struct rcv *r, int first, struct sample *s)
 		x->touch = c->touch;
 		if (c->com.cpu)
 			meterset_start(&r->ms);
-		ival_watch(&x->bytes);
+		ival_watch(ttcp_iv, &x->bytes);
 		t0 = clock_now();
 		n = xfer_recv_stream(x, 0, 0, &sig_stop);
-		ival_watch(NULL);
+		ival_watch(ttcp_iv, NULL);
 		s->elapsed_s = clock_now() - t0;
 		if (c->com.cpu)
 			s->ncpu = meterset_stop(&r->ms, s->cpu);
@@ -162,14 +162,14 @@ static int run_sample(struct rcv *r, int idx, struct sample *s)
 	const struct cfg *c = r->c;
 	int stop = 0;
 
-	ival_start(c, "r", idx, c->rr != 0);
+	ttcp_ival_start(c, "r", idx, c->rr != 0);
 	if (c->rr)
 		stop = rr_rcv_sample(r, idx == 0, s);
 	else if (c->udp)
 		rcv_udp_sample(r, idx == 0, s);
 	else
 		stop = tcp_sample(r, idx == 0, s);
-	s->intervals = ival_stop(c->rr ? s->trans : s->bytes);
+	s->intervals = ttcp_ival_stop(c->rr ? s->trans : s->bytes);
 	return stop;
 }
 

@@ -85,7 +85,7 @@ static int udp_one(struct rcv *r, struct udp_state *u, struct sample *s,
 		}
 		u->src = *from;
 		u->have_src = 1;
-		ival_watch(&s->bytes); /* -i: from the first data */
+		ival_watch(ttcp_iv, &s->bytes); /* -i: from the first data */
 	} else if (!rcv_same_sender(from, &u->src)) {
 		u->strays++;
 		return 0;
@@ -164,7 +164,7 @@ void rcv_udp_sample(struct rcv *r, int first, struct sample *s)
 			break;
 	}
 	free(b);
-	ival_watch(NULL);
+	ival_watch(ttcp_iv, NULL);
 	s->elapsed_s = u.have_src ? u.last - u.t0 : 0;
 	if (c->com.cpu && u.started)
 		s->ncpu = meterset_stop(&r->ms, s->cpu);

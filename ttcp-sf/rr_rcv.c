@@ -187,7 +187,7 @@ static int tcp_serve(struct rrs *x, int first)
 	buffers(x);
 	if (c->com.cpu)
 		meterset_start(&x->r->ms);
-	ival_watch(&x->s->trans);
+	ival_watch(ttcp_iv, &x->s->trans);
 	t0 = clock_now();
 	if (x->su.kind == RR_CRR) {
 		r = crr(x, fd);
@@ -197,7 +197,7 @@ static int tcp_serve(struct rrs *x, int first)
 		close(fd); /* the transmitter's clock stops at this EOF */
 	}
 	x->s->elapsed_s = clock_now() - t0;
-	ival_watch(NULL);
+	ival_watch(ttcp_iv, NULL);
 	if (c->com.cpu)
 		x->s->ncpu = meterset_stop(&x->r->ms, x->s->cpu);
 	return r;

@@ -361,7 +361,7 @@ void rr_xmit_sample(const struct cfg *c, struct meterset *ms, struct sample *s)
 	if (c->com.cpu)
 		meterset_start(ms);
 	t0 = clock_ns();
-	ival_watch(&s->trans);
+	ival_watch(ttcp_iv, &s->trans);
 	if (c->duration > 0)
 		x.deadline = t0 + (uint64_t)(c->duration * 1e9);
 	if (c->udp)
@@ -371,7 +371,7 @@ void rr_xmit_sample(const struct cfg *c, struct meterset *ms, struct sample *s)
 	else
 		tcp_rr(&x);
 	s->elapsed_s = (double)(clock_ns() - t0) / 1e9;
-	ival_watch(NULL);
+	ival_watch(ttcp_iv, NULL);
 	if (c->com.cpu)
 		s->ncpu = meterset_stop(ms, s->cpu);
 	s->rr_kind = c->udp ? RR_UDP : su.kind;

@@ -181,6 +181,21 @@ void xmit_udp_sample(const struct cfg *c, struct meterset *ms,
 /* sockopt.c: -b, -D, --cc and the timeout on a socket of either side. */
 void ttcp_socket_opts(const struct cfg *c, int fd, int sending);
 
+/* ival.c: -i SECS and --json-stream, lib/cpu/ival's reporter with
+ * ttcp's words ("ttcp-t", "ttcp-r"; bytes, or transactions with --rr).
+ * A runner registers its counter with ival_watch(ttcp_iv, ...) when its
+ * data starts and unregisters it before the counter goes away. */
+extern struct ival *ttcp_iv;	/* NULL without -i/--json-stream */
+/* Start the reporter of sample idx (no-op without -i/--json-stream);
+ * trans: the counter counts transactions, else bytes. */
+void ttcp_ival_start(const struct cfg *c, const char *side, int idx,
+		     int trans);
+/* Stop: the last (partial) interval up to the final count; returns the
+ * sample's intervals (new reference; NULL without -i). */
+json_t *ttcp_ival_stop(uint64_t final);
+/* --json-stream: the end object, with the whole result document. */
+void ttcp_ival_end(const struct cfg *c, struct res_doc *d);
+
 /* out.c: what both sides print and record. */
 extern FILE *ttcp_out;		/* human text: stdout, stderr under -J */
 /* The result document of this run: config, metrics, output, label. */

@@ -127,7 +127,7 @@ static void tcp_sample(struct xmit *t, struct sample *s)
 	x->timeout_ms = c->timeout_ms;
 	if (c->com.cpu)
 		meterset_start(&t->ms);
-	ival_watch(&x->bytes);
+	ival_watch(ttcp_iv, &x->bytes);
 	t0 = clock_now();
 	if (c->duration > 0)
 		deadline = t0 + c->duration;
@@ -137,7 +137,7 @@ static void tcp_sample(struct xmit *t, struct sample *s)
 	if (n < 0)
 		die("receiver %s:%d (phase: data, after %llu bytes): %s",
 		    c->host, c->port, (unsigned long long)x->bytes, x->err);
-	ival_watch(NULL);
+	ival_watch(ttcp_iv, NULL);
 	shutdown(fd, SHUT_WR);
 	drain(c, fd);
 	s->elapsed_s = clock_now() - t0;
@@ -292,9 +292,9 @@ static void run_sample(struct xmit *t, int idx, struct sample *s)
 {
 	const struct cfg *c = t->c;
 
-	ival_start(c, "t", idx, c->rr != 0);
+	ttcp_ival_start(c, "t", idx, c->rr != 0);
 	workload(t, s);
-	s->intervals = ival_stop(c->rr ? s->trans : s->bytes);
+	s->intervals = ttcp_ival_stop(c->rr ? s->trans : s->bytes);
 }
 
 static void workload(struct xmit *t, struct sample *s)

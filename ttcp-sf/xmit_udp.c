@@ -73,7 +73,7 @@ void xmit_udp_sample(const struct cfg *c, struct meterset *ms,
 	t0 = clock_now();
 	if (c->duration > 0)
 		deadline = t0 + c->duration;
-	ival_watch(&s->bytes);
+	ival_watch(ttcp_iv, &s->bytes);
 	for (seq = 0; seq < n && !sig_stop; seq++) {
 		if (deadline > 0 && clock_now() >= deadline)
 			break;
@@ -81,7 +81,7 @@ void xmit_udp_sample(const struct cfg *c, struct meterset *ms,
 		udp_send(c, fd, src->buf, c->buflen, s);
 		ctr_add(&s->bytes, c->buflen);
 	}
-	ival_watch(NULL);
+	ival_watch(ttcp_iv, NULL);
 	s->dgrams = seq;
 	s->elapsed_s = clock_now() - t0;
 	cnt = htonl((uint32_t)seq);

@@ -5,8 +5,8 @@
  * box's CPU (-c) and, from a zcbench zcs, the server's (-C). Without -C
  * the bytes on the wire are exactly the original's. See man/zcc.1.
  *
- * The parts: main.c (options, the runs), run.c (the files, one run over
- * -P connections), out.c (what it prints and records).
+ * The parts: main.c (options, the runs), files.c (the files), run.c (one
+ * run over -P connections), out.c (what it prints and records).
  */
 #include "config.h"
 #include "zcc.h"
@@ -54,6 +54,10 @@ static char usage_text[2048];
 	"  -C, --remote-cpu       ask the server for its CPU: zcbench zcs only\n" \
 	"                         (sends a hello an original zcs cannot read)\n" \
 	"      --timeout SECS     longest wait for progress (30)\n"            \
+	"      --interval SECS    a line per interval: MB/s, and CPU with -c\n"  \
+	"                         (long form only: -i is SO_RCVBUF)\n"         \
+	"      --json-stream      also a JSON line per interval and one at the\n" \
+	"                         end on stdout (text to stderr)\n"            \
 	"  -d                     as -v: more output\n"
 
 /* What parsing needs beyond the settings. */
@@ -65,7 +69,7 @@ static struct {
 /* The long options (--method and --timeout have no short letter). */
 static const char longs[] =
 	"server=s: port=p: loops=n: bufsize=b: method=M: bind-cpu=B: "
-	"parallel=P: remote-cpu=C timeout=T:";
+	"parallel=P: remote-cpu=C timeout=T: interval=I: json-stream=j";
 
 /* The options that only store a value. */
 static const struct cli_set sets[] = {
@@ -77,6 +81,8 @@ static const struct cli_set sets[] = {
 	{'B', "-B", CLI_INT, ZO(cpu), 0, CPU_SETSIZE - 1},
 	{'P', "-P", CLI_INT, ZO(conns), 1, 4096},
 	CLI_SWITCH('C', "--remote-cpu", ZO(remote)),
+	{'I', "--interval", CLI_DUR, ZO(interval), 0.01, 86400},
+	CLI_SWITCH('j', "--json-stream", ZO(json_stream)),
 	{0},
 };
 
@@ -130,17 +136,32 @@ static const struct xfer_ops *pick_method(void)
 /* Returns the index of the first file. */
 static int parse_opts(int argc, char **argv)
 {
+	const char *msg;
 	int ind;
 
 	snprintf(usage_text, sizeof(usage_text), USAGE_FMT, ZCW_PORT,
 		 xfer_names(XFER_SEND));
 	ind = cli_parse(&tool, &cfg, &cfg.com, argc, argv);
 	cfg.ops = pick_method();
+	msg = ival_check_opts(&cfg.interval, cfg.json_stream,
+			      cfg.com.json_stdout);
+	if (msg)
+		die_usage("%s", msg);
 	if (!cfg.server)
 		die_usage("-s SERVER: which zcs to send to");
 	if (ind >= argc)
 		die_usage("no files to send (zcc -s SERVER FILE...)");
 	return ind;
+}
+
+/* --interval: the reporter of the runs' payload (after out_doc: zcc_out). */
+static void open_ival(void)
+{
+	char err[256];
+
+	if (ival_open_for(&cfg.iv, cfg.interval, cfg.json_stream, cfg.com.cpu,
+			  "zcc", "bytes", zcc_out, err, sizeof(err)))
+		die("%s", err);
 }
 
 /* The runs of one invocation, and what they measured so far. */
@@ -171,8 +192,11 @@ static void one_run(struct runs *rs, int k)
 	run.pair = (uint32_t)(rs->paired ? k / 2 : k);
 	if (rs->paired && cpuwin_metered(&rs->w, run.metered, err, sizeof(err)))
 		die("--cpu: %s", err);
+	if (ival_start(cfg.iv, k, NULL, err, sizeof(err)))
+		die("%s", err);
 	if (run_once(&cfg, &rs->fs, zcw_run_flags(&run), &rs->w, &cs, &r))
 		die("%s", r.err);
+	r.intervals = ival_stop(cfg.iv, r.payload);
 	if (!k && !rs->paired && r.rem.soak) {
 		rs->paired = 1;
 		fprintf(zcc_out,
@@ -223,6 +247,7 @@ int main(int argc, char **argv)
 	rs.rt.metered = calloc((size_t)cfg.com.repeat, sizeof(double));
 	if (!rs.rt.mbps || !rs.rt.metered)
 		abort();
+	open_ival();
 	out_start(&cfg, &rs.fs, &rs.w, rs.paired);
 	for (k = 0; k < meter_runs(rs.paired, cfg.com.repeat) && !sig_stop; k++)
 		one_run(&rs, k);
@@ -231,7 +256,10 @@ int main(int argc, char **argv)
 			 meter_runs(rs.paired, cfg.com.repeat));
 	by = cpuwin_paired_by(&rs.w);
 	out_summary(&cfg, &rs.rt, !rs.paired ? NULL : by ? by : "soak");
+	if (cfg.json_stream)
+		ival_stream_end(stdout, rs.doc);
 	wfail = res_finish(rs.doc) != 0;
+	ival_close(cfg.iv);
 	res_free(rs.doc);
 	cpuwin_close(&rs.w);
 	files_close(&rs.fs);

@@ -2,13 +2,15 @@
  * run.c: one zcc run: -P connections, each a thread that connects, says
  * hello when asked (-C), waits at a barrier so all start together, sends
  * the original stream (header words with plain writes, file bytes with
- * the transfer method), then waits for the server's report and close.
+ * the transfer method), then waits for the server's report and close;
+ * --interval watches the bytes they have sent.
  */
 #include "config.h"
 #include "cpujson.h"
 #include "zcc.h"
 
 #include "clock.h"
+#include "ctr.h"
 #include "log.h"
 #include "units.h"
 #include "peerrep.h"
@@ -30,58 +32,6 @@
 
 #define HDR_MAX	      64   /* header words gathered before a write */
 #define HELLO_WAIT_MS 5000 /* an original server never answers */
-
-int files_open(struct fileset *fs, char **paths, int n, size_t bufsize)
-{
-	char err[512];
-	struct stat st;
-	int i;
-
-	memset(fs, 0, sizeof(*fs));
-	fs->src = calloc((size_t)n, sizeof(*fs->src));
-	fs->len = calloc((size_t)n, sizeof(*fs->len));
-	if (!fs->src || !fs->len)
-		abort();
-	for (i = 0; i < n; i++) {
-		if (stat(paths[i], &st)) {
-			log_warn("skipping %s: %s", paths[i], strerror(errno));
-			continue;
-		}
-		if (!S_ISREG(st.st_mode)) {
-			log_info("skipping %s: not a regular file", paths[i]);
-			continue;
-		}
-		if ((uint64_t)st.st_size > UINT32_MAX) {
-			log_info(
-				"skipping %s: %llu bytes, the protocol's lengths stop at 4 GiB - 1",
-				paths[i], (unsigned long long)st.st_size);
-			continue;
-		}
-		fs->src[fs->n].fd = -1;
-		if (st.st_size &&
-		    xfer_source_open(&fs->src[fs->n], paths[i], 0, bufsize, 0,
-				     0, 0, err, sizeof(err))) {
-			log_warn("skipping %s: %s", paths[i], err);
-			continue;
-		}
-		fs->len[fs->n] = (uint64_t)st.st_size;
-		fs->bytes += (uint64_t)st.st_size;
-		fs->n++;
-	}
-	return fs->n;
-}
-
-void files_close(struct fileset *fs)
-{
-	int i;
-
-	for (i = 0; i < fs->n; i++)
-		if (fs->len[i])
-			xfer_source_close(&fs->src[i]);
-	free(fs->src);
-	free(fs->len);
-	memset(fs, 0, sizeof(*fs));
-}
 
 struct conn {
 	int id; /* 0..P-1 */
@@ -429,12 +379,32 @@ static void gather(struct conn *cs, int n, struct run_result *r)
 	}
 }
 
+/* --interval: the payload the connections have sent so far (each has
+ * its transfer once they are all connected, until they are freed). */
+struct progress {
+	struct conn *cs;
+	int n;
+};
+
+static uint64_t sent_so_far(void *arg)
+{
+	const struct progress *p = arg;
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < p->n; i++)
+		if (p->cs[i].x)
+			sum += ctr_read(&p->cs[i].x->bytes);
+	return sum;
+}
+
 int run_once(const struct cfg *cfg, const struct fileset *fs,
 	     uint32_t run_flags, struct cpuwin *w, struct cpuwin_sample *win,
 	     struct run_result *r)
 {
 	struct conn *cs = calloc((size_t)cfg->conns, sizeof(*cs));
 	pthread_t *th = calloc((size_t)cfg->conns, sizeof(*th));
+	struct progress prog = {cs, cfg->conns};
 	pthread_barrier_t ready, go;
 	pthread_attr_t attr;
 	char werr[512];
@@ -466,12 +436,14 @@ int run_once(const struct cfg *cfg, const struct fileset *fs,
 	if (cpuwin_start(w, werr, sizeof(werr)))
 		log_warn("%s (the failed meter's figures say why)", werr);
 	t0 = clock_now();
+	ival_watch_fn(cfg->iv, sent_so_far, &prog);
 	pthread_barrier_wait(&go);
 	for (i = 0; i < started; i++) {
 		pthread_join(th[i], NULL);
 		if (cs[i].t_end > t_end)
 			t_end = cs[i].t_end;
 	}
+	ival_watch_fn(cfg->iv, NULL, NULL);
 	cpuwin_stop(w, win, werr, sizeof(werr)); /* local only: never fails */
 	r->elapsed_s = t_end - t0;
 	gather(cs, cfg->conns, r);
@@ -488,6 +460,8 @@ void run_result_free(struct run_result *r)
 {
 	json_decref(r->rem.host);
 	json_decref(r->counters);
+	json_decref(r->intervals);
 	r->rem.host = NULL;
 	r->counters = NULL;
+	r->intervals = NULL;
 }

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "cpuwin.h"
+#include "ival.h"
 #include "meter.h"
 #include "result.h"
 #include "xfer.h"
@@ -30,6 +31,10 @@ struct cfg {
 	int conns;		/* -P: parallel connections */
 	int remote;		/* -C: hello, and the server's CPU report */
 	int timeout_ms;		/* --timeout: wait for progress */
+	double interval;	/* --interval: seconds between reports, 0 =
+				 * none (-i is SO_RCVBUF, as the original) */
+	int json_stream;	/* --json-stream: intervals as JSON lines */
+	struct ival *iv;	/* their reporter (main), NULL = none */
 };
 
 /* The files to send, opened once and shared by every connection. */
@@ -66,6 +71,7 @@ struct run_result {
 	struct remote rem;
 	json_t *counters; /* method counters of connection 0 */
 	char warn[256];	  /* e.g. zero-copy sends the kernel copied */
+	json_t *intervals; /* --interval: the run's (owned), or NULL */
 };
 
 int files_open(struct fileset *fs, char **paths, int n, size_t bufsize);

@@ -10,6 +10,7 @@
 #ifndef ZCB_CTR_H
 #define ZCB_CTR_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Add n to *c; only one thread ever writes *c. */
@@ -22,6 +23,18 @@ static inline void ctr_add(uint64_t *c, uint64_t n)
 static inline uint64_t ctr_read(const uint64_t *c)
 {
 	return __atomic_load_n(c, __ATOMIC_RELAXED);
+}
+
+/* The sum of n such counters, one every stride bytes from first (the
+ * same field of each element of an array of structs). */
+static inline uint64_t ctr_sum(const uint64_t *first, size_t n, size_t stride)
+{
+	const char *p = (const char *)first;
+	uint64_t sum = 0;
+
+	for (; n--; p += stride)
+		sum += ctr_read((const uint64_t *)(const void *)p);
+	return sum;
 }
 
 #endif
