@@ -93,7 +93,7 @@ void chat_server_stop(struct chat_server *s)
 
 	if (!s)
 		return;
-	s->stopping = 1;
+	__atomic_store_n(&s->stopping, 1, __ATOMIC_RELAXED);
 	if (write(s->wakefd, &one, sizeof(one)) < 0)
 		log_debug("wake: %s", strerror(errno));
 	pthread_join(s->main, NULL);

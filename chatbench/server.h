@@ -109,7 +109,7 @@ struct chat_server {
 	int epfd;	       /* epoll model: the loop's epoll */
 	struct srv_conn *reap; /* epoll model: to close after a batch */
 	double now;	       /* epoll model: clock at the last wake-up */
-	volatile int stopping;
+	int stopping;	/* srv_stopping(); set by chat_server_stop */
 	pthread_t main;	      /* accept loop or event loop */
 	pthread_mutex_t lock; /* rooms, conns, nthreads */
 	pthread_cond_t idle;  /* nthreads reached 0 */
@@ -210,5 +210,12 @@ void srv_ep_append(struct srv_conn *c, const uint8_t *buf, size_t len);
 void srv_ep_flush(struct srv_conn *c);
 /* One message to member m, straight when nothing is queued for it. */
 void srv_ep_relay(struct srv_conn *m, const uint8_t *buf, size_t len);
+
+/* s->stopping, read by the accept loop and the connection threads while
+ * chat_server_stop sets it (relaxed atomics: no data race). */
+static inline int srv_stopping(const struct chat_server *s)
+{
+	return __atomic_load_n(&s->stopping, __ATOMIC_RELAXED);
+}
 
 #endif

@@ -324,7 +324,7 @@ void *srv_epoll_main(void *arg)
 	epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->lfd, &e);
 	e.data.ptr = s;
 	epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->wakefd, &e);
-	while (!s->stopping) {
+	while (!srv_stopping(s)) {
 		int wait_ms = 1000;
 
 		if (s->accept_resume > s->now)

@@ -151,7 +151,7 @@ void *srv_writer_main(void *arg)
 	uint8_t *ctl = NULL;
 	size_t clen;
 	uint64_t to;
-	int bad = 0;
+	int bad = 0, closing;
 
 	pthread_mutex_lock(&r->llock);
 	for (;;) {
@@ -194,13 +194,14 @@ void *srv_writer_main(void *arg)
 		if (bad)
 			break;
 	}
+	closing = c->closing; /* thr_finish sets it under the lock */
 	pthread_mutex_unlock(&r->llock);
 	if (bad) /* the user stopped reading: the reader reads on until it
 		  * hangs up */
 		srv_set_dead(c);
-	else if (c->closing) /* FIN after the last frame; the reader drains
-			      * until the user hangs up, so unread input
-			      * cannot turn the close into a reset */
+	else if (closing) /* FIN after the last frame; the reader drains
+			   * until the user hangs up, so unread input
+			   * cannot turn the close into a reset */
 		shutdown(c->fd, SHUT_WR);
 	return NULL;
 }

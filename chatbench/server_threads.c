@@ -106,7 +106,7 @@ static int ctrl_wait(struct srv_conn *c, double *last, char *why, size_t wlen)
 			return 1;
 		if (w < 0 && w != -EINTR)
 			return 1; /* the recv says what is wrong */
-		if (c->s->stopping)
+		if (srv_stopping(c->s))
 			return 0;
 		if (srv_ctrl_idle(c->s, *last, clock_now())) {
 			snprintf(
@@ -333,7 +333,8 @@ static void conn_end(struct srv_conn *c, const char *why)
 		srv_conn_free(c);
 	else
 		srv_leave(s, c, why[0] ? why : NULL);
-	if (--s->nthreads == 0)
+	/* atomic: the accept loop reads it without the lock (its cap) */
+	if (__atomic_sub_fetch(&s->nthreads, 1, __ATOMIC_RELAXED) == 0)
 		pthread_cond_broadcast(&s->idle);
 	pthread_mutex_unlock(&s->lock);
 }
@@ -357,9 +358,9 @@ void *srv_threads_main(void *arg)
 	struct pollfd p[2] = {{.fd = s->lfd, .events = POLLIN},
 			      {.fd = s->wakefd, .events = POLLIN}};
 	struct srv_conn *c;
-	int fd;
+	int fd, n;
 
-	while (!s->stopping) {
+	while (!srv_stopping(s)) {
 		if (poll(p, 2, 1000) <= 0 || p[1].revents)
 			continue;
 		fd = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC);
@@ -368,8 +369,9 @@ void *srv_threads_main(void *arg)
 				clock_sleep(SRV_FD_PAUSE_S);
 			continue;
 		}
-		if (s->nthreads >= s->cfg.max_conns) { /* racy read: a cap */
-			srv_turn_away(s, fd, s->nthreads);
+		n = __atomic_load_n(&s->nthreads, __ATOMIC_RELAXED);
+		if (n >= s->cfg.max_conns) { /* a cap: a stale count is fine */
+			srv_turn_away(s, fd, n);
 			continue;
 		}
 		c = conn_new(s, fd);
@@ -380,14 +382,14 @@ void *srv_threads_main(void *arg)
 		pthread_mutex_lock(&s->lock);
 		c->next = s->conns;
 		s->conns = c;
-		s->nthreads++;
+		__atomic_add_fetch(&s->nthreads, 1, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&s->lock);
 		if (chat_thread(reader_main, c, 1, 0, NULL)) {
 			log_warn("client %s: cannot start a thread; closing",
 				 c->name);
 			pthread_mutex_lock(&s->lock);
 			s->conns = c->next;
-			s->nthreads--;
+			__atomic_sub_fetch(&s->nthreads, 1, __ATOMIC_RELAXED);
 			pthread_mutex_unlock(&s->lock);
 			close(fd);
 			srv_conn_free(c);
