@@ -4,6 +4,15 @@
 # start, and stop only those on exit. Exit 0 pass, 1 fail, 77 skip.
 set -u
 
+# Once a process: sourced again (a test that also sources a helper that
+# sources this, such as nfsbench-lib.sh), it would start over with no
+# cleanups and a new temp directory, and what the test started before
+# (a diod) would outlive it.
+if [ -n "${ZCB_LIB_SH:-}" ]; then
+	return 0
+fi
+ZCB_LIB_SH=1
+
 # A test started from a shell without job control (make check run in the
 # background: `scripts/test &`) inherits SIGINT and SIGQUIT ignored, and
 # a script cannot trap a signal ignored at its start: the Ctrl-C tests
