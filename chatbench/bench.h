@@ -29,8 +29,6 @@ struct cfg {
 	long stall_after;	       /* --fault stall:K (server) */
 	int unpaired;		       /* --fault unpaired (server) */
 	long max_conns;		       /* --max-conns (server); 0 = default */
-	double interval;	       /* -i: seconds between reports */
-	int json_stream;	       /* --json-stream: intervals as JSON */
 };
 
 /* One measured run. */

@@ -47,10 +47,6 @@ static const char usage_text[] =
 	"                       away (epoll 20000; threads 10000: 2 threads each)\n"
 	"  -n N                 runs, as --repeat (default 1; with --confidence\n"
 	"                       at most 30); N > 1 prints the seed's table\n"
-	"  -i, --interval DUR   client: a line per interval of each run: msg/s\n"
-	"                       delivered, and CPU with -c\n"
-	"      --json-stream    client: also a JSON line per interval and one at\n"
-	"                       the end on stdout (the text goes to stderr)\n"
 	"  -t, --timeout DUR    client: the run's limit (default 60 s + 1 s per\n"
 	"                       20000 messages); server: idle limit (120 s) of a\n"
 	"                       member, and of a control connection with no run\n"
@@ -63,7 +59,7 @@ static const char usage_text[] =
 static const char longs[] =
 	"rooms=r: users=u: messages=m: size=s: nodelay=N model=M: "
 	"server=S host=H: port=p: bind=B: timeout=t: fault=F: "
-	"max-conns=X: interval=i: json-stream=j";
+	"max-conns=X:";
 
 static int port_set; /* -p given */
 
@@ -103,8 +99,6 @@ static const struct cli_set sets[] = {
 	{'n', "--repeat", CLI_INT, CO(cli.repeat), 1, 100000},
 	{'t', "--timeout", CLI_DUR, CO(timeout_s), 0, 86400},
 	{'X', "--max-conns", CLI_LONG, CO(max_conns), 1, 1000000},
-	{'i', "-i", CLI_DUR, CO(interval), 0.01, 86400},
-	CLI_SWITCH('j', "--json-stream", CO(json_stream)),
 	{0},
 };
 
@@ -131,21 +125,16 @@ static void chat_option(void *p, int o, const char *arg)
 	}
 }
 
-CLI_TOOL(tool, usage_text,
-	 CLI_CPU | CLI_REPEAT | CLI_CONFIDENCE | CLI_RESULT | CLI_RESULT_O,
-	 "r:u:m:s:p:n:t:i:", .repeat_max = 100000, .longs = longs, .sets = sets,
+CLI_TOOL(tool, usage_text, CLI_BENCH | CLI_CONFIDENCE, "r:u:m:s:p:n:t:",
+	 .repeat_max = 100000, .longs = longs, .sets = sets,
 	 .option = chat_option);
 
 /* Which options go with which side; the defaults that depend on them. */
 static void check_opts(struct cfg *c, int argc, char **argv, int first)
 {
 	int repeat_set = c->cli.repeat > 0;
-	const char *msg = ival_check_opts(&c->interval, c->json_stream,
-					  c->cli.json_stdout);
 
-	if (msg)
-		die_usage("%s", msg);
-	if (c->server && (c->interval > 0 || c->json_stream))
+	if (c->server && (c->cli.interval > 0 || c->cli.json_stream))
 		die_usage("-i and --json-stream: for the clients' side");
 	if (first < argc)
 		die_usage("unexpected argument \"%s\"", argv[first]);

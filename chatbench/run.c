@@ -359,7 +359,7 @@ int do_client(const struct cfg *c, int argc, char **argv)
 {
 	struct client k = {
 		.c = c,
-		.out = c->json_stream ? stderr : cli_text(&c->cli),
+		.out = c->cli.json_stream ? stderr : cli_text(&c->cli),
 		.rc =
 			{
 				.host = c->host ? c->host : "127.0.0.1",
@@ -380,12 +380,12 @@ int do_client(const struct cfg *c, int argc, char **argv)
 	client_open(&k, argc, argv);
 	client_start(&k);
 	/* -i: the reporter of each run's deliveries */
-	if (ival_open_for(&k.rc.iv, c->interval, c->json_stream, c->cli.cpu,
+	if (ival_open_for(&k.rc.iv, c->cli.interval, c->cli.json_stream, c->cli.cpu,
 			  "chatbench", "messages", k.out, err, sizeof(err)))
 		die("%s", err);
 	status = client_runs(&k);
 	client_report(&k);
-	if (c->json_stream)
+	if (c->cli.json_stream)
 		ival_stream_end(stdout, k.doc);
 	ival_close(k.rc.iv);
 	if (sig_stop)

@@ -77,17 +77,13 @@ static const char usage_text[] =
 	"      --server-pid PID    server CPU: that process tree on this box\n"
 	"      --remote-cpu H[:P]  server CPU: `cyclesoak --serve` on the server\n"
 	"  -L L                    label of this run, as --label\n"
-	"  -i, --interval DUR      a line per interval of each sample: MB/s of\n"
-	"                          all clients, and CPU with -c\n"
-	"      --json-stream       also a JSON line per interval and one at the\n"
-	"                          end on stdout (the text goes to stderr)\n"
 	"  (-c and --cpu measure the client)\n";
 
 static const char longs[] =
 	"read=r write=w size=s: clients=n: qd=Q: async=A files=F: "
 	"bytes=b: vers=V: mount=M: direct=D drop-caches=C rsize=x: "
 	"wsize=y: verify=e verify-file=E: seed=S: timeout=t: "
-	"max-time=T: server-pid=p: remote-cpu=P: interval=i: json-stream=j";
+	"max-time=T: server-pid=p: remote-cpu=P:";
 
 /* "4k,64k" or "1k..1m" (doubling) into v; returns the count. */
 static int parse_list(const char *opt, const char *s, uint64_t lo, uint64_t hi,
@@ -207,8 +203,6 @@ static const struct cli_set sets[] = {
 	{'R', "--repeat", CLI_INT, NO(cli.repeat), 1, 10000},
 	CLI_STRING('P', "--remote-cpu", NO(remote_cpu)),
 	CLI_STRING('L', "--label", NO(cli.label)),
-	{'i', "-i", CLI_DUR, NO(interval), 0.01, 86400},
-	CLI_SWITCH('j', "--json-stream", NO(json_stream)),
 	{0},
 };
 
@@ -242,24 +236,18 @@ static void nb_option(void *p, int o, const char *arg)
 	}
 }
 
-CLI_TOOL(tool, usage_text, CLI_CPU | CLI_REPEAT | CLI_RESULT | CLI_RESULT_O,
-	 "rws:n:b:t:R:L:i:", .repeat_max = 10000, .longs = longs, .sets = sets,
-	 .take = {what_option}, .option = nb_option);
+CLI_TOOL(tool, usage_text, CLI_BENCH, "rws:n:b:t:R:L:", .repeat_max = 10000,
+	 .longs = longs, .sets = sets, .take = {what_option},
+	 .option = nb_option);
 
-/* -i and --json-stream: checked, and the reporter (its lines with the
- * text). */
+/* -i and --json-stream: the reporter (its lines with the text). */
 static void check_ival(struct cfg *c)
 {
-	const char *msg;
 	char err[256];
 
-	msg = ival_check_opts(&c->interval, c->json_stream,
-			      c->cli.json_stdout);
-	if (msg)
-		die_usage("%s", msg);
-	if (ival_open_for(&c->iv, c->interval, c->json_stream, c->cli.cpu,
+	if (ival_open_for(&c->iv, c->cli.interval, c->cli.json_stream, c->cli.cpu,
 			  "nfsbench", "bytes",
-			  c->json_stream ? stderr : cli_text(&c->cli), err,
+			  c->cli.json_stream ? stderr : cli_text(&c->cli), err,
 			  sizeof(err)))
 		die("%s", err);
 }
@@ -403,7 +391,7 @@ int main(int argc, char **argv)
 			res_set_peer(d, peer);
 	}
 	paired = w && cpuwin_paired(w);
-	f = c->json_stream ? stderr : cli_text(&c->cli);
+	f = c->cli.json_stream ? stderr : cli_text(&c->cli);
 	if (paired && !c->quiet)
 		meters_line(f, c, w);
 	for (rep = 0; rep < c->cli.repeat; rep++)
@@ -418,7 +406,7 @@ int main(int argc, char **argv)
 	nb_cpu_close(w);
 	nb_print_perturbation(c, d);
 	nb_print_tables(c, d);
-	if (c->json_stream)
+	if (c->cli.json_stream)
 		ival_stream_end(stdout, d);
 	ival_close(c->iv);
 	if (res_finish(d))

@@ -49,8 +49,6 @@ struct cfg {
 	char fstype[32];	  /* mounted: the file system's type */
 	const char *json_out;	  /* cli_doc_path(&cli), for print.c */
 	int quiet;		  /* -q, for print.c */
-	double interval;	  /* -i: seconds between reports, 0 = none */
-	int json_stream;	  /* --json-stream: intervals as JSON lines */
 	struct ival *iv;	  /* their reporter (main), NULL = none */
 };
 

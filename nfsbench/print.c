@@ -28,7 +28,7 @@
 static FILE *out(const struct cfg *c)
 {
 	/* with -J the document owns stdout, with --json-stream the stream */
-	return (c->json_out && !strcmp(c->json_out, "-")) || c->json_stream
+	return (c->json_out && !strcmp(c->json_out, "-")) || c->cli.json_stream
 		       ? stderr
 		       : stdout;
 }

@@ -85,10 +85,6 @@ static const char usage_text[] =
 			    "  -r N                   samples per case, as --repeat (default 1)\n"
 			    "      --verify           check every byte read\n"
 			    "      --timeout SECS     no progress this long = dead server (default 10)\n"
-			    "  -i, --interval SECS    a line per interval of each run: MB/s, and CPU\n"
-			    "                         with -c\n"
-			    "      --json-stream      also a JSON line per interval and one at the end\n"
-			    "                         on stdout (the text goes to stderr)\n"
 			    "CPU:\n"
 			    "      --remote-cpu HOST[:PORT]  the server host's CPU (cyclesoak --serve)\n"
 			    "      --server-pid PID   CPU of a server process on this box\n";
@@ -98,7 +94,7 @@ static const char longs[] =
 	"odirect=D:: file=F: keep=K no-create=N path=P: op=O: sizes=S: "
 	"min-size=z: max-size=Z: ops=n: total=T: duration=d: "
 	"file-size=f: qd=Q: verify=V timeout=t: remote-cpu=R: "
-	"server-pid=p: interval=i: json-stream=j";
+	"server-pid=p:";
 
 /* What the options said that the checks at the end resolve. */
 static struct {
@@ -172,8 +168,6 @@ static const struct cli_set sets[] = {
 	CLI_SWITCH('V', "--verify", PO(verify)),
 	CLI_STRING('R', "--remote-cpu", PO(remote_cpu)),
 	{'p', "--server-pid", CLI_INT, PO(server_pid), 1, 0x7fffffff},
-	{'i', "-i", CLI_DUR, PO(interval), 0.01, 86400},
-	CLI_SWITCH('j', "--json-stream", PO(json_stream)),
 	{0},
 };
 
@@ -239,9 +233,9 @@ static void p9_option(void *p, int opt, const char *arg)
 	}
 }
 
-CLI_TOOL(tool, usage_text, CLI_CPU | CLI_REPEAT | CLI_RESULT | CLI_RESULT_O,
-	 "s:a:m:n:r:i:", .repeat_max = 1000, .longs = longs, .sets = sets,
-	 .take = {where_option}, .option = p9_option);
+CLI_TOOL(tool, usage_text, CLI_BENCH, "s:a:m:n:r:", .repeat_max = 1000,
+	 .longs = longs, .sets = sets, .take = {where_option},
+	 .option = p9_option);
 
 /* The mounted mode's paths are buffered/O_DIRECT, the 9P mode's
  * copy/direct; neither takes the other's options. */
@@ -270,7 +264,6 @@ static void check_mode(struct cfg *cfg)
 
 static void check_opts(struct cfg *cfg, int argc, char **argv, int first)
 {
-	const char *msg;
 	int i;
 
 	if (first < argc)
@@ -296,10 +289,6 @@ static void check_opts(struct cfg *cfg, int argc, char **argv, int first)
 	    !strcmp(cfg->file, "..") || !cfg->file[0])
 		die_usage("--file: '%s' must be a plain name", cfg->file);
 	cfg->repeat = cfg->cli.repeat;
-	msg = ival_check_opts(&cfg->interval, cfg->json_stream,
-			      cfg->cli.json_stdout);
-	if (msg)
-		die_usage("%s", msg);
 }
 
 /* -i: the reporter of each run's bytes, its lines on txt. */
@@ -308,7 +297,7 @@ static struct ival *open_ival(const struct cfg *cfg, FILE *txt)
 	struct ival *iv;
 	char err[256];
 
-	if (ival_open_for(&iv, cfg->interval, cfg->json_stream, cfg->cli.cpu,
+	if (ival_open_for(&iv, cfg->cli.interval, cfg->cli.json_stream, cfg->cli.cpu,
 			  "p9bench", "bytes", txt, err, sizeof(err)))
 		die("%s", err);
 	return iv;
@@ -330,7 +319,7 @@ int main(int argc, char **argv)
 	if (res_check_output(cli_doc_path(&cfg.cli), err, sizeof(err)))
 		die("%s", err);
 	sig_install();
-	txt = cfg.json_stream ? stderr : cli_text(&cfg.cli);
+	txt = cfg.cli.json_stream ? stderr : cli_text(&cfg.cli);
 	b.iv = open_ival(&cfg, txt);
 
 	doc = res_new("p9bench", argc, argv);
@@ -359,7 +348,7 @@ int main(int argc, char **argv)
 		log_err("interrupted by signal %d", (int)sig_stop);
 	}
 	table_print(txt, &b, doc);
-	if (cfg.json_stream)
+	if (cfg.cli.json_stream)
 		ival_stream_end(stdout, doc);
 	wfail = res_finish(doc) != 0;
 	ival_close(b.iv);

@@ -51,8 +51,6 @@ struct cfg {
 	int keep;		/* leave the test file */
 	int no_create;		/* the test file must exist */
 	double timeout;		/* seconds without progress = dead server */
-	double interval;	/* -i: seconds between reports, 0 = none */
-	int json_stream;	/* --json-stream: intervals as JSON lines */
 	/* CPU */
 	const char *remote_cpu; /* HOST[:PORT] of cyclesoak --serve */
 	pid_t server_pid;	/* --server-pid: a local server process */

@@ -16,8 +16,8 @@ void ttcp_ival_start(const struct cfg *c, const char *side, int idx, int trans)
 {
 	static char label[16];
 	struct ival_opts o = {
-		.interval = c->interval,
-		.json_stream = c->json_stream,
+		.interval = c->com.interval,
+		.json_stream = c->com.json_stream,
 		.cpu = c->com.cpu,
 		.label = label,
 		.unit = trans ? "transactions" : "bytes",
@@ -25,7 +25,7 @@ void ttcp_ival_start(const struct cfg *c, const char *side, int idx, int trans)
 	};
 	char err[256];
 
-	if (c->interval <= 0)
+	if (c->com.interval <= 0)
 		return;
 	snprintf(label, sizeof(label), "ttcp-%s", side);
 	if (!ttcp_iv && ival_open(&ttcp_iv, &o, err, sizeof(err)))
@@ -41,6 +41,6 @@ json_t *ttcp_ival_stop(uint64_t final)
 
 void ttcp_ival_end(const struct cfg *c, struct res_doc *d)
 {
-	if (c->json_stream)
+	if (c->com.json_stream)
 		ival_stream_end(stdout, d);
 }

@@ -57,12 +57,6 @@ static const char usage_text[] =
 	"  -R, --reverse        the receiver sends and this side receives (-m then\n"
 	"                       names the receive method)\n"
 	"      --bidir          both send at once on the connection, each reported\n"
-	"Reports while it runs (both sides):\n"
-	"  -i, --interval T     a line per interval of T (e.g. 1, 500ms): the rate\n"
-	"                       and, with -c, the box's CPU; kept in the result\n"
-	"      --json-stream    also one JSON object per interval and one at the\n"
-	"                       end, a line each on stdout (text to stderr; -i 1s\n"
-	"                       unless -i is given)\n"
 	"Latency knobs (both sides):\n"
 	"      --nodelay        TCP_NODELAY (ttcp's -D)\n"
 	"      --busy-poll US   SO_BUSY_POLL: busy-wait up to US microseconds for\n"
@@ -94,7 +88,7 @@ static const char longs[] =
 	"method=m: file=F: source-size=z: hot=H duration=d: cc=C: "
 	"affinity=a: verify=V bind=B: timeout=W: report-timeout=E: wait=w: "
 	"no-report=N require-peer=Q reverse=R bidir=G threads=k: "
-	"interval=i: json-stream=j nodelay=D busy-poll=y: cork=K rr=x crr=X "
+	"nodelay=D busy-poll=y: cork=K rr=x crr=X "
 	"rr-size=S: burst=U: rr-timeout=Y:";
 
 /* The options that only store a value. */
@@ -121,8 +115,6 @@ static const struct cli_set sets[] = {
 	CLI_SWITCH('R', "-R", TO(reverse)),
 	CLI_SWITCH('G', "--bidir", TO(bidir)),
 	{'P', "-P", CLI_INT, TO(flows), 1, 1L << 30},
-	{'i', "-i", CLI_DUR, TO(interval), 0.01, 86400},
-	CLI_SWITCH('j', "--json-stream", TO(json_stream)),
 	{'y', "--busy-poll", CLI_INT, TO(busy_poll), 1, 1000000},
 	CLI_SWITCH('K', "--cork", TO(cork)),
 	{'k', "--threads", CLI_INT, TO(threads), 1, FLOWS_MAX},
@@ -206,9 +198,8 @@ static void option(void *cfg, int opt, const char *arg)
 	}
 }
 
-CLI_TOOL(tool, usage_text,
-	 CLI_CPU | CLI_REPEAT | CLI_CONFIDENCE | CLI_RESULT | CLI_RESULT_O,
-	 "trl:n:p:usb:DA:O:Tf:m:F:VRP:i:", .repeat_max = TTCP_MAX_SAMPLES,
+CLI_TOOL(tool, usage_text, CLI_BENCH | CLI_CONFIDENCE,
+	 "trl:n:p:usb:DA:O:Tf:m:F:VRP:", .repeat_max = TTCP_MAX_SAMPLES,
 	 .longs = longs, .sets = sets, .take = {rr_option}, .option = option);
 
 static void cfg_defaults(struct cfg *c)
@@ -377,7 +368,6 @@ static void check_rr(struct cfg *c)
 
 void parse_opts(struct cfg *c, int argc, char **argv)
 {
-	const char *msg;
 	int ind;
 
 	cfg_defaults(c);
@@ -388,10 +378,6 @@ void parse_opts(struct cfg *c, int argc, char **argv)
 	check_flows(c);
 	if (c->cork && (c->rr || c->udp || !c->trans))
 		die_usage("--cork: for -t TCP streams (a corked request waits 200 ms)");
-	msg = ival_check_opts(&c->interval, c->json_stream,
-			      c->com.json_stdout);
-	if (msg)
-		die_usage("%s", msg);
 	if (!c->rr)
 		check_udp(c);
 	check_rr(c);

@@ -42,7 +42,7 @@ static json_t *cfg_more(const struct cfg *c)
 	json_object_set_new(j, "cork", json_boolean(c->cork));
 	json_object_set_new(j, "flows", json_integer(c->flows));
 	json_object_set_new(j, "threads", json_integer(c->threads));
-	json_object_set_new(j, "interval_s", json_real(c->interval));
+	json_object_set_new(j, "interval_s", json_real(c->com.interval));
 	json_object_set_new(j, "direction",
 			    json_string(dir_name(c->reverse, c->bidir)));
 	if (c->rr)
@@ -58,7 +58,7 @@ struct res_doc *out_doc(const struct cfg *c, int argc, char **argv)
 {
 	struct res_doc *d = cli_result_doc(&c->com, "ttcp-sf", argc, argv);
 
-	ttcp_out = c->com.json_stdout || c->json_stream ? stderr : stdout;
+	ttcp_out = c->com.json_stdout || c->com.json_stream ? stderr : stdout;
 	res_set(d, "config", cfg_more(c));
 	res_metric(d, "throughput_MBps", "MB/s", RES_HIGHER, 1);
 	res_metric(d, "elapsed_s", "s", RES_LOWER, 0);

@@ -59,8 +59,6 @@ struct cfg {
 	int bidir;		/* --bidir: both send at once */
 	int flows;		/* -P: connections per sample (1) */
 	int threads;		/* --threads: their epoll threads (1) */
-	double interval;	/* -i: seconds between reports, 0 = none */
-	int json_stream;	/* --json-stream: JSON lines on stdout */
 	int busy_poll;		/* --busy-poll: SO_BUSY_POLL usecs, 0 = leave */
 	int cork;		/* --cork: TCP_CORK on the sending socket */
 };

@@ -54,10 +54,6 @@ static char usage_text[2048];
 	"  -C, --remote-cpu       ask the server for its CPU: zcbench zcs only\n" \
 	"                         (sends a hello an original zcs cannot read)\n" \
 	"      --timeout SECS     longest wait for progress (30)\n"            \
-	"      --interval SECS    a line per interval: MB/s, and CPU with -c\n"  \
-	"                         (long form only: -i is SO_RCVBUF)\n"         \
-	"      --json-stream      also a JSON line per interval and one at the\n" \
-	"                         end on stdout (text to stderr)\n"            \
 	"  -d                     as -v: more output\n"
 
 /* What parsing needs beyond the settings. */
@@ -69,7 +65,7 @@ static struct {
 /* The long options (--method and --timeout have no short letter). */
 static const char longs[] =
 	"server=s: port=p: loops=n: bufsize=b: method=M: bind-cpu=B: "
-	"parallel=P: remote-cpu=C timeout=T: interval=I: json-stream=j";
+	"parallel=P: remote-cpu=C timeout=T:";
 
 /* The options that only store a value. */
 static const struct cli_set sets[] = {
@@ -81,8 +77,6 @@ static const struct cli_set sets[] = {
 	{'B', "-B", CLI_INT, ZO(cpu), 0, CPU_SETSIZE - 1},
 	{'P', "-P", CLI_INT, ZO(conns), 1, 4096},
 	CLI_SWITCH('C', "--remote-cpu", ZO(remote)),
-	{'I', "--interval", CLI_DUR, ZO(interval), 0.01, 86400},
-	CLI_SWITCH('j', "--json-stream", ZO(json_stream)),
 	{0},
 };
 
@@ -114,7 +108,8 @@ static void option(void *cfgp, int o, const char *arg)
 	}
 }
 
-CLI_TOOL(tool, usage_text, CLI_CPU | CLI_REPEAT | CLI_RESULT | CLI_SOCKBUF,
+CLI_TOOL(tool, usage_text,
+	 CLI_CPU | CLI_REPEAT | CLI_RESULT | CLI_SOCKBUF | CLI_INTERVAL,
 	 "s:p:n:b:SwkN:B:P:Cd", .repeat_max = MAX_RUNS, .longs = longs,
 	 .sets = sets, .option = option);
 
@@ -136,17 +131,12 @@ static const struct xfer_ops *pick_method(void)
 /* Returns the index of the first file. */
 static int parse_opts(int argc, char **argv)
 {
-	const char *msg;
 	int ind;
 
 	snprintf(usage_text, sizeof(usage_text), USAGE_FMT, ZCW_PORT,
 		 xfer_names(XFER_SEND));
 	ind = cli_parse(&tool, &cfg, &cfg.com, argc, argv);
 	cfg.ops = pick_method();
-	msg = ival_check_opts(&cfg.interval, cfg.json_stream,
-			      cfg.com.json_stdout);
-	if (msg)
-		die_usage("%s", msg);
 	if (!cfg.server)
 		die_usage("-s SERVER: which zcs to send to");
 	if (ind >= argc)
@@ -159,8 +149,8 @@ static void open_ival(void)
 {
 	char err[256];
 
-	if (ival_open_for(&cfg.iv, cfg.interval, cfg.json_stream, cfg.com.cpu,
-			  "zcc", "bytes", zcc_out, err, sizeof(err)))
+	if (ival_open_for(&cfg.iv, cfg.com.interval, cfg.com.json_stream,
+			  cfg.com.cpu, "zcc", "bytes", zcc_out, err, sizeof(err)))
 		die("%s", err);
 }
 
@@ -256,7 +246,7 @@ int main(int argc, char **argv)
 			 meter_runs(rs.paired, cfg.com.repeat));
 	by = cpuwin_paired_by(&rs.w);
 	out_summary(&cfg, &rs.rt, !rs.paired ? NULL : by ? by : "soak");
-	if (cfg.json_stream)
+	if (cfg.com.json_stream)
 		ival_stream_end(stdout, rs.doc);
 	wfail = res_finish(rs.doc) != 0;
 	ival_close(cfg.iv);

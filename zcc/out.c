@@ -17,7 +17,7 @@ struct res_doc *out_doc(const struct cfg *cfg, int argc, char **argv)
 {
 	struct res_doc *doc = cli_result_doc(&cfg->com, "zcc", argc, argv);
 
-	zcc_out = cfg->com.json_stdout || cfg->json_stream ? stderr : stdout;
+	zcc_out = cfg->com.json_stdout || cfg->com.json_stream ? stderr : stdout;
 	res_metric(doc, "throughput_MBps", "MB/s", RES_HIGHER, 1);
 	res_metric(doc, "elapsed_s", "s", RES_LOWER, 0);
 	return doc;

@@ -31,9 +31,6 @@ struct cfg {
 	int conns;		/* -P: parallel connections */
 	int remote;		/* -C: hello, and the server's CPU report */
 	int timeout_ms;		/* --timeout: wait for progress */
-	double interval;	/* --interval: seconds between reports, 0 =
-				 * none (-i is SO_RCVBUF, as the original) */
-	int json_stream;	/* --json-stream: intervals as JSON lines */
 	struct ival *iv;	/* their reporter (main), NULL = none */
 };
 

@@ -1,4 +1,5 @@
-/* cli.c: checked option values for mains (see cli.h). */
+/* cli.c: the common option set and the parse of a tool's options (cli.h);
+ * one option's value is cli_value.c's. */
 #include "config.h"
 #include "cli.h"
 #include "log.h"
@@ -12,105 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-long cli_long(const char *opt, const char *s, long min, long max)
-{
-	long v;
-
-	if (units_parse_long(s, min, max, &v))
-		die_usage("%s: \"%s\" is not a number in %ld..%ld", opt, s, min,
-			  max);
-	return v;
-}
-
-uint64_t cli_size(const char *opt, const char *s, uint64_t min, uint64_t max)
-{
-	uint64_t v;
-
-	if (units_parse_size(s, &v) || v < min || v > max)
-		die_usage("%s: \"%s\" is not a size in %llu..%llu", opt, s,
-			  (unsigned long long)min, (unsigned long long)max);
-	return v;
-}
-
-double cli_double(const char *opt, const char *s, double lo, double hi)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (!*s || *end || !(v >= lo && v <= hi))
-		die_usage("%s: \"%s\" is not a number in %g..%g", opt, s, lo,
-			  hi);
-	return v;
-}
-
-void cli_confidence(const char *opt, const char *s, double *level,
-		    double *width)
-{
-	char *end;
-
-	*level = strtod(s, &end);
-	*width = end != s && *end == ',' ? strtod(end + 1, &end) : 5.0;
-	if (end == s || *end || !(*level >= 50 && *level < 100) ||
-	    !(*width > 0 && *width <= 100))
-		die_usage("%s: \"%s\" is not LEVEL,WIDTH (e.g. 95,5: 95%% "
-			  "confidence, interval within 5%%)",
-			  opt, s);
-}
-
-double cli_duration(const char *opt, const char *s, double min, double max)
-{
-	double v;
-
-	if (units_parse_duration(s, &v) || !(v > 0) || v < min || v > max)
-		die_usage("%s: \"%s\" is not a duration in %gs..%gs (e.g. 10s, 250ms)",
-			  opt, s, min, max);
-	return v;
-}
-
-int cli_choice(const char *opt, const char *s, const char *const *names)
-{
-	char all[256];
-	size_t n = 0;
-	int i;
-
-	for (i = 0; names[i]; i++)
-		if (!strcmp(s, names[i]))
-			return i;
-	all[0] = '\0';
-	for (i = 0; names[i] && n < sizeof(all); i++)
-		n += (size_t)snprintf(all + n, sizeof(all) - n, "%s%s",
-				      !i ? "" : names[i + 1] ? ", " : " or ",
-				      names[i]);
-	die_usage("%s: \"%s\" is not %s", opt, s, all);
-}
-
-void cli_pin_cpu(const char *opt, int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		die_errno("%s %d: cannot run on CPU %d", opt, cpu, cpu);
-}
-
-void cli_bad_option(char *const *argv)
-{
-	const char *a = optind > 0 ? argv[optind - 1] : "?";
-
-	/* a missing value is ':' (the leading ':' of the short options),
-	 * so '?' is an unknown letter, an unknown or ambiguous long name,
-	 * or a value given to a long option that takes none */
-	if (optopt && a[0] == '-' && a[1] != '-')
-		die_usage("-%c: unknown option (see %s --help)", optopt,
-			  log_prog);
-	if (strchr(a, '='))
-		die_usage("%s: unknown option, or one that takes no value (see %s --help)",
-			  a, log_prog);
-	die_usage("%s: unknown option, or an ambiguous abbreviation (see %s --help)", a,
-		  log_prog);
-}
-
 /* --- the common option set ---------------------------------------------- */
 
 enum {
@@ -121,6 +23,8 @@ enum {
 	O_LABEL,
 	O_PROFILE,
 	O_VERSION,
+	O_INTERVAL,
+	O_JSON_STREAM,
 };
 
 /* Every common option: which flag brings it, its short letter (0 =
@@ -164,6 +68,14 @@ static const struct {
 	{ CLI_RESULT, 0, { "label", required_argument, NULL, O_LABEL },
 	  "      --label L         what runs are compared by (default: the\n"
 	  "                        kernel release)\n" },
+	{ CLI_INTERVAL, 'i', { "interval", required_argument, NULL, O_INTERVAL },
+	  "  -i, --interval T      a line per interval of T (e.g. 1, 500ms) while\n"
+	  "                        it runs: the rate and, with -c, the box's CPU;\n"
+	  "                        kept in the result (each sample's intervals)\n" },
+	{ CLI_INTERVAL, 0, { "json-stream", no_argument, NULL, O_JSON_STREAM },
+	  "      --json-stream     also one JSON object per interval and one at\n"
+	  "                        the end, a line each on stdout (text to stderr;\n"
+	  "                        an interval of 1 s unless one is given)\n" },
 	{ ~0u, 'v', { "verbose", no_argument, NULL, 'v' },
 	  "  -v, --verbose         more output; -q, --quiet: less\n" },
 	{ ~0u, 'q', { "quiet", no_argument, NULL, 'q' }, NULL },
@@ -180,15 +92,29 @@ static int has(const struct cli_tool *t, unsigned flag)
 	return flag == ~0u || (t->common & flag);
 }
 
+/* -i is --interval's short form: not where it is SO_RCVBUF's (zcc). */
+static int short_of(const struct cli_tool *t, size_t i)
+{
+	if (common[i].flag == CLI_INTERVAL && has(t, CLI_SOCKBUF))
+		return 0;
+	return common[i].letter;
+}
+
 void cli_usage(const struct cli_tool *t, FILE *f)
 {
 	size_t i;
 
 	fputs(t->text, f);
 	fputs("\nCommon options:\n", f);
-	for (i = 0; i < NCOMMON; i++)
-		if (common[i].help && has(t, common[i].flag))
+	for (i = 0; i < NCOMMON; i++) {
+		if (!common[i].help || !has(t, common[i].flag))
+			continue;
+		if (common[i].letter && !short_of(t, i))
+			/* "  -i, --interval": the long form only */
+			fprintf(f, "     %s", common[i].help + 5);
+		else
 			fputs(common[i].help, f);
+	}
 }
 
 /* A common letter (with the tool's common options) or one getopt keeps
@@ -260,7 +186,7 @@ static struct option *tables(const struct cli_tool *t, char *shorts,
 	for (i = 0; i < NCOMMON; i++) {
 		if (!has(t, common[i].flag))
 			continue;
-		if (common[i].letter) {
+		if (short_of(t, i)) {
 			char l[3] = { common[i].letter, 0, 0 };
 
 			if (strchr(t->shortopts ? t->shortopts : "",
@@ -285,7 +211,7 @@ static int take_common(const struct cli_tool *t, struct cli_common *c,
 	if ((opt == 'c' && !has(t, CLI_CPU)) ||
 	    (opt == 'J' && !has(t, CLI_RESULT)) ||
 	    (opt == 'o' && !has(t, CLI_RESULT_O | CLI_SOCKBUF)) ||
-	    (opt == 'i' && !has(t, CLI_SOCKBUF)))
+	    (opt == 'i' && !has(t, CLI_SOCKBUF | CLI_INTERVAL)))
 		return 0;
 	switch (opt) {
 	case 'c':
@@ -319,7 +245,17 @@ static int take_common(const struct cli_tool *t, struct cli_common *c,
 		c->json_stdout = 1;
 		return 1;
 	case 'i':
+		if (!has(t, CLI_SOCKBUF)) {
+			c->interval = cli_duration("-i", arg, 0.01, 86400);
+			return 1;
+		}
 		c->rcvbuf = (int)cli_size("-i", arg, 1, INT_MAX / 2);
+		return 1;
+	case O_INTERVAL:
+		c->interval = cli_duration("--interval", arg, 0.01, 86400);
+		return 1;
+	case O_JSON_STREAM:
+		c->json_stream = 1;
 		return 1;
 	case 'o': /* the socket's, or the document's */
 		if (has(t, CLI_SOCKBUF))
@@ -373,41 +309,6 @@ static void cpu_list_apart(int o, const char *arg, int argc, char **argv)
 	}
 	die_usage("--cpu %s: the meter list goes after '=' (--cpu=%s)",
 		  argv[optind], argv[optind]);
-}
-
-void cli_store(const struct cli_set *s, void *cfg, const char *arg)
-{
-	char *f = (char *)cfg + s->off;
-	long lo = (long)s->min, hi = (long)s->max;
-
-	switch (s->kind) {
-	case CLI_STR: *(const char **)f = arg; break;
-	case CLI_FLAG: *(int *)f = 1; break;
-	case CLI_INT: *(int *)f = (int)cli_long(s->name, arg, lo, hi); break;
-	case CLI_LONG: *(long *)f = cli_long(s->name, arg, lo, hi); break;
-	case CLI_U32:
-		*(uint32_t *)f = (uint32_t)cli_long(s->name, arg, lo, hi);
-		break;
-	case CLI_SIZE:
-		*(uint64_t *)f = cli_size(s->name, arg, (uint64_t)s->min,
-					  (uint64_t)s->max);
-		break;
-	case CLI_SIZE_T:
-		*(size_t *)f = (size_t)cli_size(s->name, arg, (uint64_t)s->min,
-						(uint64_t)s->max);
-		break;
-	case CLI_DUR:
-		*(double *)f = cli_duration(s->name, arg, s->min, s->max);
-		break;
-	case CLI_DBL:
-		*(double *)f = cli_double(s->name, arg, s->min, s->max);
-		break;
-	case CLI_MS: /* to the millisecond below, as the tools did */
-		*(int *)f = (int)(cli_duration(s->name, arg, s->min, s->max) *
-				  1000);
-		break;
-	default: die("cli: %s: no such kind %d", s->name, (int)s->kind);
-	}
 }
 
 /* One of the tool's own options: a plain one from its table, else the
@@ -474,6 +375,10 @@ int cli_parse(const struct cli_tool *t, void *cfg, struct cli_common *c,
 	add_profile(c);
 	if (c->json_stdout && c->out)
 		die_usage("-J and --output: one place for the result document");
+	if (c->json_stream && c->json_stdout)
+		die_usage("--json-stream and -J: both want stdout (use --output FILE for the document)");
+	if (c->json_stream && c->interval <= 0)
+		c->interval = 1;
 	return optind;
 }
 

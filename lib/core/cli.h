@@ -60,6 +60,10 @@ struct cli_common {
 	const char *label;	/* --label L; NULL = the kernel release */
 	int rcvbuf, sndbuf;	/* -i, -o SIZE: SO_RCVBUF, SO_SNDBUF; 0 =
 				 * leave (CLI_SOCKBUF) */
+	double interval;	/* -i, --interval T: seconds between interval
+				 * reports (lib/cpu/ival); 0 = none */
+	int json_stream;	/* --json-stream: the intervals as JSON lines
+				 * on stdout (--interval 1 unless given) */
 };
 
 /* Which common options a tool has (struct cli_tool.common). */
@@ -74,6 +78,12 @@ enum {
 				  * original's -o: SO_SNDBUF) */
 	CLI_SOCKBUF = 1 << 6,	 /* -i SIZE, -o SIZE: the socket buffers
 				  * (zcs and zcc, as the originals) */
+	CLI_INTERVAL = 1 << 7,	 /* -i, --interval T and --json-stream
+				  * (with CLI_SOCKBUF, -i is SO_RCVBUF's:
+				  * --interval only) */
+	/* a benchmark client's: CPU, repeats, its document, intervals */
+	CLI_BENCH = CLI_CPU | CLI_REPEAT | CLI_RESULT | CLI_RESULT_O |
+		    CLI_INTERVAL,
 };
 
 /*

@@ -150,15 +150,6 @@ static void *reporter(void *arg)
 	return NULL;
 }
 
-const char *ival_check_opts(double *interval, int json_stream, int json_stdout)
-{
-	if (json_stream && json_stdout)
-		return "--json-stream and -J: both want stdout (use -o FILE for the document)";
-	if (json_stream && *interval <= 0)
-		*interval = 1;
-	return NULL;
-}
-
 int ival_open(struct ival **ivp, const struct ival_opts *o, char *err,
 	      size_t len)
 {

@@ -44,10 +44,6 @@ struct ival_opts {
 
 struct ival;
 
-/* A tool's options: --json-stream wants stdout (so -J, which does too,
- * cannot go with it) and means -i 1 when -i is not given. NULL, or what
- * is wrong, for the tool's die_usage. */
-const char *ival_check_opts(double *interval, int json_stream, int json_stdout);
 /* A reporter (*ivp NULL when o->interval <= 0); 0 or -errno with err. */
 int ival_open(struct ival **ivp, const struct ival_opts *o, char *err,
 	      size_t len);

@@ -205,6 +205,75 @@ static void sockbufs(void)
 	free(buf);
 }
 
+/* -i, --interval and --json-stream (CLI_INTERVAL): -i is the interval,
+ * or with CLI_SOCKBUF the socket's and --interval the interval */
+static const struct cli_tool ival_tool = {
+	.text = "usage: ival\n",
+	.common = CLI_CPU | CLI_RESULT | CLI_INTERVAL,
+	.shortopts = "l:",
+	.option = fake_opt,
+};
+static const struct cli_tool ival_sockbuf = {
+	.text = "usage: ival-zcc\n",
+	.common = CLI_CPU | CLI_RESULT | CLI_SOCKBUF | CLI_INTERVAL,
+	.option = fake_opt,
+};
+
+static void stream_and_J(void)
+{
+	static const char *const a[] = { "--json-stream", "-J", NULL };
+	struct cli_common c;
+	struct fake f;
+
+	parse(&ival_tool, &f, &c, a);
+}
+
+static void short_interval(void)
+{
+	static const char *const a[] = { "-i", "5ms", NULL };
+	struct cli_common c;
+	struct fake f;
+
+	parse(&ival_tool, &f, &c, a);
+}
+
+static void intervals(void)
+{
+	static const char *const a[] = { "-i", "250ms", "-l", "3", NULL };
+	static const char *const b[] = { "--json-stream", NULL };
+	static const char *const d[] = { "-i", "64k", "--interval", "2",
+					  "--json-stream", NULL };
+	struct cli_common c;
+	struct fake f;
+	char msg[512], *buf = NULL;
+	size_t len = 0;
+	FILE *u;
+
+	parse(&ival_tool, &f, &c, a);
+	T_NEAR(c.interval, 0.25, 1e-12);
+	T_CHECK(!c.json_stream && f.l == 3);
+	parse(&ival_tool, &f, &c, b);
+	T_CHECK(c.json_stream && c.interval == 1); /* 1 s unless given */
+	parse(&ival_sockbuf, &f, &c, d);
+	T_CHECK(c.rcvbuf == 65536 && c.interval == 2 && c.json_stream);
+	T_CHECK(child(stream_and_J, msg, sizeof(msg)) == 2);
+	T_CHECK(strstr(msg, "--json-stream and -J: both want stdout") != NULL);
+	T_CHECK(child(short_interval, msg, sizeof(msg)) == 2);
+	T_CHECK(strstr(msg, "-i: \"5ms\"") != NULL);
+	u = open_memstream(&buf, &len);
+	cli_usage(&ival_tool, u);
+	fclose(u);
+	T_CHECK(strstr(buf, "  -i, --interval T") && strstr(buf, "--json-stream"));
+	free(buf);
+	buf = NULL;
+	u = open_memstream(&buf, &len);
+	cli_usage(&ival_sockbuf, u);
+	fclose(u);
+	T_CHECK(!strstr(buf, "-i, --interval") && strstr(buf, "      --interval T"));
+	T_CHECK(strstr(buf, "-i SIZE") != NULL);
+	free(buf);
+}
+
 static void cpu_apart(void)
 {
 	static const char *const a[] = { "--cpu", "soak,procstat", "host",
@@ -608,6 +677,7 @@ int main(void)
 {
 	common_set();
 	sockbufs();
+	intervals();
 	result_doc();
 	stop_at_command();
 	long_spec();
