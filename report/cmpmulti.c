@@ -176,6 +176,23 @@ static void totals(const struct cmp_multi *m, size_t *rows, size_t *judged,
 	}
 }
 
+/* A line of the perturbation block, as a note of the table's format. */
+static void note_line(void *fmtp, const char *line)
+{
+	tbl_note(stdout, *(const enum tbl_fmt *)fmtp, line);
+}
+
+/* The perturbation block over every kernel (cmppert.c). */
+static void multi_perturbations(const struct cmp_multi *m, enum tbl_fmt fmt)
+{
+	const struct cmp_state *st[CMP_MAX_KERNELS];
+	size_t k;
+
+	for (k = 0; k < m->nk && k < CMP_MAX_KERNELS; k++)
+		st[k] = &m->st[k];
+	cmp_perturbations(st, m->labels, k, note_line, &fmt);
+}
+
 void cmp_multi_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 		     enum tbl_fmt fmt, size_t nbad)
 {
@@ -202,6 +219,7 @@ void cmp_multi_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 		tbl_note(stdout, fmt,
 			 "(s): judged from summaries: Welch's t-test on the "
 			 "published n, mean and standard deviation");
+	multi_perturbations(m, fmt);
 	for (k = 0; k < m->nk; k++) {
 		snprintf(line, sizeof(line),
 			 "%s: %zu rows, %zu judged, %zu regression%s; cases "

@@ -37,17 +37,6 @@ static void fmt_pct_paren(char *b, size_t l, double v, int base)
 	snprintf(b, l, "(%8s)", in);
 }
 
-/* The meter of a key's perturbations: "soak", "profile", or "metered"
- * when its sides' differ. */
-static const char *pert_meter(const struct ckey *k)
-{
-	const char *by = k->npert[0] ? k->pert_by[0] : k->pert_by[1];
-
-	if (k->npert[0] && k->npert[1] && strcmp(k->pert_by[0], k->pert_by[1]))
-		return "metered";
-	return by;
-}
-
 /* " soak base 0.32x, new 0.98x" on a row of a perturbed case ("profile"
  * when the profiler was the metered runs' meter), else "". */
 static void pert_words(char *b, size_t l, const struct ckey *k)
@@ -57,7 +46,7 @@ static void pert_words(char *b, size_t l, const struct ckey *k)
 	b[0] = 0;
 	if (!cmp_key_perturbed(k))
 		return;
-	snprintf(b, l, " %s", pert_meter(k));
+	snprintf(b, l, " %s", cmp_pert_meter(k));
 	for (side = 0; side < 2; side++) {
 		if (!k->npert[side])
 			continue;
@@ -66,79 +55,6 @@ static void pert_words(char *b, size_t l, const struct ckey *k)
 			 k->pert[side].ratio,
 			 k->npert[side] > 1 ? " (worst)" : "");
 	}
-}
-
-/* A key printed under the tables: perturbed, on both sides. */
-static int shown_perturbed(const struct ckey *key)
-{
-	return key->n[0] && key->n[1] && cmp_key_perturbed(key);
-}
-
-/* The line over the perturbations: the soak meter's, the profiler's,
- * or, when cases were paired by both, the meters'. */
-static void perturbations_head(const struct cmp_state *st)
-{
-	const char *by = NULL, *b;
-	size_t k;
-
-	for (k = 0; k < st->nkeys; k++) {
-		if (!shown_perturbed(&st->keys[k]))
-			continue;
-		b = pert_meter(&st->keys[k]);
-		by = by && strcmp(by, b) ? "metered" : b;
-	}
-	if (!strcmp(by, "profile"))
-		printf("Profile meter perturbation outside %.2f-%.2f "
-		       "(\"profile\" on a row: the metered rate over the "
-		       "unmetered rate of each side; rates come from the "
-		       "unmetered runs, the profile from the metered ones):\n",
-		       METER_PERTURB_LO, METER_PERTURB_HI);
-	else if (!strcmp(by, "soak"))
-		printf("Soak meter perturbation outside %.2f-%.2f "
-		       "(\"soak\" on a row: the metered rate over the "
-		       "unmetered rate of each side; rates come from "
-		       "the unmetered runs, soak CPU and service demand "
-		       "from the metered ones):\n",
-		       METER_PERTURB_LO, METER_PERTURB_HI);
-	else
-		printf("Meter perturbation outside %.2f-%.2f (\"soak\" or "
-		       "\"profile\" on a row: the metered rate over the "
-		       "unmetered rate of each side, by the meter of the "
-		       "metered runs; rates come from the unmetered runs, CPU, "
-		       "service demand and profile from the metered ones):\n",
-		       METER_PERTURB_LO, METER_PERTURB_HI);
-}
-
-/* Under the tables: each perturbed case, both sides in full. */
-static void print_perturbations(const struct cmp_state *st)
-{
-	char note[256];
-	size_t k, any = 0;
-	int side;
-
-	for (k = 0; k < st->nkeys; k++) {
-		const struct ckey *key = &st->keys[k];
-		char en[512];
-
-		if (!shown_perturbed(key))
-			continue;
-		if (!any++)
-			perturbations_head(st);
-		printf("  %s\n", esc_text(en, sizeof(en), key->name));
-		for (side = 0; side < 2; side++) {
-			if (!key->npert[side])
-				continue;
-			meter_perturbation_by(note, sizeof(note),
-					      key->pert_by[side],
-					      &key->pert[side]);
-			printf("    %s: %s%s\n", side ? "new" : "base", note,
-			       key->npert[side] > 1
-				       ? " (the worst of its cases)"
-				       : "");
-		}
-	}
-	if (any)
-		printf("\n");
 }
 
 /* A row's last cell: why not judged or the verdict (else the smallest
@@ -255,7 +171,8 @@ void cmp_print(const struct cmp_cfg *c, const struct rl_set *s,
 
 	for (i = 0; i < st->nmetrics; i++)
 		print_metric(c, s, st, st->metrics[i], la, lb);
-	print_perturbations(st);
+	cmp_perturbations((const struct cmp_state *const[]){st}, NULL, 1,
+			  NULL, NULL);
 	if (st->incomparable)
 		printf("%zu row%s not comparable: figures of runs with soakers "
 		       "on against runs without (not judged)\n",

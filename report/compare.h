@@ -148,6 +148,18 @@ static inline const struct crow *cmp_first_cell(const struct mrow *r,
  * metrics' order then first appearance; *n rows (free the result). */
 struct mrow *cmp_multi_rows(const struct cmp_multi *m, size_t *n);
 /* The N-kernel table (text, markdown or csv) and its closing lines. */
+/* The meter of a key's perturbations: "soak", "profile", or "metered"
+ * when its two sides' differ. */
+const char *cmp_pert_meter(const struct ckey *k);
+/*
+ * The block of perturbed cases under the tables (cmppert.c), over n
+ * states (the kernels of compare BASE A B..., each named by its label;
+ * labels NULL: one two-sided compare, its sides "base" and "new"). Each
+ * line goes to emit (NULL: stdout, and a blank line after the block).
+ */
+void cmp_perturbations(const struct cmp_state *const *st,
+		       const char *const *labels, size_t n,
+		       void (*emit)(void *ctx, const char *line), void *ctx);
 void cmp_multi_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 		     enum tbl_fmt fmt, size_t nbad);
 /* The same as one JSON document (cmpjson.c). */

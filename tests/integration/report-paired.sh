@@ -221,6 +221,28 @@ rc=0; "$Z" compare -m throughput_MBps "$d/prof-ttcp.json" "$d/prof-ttcp.json" >"
 	zcb_fail "profile/profile compare speaks of soak: $(cat "$d/cmp")"
 zcb_ok "compare: runs paired by the profiler say profile, not soak"
 
+# compare BASE A B: one perturbation block over both kernels, each case
+# with the baseline's figure and the kernel's, by its label and meter;
+# in CSV the block is comment lines
+jq '.label = "6.19-a"' "$P/ttcp.json" >"$d/ka.json"
+jq '.label = "6.19-b"' "$d/prof-ttcp.json" >"$d/kb.json"
+for f in text csv; do
+	rc=0; "$Z" compare --format "$f" -m throughput_MBps "$P/ttcp.json" "$d/ka.json" "$d/kb.json" \
+		>"$d/multi.$f" 2>&1 || rc=$?
+	[ $rc = 0 ] || zcb_fail "compare BASE A B ($f): exit $rc: $(cat "$d/multi.$f")"
+done
+m=$d/multi.text
+{ grep -q '^Meter perturbation outside 0.95-1.05 ("soak" or "profile"' "$m" &&
+	grep -q '^  ttcp-sf method=write size=65536 role=transmit proto=tcp, base against 6.19-a$' "$m" &&
+	grep -q '^    6.19-a: soak run reached 0.60x (0.55-0.65, 3 pairs)' "$m" &&
+	grep -q '^    6.19-b: profile run reached 0.60x (0.55-0.65, 3 pairs)' "$m" &&
+	[ "$(grep -c '^    base: soak run reached 0.60x' "$m")" = 2 ] &&
+	! grep -q 'method=sendfile.*base against' "$m"; } ||
+	zcb_fail "compare BASE A B perturbation block: $(cat "$m")"
+grep -q '^#     6.19-b: profile run reached 0.60x' "$d/multi.csv" ||
+	zcb_fail "compare BASE A B (csv): the block is not comment lines: $(cat "$d/multi.csv")"
+zcb_ok "compare BASE A B: the perturbed cases of every kernel, by label and meter"
+
 # plot: the title says which of the pair the figures came from
 if command -v gnuplot >/dev/null; then
 	"$Z" plot --no-png -o "$d/pl" "$P/p9.json" --where op=read >/dev/null 2>&1 ||
