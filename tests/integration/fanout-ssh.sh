@@ -11,11 +11,7 @@
 # unreachable host: one line naming it, nothing started; a host that dies
 # mid-run and an INT: the others stopped, nothing left on any host.
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
-zcb_need_root
-zcb_need_cmd ip iproute2
-zcb_need_cmd /usr/sbin/sshd openssh-server
-zcb_need_cmd ssh openssh-client
-zcb_need_cmd jq jq
+zcb_need_ssh_hosts
 zcb_need_cmd ganesha.nfsd "apt-get install nfs-ganesha nfs-ganesha-vfs"
 NB=$(zcb_bin nfsbench) || exit 1
 "$NB" "nfs://127.0.0.1/x/y" --max-time 0.1 -t 1 -q 2>&1 | grep -q "need libnfs" &&
@@ -133,10 +129,7 @@ steps() {
 export -f steps
 "$NH" --clients 4 --sshd -- bash -c steps >"$T/log" 2>&1 || { cat "$T/log"; zcb_fail "fanout over ssh"; }
 cat "$T/log"
-read -r -a nss <"$T/ns"
-for ns in "${nss[@]}"; do
-	ip netns list | cut -d' ' -f1 | grep -qxF "$ns" && zcb_fail "namespace $ns was not removed"
-done
+zcb_netns_gone "$T/ns"
 
 d=$T/fo48/fanout.json
 [ "$(jq -r .status "$d")" = ok ] || zcb_fail "merged: status $(jq -r .status "$d")"

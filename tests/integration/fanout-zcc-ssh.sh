@@ -6,11 +6,7 @@
 # case per host with its host key and zcc's own figures, and the table
 # sums them; nothing is left running on any host.
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
-zcb_need_root
-zcb_need_cmd ip iproute2
-zcb_need_cmd /usr/sbin/sshd openssh-server
-zcb_need_cmd ssh openssh-client
-zcb_need_cmd jq jq
+zcb_need_ssh_hosts
 ZCC=$(zcb_bin zcc) || exit 1
 ZCS=$(zcb_bin zcs) || exit 1
 NH="$ZCB_SRCDIR/scripts/netns-hosts"
@@ -51,10 +47,7 @@ steps() {
 }
 export -f steps
 "$NH" --clients 3 --sshd -- bash -c steps >"$T/log" 2>&1 || { cat "$T/log"; zcb_fail "fanout zcc over ssh"; }
-read -r -a nss <"$T/ns"
-for ns in "${nss[@]}"; do
-	ip netns list | cut -d' ' -f1 | grep -qxF "$ns" && zcb_fail "namespace $ns was not removed"
-done
+zcb_netns_gone "$T/ns"
 
 d=$T/fo/fanout.json
 [ "$(jq -r .status "$d")" = ok ] || zcb_fail "merged: status $(jq -r .status "$d")"

@@ -70,6 +70,25 @@ zcb_ok() { echo "ok - $*"; }
 zcb_need_root() { [ "$(id -u)" = 0 ] || zcb_skip "needs root"; }
 zcb_need_cmd() { command -v "$1" >/dev/null 2>&1 || zcb_skip "needs $1 (${2:-not installed})"; }
 
+# What a test of ssh hosts in namespaces (netns-hosts --sshd) needs.
+zcb_need_ssh_hosts() {
+	zcb_need_root
+	zcb_need_cmd ip iproute2
+	zcb_need_cmd /usr/sbin/sshd openssh-server
+	zcb_need_cmd ssh openssh-client
+	zcb_need_cmd jq jq
+}
+
+# zcb_netns_gone FILE: every namespace named on FILE's line is removed.
+zcb_netns_gone() {
+	local ns nss
+	read -r -a nss <"$1"
+	for ns in "${nss[@]}"; do
+		ip netns list | cut -d' ' -f1 | grep -qxF "$ns" && zcb_fail "namespace $ns was not removed"
+	done
+	return 0
+}
+
 # A free TCP port on 127.0.0.1 (racy by nature; tests retry on EADDRINUSE).
 zcb_free_port() {
 	local p

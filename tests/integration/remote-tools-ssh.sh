@@ -11,11 +11,7 @@
 # Every far process is started with its PID echoed first and stopped by
 # that PID over ssh; afterwards nothing of ours runs on B but its sshd.
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
-zcb_need_root
-zcb_need_cmd ip iproute2
-zcb_need_cmd /usr/sbin/sshd openssh-server
-zcb_need_cmd ssh openssh-client
-zcb_need_cmd jq jq
+zcb_need_ssh_hosts
 zcb_need_cmd diod diod
 zcb_need_cmd ganesha.nfsd nfs-ganesha
 NH="$ZCB_SRCDIR/scripts/netns-hosts"

@@ -10,11 +10,7 @@
 # on stderr naming the host. A TERM in the middle of a run stops the far
 # side too. After each, nothing of ours runs on host B (its sshd aside).
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
-zcb_need_root
-zcb_need_cmd ip iproute2
-zcb_need_cmd /usr/sbin/sshd openssh-server
-zcb_need_cmd ssh openssh-client
-zcb_need_cmd jq jq
+zcb_need_ssh_hosts
 NH="$ZCB_SRCDIR/scripts/netns-hosts"
 T=$ZCB_TEST_TMP
 "$NH" --sshd -- true 2>"$T/probe" || zcb_skip "netns with sshd unavailable: $(head -1 "$T/probe")"
