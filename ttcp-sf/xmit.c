@@ -341,6 +341,9 @@ static void one_sample(struct xmit *t, int idx, struct sample *s,
 		fprintf(ttcp_out, "ttcp-t: %s\n", s->zc_warn);
 	if (c->report && !sig_stop)
 		have = exchange(t, s, idx, *more, &rep, why, sizeof(why));
+	else if (c->report) /* Ctrl-C: the receiver learns nothing more */
+		snprintf(why, sizeof(why),
+			 "no report: interrupted by a signal");
 	if (have) {
 		check_report(t, s, &rep);
 		same = !strcmp(rep.boot_id, t->boot) &&

@@ -80,3 +80,21 @@ grep -q "during the report window: not a ttcp-sf hello (peer report: length" "$T
 jq -e '.status == "ok" and .cases[0].samples[0].bytes == 4' "$T/l.json" >/dev/null ||
 	zcb_fail "lying peer: the sample was not kept: $(cat "$T/l.json")"
 zcb_ok "bad options, refused, dead receiver, dead transmitter, lying peer"
+
+# Ctrl-C on the transmitter mid-run: exit 130 soon, the line says why
+# there is no report (it said "--no-report"), the receiver ends on its
+# own within its report timeout, nothing is left
+tt_recv "$T/i" --report-timeout 2s
+"$TTCP" -t -p "$TT_PORT" --duration 20 -o "$T/i-t.json" 127.0.0.1 >"$T/i-t.txt" 2>&1 &
+tp=$!
+zcb_track "$tp"
+sleep 1
+kill -INT "$tp"
+zcb_wait_gone "$tp" 10 || zcb_fail "interrupted transmitter still running after 10 s"
+rc=0; wait "$tp" || rc=$?
+[ $rc = 130 ] || { cat "$T/i-t.txt"; zcb_fail "interrupted transmitter: exit $rc, want 130"; }
+grep -q '^ttcp-t: no report: interrupted by a signal$' "$T/i-t.txt" ||
+	zcb_fail "interrupted transmitter: $(grep 'no report' "$T/i-t.txt")"
+zcb_wait_gone "$TT_RPID" 15 || zcb_fail "receiver still running after the transmitter was interrupted"
+tt_wait_recv
+zcb_ok "Ctrl-C on the transmitter: exit 130, 'interrupted by a signal', the receiver ends"
