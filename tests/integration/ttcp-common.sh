@@ -56,6 +56,23 @@ tt_two() {
 	[ "$TT_RRC" = 0 ] || { cat "$T/$name-r.txt"; zcb_fail "$name: receiver exit $TT_RRC"; }
 }
 
+# tt_kill_midway OUT ARGS...: a transmitter (ttcp-sf -t ARGS -p PORT
+# 127.0.0.1, its text in OUT) to the receiver tt_recv started, which is
+# killed (SIGKILL) half a second in; the transmitter's exit status in
+# TT_XRC (it has 30 s to end).
+# shellcheck disable=SC2034 # TT_XRC is for the tests that source this
+tt_kill_midway() {
+	local out=$1 xp
+	shift
+	timeout 30 "$TTCP" -t "$@" -p "$TT_PORT" 127.0.0.1 >"$out" 2>&1 &
+	xp=$!
+	zcb_track "$xp"
+	sleep 0.5
+	kill -KILL "$TT_RPID"
+	TT_XRC=0
+	wait "$xp" || TT_XRC=$?
+}
+
 # tt_bad WHAT PATTERN ARGS...: ttcp-sf ARGS exits 2 with PATTERN in its
 # (one-line) message
 tt_bad() {

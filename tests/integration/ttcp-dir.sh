@@ -57,14 +57,8 @@ tt_two fwd -V -- -l 8192 -n 300
 
 # a receiver killed mid-way: the transmitter says how much came
 tt_recv "$T/k-r"
-timeout 30 "$TTCP" -t -R -p "$TT_PORT" -l 1024 -n 100000000 127.0.0.1 >"$T/k.txt" 2>&1 &
-xp=$!
-zcb_track "$xp"
-sleep 0.5
-kill -KILL "$TT_RPID"
-rc=0
-wait "$xp" || rc=$?
-[ $rc = 1 ] || { cat "$T/k.txt"; zcb_fail "-R, killed receiver: exit $rc"; }
+tt_kill_midway "$T/k.txt" -R -l 1024 -n 100000000
+[ "$TT_XRC" = 1 ] || { cat "$T/k.txt"; zcb_fail "-R, killed receiver: exit $TT_XRC"; }
 grep -q "receiver 127.0.0.1:$TT_PORT sent [0-9]* of 102400000000 bytes (phase: data, receiving)" "$T/k.txt" ||
 	{ cat "$T/k.txt"; zcb_fail "-R, killed receiver: message"; }
 tt_wait_recv

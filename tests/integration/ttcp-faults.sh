@@ -7,28 +7,20 @@ source "$ZCB_SRCDIR/tests/integration/lib.sh"
 source "$ZCB_SRCDIR/tests/integration/ttcp-common.sh"
 T=$ZCB_TEST_TMP
 
-bad() { # bad "what" PATTERN ARGS...: exit 2 and the message names it
-	local what=$1 pat=$2 rc=0
-	shift 2
-	"$TTCP" "$@" >"$T/o" 2>"$T/e" || rc=$?
-	[ $rc = 2 ] || zcb_fail "$what: exit $rc, expected 2"
-	grep -q -- "$pat" "$T/e" || { cat "$T/e"; zcb_fail "$what: message lacks $pat"; }
-	[ "$(wc -l <"$T/e")" = 1 ] || zcb_fail "$what: more than one line"
-}
-bad "no side" "-t or -r" 127.0.0.1
-bad "both sides" "-t and -r" -t -r 127.0.0.1
-bad "no host" "-t needs" -t
-bad "bad method" "-m: \"nope\"" -t -m nope 127.0.0.1
-bad "recv method on -t" "-m: \"trunc\"" -t -m trunc 127.0.0.1
-bad "bad size" "-l" -t -l 12q 127.0.0.1
-bad "bad port" "-p" -r -p 70000
-bad "bad unit" "-f" -t -f x 127.0.0.1
-bad "udp method" "UDP" -t -u -m sendfile 127.0.0.1
-bad "udp buflen" "-l 4" -r -u -l 4
-bad "confidence" "--confidence" -t --confidence 95 --repeat 2 127.0.0.1
-bad "cc" "--cc" -t --cc no-such-cc 127.0.0.1
-bad "-V on -t" "-V" -t -V 127.0.0.1
-bad "unknown option" "unknown option" -t --frobnicate 127.0.0.1
+tt_bad "no side" "-t or -r" 127.0.0.1
+tt_bad "both sides" "-t and -r" -t -r 127.0.0.1
+tt_bad "no host" "-t needs" -t
+tt_bad "bad method" "-m: \"nope\"" -t -m nope 127.0.0.1
+tt_bad "recv method on -t" "-m: \"trunc\"" -t -m trunc 127.0.0.1
+tt_bad "bad size" "-l" -t -l 12q 127.0.0.1
+tt_bad "bad port" "-p" -r -p 70000
+tt_bad "bad unit" "-f" -t -f x 127.0.0.1
+tt_bad "udp method" "UDP" -t -u -m sendfile 127.0.0.1
+tt_bad "udp buflen" "-l 4" -r -u -l 4
+tt_bad "confidence" "--confidence" -t --confidence 95 --repeat 2 127.0.0.1
+tt_bad "cc" "--cc" -t --cc no-such-cc 127.0.0.1
+tt_bad "-V on -t" "-V" -t -V 127.0.0.1
+tt_bad "unknown option" "unknown option" -t --frobnicate 127.0.0.1
 "$TTCP" --help | grep -q "^Usage: ttcp-sf" || zcb_fail "--help"
 "$TTCP" --method=help | grep -q "^  sendfile " || zcb_fail "--method=help"
 

@@ -28,14 +28,8 @@ expect_fail() {
 
 # a receiver killed mid-run: the transmitter says so at once
 tt_recv "$T/k-r" --rr
-timeout 30 "$TTCP" -t --rr -p "$TT_PORT" --duration 20s -o "$T/k.json" 127.0.0.1 >"$T/k.txt" 2>&1 &
-xp=$!
-zcb_track "$xp"
-sleep 0.5
-kill -KILL "$TT_RPID"
-rc=0
-wait "$xp" || rc=$?
-expect_fail k "$rc" "receiver 127.0.0.1:$TT_PORT .*phase: \(request\|response\), transaction [0-9]"
+tt_kill_midway "$T/k.txt" --rr --duration 20s -o "$T/k.json"
+expect_fail k "$TT_XRC" "receiver 127.0.0.1:$TT_PORT .*phase: \(request\|response\), transaction [0-9]"
 [ "$(zcb_json "$T/k.json" '.status')" = failed ] || zcb_fail "killed receiver: document not failed"
 tt_wait_recv
 
@@ -69,14 +63,8 @@ grep -q "sent no --rr setup frame (phase: setup)" "$T/st-r.txt" || { cat "$T/st-
 
 # a UDP receiver killed mid-run: the transmitter's next answer is refused
 tt_recv "$T/u-r" -u --rr
-timeout 30 "$TTCP" -t -u --rr -p "$TT_PORT" --duration 20s 127.0.0.1 >"$T/u.txt" 2>&1 &
-xp=$!
-zcb_track "$xp"
-sleep 0.5
-kill -KILL "$TT_RPID"
-rc=0
-wait "$xp" || rc=$?
-expect_fail u "$rc" "phase: UDP \(request\|response\), transaction [0-9]*): Connection refused"
+tt_kill_midway "$T/u.txt" -u --rr --duration 20s
+expect_fail u "$TT_XRC" "phase: UDP \(request\|response\), transaction [0-9]*): Connection refused"
 tt_wait_recv
 
 # a transmitter killed mid-run: the receiver ends, failing (with
