@@ -259,12 +259,6 @@ int meter_perturbed(double ratio)
 	       (ratio < METER_PERTURB_LO || ratio > METER_PERTURB_HI);
 }
 
-void meter_perturbation_note(char *buf, size_t len,
-			     const struct stats_ratio *r)
-{
-	meter_perturbation_by(buf, len, "soak", r);
-}
-
 const char *meter_pair_run(const char *by, int metered)
 {
 	if (by && !strcmp(by, "profile"))

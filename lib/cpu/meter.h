@@ -166,16 +166,12 @@ int meter_soak_ran(const struct cpu_sample *s, int n);
 #define METER_PERTURB_HI 1.05
 int meter_perturbed(double ratio);
 /*
- * The footnote of a perturbed case (or the line of any paired one):
- * "soak run reached 0.32x (0.30-0.35, 3 pairs) of the unmetered rate;
- * its CPU describes that slower run".
+ * The footnote of a perturbed case (or the line of any paired one), by
+ * the meter whose runs were metered ("soak" or "profile"): "soak run
+ * reached 0.32x (0.30-0.35, 3 pairs) of the unmetered rate; its CPU
+ * describes that slower run".
  */
 struct stats_ratio;
-void meter_perturbation_note(char *buf, size_t len,
-			     const struct stats_ratio *r);
-/* The same for the runs of another meter with a cost ("profile run
- * reached ..."): meter_perturbation_note is meter_perturbation_by
- * "soak". */
 void meter_perturbation_by(char *buf, size_t len, const char *meter,
 			   const struct stats_ratio *r);
 /* What one run of a pair is, for the line before its figures: "metered

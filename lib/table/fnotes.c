@@ -2,7 +2,7 @@
  * fnotes.c: the marks and footnotes of a table (fnotes.h). A cell whose
  * cases ran perturbed (outside 0.95-1.05, lib/cpu/meter.h) or with
  * soakers on but unpaired is marked, and footnoted under its table with
- * meter_perturbation_note(); a line says which runs each kind of figure
+ * meter_perturbation_by(); a line says which runs each kind of figure
  * came from. A table with neither prints as it always did.
  */
 #include "config.h"
