@@ -12,6 +12,7 @@
 #include "zcc.h"
 
 #include "log.h"
+#include "series.h"
 #include "sig.h"
 #include "zcwire.h"
 
@@ -154,60 +155,89 @@ static void open_ival(void)
 		die("%s", err);
 }
 
-/* The runs of one invocation, and what they measured so far. */
+/* The runs of one invocation. */
 struct runs {
 	struct res_doc *doc;
 	json_t *kase;		/* the case, from the first run */
 	struct fileset fs;
 	struct cpuwin w;	/* this box's CPU window */
-	struct rates rt;
-	int paired;		/* metered/unmetered pairs */
+	struct series ser;	/* which run comes next, and their rates */
 	int told;		/* an older zcs's pairing: said */
 };
 
-/* Run k: the run, what it printed and recorded, its rate into rt. */
-static void one_run(struct runs *rs, int k)
+/* Before run r: park or wake this box's soakers. */
+static int prepare_run(void *ctx, const struct series_run *sr, char *err,
+		       size_t len)
 {
+	struct runs *rs = ctx;
+
+	return sr->paired && cpuwin_metered(&rs->w, sr->metered, err, len);
+}
+
+/* Run r: the run, what it printed and recorded, its rate. */
+static int one_run(void *ctx, const struct series_run *sr, double *mbps,
+		   char *err, size_t len)
+{
+	struct runs *rs = ctx;
 	struct zcw_run run = {0};
 	struct cpuwin_sample cs;
 	struct run_result r;
-	char err[512];
-	double mbps;
+	int k = sr->seq, paired;
 
 	/* the first run is metered, paired or not: a zcs that measures
 	 * with soak says so only in its answer */
 	run.said = cfg.remote;
 	run.soak = cpuwin_paired(&rs->w);
-	run.metered = !k || meter_run_metered(rs->paired, k);
-	run.pair = (uint32_t)(rs->paired ? k / 2 : k);
-	if (rs->paired && cpuwin_metered(&rs->w, run.metered, err, sizeof(err)))
-		die("--cpu: %s", err);
-	if (ival_start(cfg.iv, k, NULL, err, sizeof(err)))
-		die("%s", err);
-	if (run_once(&cfg, &rs->fs, zcw_run_flags(&run), &rs->w, &cs, &r))
-		die("%s", r.err);
+	run.metered = !k || sr->metered;
+	run.pair = (uint32_t)sr->rep;
+	if (ival_start(cfg.iv, k, NULL, err, len))
+		return SERIES_FAILED;
+	if (run_once(&cfg, &rs->fs, zcw_run_flags(&run), &rs->w, &cs, &r)) {
+		snprintf(err, len, "%s", r.err);
+		return SERIES_FAILED;
+	}
 	r.intervals = ival_stop(cfg.iv, r.payload);
-	if (!k && !rs->paired && r.rem.soak) {
-		rs->paired = 1;
+	if (!k && !sr->paired && r.rem.soak) {
+		series_pair_now(&rs->ser, "soak");
 		fprintf(zcc_out,
 			"zcc: the server measures with soak: runs go in pairs, metered (this one), then unmetered (the rate)\n");
 	}
-	cs.paired = rs->paired;
-	cs.metered = rs->paired && run.metered;
+	paired = rs->ser.cfg.paired;
+	cs.paired = paired;
+	cs.metered = paired && run.metered;
 	if (!rs->kase)
 		rs->kase = out_case(rs->doc, &cfg, &rs->fs, &r);
 	if (r.warn[0])
 		res_warn(rs->doc, "%s", r.warn);
-	out_run(&cfg, k, meter_runs(rs->paired, cfg.com.repeat), &r, &cs,
-		(int)run.pair, cpuwin_paired_by(&rs->w));
+	out_run(&cfg, k, series_planned(&rs->ser), &r, &cs, (int)run.pair,
+		cpuwin_paired_by(&rs->w));
 	out_server_pairing(rs->doc, &cfg, k, &r, &cs, &rs->told);
 	res_sample(rs->kase, out_sample(rs->doc, &cfg, &r, &cs, (int)run.pair));
-	mbps = r.elapsed_s > 0 ? (double)r.payload / r.elapsed_s / 1e6 : 0;
-	if (cs.metered)
-		rs->rt.metered[rs->rt.nm++] = mbps;
-	else
-		rs->rt.mbps[rs->rt.n++] = mbps;
+	*mbps = r.elapsed_s > 0 ? (double)r.payload / r.elapsed_s / 1e6 : 0;
 	run_result_free(&r);
+	return SERIES_OK;
+}
+
+static const struct series_ops zcc_runs = {
+	.prepare = prepare_run,
+	.run = one_run,
+};
+
+/* The series of runs: --repeat results, in pairs when a meter here
+ * perturbs (or, found in run 0, the server's). */
+static void open_series(struct runs *rs)
+{
+	struct series_cfg sc = {
+		.ncells = 1,
+		.repeat = cfg.com.repeat,
+		.paired = cpuwin_paired(&rs->w),
+		.paired_by = cpuwin_paired_by(&rs->w),
+		.stop = &sig_stop,
+	};
+	char err[256];
+
+	if (series_open(&rs->ser, &sc, err, sizeof(err)))
+		die("%s", err);
 }
 
 int main(int argc, char **argv)
@@ -216,7 +246,7 @@ int main(int argc, char **argv)
 	struct runs rs = {0};
 	const char *by;
 	char err[512];
-	int k, ind, wfail;
+	int ind, wfail;
 
 	log_init(argv[0]);
 	ind = parse_opts(argc, argv);
@@ -232,28 +262,24 @@ int main(int argc, char **argv)
 	wc.local_list = cfg.com.cpu_list;
 	if (cpuwin_open(&rs.w, &wc, err, sizeof(err)))
 		die("%s", err);
-	rs.paired = cpuwin_paired(&rs.w);
-	rs.rt.mbps = calloc((size_t)cfg.com.repeat, sizeof(double));
-	rs.rt.metered = calloc((size_t)cfg.com.repeat, sizeof(double));
-	if (!rs.rt.mbps || !rs.rt.metered)
-		abort();
+	open_series(&rs);
 	open_ival();
-	out_start(&cfg, &rs.fs, &rs.w, rs.paired);
-	for (k = 0; k < meter_runs(rs.paired, cfg.com.repeat) && !sig_stop; k++)
-		one_run(&rs, k);
+	out_start(&cfg, &rs.fs, &rs.w, rs.ser.cfg.paired);
+	if (series_run(&rs.ser, &zcc_runs, &rs, err, sizeof(err)))
+		die("%s", err);
 	if (sig_stop)
-		res_warn(rs.doc, "interrupted after %d of %d runs", k,
-			 meter_runs(rs.paired, cfg.com.repeat));
+		res_warn(rs.doc, "interrupted after %d of %d runs", rs.ser.seq,
+			 series_planned(&rs.ser));
 	by = cpuwin_paired_by(&rs.w);
-	out_summary(&cfg, &rs.rt, !rs.paired ? NULL : by ? by : "soak");
+	out_summary(&cfg, &rs.ser,
+		    !rs.ser.cfg.paired ? NULL : by ? by : "soak");
 	if (cfg.com.json_stream)
 		ival_stream_end(stdout, rs.doc);
 	wfail = res_finish(rs.doc) != 0;
 	ival_close(cfg.iv);
 	res_free(rs.doc);
+	series_close(&rs.ser);
 	cpuwin_close(&rs.w);
 	files_close(&rs.fs);
-	free(rs.rt.mbps);
-	free(rs.rt.metered);
 	return sig_stop ? sig_exit_status() : wfail;
 }

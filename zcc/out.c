@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include "zcc.h"
+#include "series.h"
 
 #include "stats.h"
 
@@ -135,30 +136,27 @@ json_t *out_sample(struct res_doc *doc, const struct cfg *cfg,
 /* The closing lines: with pairs (paired: the meter they are for, NULL
  * for none) what that meter did to the rate, then the one-line summary
  * every tool ends with. */
-void out_summary(const struct cfg *cfg, const struct rates *rt,
+void out_summary(const struct cfg *cfg, const struct series *ser,
 		 const char *paired)
 {
-	double lo = rt->n ? rt->mbps[0] : 0, hi = lo;
-	struct stats_ratio pr;
+	const double *x;
+	double lo, hi;
 	char note[256];
-	int i;
+	int i, n;
 
-	for (i = 1; i < rt->n; i++) {
-		lo = rt->mbps[i] < lo ? rt->mbps[i] : lo;
-		hi = rt->mbps[i] > hi ? rt->mbps[i] : hi;
+	x = series_results(ser, 0, &n);
+	lo = hi = n ? x[0] : 0;
+	for (i = 1; i < n; i++) {
+		lo = x[i] < lo ? x[i] : lo;
+		hi = x[i] > hi ? x[i] : hi;
 	}
-	if (paired && rt->nm && rt->n) {
-		stats_ratio_paired(rt->metered, rt->mbps,
-				   (size_t)(rt->nm < rt->n ? rt->nm : rt->n),
-				   &pr);
-		meter_perturbation_by(note, sizeof(note), paired, &pr);
+	if (paired && *series_perturbation_note(ser, 0, note, sizeof(note)))
 		fprintf(zcc_out, "zcc: perturbation: %s\n", note);
-	}
 	fprintf(zcc_out,
 		"zcc: %d %srun%s of %s to %s:%d: %.1f MB/s median (min %.1f, max %.1f)%s\n",
-		rt->n, paired ? "unmetered " : "", rt->n == 1 ? "" : "s",
+		n, paired ? "unmetered " : "", n == 1 ? "" : "s",
 		cfg->ops->name, cfg->server, cfg->port,
-		rt->n ? stats_median(rt->mbps, (size_t)rt->n) : 0, lo, hi,
+		n ? series_median(ser, 0) : 0, lo, hi,
 		!paired			   ? ""
 		: strcmp(paired, "profile") ? "; soak CPU from the metered runs"
 					    : "; the profile from the metered runs");

@@ -83,14 +83,6 @@ int run_once(const struct cfg *cfg, const struct fileset *fs,
 	     struct run_result *r);
 void run_result_free(struct run_result *r);
 
-/* What the runs so far measured: unmetered runs (the results) and,
- * paired, the metered partner of each (same index = same pair). */
-struct rates {
-	double *mbps;	 /* unmetered (or unpaired) runs */
-	double *metered; /* metered run of pair k */
-	int n, nm;
-};
-
 /* out.c: what zcc prints and records. */
 extern FILE *zcc_out;	/* human text: stdout, stderr under -J */
 /* The result document (dies on a bad output path). */
@@ -114,7 +106,8 @@ void out_server_pairing(struct res_doc *doc, const struct cfg *cfg, int k,
 			const struct run_result *r,
 			const struct cpuwin_sample *cs, int *told);
 /* The closing lines: the perturbation when paired, then the summary. */
-void out_summary(const struct cfg *cfg, const struct rates *rt,
+struct series;
+void out_summary(const struct cfg *cfg, const struct series *ser,
 		 const char *paired);
 
 #endif
