@@ -98,7 +98,5 @@ void print_run(FILE *f, const struct sample *s, const char *by, long i,
  */
 void print_table(FILE *f, struct res_doc *doc, const struct sample *s,
 		 long n);
-/* Paired runs: what the soakers did to the throughput, in r. */
-void chat_perturbation(const struct sample *s, long n, struct stats_ratio *r);
 
 #endif

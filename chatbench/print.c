@@ -42,32 +42,6 @@ void print_run(FILE *f, const struct sample *s, const char *by, long i,
 		meter_print(f, "server", s->srv, s->nsrv, 0);
 }
 
-void chat_perturbation(const struct sample *s, long n, struct stats_ratio *r)
-{
-	double *num = calloc((size_t)n + 1, sizeof(*num));
-	double *den = calloc((size_t)n + 1, sizeof(*den));
-	long i, j, k = 0;
-
-	if (!num || !den)
-		abort();
-	/* each metered run with the unmetered run of its pair */
-	for (i = 0; i < n; i++) {
-		if (!s[i].paired || !s[i].metered)
-			continue;
-		for (j = 0; j < n; j++) {
-			if (!s[j].paired || s[j].metered ||
-			    s[j].pair != s[i].pair)
-				continue;
-			num[k] = s[i].msgs_per_s;
-			den[k++] = s[j].msgs_per_s;
-			break;
-		}
-	}
-	stats_ratio_paired(num, den, (size_t)k, r);
-	free(num);
-	free(den);
-}
-
 /*
  * Mean and deviation of meter k's box load over the runs in set (of
  * nset); which: "" unpaired, else "metered " or "unmetered ", said in

@@ -9,6 +9,7 @@
 #include "bench.h"
 #include "clock.h"
 #include "log.h"
+#include "series.h"
 #include "sig.h"
 #include "stats.h"
 
@@ -106,53 +107,24 @@ static void declare_metrics(struct res_doc *d)
 	res_metric(d, "exchange_s", "s", RES_LOWER, 0);
 }
 
-/* The throughput of the results: the unmetered runs (all when the runs
- * are not paired) into x; returns how many. */
-static long results(const struct sample *s, long n, double *x)
-{
-	long i, k = 0;
-
-	for (i = 0; i < n; i++)
-		if (!s[i].metered)
-			x[k++] = s[i].msgs_per_s;
-	return k;
-}
-
-/* Stop repeating? With --confidence when the interval of the results is
- * tight enough. */
-static int enough(const struct cfg *c, const struct sample *s, long n)
-{
-	double x[n > 0 ? n : 1];
-	long k = results(s, n, x);
-
-	if (c->cli.conf_level <= 0 || k < 3)
-		return 0;
-	return stats_confidence_reached(x, (size_t)k, c->cli.conf_level,
-					c->cli.conf_width);
-}
-
 /* paired: the meter the runs were paired for ("soak", "profile"), or
  * NULL */
-static void summary(FILE *f, const struct cfg *c, const struct sample *s,
-		    long n, const char *where, const char *paired)
+static void summary(FILE *f, const struct cfg *c, const struct series *ser,
+		    const char *where, const char *paired)
 {
-	double x[n > 0 ? n : 1], m;
-	struct stats_ratio pr;
 	char note[256];
-	long k = results(s, n, x);
+	const double *x;
+	double m;
+	int k;
 
-	if (paired) {
-		chat_perturbation(s, n, &pr);
-		if (pr.n) {
-			meter_perturbation_by(note, sizeof(note), paired, &pr);
-			fprintf(f, "chatbench: perturbation: %s\n", note);
-		}
-	}
+	if (paired && *series_perturbation_note(ser, 0, note, sizeof(note)))
+		fprintf(f, "chatbench: perturbation: %s\n", note);
+	x = series_results(ser, 0, &k);
 	if (!k)
 		return;
 	m = stats_mean(x, (size_t)k);
 	fprintf(f,
-		"chatbench: %ld %srun%s of %ld rooms x %ld users x %ld messages of %ld bytes (%s%s, %s): %.0f msg/s",
+		"chatbench: %d %srun%s of %ld rooms x %ld users x %ld messages of %ld bytes (%s%s, %s): %.0f msg/s",
 		k, paired ? "unmetered " : "", k == 1 ? "" : "s", c->rooms,
 		c->users, c->messages, c->size, model_name(c->model),
 		c->nodelay ? ", nodelay" : "", where, m);
@@ -205,8 +177,10 @@ struct client {
 	json_t *kase;
 	char where[300];
 	int paired;
-	struct sample *s; /* nruns of them */
-	long n, nruns;	  /* runs done, due */
+	struct series ser; /* which run comes next, and their rates */
+	struct sample *s;  /* nruns of them */
+	long n, nruns;	   /* runs done, planned */
+	int told;	   /* an older server's pairing: said */
 };
 
 /* The document, the run settings and, with no --host, a server in this
@@ -250,6 +224,56 @@ static void client_open(struct client *k, int argc, char **argv)
 	snprintf(k->where, sizeof(k->where), "server in-process");
 }
 
+/* Run r: measured, printed and put in the document; its rate. */
+static int client_run(void *ctx, const struct series_run *r, double *rate,
+		      char *err, size_t len)
+{
+	struct client *k = ctx;
+	struct sample *s = &k->s[k->n];
+
+	if (ival_start(k->rc.iv, (int)k->n, NULL, s->run.err,
+		       sizeof(s->run.err)) ||
+	    measure_run(k->m, &k->rc, s, r->metered, r->next_metered)) {
+		log_err("run %ld: %s", k->n + 1, s->run.err);
+		res_fail(k->doc, "run %ld (%s): %s", k->n + 1, k->where,
+			 s->run.err);
+		snprintf(err, len, "%s", s->run.err);
+		return SERIES_FAILED;
+	}
+	s->intervals = ival_stop(k->rc.iv, s->run.received);
+	s->pair = r->rep;
+	print_run(k->out, s, measure_paired_by(k->m), k->n + 1, k->nruns);
+	check_server(k->out, k->doc, k->m, s, k->n + 1, &k->told);
+	fflush(k->out);
+	sample_to_doc(k->doc, k->kase, s, !k->c->host);
+	json_decref(s->intervals);
+	s->intervals = NULL;
+	k->n++;
+	*rate = s->msgs_per_s;
+	return SERIES_OK;
+}
+
+static const struct series_ops chat_runs = {.run = client_run};
+
+/* The series: --repeat results (--confidence), in pairs when a meter
+ * here or the server's perturbs. */
+static void open_series(struct client *k)
+{
+	struct series_cfg sc = {
+		.ncells = 1,
+		.repeat = (int)k->c->cli.repeat,
+		.conf_level = k->c->cli.conf_level,
+		.conf_width = k->c->cli.conf_width,
+		.paired = k->paired,
+		.paired_by = k->paired ? measure_paired_by(k->m) : NULL,
+		.stop = &sig_stop,
+	};
+	char err[256];
+
+	if (series_open(&k->ser, &sc, err, sizeof(err)))
+		die("%s", err);
+}
+
 /* The case, the meters, and whether the runs go in pairs. */
 static void client_start(struct client *k)
 {
@@ -267,7 +291,8 @@ static void client_start(struct client *k)
 	if (!k->m)
 		die("%s", err);
 	k->paired = measure_paired(k->m);
-	k->nruns = meter_runs(k->paired, c->cli.repeat);
+	open_series(k);
+	k->nruns = series_planned(&k->ser);
 	k->s = calloc((size_t)k->nruns, sizeof(*k->s));
 	if (!k->s)
 		abort();
@@ -286,72 +311,43 @@ static void client_start(struct client *k)
 		k->rc.timeout_s);
 }
 
-/* Run after run until nruns, a failure, a signal or --confidence; 1 when
- * a run failed. */
+/* Run after run until the series is done, a failure or a signal; 1
+ * when a run failed. */
 static int client_runs(struct client *k)
 {
-	struct sample *s;
-	int metered, told = 0;
+	char err[512];
 
-	while (k->n < k->nruns && !sig_stop) {
-		s = &k->s[k->n];
-		metered = meter_run_metered(k->paired, (int)k->n);
-		if (ival_start(k->rc.iv, (int)k->n, NULL, s->run.err,
-			       sizeof(s->run.err)) ||
-		    measure_run(k->m, &k->rc, s, metered,
-				k->n + 1 < k->nruns
-					? meter_run_metered(k->paired,
-							    (int)k->n + 1)
-					: -1)) {
-			log_err("run %ld: %s", k->n + 1, s->run.err);
-			res_fail(k->doc, "run %ld (%s): %s", k->n + 1, k->where,
-				 s->run.err);
-			return 1;
-		}
-		s->intervals = ival_stop(k->rc.iv, s->run.received);
-		s->pair = k->paired ? (int)k->n / 2 : (int)k->n;
-		print_run(k->out, s, measure_paired_by(k->m), k->n + 1,
-			  k->nruns);
-		check_server(k->out, k->doc, k->m, s, k->n + 1, &told);
-		fflush(k->out);
-		sample_to_doc(k->doc, k->kase, s, !k->c->host);
-		json_decref(s->intervals);
-		s->intervals = NULL;
-		k->n++;
-		if (!metered && enough(k->c, k->s, k->n))
-			break;
-	}
-	return 0;
+	return series_run(&k->ser, &chat_runs, k, err, sizeof(err)) ? 1 : 0;
 }
 
 /* The seed's table, whether --confidence was reached, the summary. */
 static void client_report(struct client *k)
 {
 	const struct cfg *c = k->c;
-	long n = k->n, runs;
+	long n = k->n;
+	double hw;
+	int ok, runs;
 
 	if (n > 1)
 		print_table(k->out, k->doc, k->s, n);
 	if (c->cli.conf_level > 0 && n > 1) {
-		double x[n];
-		int ok = enough(c, k->s, n);
-
-		runs = results(k->s, n, x);
-		fprintf(k->out, "confidence %.0f%% +-%.1f%% %s after %ld %s\n",
+		ok = series_confidence(&k->ser, 0, &hw) == 1;
+		series_results(&k->ser, 0, &runs);
+		fprintf(k->out, "confidence %.0f%% +-%.1f%% %s after %d %s\n",
 			c->cli.conf_level, c->cli.conf_width / 2,
 			ok ? "reached" : "NOT reached", runs,
 			k->paired ? "pairs" : "runs");
 		if (!ok)
 			res_warn(
 				k->doc,
-				"confidence %.0f%%,%.1f%% not reached after %ld %s",
+				"confidence %.0f%%,%.1f%% not reached after %d %s",
 				c->cli.conf_level, c->cli.conf_width, runs,
 				k->paired ? "pairs" : "runs");
 	}
 	if (sig_stop)
 		res_fail(k->doc, "interrupted by a signal after %ld runs", n);
 	if (n)
-		summary(k->out, c, k->s, n, k->where,
+		summary(k->out, c, &k->ser, k->where,
 			k->paired ? measure_paired_by(k->m) : NULL);
 }
 
@@ -395,6 +391,7 @@ int do_client(const struct cfg *c, int argc, char **argv)
 	if (res_finish(k.doc))
 		status = 1;
 	res_free(k.doc);
+	series_close(&k.ser);
 	free(k.s);
 	return status;
 }
