@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "log.h"
 #include "result.h"
+#include "series.h"
 #include "sig.h"
 #include "units.h"
 
@@ -309,33 +310,72 @@ struct best {
 	int clients;
 };
 
-/* One run of a case: measure, record, print; metered only when paired. */
-static void one_run(const struct cfg *c, struct res_doc *d, struct cpuwin *w,
-		    size_t size, int clients, int rep, int metered,
-		    struct best *b)
-{
-	struct nb_sample s;
-	char err[1024];
-	double mbps;
+/* What the runs share: the series' context. */
+struct runs {
+	const struct cfg *c;
+	struct res_doc *d;
+	struct cpuwin *w;
+	struct best best;
+};
 
-	if (ival_start(c->iv, rep, NULL, err, sizeof(err)))
-		fail(d, err);
-	if (nb_run_sample(c, size, clients, w, metered, &s, err, sizeof(err)))
-		fail(d, err);
+/* Run r of cell (size i, clients j): measure, record, print; its rate. */
+static int one_run(void *ctx, const struct series_run *r, double *mbps,
+		   char *err, size_t len)
+{
+	struct runs *rs = ctx;
+	const struct cfg *c = rs->c;
+	size_t size = c->sizes[r->cell / c->nclients];
+	int clients = c->clients[r->cell % c->nclients];
+	struct best *b = &rs->best;
+	struct nb_sample s;
+
+	if (ival_start(c->iv, r->rep, NULL, err, len))
+		fail(rs->d, err);
+	if (nb_run_sample(c, size, clients, rs->w, r->metered, &s, err, len))
+		fail(rs->d, err);
 	s.intervals = ival_stop(c->iv, s.bytes);
-	s.pair = rep;
-	nb_check_limits(c, d, &s);
-	nb_record(c, d, &s);
+	s.pair = r->rep;
+	nb_check_limits(c, rs->d, &s);
+	nb_record(c, rs->d, &s);
 	json_decref(s.intervals);
-	nb_print_sample(c, &s, rep);
+	nb_print_sample(c, &s, r->rep);
+	*mbps = s.elapsed_s > 0 ? s.bytes / s.elapsed_s / 1e6 : 0;
 	if (s.cpu.metered)
-		return; /* its rate is not a result */
-	mbps = s.elapsed_s > 0 ? s.bytes / s.elapsed_s / 1e6 : 0;
-	if (!b->n++ || mbps > b->mbps) {
-		b->mbps = mbps;
+		return SERIES_OK; /* its rate is not a result */
+	if (!b->n++ || *mbps > b->mbps) {
+		b->mbps = *mbps;
 		b->size = s.reqsize;
 		b->clients = s.clients;
 	}
+	return SERIES_OK;
+}
+
+static const struct series_ops nb_runs = {.run = one_run};
+
+/*
+ * The order runs go in: for each repeat, each request size, each client
+ * count (a cell each), one sample; paired (the soak meter on some side),
+ * each sample is two runs back to back, metered then unmetered (pair =
+ * the repeat), so a case's runs alternate MUMU... (ABAB), each pair's
+ * runs close in time.
+ */
+static void run_series(struct runs *rs)
+{
+	const struct cfg *c = rs->c;
+	struct series_cfg sc = {
+		.ncells = c->nsizes * c->nclients,
+		.repeat = c->cli.repeat,
+		.paired = rs->w && cpuwin_paired(rs->w),
+		.paired_by = rs->w ? cpuwin_paired_by(rs->w) : NULL,
+	};
+	struct series ser;
+	char err[1024];
+
+	if (series_open(&ser, &sc, err, sizeof(err)))
+		die("%s", err);
+	if (series_run(&ser, &nb_runs, rs, err, sizeof(err)))
+		fail(rs->d, err);
+	series_close(&ser);
 }
 
 /* "client soak,procstat, server pid and soak (cyclesoak --serve)" */
@@ -356,20 +396,14 @@ static void meters_line(FILE *f, const struct cfg *c, struct cpuwin *w)
 		meter_pairs_words(cpuwin_paired_by(w)));
 }
 
-/*
- * The order runs go in: for each repeat, each request size, each client
- * count, one sample; paired (the soak meter on some side), each sample is
- * two runs back to back, metered then unmetered (pair = the repeat), so a
- * case's runs alternate MUMU... (ABAB), each pair's runs close in time.
- */
 int main(int argc, char **argv)
 {
 	struct cfg *c = &cfg;
-	struct best best = {0};
+	struct runs rs = {.c = &cfg};
 	struct res_doc *d;
 	struct cpuwin *w;
 	char err[1024];
-	int rep, i, j, run, paired;
+	int paired;
 	FILE *f;
 
 	log_init(argv[0]);
@@ -394,15 +428,9 @@ int main(int argc, char **argv)
 	f = c->cli.json_stream ? stderr : cli_text(&c->cli);
 	if (paired && !c->quiet)
 		meters_line(f, c, w);
-	for (rep = 0; rep < c->cli.repeat; rep++)
-		for (i = 0; i < c->nsizes; i++)
-			for (j = 0; j < c->nclients; j++)
-				for (run = 0; run < meter_runs(paired, 1);
-				     run++)
-					one_run(c, d, w, c->sizes[i],
-						c->clients[j], rep,
-						meter_run_metered(paired, run),
-						&best);
+	rs.d = d;
+	rs.w = w;
+	run_series(&rs);
 	nb_cpu_close(w);
 	nb_print_perturbation(c, d);
 	nb_print_tables(c, d);
@@ -418,10 +446,10 @@ int main(int argc, char **argv)
 			c->op == NFSIO_WRITE ? "write" : "read",
 			strcmp(c->vers_label, "-") ? "NFSv" : "on ",
 			strcmp(c->vers_label, "-") ? c->vers_label : c->fstype,
-			best.n, best.n == 1 ? "" : "s",
+			rs.best.n, rs.best.n == 1 ? "" : "s",
 			paired ? " (unmetered runs; as many metered)" : "",
-			best.mbps, best.size, best.clients,
-			best.clients == 1 ? "" : "s");
+			rs.best.mbps, rs.best.size, rs.best.clients,
+			rs.best.clients == 1 ? "" : "s");
 	res_free(d);
 	return 0;
 }
