@@ -354,7 +354,6 @@ int main(int argc, char **argv)
 	ival_close(b.iv);
 	table_summary(txt, &b, r ? "interrupted" : "done");
 	res_free(doc);
-	sweep_free(&b);
 	free(b.src);
 	free(b.dst);
 	return r == -EINTR ? sig_exit_status() : wfail;

@@ -94,10 +94,6 @@ struct cell {
 	double cpu_sum, remote_sum, server_sum; /* each side's primary */
 	int cpu_n, remote_n, server_n;
 	double mbps_min, mbps_max;
-	/* paired: MB/s of pair k's metered and unmetered run */
-	double *pair_m, *pair_u;
-	int npairs; /* complete pairs */
-	int have_m; /* pair npairs has its metered run */
 };
 
 struct bench {
@@ -144,8 +140,6 @@ void bench_buffers(struct bench *b, size_t align);
 
 /* sweep.c */
 int sweep_run(struct bench *b, struct res_doc *doc);
-/* The cells' pair arrays. */
-void sweep_free(struct bench *b);
 
 /* table.c: the notes, then seed 000's tables of the document (the p9
  * layout of lib/table, as zcbreport prints it) */
@@ -158,7 +152,5 @@ void table_note(FILE *f, const struct bench *b);
 void table_summary(FILE *f, const struct bench *b, const char *status);
 /* A cell's perturbation (metered / unmetered rate over its pairs): 1 and
  * r filled when it has a complete pair, else 0. */
-struct stats_ratio;
-int table_perturbation(const struct cell *c, struct stats_ratio *r);
 
 #endif

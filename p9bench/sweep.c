@@ -13,6 +13,7 @@
 #include "cpuwin.h"
 #include "log.h"
 #include "result.h"
+#include "series.h"
 #include "sig.h"
 #include "stats.h"
 
@@ -88,22 +89,15 @@ static uint64_t ops_for(const struct cfg *cfg, size_t size)
 	return cfg->ops;
 }
 
-/* Into the cell: the rate of unmetered (or unpaired) runs, each side's
- * CPU as side_pct picks it, and the pair's two rates. */
-static void add_to_cell(struct bench *b, struct cell *c, int pair, double mbps)
+/* Into the cell: the rate of unmetered (or unpaired) runs and each
+ * side's CPU as side_pct picks it (the pairs' rates are the series'). */
+static void add_to_cell(struct bench *b, struct cell *c, double mbps)
 {
 	const struct cpuwin_sample *cs = &b->s.cpu;
 	const struct sample *s = &b->s;
 	double pct;
 
-	if (cs->metered) {
-		c->pair_m[c->npairs] = mbps;
-		c->have_m = 1;
-	} else {
-		if (cs->paired && c->have_m && pair == c->npairs) {
-			c->pair_u[c->npairs++] = mbps;
-			c->have_m = 0;
-		}
+	if (!cs->metered) {
 		c->n++;
 		c->bytes += s->bytes;
 		c->secs += s->elapsed;
@@ -170,7 +164,7 @@ static void record(struct bench *b, struct res_doc *doc, int op, int si,
 	if (s->cpu.paired)
 		res_sample_pair(doc, js, pair, s->cpu.metered);
 	res_sample(kase, js);
-	add_to_cell(b, &b->cells[op][si][path], pair, mbps);
+	add_to_cell(b, &b->cells[op][si][path], mbps);
 }
 
 /* One run of a cell: rep is the pair when paired (lib/cpu/meter.h). */
@@ -179,7 +173,6 @@ static int sample(struct bench *b, struct res_doc *doc, struct cpuwin *w,
 {
 	const struct cfg *cfg = b->cfg;
 	const size_t size = cfg->sizes[si];
-	struct cell *c = &b->cells[op][si][path];
 	uint64_t copied0 = b->c.copied;
 	char phase[200], rate[32], err[1024], label[96];
 	int r;
@@ -192,12 +185,6 @@ static int sample(struct bench *b, struct res_doc *doc, struct cpuwin *w,
 		 : metered  ? ", metered run"
 			    : ", unmetered run");
 	b->phase = phase;
-	if (b->paired && !c->pair_m) {
-		c->pair_m = calloc((size_t)cfg->repeat, sizeof(double));
-		c->pair_u = calloc((size_t)cfg->repeat, sizeof(double));
-		if (!c->pair_m || !c->pair_u)
-			die("out of memory");
-	}
 	/* park or wake the soakers of every measured box before the run */
 	if (b->paired && cpuwin_metered(w, metered, err, sizeof(err)))
 		die("%s: %s", phase, err);
@@ -234,40 +221,91 @@ static int sample(struct bench *b, struct res_doc *doc, struct cpuwin *w,
 	return 0;
 }
 
-/* -v: each paired cell's perturbation, as the document has it. */
-static void print_perturbation(const struct bench *b)
-{
-	const struct cfg *cfg = b->cfg;
-	struct stats_ratio r;
-	char note[256];
-	int op, si, p;
+/* The cells of the sweep in the order of an even repeat: for each size,
+ * write then read, each path; a size's op's paths are a group, made
+ * backwards on odd repeats (ABBA, so drift cancels between the paths). */
+struct sweep {
+	struct bench *b;
+	struct res_doc *doc;
+	struct cpuwin *w;
+	int n;
+	struct {
+		int op, si, path;
+		int g0, glen; /* its group */
+	} cell[2 * MAX_SIZES * NPATHS];
+	int r;		/* what failed the run: sample()'s return */
+};
 
-	for (op = 0; op < 2; op++)
-		for (si = 0; si < cfg->nsizes; si++)
-			for (p = 0; p < NPATHS; p++) {
-				if (!table_perturbation(&b->cells[op][si][p],
-							&r))
+static void sweep_cells(struct sweep *sw)
+{
+	const struct cfg *cfg = sw->b->cfg;
+	int si, op, path, g0;
+
+	for (si = 0; si < cfg->nsizes; si++)
+		for (op = 0; op < 2; op++) {
+			if (!(cfg->ops_mask & (op ? OP_READ : OP_WRITE)))
+				continue;
+			g0 = sw->n;
+			for (path = 0; path < NPATHS; path++) {
+				if (!(cfg->paths & (1 << path)))
 					continue;
-				meter_perturbation_by(note, sizeof(note),
-						      b->paired_by, &r);
-				log_verbose("%-5s %7zu %-8s perturbation: %s",
-					    op ? "read" : "write",
-					    cfg->sizes[si], b->bk->path_name[p],
-					    note);
+				sw->cell[sw->n].op = op;
+				sw->cell[sw->n].si = si;
+				sw->cell[sw->n].path = path;
+				sw->cell[sw->n++].g0 = g0;
 			}
+			for (path = g0; path < sw->n; path++)
+				sw->cell[path].glen = sw->n - g0;
+		}
 }
 
-/* One sample of a cell: a run, or paired a metered then an unmetered run
- * (pair = the repeat). */
-static int cell_sample(struct bench *b, struct res_doc *doc, struct cpuwin *w,
-		       int op, int si, int path, int rep)
+static int sweep_order(void *ctx, int rep, int k)
 {
-	int i, r = 0;
+	struct sweep *sw = ctx;
+	int g0 = sw->cell[k].g0;
 
-	for (i = 0; i < meter_runs(b->paired, 1) && !r; i++)
-		r = sample(b, doc, w, op, si, path, rep,
-			   meter_run_metered(b->paired, i));
-	return r;
+	return rep % 2 ? g0 + sw->cell[k].glen - 1 - (k - g0) : k;
+}
+
+/* Run r: one run of its cell (rep is the pair when paired). */
+static int sweep_one(void *ctx, const struct series_run *r, double *mbps,
+		     char *err, size_t len)
+{
+	struct sweep *sw = ctx;
+	const struct sample *s = &sw->b->s;
+
+	sw->r = sample(sw->b, sw->doc, sw->w, sw->cell[r->cell].op,
+		       sw->cell[r->cell].si, sw->cell[r->cell].path, r->rep,
+		       r->metered);
+	if (sw->r) {
+		snprintf(err, len, "%s", strerror(-sw->r));
+		return SERIES_FAILED;
+	}
+	*mbps = s->elapsed > 0 ? s->bytes / s->elapsed / 1e6 : 0;
+	return SERIES_OK;
+}
+
+static const struct series_ops sweep_runs = {
+	.run = sweep_one,
+	.order = sweep_order,
+};
+
+/* -v: each paired cell's perturbation, from the series. */
+static void print_perturbation(const struct sweep *sw,
+			       const struct series *ser)
+{
+	const struct bench *b = sw->b;
+	char note[256];
+	int k;
+
+	for (k = 0; k < sw->n; k++) {
+		if (!*series_perturbation_note(ser, k, note, sizeof(note)))
+			continue;
+		log_verbose("%-5s %7zu %-8s perturbation: %s",
+			    sw->cell[k].op ? "read" : "write",
+			    b->cfg->sizes[sw->cell[k].si],
+			    b->bk->path_name[sw->cell[k].path], note);
+	}
 }
 
 /*
@@ -281,10 +319,14 @@ static int cell_sample(struct bench *b, struct res_doc *doc, struct cpuwin *w,
 int sweep_run(struct bench *b, struct res_doc *doc)
 {
 	const struct cfg *cfg = b->cfg;
+	struct sweep *sw = calloc(1, sizeof(*sw));
+	struct series ser;
 	struct cpuwin w;
-	char names[64];
-	int rep, si, op, k, path, r = 0;
+	char names[64], err[256];
+	int r;
 
+	if (!sw)
+		abort();
 	memset(&w, 0, sizeof(w));
 	res_metric(doc, "throughput_MBps", "MB/s", RES_HIGHER, 1);
 	res_metric(doc, "ops_per_s", "ops/s", RES_HIGHER, 1);
@@ -300,32 +342,25 @@ int sweep_run(struct bench *b, struct res_doc *doc)
 			: cfg->remote_cpu ? "(its default)"
 					  : "-",
 			meter_pairs_words(cpuwin_paired_by(&w)));
-	for (rep = 0; rep < cfg->repeat && !r; rep++)
-		for (si = 0; si < cfg->nsizes && !r; si++)
-			for (op = 0; op < 2 && !r; op++) {
-				if (!(cfg->ops_mask &
-				      (op ? OP_READ : OP_WRITE)))
-					continue;
-				for (k = 0; k < NPATHS && !r; k++) {
-					path = rep % 2 ? NPATHS - 1 - k : k;
-					if (cfg->paths & (1 << path))
-						r = cell_sample(b, doc, &w, op,
-								si, path, rep);
-				}
-			}
+	*sw = (struct sweep){.b = b, .doc = doc, .w = &w};
+	sweep_cells(sw);
+	r = 0;
+	if (sw->n) {
+		struct series_cfg sc = {
+			.ncells = sw->n,
+			.repeat = cfg->repeat,
+			.paired = b->paired,
+			.paired_by = b->paired_by,
+		};
+
+		if (series_open(&ser, &sc, err, sizeof(err)))
+			die("%s", err);
+		series_run(&ser, &sweep_runs, sw, err, sizeof(err));
+		r = sw->r;
+		print_perturbation(sw, &ser);
+		series_close(&ser);
+	}
 	cpuwin_close(&w);
-	print_perturbation(b);
+	free(sw);
 	return r;
-}
-
-void sweep_free(struct bench *b)
-{
-	int op, si, p;
-
-	for (op = 0; op < 2; op++)
-		for (si = 0; si < MAX_SIZES; si++)
-			for (p = 0; p < NPATHS; p++) {
-				free(b->cells[op][si][p].pair_m);
-				free(b->cells[op][si][p].pair_u);
-			}
 }

@@ -66,14 +66,6 @@ void table_note(FILE *f, const struct bench *b)
 		      f);
 }
 
-int table_perturbation(const struct cell *c, struct stats_ratio *r)
-{
-	if (!c->npairs)
-		return 0;
-	stats_ratio_paired(c->pair_m, c->pair_u, (size_t)c->npairs, r);
-	return r->n > 0;
-}
-
 static void cell_rate(const struct cell *c, char *buf, size_t len)
 {
 	if (!c->n || c->secs <= 0)
