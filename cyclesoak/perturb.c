@@ -12,6 +12,7 @@
 #include "clock.h"
 #include "cyclesoak.h"
 #include "log.h"
+#include "series.h"
 #include "sig.h"
 #include "soak.h"
 #include "sock.h"
@@ -27,7 +28,7 @@
 #include <unistd.h>
 
 #define STREAM_CHUNK 65536
-#define PERTURB_REPS 3 /* with/without pairs, interleaved */
+#define PERTURB_REPS 3 /* running/parked pairs, interleaved */
 
 /* A fixed amount of CPU work pinned to cpu; returns its seconds. */
 static double cpu_task(int cpu, uint64_t loops)
@@ -195,38 +196,71 @@ static double run_perturb(struct selftest *s, const struct perturb *pt,
 	}
 }
 
-/*
- * Without and with soakers, in pairs (ABAB), the way a paired run sees
- * them: "without" is the box's soakers parked, "with" them running.
- */
-static void one_perturb(struct selftest *s, struct soak_client *cl,
-			const struct perturb *pt, uint64_t loops)
-{
-	double wo[PERTURB_REPS], wi[PERTURB_REPS], ratio;
-	int reps = s->c->quick ? 1 : PERTURB_REPS, k;
-	struct stats_ratio r;
-	char err[512], wo_name[32], wi_name[32];
-	json_t *kase, *x;
+/* The loads of the series (a cell each) and what they share. */
+struct perturbs {
+	struct selftest *s;
+	struct soak_client *cl;
+	const struct perturb *pt;
+	uint64_t loops;
+};
 
-	for (k = 0; k < reps && !sig_stop; k++) {
-		if (soak_pause(cl, 1, err, sizeof(err)))
-			die("soakers: %s", err);
-		wo[k] = run_perturb(s, pt, loops);
-		if (soak_pause(cl, 0, err, sizeof(err)))
-			die("soakers: %s", err);
-		wi[k] = run_perturb(s, pt, loops);
+/* Before a run: the box's soakers running (metered) or parked. */
+static int perturb_prepare(void *ctx, const struct series_run *r, char *err,
+			   size_t len)
+{
+	struct perturbs *p = ctx;
+	char e2[480];
+
+	if (soak_pause(p->cl, !r->metered, e2, sizeof(e2))) {
+		snprintf(err, len, "soakers: %s", e2);
+		return -1;
 	}
-	if (sig_stop)
+	return 0;
+}
+
+/* A run of load r->cell; its speed (a time's inverse for the task). */
+static int perturb_run(void *ctx, const struct series_run *r, double *rate,
+		       char *err, size_t len)
+{
+	struct perturbs *p = ctx;
+	const struct perturb *pt = &p->pt[r->cell];
+	double v = run_perturb(p->s, pt, p->loops);
+
+	(void)err, (void)len;
+	*rate = pt->higher ? v : 1 / v;
+	return SERIES_OK;
+}
+
+static const struct series_ops perturb_runs = {
+	.prepare = perturb_prepare,
+	.run = perturb_run,
+};
+
+/* The median of a load's runs, in its own unit. */
+static double load_median(const struct perturb *pt, const double *x, int n)
+{
+	double m = stats_median(x, (size_t)n);
+
+	return pt->higher ? m : 1 / m;
+}
+
+/* One load's line and case: its speed with the soakers parked and
+ * running, and their ratio per pair. */
+static void one_perturb(struct selftest *s, const struct series *ser,
+			int cell, const struct perturb *pt, const char *kind)
+{
+	const double *wo, *wi;
+	struct stats_ratio r;
+	char wo_name[32], wi_name[32];
+	json_t *kase, *x;
+	int reps, nm;
+
+	wo = series_results(ser, cell, &reps);
+	wi = series_metered(ser, cell, &nm);
+	if (series_perturbation(ser, cell, &r))
 		return;
-	/* ratio of the load's speed, with / without, per pair */
-	if (pt->higher)
-		stats_ratio_paired(wi, wo, (size_t)reps, &r);
-	else
-		stats_ratio_paired(wo, wi, (size_t)reps, &r);
-	ratio = r.ratio;
 	fprintf(s->out, "  %-28s %10.3f %10.3f  %5.2fx", pt->what,
-		stats_median(wo, (size_t)reps), stats_median(wi, (size_t)reps),
-		ratio);
+		load_median(pt, wo, reps), load_median(pt, wi, nm), r.ratio);
 	if (reps > 1)
 		fprintf(s->out, " (%.2f-%.2f)", r.min, r.max);
 	fputc('\n', s->out);
@@ -234,7 +268,7 @@ static void one_perturb(struct selftest *s, struct soak_client *cl,
 	if (!s->d)
 		return;
 	kase = res_case(s->d, json_pack("{s:s, s:s, s:s}", "load", pt->load,
-					"meter", "soak", "soaker", cl->kind));
+					"meter", "soak", "soaker", kind));
 	x = json_object();
 	snprintf(wo_name, sizeof(wo_name), "without_%s", pt->metric);
 	snprintf(wi_name, sizeof(wi_name), "with_%s", pt->metric);
@@ -242,11 +276,11 @@ static void one_perturb(struct selftest *s, struct soak_client *cl,
 		   pt->higher);
 	res_metric(s->d, wi_name, pt->unit, pt->higher ? RES_HIGHER : RES_LOWER,
 		   pt->higher);
-	res_sample_set(x, "ratio", ratio);
+	res_sample_set(x, "ratio", r.ratio);
 	res_sample_set(x, "ratio_min", r.min);
 	res_sample_set(x, "ratio_max", r.max);
-	res_sample_set(x, wo_name, stats_median(wo, (size_t)reps));
-	res_sample_set(x, wi_name, stats_median(wi, (size_t)reps));
+	res_sample_set(x, wo_name, load_median(pt, wo, reps));
+	res_sample_set(x, wi_name, load_median(pt, wi, nm));
 	json_object_set_new(x, "reps", json_integer(reps));
 	res_sample(kase, x);
 }
@@ -291,8 +325,27 @@ void selftest_perturbation(struct selftest *s)
 		cl.kind, s->c->quick ? 1 : PERTURB_REPS, "", "parked",
 		"running", "ratio (running/parked speed; min-max)");
 	loops = size_task(s->cpu[0]);
-	for (i = 0; i < n && !sig_stop; i++)
-		one_perturb(s, &cl, &pts[i], loops);
+	{
+		/* soakers running and parked in pairs, interleaved (ABAB),
+		 * the loads in turn within each round */
+		struct perturbs p = {s, &cl, pts, loops};
+		struct series_cfg sc = {
+			.ncells = n,
+			.repeat = s->c->quick ? 1 : PERTURB_REPS,
+			.paired = 1,
+			.paired_by = "soak",
+			.stop = &sig_stop,
+		};
+		struct series ser;
+
+		if (series_open(&ser, &sc, err, sizeof(err)))
+			die("%s", err);
+		if (series_run(&ser, &perturb_runs, &p, err, sizeof(err)))
+			die("%s", err);
+		for (i = 0; i < n && !sig_stop; i++)
+			one_perturb(s, &ser, i, &pts[i], cl.kind);
+		series_close(&ser);
+	}
 	soak_leave(&cl);
 	if (s->d) {
 		res_metric(s->d, "ratio", "x", RES_HIGHER, 0);
