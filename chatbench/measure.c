@@ -114,7 +114,7 @@ const char *measure_paired_by(const struct measure *m)
 {
 	const char *by = m->have_ms ? meterset_paired_by(&m->ms) : NULL;
 
-	return by ? by : "soak"; /* a remote server's soakers */
+	return by ? by : meter_pairer(); /* a remote server's soakers */
 }
 
 int measure_server_pairs(const struct measure *m)
@@ -215,7 +215,8 @@ static void ctrl_report(struct measure *m, struct sample *s,
 	}
 	s->nsrv = n;
 	for (i = 0; i < n; i++)
-		if (!strcmp(s->srv[i].meter, "rusage") && s->srv[i].ok) {
+		if ((meter_flags_of(s->srv[i].meter) & METER_PROCESS) &&
+		    s->srv[i].ok) {
 			s->srv_user_s = s->srv[i].utime_s;
 			s->srv_sys_s = s->srv[i].stime_s;
 		}

@@ -132,9 +132,8 @@ static void summary(FILE *f, const struct cfg *c, const struct series *ser,
 		fprintf(f, " mean, sd %.1f%%",
 			100 * stats_stddev(x, (size_t)k) / m);
 	if (paired)
-		fprintf(f, strcmp(paired, "profile")
-				   ? "; soak CPU from the metered runs"
-				   : "; the profile from the metered runs");
+		fprintf(f, "; %s from the metered runs",
+			meter_words_of(paired)->from);
 	fputc('\n', f);
 }
 

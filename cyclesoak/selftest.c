@@ -71,7 +71,7 @@ static void record_load(struct selftest *s, const char *load, double truth,
 		}
 		fprintf(s->out, "  %6.1f (%+5.1f)", smp[i].busy_pct,
 			smp[i].busy_pct - truth);
-		if (!strcmp(smp[i].meter, "soak") &&
+		if (meter_is_primary(&smp[i]) &&
 		    fabs(smp[i].busy_pct - truth) > s->maxerr)
 			s->maxerr = fabs(smp[i].busy_pct - truth);
 		if (!s->d)

@@ -55,29 +55,21 @@ static void cpu_open(struct bench *b, struct res_doc *doc, struct cpuwin *w)
 }
 
 /*
- * A side's figure for the table (its meter into name), or -1: soak when
- * the side has it (only a metered run has one), else the first usable
- * meter; in a paired case that one from the unmetered runs only, since a
- * metered run's procstat or process time describes a slowed run.
+ * A side's figure for the table (its meter into name), or -1: the
+ * side's primary meter's (meter_primary: soak when the side has it, and
+ * only a metered run has one), else the first usable meter; in a paired
+ * case that one from the unmetered runs only, since a metered run's
+ * procstat or process time describes a slowed run.
  */
 static double side_pct(const struct cpu_sample *s, int n, int paired,
 		       int metered, char *name)
 {
-	int i;
+	int i = meter_primary(s, n);
 
-	for (i = 0; i < n; i++)
-		if (!strcmp(s[i].meter, "soak") && (s[i].ok || s[i].paused)) {
-			snprintf(name, 16, "%s", s[i].meter);
-			return s[i].ok ? s[i].busy_pct : -1;
-		}
-	if (paired && metered)
+	if (i < 0 || (paired && metered && !meter_is_primary(&s[i])))
 		return -1;
-	for (i = 0; i < n; i++)
-		if (s[i].ok) {
-			snprintf(name, 16, "%s", s[i].meter);
-			return s[i].busy_pct;
-		}
-	return -1;
+	snprintf(name, 16, "%s", s[i].meter);
+	return s[i].busy_pct;
 }
 
 static uint64_t ops_for(const struct cfg *cfg, size_t size)

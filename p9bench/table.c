@@ -51,7 +51,7 @@ void table_note(FILE *f, const struct bench *b)
 	fprintf(f, "# kb/s, mb/s: 1000 and 10^6 bytes per second; %d repeat%s,\n"
 		   "# rates pooled over them.\n",
 		b->cfg->repeat, b->cfg->repeat == 1 ? "" : "s");
-	if (b->paired && b->paired_by && !strcmp(b->paired_by, "profile"))
+	if (b->paired && (meter_flags_of(b->paired_by) & METER_NO_LOAD))
 		fputs("# CPU meter profile: each repeat is a pair of runs, profiled then\n"
 		      "# unprofiled. Rates are the unprofiled runs'; the profile is the\n"
 		      "# profiled runs', CPU figures the unprofiled runs'. * marks a cell\n"

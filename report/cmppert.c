@@ -47,24 +47,20 @@ static const char *block_meter(const struct cmp_state *const *st, size_t n)
 	return by;
 }
 
-/* The line over the block, for the meter that paired its cases. */
+/* The line over the block, for the meter that paired its cases
+ * (block_meter: "metered" when they differ). */
 static void head(char *b, size_t l, const char *by)
 {
-	if (!strcmp(by, "profile"))
+	const struct meter_words *w = meter_words_of(by);
+
+	if (meter_find(by))
 		snprintf(b, l,
-			 "Profile meter perturbation outside %.2f-%.2f "
-			 "(\"profile\" on a row: the metered rate over the "
+			 "%s meter perturbation outside %.2f-%.2f "
+			 "(\"%s\" on a row: the metered rate over the "
 			 "unmetered rate of each side; rates come from the "
-			 "unmetered runs, the profile from the metered ones):",
-			 METER_PERTURB_LO, METER_PERTURB_HI);
-	else if (!strcmp(by, "soak"))
-		snprintf(b, l,
-			 "Soak meter perturbation outside %.2f-%.2f "
-			 "(\"soak\" on a row: the metered rate over the "
-			 "unmetered rate of each side; rates come from "
-			 "the unmetered runs, soak CPU and service demand "
-			 "from the metered ones):",
-			 METER_PERTURB_LO, METER_PERTURB_HI);
+			 "unmetered runs, %s from the metered ones):",
+			 w->title, METER_PERTURB_LO, METER_PERTURB_HI, by,
+			 w->from_all);
 	else
 		snprintf(b, l,
 			 "Meter perturbation outside %.2f-%.2f (\"soak\" or "

@@ -198,7 +198,7 @@ static int one_run(void *ctx, const struct series_run *sr, double *mbps,
 	}
 	r.intervals = ival_stop(cfg.iv, r.payload);
 	if (!k && !sr->paired && r.rem.soak) {
-		series_pair_now(&rs->ser, "soak");
+		series_pair_now(&rs->ser, meter_pairer());
 		fprintf(zcc_out,
 			"zcc: the server measures with soak: runs go in pairs, metered (this one), then unmetered (the rate)\n");
 	}
@@ -272,7 +272,7 @@ int main(int argc, char **argv)
 			 series_planned(&rs.ser));
 	by = cpuwin_paired_by(&rs.w);
 	out_summary(&cfg, &rs.ser,
-		    !rs.ser.cfg.paired ? NULL : by ? by : "soak");
+		    !rs.ser.cfg.paired ? NULL : by ? by : meter_pairer());
 	if (cfg.com.json_stream)
 		ival_stream_end(stdout, rs.doc);
 	wfail = res_finish(rs.doc) != 0;

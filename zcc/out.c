@@ -153,13 +153,12 @@ void out_summary(const struct cfg *cfg, const struct series *ser,
 	if (paired && *series_perturbation_note(ser, 0, note, sizeof(note)))
 		fprintf(zcc_out, "zcc: perturbation: %s\n", note);
 	fprintf(zcc_out,
-		"zcc: %d %srun%s of %s to %s:%d: %.1f MB/s median (min %.1f, max %.1f)%s\n",
+		"zcc: %d %srun%s of %s to %s:%d: %.1f MB/s median (min %.1f, max %.1f)%s%s%s\n",
 		n, paired ? "unmetered " : "", n == 1 ? "" : "s",
 		cfg->ops->name, cfg->server, cfg->port,
-		n ? series_median(ser, 0) : 0, lo, hi,
-		!paired			   ? ""
-		: strcmp(paired, "profile") ? "; soak CPU from the metered runs"
-					    : "; the profile from the metered runs");
+		n ? series_median(ser, 0) : 0, lo, hi, paired ? "; " : "",
+		paired ? meter_words_of(paired)->from : "",
+		paired ? " from the metered runs" : "");
 }
 
 /*

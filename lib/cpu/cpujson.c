@@ -26,6 +26,7 @@ json_t *cpu_sample_to_json(const struct cpu_sample *s)
 			      s->meter, "ok", s->ok, "scope", s->scope,
 			      "elapsed_s", num(s->elapsed_s), "ncpu", s->ncpu,
 			      "busy_pct", num(s->busy_pct));
+	const struct meter_ops *o = meter_find(s->meter);
 	int i;
 
 	if (!s->ok)
@@ -44,7 +45,8 @@ json_t *cpu_sample_to_json(const struct cpu_sample *s)
 		json_object_set_new(j, "iowait_pct", num(s->iowait_pct));
 		json_object_set_new(j, "idle_pct", num(s->idle_pct));
 	}
-	if (s->utime_s > 0 || s->stime_s > 0 || !strcmp(s->meter, "rusage")) {
+	if (s->utime_s > 0 || s->stime_s > 0 ||
+	    (meter_flags_of(s->meter) & METER_PROCESS)) {
 		json_object_set_new(j, "utime_s", num(s->utime_s));
 		json_object_set_new(j, "stime_s", num(s->stime_s));
 		json_object_set_new(j, "nvcsw", json_integer(s->nvcsw));
@@ -57,8 +59,8 @@ json_t *cpu_sample_to_json(const struct cpu_sample *s)
 			json_array_append_new(a, num(s->percpu_busy[i]));
 		json_object_set_new(j, "percpu_busy_pct", a);
 	}
-	if (s->ok && !strcmp(s->meter, "profile"))
-		json_object_set_new(j, "profile", prof_sample_json(&s->prof));
+	if (s->ok && o && o->to_json)
+		o->to_json(s, j);
 	if (s->ncounters) {
 		json_t *c = json_object();
 
@@ -93,6 +95,7 @@ static void getstr(json_t *j, const char *k, char *buf, size_t len)
 int cpu_sample_from_json(json_t *j, struct cpu_sample *s, char *err,
 			 size_t len)
 {
+	const struct meter_ops *o;
 	json_t *a, *c, *v;
 	const char *name;
 	size_t i;
@@ -129,9 +132,8 @@ int cpu_sample_from_json(json_t *j, struct cpu_sample *s, char *err,
 	s->iowait_pct = getnum(j, "iowait_pct");
 	s->idle_pct = getnum(j, "idle_pct");
 	s->utime_s = getnum(j, "utime_s");
-	if (s->ok && !strcmp(s->meter, "profile") &&
-	    prof_sample_from_json(json_object_get(j, "profile"), &s->prof, err,
-				  len))
+	o = meter_find(s->meter);
+	if (s->ok && o && o->from_json && o->from_json(j, s, err, len))
 		return -EINVAL;
 	s->stime_s = getnum(j, "stime_s");
 	a = json_object_get(j, "percpu_busy_pct");

@@ -80,7 +80,8 @@ const char *cpuwin_paired_by(const struct cpuwin *w)
 {
 	const char *by = w->have_local ? meterset_paired_by(&w->ms) : NULL;
 
-	return !w->paired ? NULL : by ? by : "soak"; /* the remote's soakers */
+	/* unnamed: the remote side's soakers */
+	return !w->paired ? NULL : by ? by : meter_pairer();
 }
 
 int cpuwin_metered(struct cpuwin *w, int metered, char *err, size_t len)

@@ -19,10 +19,72 @@ const struct meter_ops *meter_find(const char *name)
 {
 	int i;
 
-	for (i = 0; meter_table[i]; i++)
+	for (i = 0; name && meter_table[i]; i++)
 		if (!strcmp(meter_table[i]->name, name))
 			return meter_table[i];
 	return NULL;
+}
+
+unsigned meter_flags_of(const char *name)
+{
+	const struct meter_ops *o = meter_find(name);
+
+	return o ? o->flags : 0;
+}
+
+const char *meter_names(char *buf, size_t len, const char *sep)
+{
+	size_t k = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; meter_table[i] && k < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? sep : "",
+				      meter_table[i]->name);
+	return buf;
+}
+
+/* The primary paired meter's ops (soak's). */
+static const struct meter_ops *pairer(void)
+{
+	int i;
+
+	for (i = 0; meter_table[i]; i++)
+		if ((meter_table[i]->flags & (METER_PAIRED | METER_PRIMARY)) ==
+			    (METER_PAIRED | METER_PRIMARY) &&
+		    meter_table[i]->words)
+			return meter_table[i];
+	return meter_table[0];
+}
+
+const char *meter_pairer(void)
+{
+	return pairer()->name;
+}
+
+const struct meter_words *meter_words_of(const char *by)
+{
+	const struct meter_ops *o = meter_find(by);
+
+	return o && o->words ? o->words : pairer()->words;
+}
+
+int meter_is_primary(const struct cpu_sample *s)
+{
+	return (meter_flags_of(s->meter) & METER_PRIMARY) != 0;
+}
+
+int meter_primary(const struct cpu_sample *s, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (meter_is_primary(&s[i]) && (s[i].ok || s[i].paused))
+			return s[i].ok ? i : -1;
+	for (i = 0; i < n; i++)
+		if (s[i].ok && !(meter_flags_of(s[i].meter) & METER_NO_LOAD))
+			return i;
+	return -1;
 }
 
 struct meter *meter_open(const char *name, const struct meter_opts *o,
@@ -33,9 +95,10 @@ struct meter *meter_open(const char *name, const struct meter_opts *o,
 	int r;
 
 	if (!ops) {
-		snprintf(err, len,
-			 "unknown CPU meter \"%s\" (soak, procstat, rusage, perf, profile)",
-			 name);
+		char names[160];
+
+		snprintf(err, len, "unknown CPU meter \"%s\" (%s)", name,
+			 meter_names(names, sizeof(names), ", "));
 		return NULL;
 	}
 	m = calloc(1, sizeof(*m));
@@ -92,6 +155,18 @@ static int list_has(const char *list, const char *name)
 	return 0;
 }
 
+/* A meter of the list has a flag of flags. */
+static int list_any(const char *list, unsigned flags)
+{
+	int i;
+
+	for (i = 0; meter_table[i]; i++)
+		if ((meter_table[i]->flags & flags) &&
+		    list_has(list, meter_table[i]->name))
+			return 1;
+	return 0;
+}
+
 static int count_words(const char *list)
 {
 	int n = 1;
@@ -114,10 +189,12 @@ int meterset_open(struct meterset *s, const char *list,
 	asked = count_words(buf);
 	/* a profile that cannot run here is one line, not the end of the
 	 * run: any other meter of the set (procstat at least) will do */
-	prof = list_has(buf, "profile");
-	if ((list_has(buf, "soak") || prof) && !list_has(buf, "procstat") &&
-	    strlen(buf) + sizeof(",procstat") <= sizeof(buf))
-		strcat(buf, ",procstat");
+	prof = list_any(buf, METER_NO_LOAD);
+	if (list_any(buf, METER_WITH_PROCSTAT) &&
+	    !list_has(buf, meter_procstat_ops.name) &&
+	    strlen(buf) + 1 + strlen(meter_procstat_ops.name) < sizeof(buf))
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), ",%s",
+			 meter_procstat_ops.name);
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (s->n == METER_MAX) {
@@ -127,9 +204,10 @@ int meterset_open(struct meterset *s, const char *list,
 			return -EINVAL;
 		}
 		if (!meter_find(tok)) {
-			snprintf(err, len,
-				 "unknown CPU meter \"%s\" (soak, procstat, rusage, perf, profile)",
-				 tok);
+			char names[160];
+
+			snprintf(err, len, "unknown CPU meter \"%s\" (%s)",
+				 tok, meter_names(names, sizeof(names), ", "));
 			meterset_close(s);
 			return -EINVAL;
 		}
@@ -210,7 +288,7 @@ int meterset_paired(const struct meterset *s)
 	int i;
 
 	for (i = 0; i < s->n; i++)
-		if (s->m[i] && s->m[i]->ops->pause)
+		if (s->m[i] && (s->m[i]->ops->flags & METER_PAIRED))
 			return 1;
 	return 0;
 }
@@ -222,8 +300,8 @@ const char *meterset_paired_by(const struct meterset *s)
 
 	/* the ops' name: static, it outlives the set (a tool keeps it) */
 	for (i = 0; i < s->n; i++)
-		if (s->m[i] && s->m[i]->ops->pause &&
-		    (!by || !strcmp(s->m[i]->ops->name, "soak")))
+		if (s->m[i] && (s->m[i]->ops->flags & METER_PAIRED) &&
+		    (!by || (s->m[i]->ops->flags & METER_PRIMARY)))
 			by = s->m[i]->ops->name;
 	return by;
 }
@@ -248,7 +326,7 @@ int meter_soak_ran(const struct cpu_sample *s, int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (s[i].ok && !strcmp(s[i].meter, "soak"))
+		if (s[i].ok && (meter_flags_of(s[i].meter) & METER_LOADS_BOX))
 			return 1;
 	return 0;
 }
@@ -261,29 +339,20 @@ int meter_perturbed(double ratio)
 
 const char *meter_pair_run(const char *by, int metered)
 {
-	if (by && !strcmp(by, "profile"))
-		return metered ? "metered run: profiler on (its profile is the "
-				 "result's; its rate is not)"
-			       : "unmetered run: profiler off (this rate is the "
-				 "result)";
-	return metered ? "metered run: soakers on (its CPU is the soak figure; "
-			 "its rate is not the result)"
-		       : "unmetered run: soakers parked (this rate is the "
-			 "result)";
+	const struct meter_words *w = meter_words_of(by);
+
+	return metered ? w->metered_run : w->unmetered_run;
 }
 
 const char *meter_pairs_words(const char *by)
 {
-	if (by && !strcmp(by, "profile"))
-		return "profile runs in pairs: profiled, then unprofiled (the "
-		       "rate)";
-	return "soak runs in pairs: metered, then unmetered (the rate)";
+	return meter_words_of(by)->pairs;
 }
 
 void meter_perturbation_by(char *buf, size_t len, const char *meter,
 			   const struct stats_ratio *r)
 {
-	int soak = !strcmp(meter, "soak");
+	const struct meter_words *w = meter_words_of(meter);
 	char ci[48] = "", tail[96];
 
 	if (isfinite(r->lo))
@@ -291,11 +360,10 @@ void meter_perturbation_by(char *buf, size_t len, const char *meter,
 	if (!meter_perturbed(r->ratio))
 		snprintf(tail, sizeof(tail),
 			 "within 5%%: the %s did not change the rate",
-			 soak ? "soakers" : "profiler");
+			 w->agent);
 	else
 		snprintf(tail, sizeof(tail), "its %s describes that %s run",
-			 soak ? "CPU" : "profile",
-			 r->ratio < 1 ? "slower" : "faster");
+			 w->figure, r->ratio < 1 ? "slower" : "faster");
 	snprintf(buf, len,
 		 "%s run reached %.2fx (%s%zu pair%s) of the unmetered rate; %s",
 		 meter, r->ratio, ci, r->n, r->n == 1 ? "" : "s", tail);
@@ -337,26 +405,20 @@ void meter_add_metrics(struct res_doc *d, json_t *sample, const char *side,
 		       const struct cpu_sample *s, int n, double bytes,
 		       int metered)
 {
-	int i, prim = -1, soak = -1, m;
+	const struct meter_ops *o;
+	int i, prim = meter_primary(s, n), m;
 
-	for (i = 0; i < n; i++)
-		if (!strcmp(s[i].meter, "soak") && (s[i].ok || s[i].paused))
-			soak = i;
-	if (soak >= 0)
-		prim = s[soak].ok ? soak : -1; /* paused: none this run */
-	else
-		for (i = n - 1; i >= 0; i--)
-			if (s[i].ok && strcmp(s[i].meter, "profile"))
-				prim = i;
 	for (i = 0; i < n; i++) {
 		if (!s[i].ok)
 			continue;
-		if (!strcmp(s[i].meter, "profile")) {
+		o = meter_find(s[i].meter);
+		/* the primary meter's own figures stay plain */
+		m = metered && !meter_is_primary(&s[i]);
+		if (o && (o->flags & METER_NO_LOAD)) {
 			/* its own figures, plain in the run it made */
-			prof_add_metrics(d, sample, side, &s[i]);
+			o->metrics(d, sample, side, &s[i], 0);
 			continue;
 		}
-		m = metered && i != soak; /* soak's own figures stay plain */
 		put(d, sample, "%", m, "cpu_%s_%s_pct", side, s[i].meter,
 		    s[i].busy_pct);
 		if (bytes > 0)
@@ -370,10 +432,15 @@ void meter_add_metrics(struct res_doc *d, json_t *sample, const char *side,
 				    "sd_%s_us_per_kb%s", side, "",
 				    meter_service_demand(&s[i], bytes));
 		}
-		if (!strcmp(s[i].meter, "procstat"))
-			put(d, sample, "%", m, "cpu_%s_softirq_pct%s", side, "",
-			    s[i].softirq_pct);
+		if (o && o->metrics)
+			o->metrics(d, sample, side, &s[i], m);
 	}
+}
+
+void meter_put_metric(struct res_doc *d, json_t *sample, const char *unit,
+		      int metered, const char *name, double v)
+{
+	put(d, sample, unit, metered, "%s%s", name, "", v);
 }
 
 void meter_add_raw(json_t *sample, const char *side,
@@ -394,6 +461,7 @@ void meter_add_raw(json_t *sample, const char *side,
 void meter_print(FILE *f, const char *side, const struct cpu_sample *s,
 		 int n, double bytes)
 {
+	const struct meter_ops *o;
 	int i, k;
 
 	for (i = 0; i < n; i++) {
@@ -402,8 +470,9 @@ void meter_print(FILE *f, const char *side, const struct cpu_sample *s,
 				s[i].meter, s[i].why);
 			continue;
 		}
-		if (!strcmp(s[i].meter, "profile")) {
-			prof_print(f, side, &s[i]);
+		o = meter_find(s[i].meter);
+		if (o && (o->flags & METER_NO_LOAD)) {
+			o->print(f, side, &s[i]);
 			continue;
 		}
 		fprintf(f, "  cpu %-6s %-8s %5.1f%% of %d CPU%s", side,
@@ -412,14 +481,8 @@ void meter_print(FILE *f, const char *side, const struct cpu_sample *s,
 		if (bytes > 0)
 			fprintf(f, "  sd %.3f us/KB",
 				meter_service_demand(&s[i], bytes));
-		if (!strcmp(s[i].meter, "procstat"))
-			fprintf(f, "  (usr %.1f sys %.1f irq %.1f sirq %.1f steal %.1f)",
-				s[i].user_pct + s[i].nice_pct, s[i].sys_pct,
-				s[i].irq_pct, s[i].softirq_pct,
-				s[i].steal_pct);
-		else if (!strcmp(s[i].meter, "rusage"))
-			fprintf(f, "  (usr %.3fs sys %.3fs, %s only)",
-				s[i].utime_s, s[i].stime_s, "this process");
+		if (o && o->print)
+			o->print(f, side, &s[i]);
 		fputc('\n', f);
 		for (k = 0; k < s[i].ncounters; k++) {
 			const struct meter_counter *c = &s[i].ctr[k];

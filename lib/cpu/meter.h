@@ -71,10 +71,49 @@ struct meter_opts {
 };
 
 struct meter;
+struct res_doc;
+
+/* What a meter is, for the code that reads its figures (lib/table,
+ * report/, the tools): by property, never by name. */
+enum meter_flags {
+	METER_PAIRED = 1 << 0,	/* it perturbs what it measures: its runs
+				 * go in pairs, metered and unmetered
+				 * (it has .pause) */
+	METER_PRIMARY = 1 << 1,	/* a side that has it shows its figure as
+				 * the side's CPU (soak: sees softirq, irq
+				 * and cache damage); first among pairers */
+	METER_LOADS_BOX = 1 << 2, /* while its window is open it loads
+				 * every CPU (soakers): a run beside it on
+				 * that box is slowed */
+	METER_NO_LOAD = 1 << 3,	/* no busy figure of its own: its figures
+				 * come through its hooks (profile) */
+	METER_PROCESS = 1 << 4,	/* it measures one process, not the box */
+	METER_WITH_PROCSTAT = 1 << 5, /* a set with it gets procstat: free,
+				 * and it describes both runs of a pair */
+};
+
+/* A paired meter's words, in every output that speaks of its runs. */
+struct meter_words {
+	const char *title;	   /* "Soak": "Soak meter perturbation ..." */
+	const char *metered_run;   /* the line before a metered run */
+	const char *unmetered_run; /* and before an unmetered one */
+	const char *pairs;	   /* the meters line: "soak runs in pairs:
+				    * metered, then unmetered (the rate)" */
+	const char *agent;	   /* "soakers": "the soakers did not change
+				    * the rate" */
+	const char *figure;	   /* "CPU": "its CPU describes that slower
+				    * run" */
+	const char *from;	   /* "soak CPU": "; soak CPU from the
+				    * metered runs" */
+	const char *from_all;	   /* "soak CPU and service demand": what
+				    * comes from the metered runs, in full */
+};
 
 struct meter_ops {
 	const char *name;
 	const char *help;
+	unsigned flags;		/* enum meter_flags */
+	const struct meter_words *words; /* METER_PAIRED: its words */
 	/* 0, or -errno with err saying why the meter cannot run here */
 	int (*open)(struct meter *m, const struct meter_opts *o, char *err,
 		    size_t len);
@@ -84,13 +123,27 @@ struct meter_ops {
 	/* optional: stop perturbing the box (pause 1) for the following
 	 * windows, or resume; only a meter with a cost has it (soak) */
 	int (*pause)(struct meter *m, int pause, char *err, size_t len);
+	/* optional hooks for the meter's own part of a sample: */
+	/* its JSON keys into j (cpu_sample_to_json) */
+	void (*to_json)(const struct cpu_sample *s, json_t *j);
+	/* and back, checked (it may come from a peer): 0 or -EINVAL */
+	int (*from_json)(json_t *j, struct cpu_sample *s, char *err,
+			 size_t len);
+	/* its metrics beyond cpu_<side>_<meter>_pct (meter_add_metrics);
+	 * m: they describe a slowed run (store them metered_) */
+	void (*metrics)(struct res_doc *d, json_t *sample, const char *side,
+			const struct cpu_sample *s, int m);
+	/* its lines of the CPU block: after the common part of its line
+	 * (METER_NO_LOAD: the whole of it) */
+	void (*print)(FILE *f, const char *side, const struct cpu_sample *s);
 	size_t priv_size;	/* bytes of private state */
 };
 
 /*
  * A meter, in one statement: its ops' name and line of help (what
- * `--cpu=help` and the documents show), then its hooks (.open, .start,
- * .stop, .close, .pause, .priv_size).
+ * `--cpu=help` and the documents show), then its flags, words and
+ * hooks (.flags, .words, .open, .start, .stop, .close, .pause,
+ * .to_json, .from_json, .metrics, .print, .priv_size).
  */
 #define METER_DEFINE(ops, nm, hl, ...)                                      \
 	const struct meter_ops ops = { .name = nm, .help = hl, __VA_ARGS__ }
@@ -107,6 +160,25 @@ extern const struct meter_ops meter_soak_ops, meter_procstat_ops,
 extern const struct meter_ops *const meter_table[];
 
 const struct meter_ops *meter_find(const char *name);
+/* Its flags (enum meter_flags), 0 for a name the table lacks ("pid"). */
+unsigned meter_flags_of(const char *name);
+/* The meters' names, in the table's order, joined by sep, into buf:
+ * "soak, procstat, rusage, perf, profile". Returns buf. */
+const char *meter_names(char *buf, size_t len, const char *sep);
+/* The name of the primary paired meter (soak): the pairing of runs
+ * whose metered runs name no meter (a remote side's soakers). */
+const char *meter_pairer(void);
+/* The words of the paired meter `by` (NULL, or a meter without words:
+ * the primary paired meter's, soak's). */
+const struct meter_words *meter_words_of(const char *by);
+/* The sample of a side whose figure is the side's CPU: the primary
+ * meter's when the side has it (-1 when it was paused: the unmetered run
+ * of a pair has none), else the first usable one with a load; -1 for
+ * none. */
+int meter_primary(const struct cpu_sample *s, int n);
+/* s is the primary meter's (soak): its figures of a metered run are its
+ * own, where every other meter's describe a slowed run. */
+int meter_is_primary(const struct cpu_sample *s);
 struct meter *meter_open(const char *name, const struct meter_opts *o,
 			 char *err, size_t len);
 int meter_start(struct meter *m);
@@ -224,6 +296,10 @@ struct res_doc;
 void meter_add_metrics(struct res_doc *d, json_t *sample, const char *side,
 		       const struct cpu_sample *s, int n, double bytes,
 		       int metered);
+/* One figure into a sample's metrics (declared in the document too),
+ * as metered_<name> when metered (a meter's .metrics hook). */
+void meter_put_metric(struct res_doc *d, json_t *sample, const char *unit,
+		      int metered, const char *name, double v);
 /* A "cpu": {side: [...]} entry with the full samples. */
 void meter_add_raw(json_t *sample, const char *side,
 		   const struct cpu_sample *s, int n);

@@ -60,7 +60,15 @@ static int ru_stop(struct meter *m, struct cpu_sample *out)
 	return 0;
 }
 
+static void ru_print(FILE *f, const char *side, const struct cpu_sample *s)
+{
+	(void)side;
+	fprintf(f, "  (usr %.3fs sys %.3fs, %s only)", s->utime_s, s->stime_s,
+		"this process");
+}
+
 METER_DEFINE(meter_rusage_ops, "rusage",
 	     "getrusage of this process and reaped children (process)",
-	     .start = ru_start, .stop = ru_stop,
+	     .flags = METER_PROCESS,
+	     .start = ru_start, .stop = ru_stop, .print = ru_print,
 	     .priv_size = sizeof(struct ru_priv));

@@ -104,8 +104,24 @@ static void soak_close(struct meter *m)
 	soak_leave(&p->cl);
 }
 
+static const struct meter_words soak_words = {
+	.title = "Soak",
+	.metered_run = "metered run: soakers on (its CPU is the soak figure; "
+		       "its rate is not the result)",
+	.unmetered_run = "unmetered run: soakers parked (this rate is the "
+			 "result)",
+	.pairs = "soak runs in pairs: metered, then unmetered (the rate)",
+	.agent = "soakers",
+	.figure = "CPU",
+	.from = "soak CPU",
+	.from_all = "soak CPU and service demand",
+};
+
 METER_DEFINE(meter_soak_ops, "soak",
 	     "cyclesoak: idle cycles lost, against an idle calibration (box)",
+	     .flags = METER_PAIRED | METER_PRIMARY | METER_LOADS_BOX |
+		      METER_WITH_PROCSTAT,
+	     .words = &soak_words,
 	     .open = soak_open, .close = soak_close,
 	     .start = soak_start, .stop = soak_stop, .pause = soak_meter_pause,
 	     .priv_size = sizeof(struct soak_priv));

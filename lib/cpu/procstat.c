@@ -194,7 +194,26 @@ static int ps_stop(struct meter *m, struct cpu_sample *out)
 	return 0;
 }
 
+/* Its softirq share, a metric of its own. */
+static void ps_metrics(struct res_doc *d, json_t *sample, const char *side,
+		       const struct cpu_sample *s, int m)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "cpu_%s_softirq_pct", side);
+	meter_put_metric(d, sample, "%", m, name, s->softirq_pct);
+}
+
+static void ps_print(FILE *f, const char *side, const struct cpu_sample *s)
+{
+	(void)side;
+	fprintf(f, "  (usr %.1f sys %.1f irq %.1f sirq %.1f steal %.1f)",
+		s->user_pct + s->nice_pct, s->sys_pct, s->irq_pct,
+		s->softirq_pct, s->steal_pct);
+}
+
 METER_DEFINE(meter_procstat_ops, "procstat",
 	     "/proc/stat deltas: user, system, irq, softirq, steal (box)",
 	     .open = ps_open, .start = ps_start, .stop = ps_stop,
+	     .metrics = ps_metrics, .print = ps_print,
 	     .priv_size = sizeof(struct ps_priv));

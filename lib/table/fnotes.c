@@ -55,15 +55,15 @@ static const char *cells_paired_by(struct rcase *const *cs, const int *has,
 			return "metered";
 		by = b;
 	}
-	return by ? by : "soak";
+	return by ? by : meter_pairer();
 }
 
-/* What a metered run's figures are, by its meter. */
+/* What a metered run's figures are, by its meter (cells_paired_by:
+ * "metered" for several). */
 static const char *by_what(const char *by)
 {
-	return !strcmp(by, "soak")	  ? "CPU"
-	       : !strcmp(by, "profile") ? "profile"
-					: "CPU and profile";
+	return meter_find(by) ? meter_words_of(by)->figure
+			      : "CPU and profile";
 }
 
 /* The footnote of a pooled cell's perturbation: each case's ratio, and

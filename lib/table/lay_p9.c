@@ -11,6 +11,7 @@
  */
 #include "config.h"
 #include "lay_int.h"
+#include "meter.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -256,8 +257,13 @@ static void meter_words(const struct lay *l, const char *side, char *b,
 
 	for (i = 0; i < l->sel.n && !m; i++)
 		m = case_meter(l->sel.v[i].kase, side);
+	/* a paired meter that has a load of its own measures the metered
+	 * runs (soak); every other meter the unmetered ones */
 	snprintf(b, len, "%s%s", m ? m : "none",
-		 m && !strcmp(m, "soak") ? ", metered runs" : "");
+		 (meter_flags_of(m) & (METER_PAIRED | METER_NO_LOAD)) ==
+				 METER_PAIRED
+			 ? ", metered runs"
+			 : "");
 }
 
 /* "READ: ops/s, ZC/No ZC throughput ratio, spread over repeats; CPU %

@@ -5,14 +5,16 @@
  * perturbation, as resload.c made it again from the samples.
  */
 #include "config.h"
+#include "meter.h"
 #include "paired.h"
 #include "stats.h"
 
 #include <math.h>
 #include <string.h>
 
-/* Whether any side of the sample has a usable window of meter. */
-static int meter_ran(json_t *sample, const char *want)
+/* The first meter with a flag of flags that any side of the sample has
+ * a usable window of; NULL for none. */
+static const char *meter_ran(json_t *sample, unsigned flags)
 {
 	json_t *side, *m;
 	const char *name;
@@ -25,12 +27,12 @@ static int meter_ran(json_t *sample, const char *want)
 			const char *meter =
 				json_string_value(json_object_get(m, "meter"));
 
-			if (meter && !strcmp(meter, want) &&
+			if (meter && (meter_flags_of(meter) & flags) &&
 			    json_is_true(json_object_get(m, "ok")))
-				return 1;
+				return meter;
 		}
 	}
-	return 0;
+	return NULL;
 }
 
 unsigned sample_run(json_t *sample)
@@ -39,23 +41,26 @@ unsigned sample_run(json_t *sample)
 
 	if (json_is_boolean(k))
 		return json_is_true(k) ? RUN_METERED : RUN_UNMETERED;
-	return meter_ran(sample, "soak") ? RUN_SOAKED : RUN_PLAIN;
+	return meter_ran(sample, METER_LOADS_BOX) ? RUN_SOAKED : RUN_PLAIN;
 }
 
 const char *case_paired_by(json_t *kase)
 {
+	const char *by = NULL;
 	json_t *s;
 	size_t i;
 
+	/* the meter its metered runs ran for: the primary paired one
+	 * (soak) when it ran, else another paired one that did (profile) */
 	json_array_foreach(json_object_get(kase, "samples"), i, s)
 	{
 		if (sample_run(s) != RUN_METERED)
 			continue;
-		if (!meter_ran(s, "soak") && meter_ran(s, "profile"))
-			return "profile";
+		if (!meter_ran(s, METER_PRIMARY))
+			by = meter_ran(s, METER_PAIRED);
 		break;
 	}
-	return "soak";
+	return by ? by : meter_pairer();
 }
 
 unsigned case_runs(json_t *kase, const char *metric)

@@ -106,6 +106,50 @@ static void pair_lines(void)
 	T_CHECK(strstr(meter_pair_run("profile", 0), "soak") == NULL);
 }
 
+/* Meters are known by their properties: the names come from the table,
+ * the words from the paired meters, the primary sample by flag. */
+static void properties(void)
+{
+	struct cpu_sample s[3];
+	char names[160];
+	int i;
+
+	T_STREQ(meter_names(names, sizeof(names), ","),
+		"soak,procstat,rusage,perf,profile");
+	for (i = 0; meter_table[i]; i++) {
+		const struct meter_ops *o = meter_table[i];
+
+		/* a paired meter pauses and has its words; one that pauses
+		 * is paired */
+		T_CHECK(!(o->flags & METER_PAIRED) == !o->pause);
+		T_CHECK(!(o->flags & METER_PAIRED) == !o->words);
+		T_CHECK(!(o->flags & METER_NO_LOAD) ||
+			(o->print && o->metrics && o->to_json && o->from_json));
+	}
+	T_STREQ(meter_pairer(), "soak");
+	T_CHECK(meter_flags_of("pid") == 0);
+	T_CHECK(meter_words_of(NULL) == meter_words_of("soak"));
+	T_CHECK(meter_words_of("procstat") == meter_words_of("soak"));
+	T_STREQ(meter_words_of("profile")->agent, "profiler");
+	T_STREQ(meter_pair_run("profile", 0),
+		"unmetered run: profiler off (this rate is the result)");
+	/* the primary sample: soak when the side has it (none when it was
+	 * paused), else the first usable one with a load */
+	memset(s, 0, sizeof(s));
+	snprintf(s[0].meter, sizeof(s[0].meter), "profile");
+	snprintf(s[1].meter, sizeof(s[1].meter), "procstat");
+	snprintf(s[2].meter, sizeof(s[2].meter), "soak");
+	s[0].ok = s[1].ok = 1;
+	T_CHECK(meter_primary(s, 3) == 1);
+	s[2].paused = 1;
+	T_CHECK(meter_primary(s, 3) == -1);
+	s[2].ok = 1;
+	s[2].paused = 0;
+	T_CHECK(meter_primary(s, 3) == 2);
+	T_CHECK(meter_is_primary(&s[2]) && !meter_is_primary(&s[1]));
+	T_CHECK(meter_soak_ran(s, 3) && !meter_soak_ran(s, 2));
+}
+
 int main(void)
 {
 	struct meter_opts o = { 0 };
@@ -120,9 +164,10 @@ int main(void)
 	int n;
 
 	pass_names();
+	properties();
 	/* unknown names are named in the error */
 	T_CHECK(meter_open("bogus", &o, err, sizeof(err)) == NULL);
-	T_CHECK(strstr(err, "bogus") != NULL);
+	T_STREQ(err, "unknown CPU meter \"bogus\" (soak, procstat, rusage, perf, profile)");
 	T_CHECK(meterset_open(&set, "procstat,bogus", &o, err, sizeof(err)) ==
 		-EINVAL);
 	T_CHECK(strstr(err, "bogus") != NULL);
