@@ -9,6 +9,7 @@
 
 #include "chat.h"
 #include "cli.h"
+#include "cpuwin.h"
 #include "meter.h"
 #include "result.h"
 #include "stats.h"
@@ -39,10 +40,8 @@ struct sample {
 	double user_s, sys_s; /* getrusage of this process over real_s
 			       * (with the in-process server) */
 	double cpu_pct;	      /* (user + sys) / real * 100, as time(1) */
-	int ncs;	      /* this box's meters (-c) */
-	struct cpu_sample cs[METER_MAX];
-	int nsrv; /* a remote server's report */
-	struct cpu_sample srv[METER_MAX];
+	struct cpuwin_sample cpu; /* this box's meters (-c: local) and a
+				   * remote server's report (peer) */
 	double srv_user_s, srv_sys_s; /* its rusage; NAN when none */
 	int paired;		      /* one run of a metered/unmetered pair */
 	int metered;		      /* paired: the soakers ran */

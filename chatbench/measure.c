@@ -2,8 +2,10 @@
  * measure.c: one measured chatbench run. Wall time and getrusage of this
  * process bracket the whole run (connect, exchange, hang-up), like time(1)
  * around chat_c; with the server in-process the figures include it. The
- * suite's meters (-c) bracket the same window, and a remote chatbench
- * server reports its own rusage (and meters) over a control connection.
+ * suite's meters (-c) bracket the same window (lib/cpu/cpuwin: this box
+ * is its "box" side), and a remote chatbench server reports its own
+ * rusage (and meters) over a control connection (its "server" side, the
+ * window's peer).
  * With the soak meter on either side the runs go in pairs (lib/cpu/meter.h):
  * this box's soakers are parked for an unmetered run, and a remote server
  * learns each run's kind over the control connection (chatbench/chatframe.h).
@@ -25,13 +27,11 @@
 #define CTRL_WAIT_MS 10000 /* longest wait on the control connection */
 
 struct measure {
-	struct meterset ms; /* -c: this box */
-	int have_ms;
+	struct cpuwin w; /* -c: this box; the server's report */
 	int ctrl;	 /* control connection to a remote server, -1 */
 	uint64_t tokens; /* runs so far, for the token */
 	int srv_pairs;	 /* the server takes run kinds (parks soakers) */
 	int srv_soak;	 /* it measures with soak */
-	int paired;	 /* runs go in pairs */
 };
 
 static int ctrl_open(const struct cfg *c, const char *host, int port, char *err,
@@ -80,17 +80,22 @@ static void ctrl_probe(struct measure *m)
 struct measure *measure_open(const struct cfg *c, const char *host, int port,
 			     char *err, size_t len)
 {
+	struct cpuwin_cfg wc = {
+		.local = c->cli.cpu,
+		.local_list = c->cli.cpu_list,
+		.local_side = "box",
+		.peer_side = "server",
+	};
 	struct measure *m = calloc(1, sizeof(*m));
+	char e2[512];
 
 	if (!m)
 		abort();
 	m->ctrl = -1;
-	if (c->cli.cpu) {
-		if (meterset_open(&m->ms, c->cli.cpu_list, NULL, err, len)) {
-			free(m);
-			return NULL;
-		}
-		m->have_ms = 1;
+	if (cpuwin_open(&m->w, &wc, e2, sizeof(e2))) {
+		snprintf(err, len, "%s", e2);
+		free(m);
+		return NULL;
 	}
 	if (c->host) {
 		m->ctrl = ctrl_open(c, host, port, err, len);
@@ -100,21 +105,20 @@ struct measure *measure_open(const struct cfg *c, const char *host, int port,
 		}
 		ctrl_probe(m);
 	}
-	m->paired = (m->have_ms && meterset_paired(&m->ms)) ||
-		    (m->srv_pairs && m->srv_soak);
+	cpuwin_peer_pairs(&m->w, m->srv_pairs && m->srv_soak);
 	return m;
 }
 
 int measure_paired(const struct measure *m)
 {
-	return m->paired;
+	return cpuwin_paired(&m->w);
 }
 
 const char *measure_paired_by(const struct measure *m)
 {
-	const char *by = m->have_ms ? meterset_paired_by(&m->ms) : NULL;
+	const char *by = cpuwin_paired_by(&m->w);
 
-	return by ? by : meter_pairer(); /* a remote server's soakers */
+	return by ? by : meter_pairer();
 }
 
 int measure_server_pairs(const struct measure *m)
@@ -124,8 +128,7 @@ int measure_server_pairs(const struct measure *m)
 
 const char *measure_soak_sides(const struct measure *m, char *buf, size_t len)
 {
-	int here = m->have_ms && meterset_paired(&m->ms);
-	int there = m->srv_pairs && m->srv_soak;
+	int here = m->w.local_paired, there = m->w.peer_paired;
 
 	snprintf(buf, len, "%s%s%s", here ? "this box" : "",
 		 here && there ? " and " : "", there ? "the server" : "");
@@ -136,8 +139,7 @@ void measure_close(struct measure *m)
 {
 	if (!m)
 		return;
-	if (m->have_ms)
-		meterset_close(&m->ms);
+	cpuwin_close(&m->w);
 	if (m->ctrl >= 0)
 		close(m->ctrl);
 	free(m);
@@ -200,6 +202,7 @@ static enum chat_run_kind run_kind(int paired, int metered)
 static void ctrl_report(struct measure *m, struct sample *s,
 			enum chat_run_kind next)
 {
+	struct cpu_sample srv[METER_MAX];
 	char err[256];
 	json_t *rep;
 	int i, n;
@@ -208,17 +211,17 @@ static void ctrl_report(struct measure *m, struct sample *s,
 	rep = ctrl_recv(m);
 	if (!rep)
 		return;
-	n = cpujson_from_report(rep, s->srv, METER_MAX, err, sizeof(err));
+	n = cpujson_from_report(rep, srv, METER_MAX, err, sizeof(err));
 	if (n < 0) {
 		log_warn("server CPU report: %s", err);
 		n = 0;
 	}
-	s->nsrv = n;
+	cpuwin_peer_figures(&s->cpu, srv, n);
 	for (i = 0; i < n; i++)
-		if ((meter_flags_of(s->srv[i].meter) & METER_PROCESS) &&
-		    s->srv[i].ok) {
-			s->srv_user_s = s->srv[i].utime_s;
-			s->srv_sys_s = s->srv[i].stime_s;
+		if ((meter_flags_of(srv[i].meter) & METER_PROCESS) &&
+		    srv[i].ok) {
+			s->srv_user_s = srv[i].utime_s;
+			s->srv_sys_s = srv[i].stime_s;
 		}
 	json_decref(rep);
 }
@@ -232,29 +235,29 @@ int measure_run(struct measure *m, const struct chat_run_cfg *rc0,
 	double t0;
 	int r;
 
+	int paired = cpuwin_paired(&m->w);
+
 	memset(s, 0, sizeof(*s));
 	s->srv_user_s = s->srv_sys_s = NAN;
-	s->paired = m->paired;
-	s->metered = m->paired && metered;
+	s->paired = paired;
+	s->metered = paired && metered;
 	rc.token = new_token(m);
-	if (m->paired && m->have_ms &&
-	    meterset_metered(&m->ms, s->metered, err, sizeof(err))) {
+	/* this box's soakers: the server parks its own by the run kind */
+	if (paired && cpuwin_metered(&m->w, s->metered, err, sizeof(err))) {
 		snprintf(s->run.err, sizeof(s->run.err), "--cpu: %s", err);
 		return -1;
 	}
 	if (m->ctrl >= 0)
-		ctrl_send(m, CHAT_STATS_START, run_kind(m->paired, s->metered));
-	if (m->have_ms)
-		meterset_start(&m->ms);
+		ctrl_send(m, CHAT_STATS_START, run_kind(paired, s->metered));
+	cpuwin_start(&m->w, err, sizeof(err));
 	getrusage(RUSAGE_SELF, &a);
 	t0 = clock_now();
 	r = chat_client_run(&rc, &s->run);
 	s->real_s = clock_now() - t0;
 	getrusage(RUSAGE_SELF, &b);
-	if (m->have_ms)
-		s->ncs = meterset_stop(&m->ms, s->cs);
+	cpuwin_stop(&m->w, &s->cpu, err, sizeof(err));
 	if (m->ctrl >= 0)
-		ctrl_report(m, s, run_kind(m->paired, next));
+		ctrl_report(m, s, run_kind(paired, next));
 	s->user_s = tv(&b.ru_utime) - tv(&a.ru_utime);
 	s->sys_s = tv(&b.ru_stime) - tv(&a.ru_stime);
 	s->cpu_pct =
@@ -280,18 +283,13 @@ void sample_to_doc(struct res_doc *d, json_t *kase, const struct sample *s,
 	res_sample_set(j, "user_s", s->user_s);
 	res_sample_set(j, "time_cpu_pct", s->cpu_pct);
 	res_sample_set(j, "exchange_s", s->run.exchange_s);
-	if (s->ncs) {
-		meter_add_metrics(d, j, "box", s->cs, s->ncs, 0, s->metered);
-		meter_add_raw(j, "box", s->cs, s->ncs);
-	}
-	if (s->nsrv) {
+	cpuwin_add_side(d, j, &s->cpu, CPUWIN_LOCAL, 0);
+	if (s->cpu.npeer) {
 		res_metric(d, "server_user_s", "s", RES_LOWER, 0);
 		res_metric(d, "server_system_s", "s", RES_LOWER, 0);
 		res_sample_set(j, "server_user_s", s->srv_user_s);
 		res_sample_set(j, "server_system_s", s->srv_sys_s);
-		meter_add_metrics(d, j, "server", s->srv, s->nsrv, 0,
-				  s->metered);
-		meter_add_raw(j, "server", s->srv, s->nsrv);
+		cpuwin_add_side(d, j, &s->cpu, CPUWIN_PEER, 0);
 	}
 	if (s->run.err[0])
 		json_object_set_new(j, "error", json_string(s->run.err));

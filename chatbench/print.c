@@ -36,10 +36,10 @@ void print_run(FILE *f, const struct sample *s, const char *by, long i,
 		fprintf(f,
 			"  server (remote, its rusage): user %.3f s, system %.3f s\n",
 			s->srv_user_s, s->srv_sys_s);
-	if (n == 1 && s->ncs)
-		meter_print(f, "box", s->cs, s->ncs, 0);
-	if (n == 1 && s->nsrv)
-		meter_print(f, "server", s->srv, s->nsrv, 0);
+	if (n == 1 && s->cpu.nlocal)
+		meter_print(f, "box", s->cpu.local, s->cpu.nlocal, 0);
+	if (n == 1 && s->cpu.npeer)
+		meter_print(f, "server", s->cpu.peer, s->cpu.npeer, 0);
 }
 
 /*
@@ -55,7 +55,7 @@ static void meter_row(FILE *f, const char *side, const struct sample **set,
 	long i, m = 0;
 
 	for (i = 0; i < nset; i++) {
-		c = server ? &set[i]->srv[k] : &set[i]->cs[k];
+		c = server ? &set[i]->cpu.peer[k] : &set[i]->cpu.local[k];
 		if (!first)
 			first = c;
 		if (c->ok)
@@ -82,7 +82,7 @@ static void meter_rows(FILE *f, const char *side, const struct sample *s,
 {
 	const struct sample **met = calloc((size_t)n + 1, sizeof(*met));
 	const struct sample **unm = calloc((size_t)n + 1, sizeof(*unm));
-	int nm = server ? s[0].nsrv : s[0].ncs, k, soak;
+	int nm = server ? s[0].cpu.npeer : s[0].cpu.nlocal, k, prim;
 	long i, a = 0, b = 0;
 
 	if (!met || !unm)
@@ -94,14 +94,15 @@ static void meter_rows(FILE *f, const char *side, const struct sample *s,
 			unm[b++] = &s[i];
 	}
 	for (k = 0; k < nm; k++) {
-		soak = !strcmp(server ? s[0].srv[k].meter : s[0].cs[k].meter,
-			       "soak");
+		/* the primary meter (soak) measures the metered runs only */
+		prim = meter_is_primary(server ? &s[0].cpu.peer[k]
+					       : &s[0].cpu.local[k]);
 		if (!s[0].paired) {
 			meter_row(f, side, unm, b, k, server, "", x);
 			continue;
 		}
 		meter_row(f, side, met, a, k, server, "metered ", x);
-		if (!soak)
+		if (!prim)
 			meter_row(f, side, unm, b, k, server, "unmetered ", x);
 	}
 	free(met);
@@ -117,9 +118,9 @@ void print_table(FILE *f, struct res_doc *doc, const struct sample *s,
 	if (!x)
 		abort();
 	layout_print_doc("chat", res_json(doc), &o);
-	if (s[0].ncs)
+	if (s[0].cpu.nlocal)
 		meter_rows(f, "box", s, n, 0, x);
-	if (s[0].nsrv)
+	if (s[0].cpu.npeer)
 		meter_rows(f, "server", s, n, 1, x);
 	free(x);
 }

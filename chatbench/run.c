@@ -145,7 +145,7 @@ static void summary(FILE *f, const struct cfg *c, const struct series *ser,
 static void check_server(FILE *out, struct res_doc *doc, struct measure *m,
 			 const struct sample *s, long i, int *told)
 {
-	if (!s->paired || !s->nsrv || measure_server_pairs(m))
+	if (!s->paired || !s->cpu.npeer || measure_server_pairs(m))
 		return;
 	if (!(*told)++) {
 		fprintf(out,
@@ -154,7 +154,7 @@ static void check_server(FILE *out, struct res_doc *doc, struct measure *m,
 			doc,
 			"the server is a chatbench from before paired runs: its side runs unpaired");
 	}
-	if (!s->metered && meter_soak_ran(s->srv, s->nsrv)) {
+	if (!s->metered && meter_soak_ran(s->cpu.peer, s->cpu.npeer)) {
 		fprintf(out,
 			"chatbench: the server's soakers ran during unmetered run %ld: that rate is perturbed\n",
 			i);

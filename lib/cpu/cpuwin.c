@@ -22,6 +22,8 @@ int cpuwin_open(struct cpuwin *w, const struct cpuwin_cfg *c, char *err,
 	w->cfg = *c;
 	if (!w->cfg.server_side)
 		w->cfg.server_side = "server";
+	if (!w->cfg.local_side)
+		w->cfg.local_side = "local";
 	w->metered = 1;
 	if (c->local) {
 		if (meterset_open(&w->ms, c->local_list, &mo, e2, sizeof(e2))) {
@@ -29,7 +31,8 @@ int cpuwin_open(struct cpuwin *w, const struct cpuwin_cfg *c, char *err,
 			return -EINVAL;
 		}
 		w->have_local = 1;
-		w->paired = meterset_paired(&w->ms);
+		w->local_paired = meterset_paired(&w->ms);
+		w->paired = w->local_paired;
 	}
 	if (c->server_pid > 0) {
 		if (pidcpu_open(&w->pc, NULL, c->server_pid, 1, e2,
@@ -71,6 +74,19 @@ const char *cpuwin_local_names(const struct cpuwin *w, char *buf,
 	return meterset_names(&w->ms, buf, len);
 }
 
+void cpuwin_peer_pairs(struct cpuwin *w, int paired)
+{
+	w->peer_paired = paired;
+	w->paired |= paired;
+}
+
+void cpuwin_peer_figures(struct cpuwin_sample *s,
+			 const struct cpu_sample *cpu, int n)
+{
+	s->npeer = n < 0 ? 0 : n > METER_MAX ? METER_MAX : n;
+	memcpy(s->peer, cpu, (size_t)s->npeer * sizeof(*cpu));
+}
+
 int cpuwin_paired(const struct cpuwin *w)
 {
 	return w->paired;
@@ -92,7 +108,7 @@ int cpuwin_metered(struct cpuwin *w, int metered, char *err, size_t len)
 	w->metered = metered;
 	if (!w->paired)
 		return 0;
-	if (w->have_local && meterset_paired(&w->ms)) {
+	if (w->local_paired) {
 		r = meterset_metered(&w->ms, metered, err, len);
 		if (r)
 			return r;
@@ -139,6 +155,8 @@ int cpuwin_stop(struct cpuwin *w, struct cpuwin_sample *s, char *err,
 	s->paired = w->paired;
 	s->paired_by = cpuwin_paired_by(w);
 	s->metered = w->paired ? w->metered : 0;
+	s->local_side = w->cfg.local_side;
+	s->peer_side = w->cfg.peer_side;
 	if (w->have_local)
 		s->nlocal = meterset_stop(&w->ms, s->local);
 	if (w->have_pid && !strcmp(w->cfg.server_side, "remote")) {
@@ -160,24 +178,43 @@ int cpuwin_stop(struct cpuwin *w, struct cpuwin_sample *s, char *err,
 	return 0;
 }
 
+void cpuwin_add_side(struct res_doc *d, json_t *sample,
+		     const struct cpuwin_sample *s, enum cpuwin_side side,
+		     double bytes)
+{
+	const struct cpu_sample *c;
+	const char *name;
+	int n;
+
+	switch (side) {
+	case CPUWIN_LOCAL:
+		c = s->local, n = s->nlocal;
+		name = s->local_side ? s->local_side : "local";
+		break;
+	case CPUWIN_REMOTE:
+		c = s->remote, n = s->nremote, name = "remote";
+		break;
+	case CPUWIN_SERVER:
+		c = &s->server, n = s->have_server, name = "server";
+		break;
+	default:
+		c = s->peer, n = s->npeer;
+		name = s->peer_side ? s->peer_side : "remote";
+		break;
+	}
+	if (!n)
+		return;
+	meter_add_metrics(d, sample, name, c, n, bytes, s->metered);
+	meter_add_raw(sample, name, c, n);
+}
+
 void cpuwin_add(struct res_doc *d, json_t *sample,
 		const struct cpuwin_sample *s, double bytes)
 {
-	if (s->nlocal) {
-		meter_add_metrics(d, sample, "local", s->local, s->nlocal,
-				  bytes, s->metered);
-		meter_add_raw(sample, "local", s->local, s->nlocal);
-	}
-	if (s->nremote) {
-		meter_add_metrics(d, sample, "remote", s->remote, s->nremote,
-				  bytes, s->metered);
-		meter_add_raw(sample, "remote", s->remote, s->nremote);
-	}
-	if (s->have_server) {
-		meter_add_metrics(d, sample, "server", &s->server, 1, bytes,
-				  s->metered);
-		meter_add_raw(sample, "server", &s->server, 1);
-	}
+	cpuwin_add_side(d, sample, s, CPUWIN_LOCAL, bytes);
+	cpuwin_add_side(d, sample, s, CPUWIN_REMOTE, bytes);
+	cpuwin_add_side(d, sample, s, CPUWIN_SERVER, bytes);
+	cpuwin_add_side(d, sample, s, CPUWIN_PEER, bytes);
 }
 
 void cpuwin_close(struct cpuwin *w)

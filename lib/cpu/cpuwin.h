@@ -1,11 +1,13 @@
 /*
  * cpuwin.h: the CPU windows of one run, every side at once: this box's
  * meters (-c/--cpu), a host measured by `cyclesoak --serve`
- * (--remote-cpu) and a server process on this box (--server-pid), with
- * the soak meter's paired runs (lib/cpu/meter.h) across all of them. A tool
- * opens one cpuwin, and per run: cpuwin_metered (when paired), then
- * cpuwin_start and cpuwin_stop around the measured work, then cpuwin_add
- * into the run's result sample.
+ * (--remote-cpu), a server process on this box (--server-pid) and the
+ * tool's own peer (a ttcp-sf receiver, a chatbench server: it measures
+ * itself and reports after the run), with the paired runs of a meter
+ * that perturbs (lib/cpu/meter.h) across all of them. A tool opens one
+ * cpuwin, and per run: cpuwin_metered (when paired), then cpuwin_start
+ * and cpuwin_stop around the measured work, cpuwin_peer_figures with
+ * what its peer reported, then cpuwin_add into the run's result sample.
  *
  * Library code: returns 0 or -errno with err filled, never prints.
  */
@@ -32,6 +34,10 @@ struct cpuwin_cfg {
 				  * (default), or "remote" (first of the
 				  * remote side's samples, nfsbench) */
 	int timeout_ms;		 /* each exchange with the remote */
+	const char *local_side;	 /* this box's side in the document:
+				  * "local" (default), chatbench's "box" */
+	const char *peer_side;	 /* the tool's own peer's side ("remote",
+				  * "server"); NULL: no such peer */
 };
 
 struct cpuwin {
@@ -43,6 +49,8 @@ struct cpuwin {
 	struct pidcpu pc;	/* --server-pid */
 	int paired;		/* some side measures with soak */
 	int remote_paired;	/* the remote side does */
+	int local_paired;	/* this box does */
+	int peer_paired;	/* the tool's peer does (cpuwin_peer_pairs) */
 	int metered;		/* the current run's kind (paired) */
 };
 
@@ -57,7 +65,13 @@ struct cpuwin_sample {
 	struct cpu_sample remote[METER_MAX];
 	int have_server;
 	struct cpu_sample server;	/* --server-pid, meter "pid" */
+	int npeer;			/* the tool's peer's report */
+	struct cpu_sample peer[METER_MAX];
+	const char *local_side, *peer_side; /* cpuwin_cfg's */
 };
+
+/* The sides of a sample, for cpuwin_add_side. */
+enum cpuwin_side { CPUWIN_LOCAL, CPUWIN_REMOTE, CPUWIN_SERVER, CPUWIN_PEER };
 
 int cpuwin_open(struct cpuwin *w, const struct cpuwin_cfg *c, char *err,
 		size_t len);
@@ -70,6 +84,13 @@ const char *cpuwin_local_names(const struct cpuwin *w, char *buf,
 int cpuwin_paired(const struct cpuwin *w);
 /* The meter the runs are paired for ("soak", "profile"), NULL unpaired. */
 const char *cpuwin_paired_by(const struct cpuwin *w);
+/* The tool's peer measures with a paired meter and parks its soakers by
+ * the run kinds the tool tells it (its own protocol): the runs go in
+ * pairs. Before the first run. */
+void cpuwin_peer_pairs(struct cpuwin *w, int paired);
+/* After cpuwin_stop: the n figures the tool's peer reported, into s. */
+void cpuwin_peer_figures(struct cpuwin_sample *s,
+			 const struct cpu_sample *cpu, int n);
 /* Before run i of a paired case: park (0) or wake (1) the soakers of
  * every measured box. 0 or -errno. */
 int cpuwin_metered(struct cpuwin *w, int metered, char *err, size_t len);
@@ -84,6 +105,11 @@ int cpuwin_stop(struct cpuwin *w, struct cpuwin_sample *s, char *err,
  */
 void cpuwin_add(struct res_doc *d, json_t *sample,
 		const struct cpuwin_sample *s, double bytes);
+/* One side of it (a tool that puts its own figures between the sides,
+ * or one whose sides moved different bytes). */
+void cpuwin_add_side(struct res_doc *d, json_t *sample,
+		     const struct cpuwin_sample *s, enum cpuwin_side side,
+		     double bytes);
 void cpuwin_close(struct cpuwin *w);
 
 #endif

@@ -54,6 +54,37 @@ int main(void)
 	json_decref(j);
 	cpuwin_close(&w);
 
+	/* the tool's own peer (a chatbench server): its pairing makes the
+	 * runs go in pairs, its figures land on its side */
+	{
+		struct cpuwin_cfg pc = {.local = 1, .local_list = "procstat",
+					.local_side = "box",
+					.peer_side = "server"};
+		struct cpu_sample peer = {.ok = 1, .busy_pct = 25, .ncpu = 2,
+					  .elapsed_s = 1};
+
+		snprintf(peer.meter, sizeof(peer.meter), "procstat");
+		T_ASSERT(cpuwin_open(&w, &pc, err, sizeof(err)) == 0);
+		T_CHECK(!cpuwin_paired(&w) && !cpuwin_paired_by(&w));
+		cpuwin_peer_pairs(&w, 1);
+		T_CHECK(cpuwin_paired(&w) && w.peer_paired && !w.local_paired);
+		T_STREQ(cpuwin_paired_by(&w), "soak");
+		T_CHECK(cpuwin_metered(&w, 0, err, sizeof(err)) == 0);
+		T_CHECK(cpuwin_start(&w, err, sizeof(err)) == 0);
+		T_CHECK(cpuwin_stop(&w, &s, err, sizeof(err)) == 0);
+		T_CHECK(s.paired && !s.metered && s.npeer == 0);
+		cpuwin_peer_figures(&s, &peer, 1);
+		T_CHECK(s.npeer == 1);
+		j = json_object();
+		cpuwin_add_side(d, j, &s, CPUWIN_LOCAL, 0);
+		T_CHECK(has(j, "cpu_box_procstat_pct") && !has(j, "cpu_server_pct"));
+		cpuwin_add_side(d, j, &s, CPUWIN_PEER, 0);
+		T_CHECK(has(j, "cpu_server_procstat_pct") &&
+			has(j, "cpu_server_pct"));
+		json_decref(j);
+		cpuwin_close(&w);
+	}
+
 	/* the pid figures as the remote side's first (nfsbench) */
 	c.local = 0;
 	c.server_side = "remote";
