@@ -15,6 +15,8 @@
  *                                            unmetered run of a pair)
  *                                            until SOAK on or hang-up
  *
+ * Command words are case-insensitive, and so is SOAK's off or on.
+ *
  * <json> is one line: {"host": {...}, "cpu": [cpu_sample...], "window":
  * ID, "elapsed_s": S}. Errors are "ERR <reason>". A command line longer
  * than SOAKPROTO_LINE_MAX gets "ERR line too long" and the rest of it is

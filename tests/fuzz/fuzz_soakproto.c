@@ -49,6 +49,8 @@ static void on_line(void *arg, const char *line, int too_long)
 	if (r.cmd == SP_START &&
 	    strspn(r.arg, "abcdefghijklmnopqrstuvwxyz,") != strlen(r.arg))
 		__builtin_trap(); /* only a meter list reaches meterset_open */
+	if (r.cmd == SP_SOAK && strcmp(r.arg, "on") && strcmp(r.arg, "off"))
+		__builtin_trap(); /* SOAK's word, whatever its case */
 	if (soakproto_reply(line, &p) >= 0 && (p < line || p > line + len))
 		__builtin_trap();
 }

@@ -101,6 +101,21 @@ static void parsing(void)
 	T_STREQ(r.why, "SOAK takes on or off");
 	soakproto_parse("SOAK maybe", &r);
 	T_CHECK(r.cmd == SP_BAD);
+	T_STREQ(r.why, "SOAK takes on or off");
+	/* commands are case-insensitive, and so is SOAK's word: SOAK OFF
+	 * parks (it was "ERR bad meter list \"OFF\"") */
+	soakproto_parse("SOAK OFF", &r);
+	T_CHECK(r.cmd == SP_SOAK);
+	T_STREQ(r.arg, "off");
+	soakproto_parse("Soak On\r", &r);
+	T_CHECK(r.cmd == SP_SOAK);
+	T_STREQ(r.arg, "on");
+	soakproto_parse("SOAK off!", &r);
+	T_CHECK(r.cmd == SP_BAD);
+	T_STREQ(r.why, "SOAK takes on or off");
+	soakproto_parse("SOAK off;reboot", &r);
+	T_CHECK(r.cmd == SP_BAD);
+	T_STREQ(r.why, "SOAK takes on or off");
 }
 
 static void replies(void)
