@@ -140,6 +140,55 @@ static void cmd_hello(struct server *s, struct sclient *k)
 	hostinfo_free(&h);
 }
 
+/*
+ * The meters that read more than the box's load are served only when
+ * the operator names them (--serve-allow): the protocol has no
+ * authentication, and a root daemon would hand any local user what
+ * kernel.perf_event_paranoid refuses them (a profile of every CPU's
+ * kernel, by symbol; perf counters).
+ */
+static const struct {
+	const char *meter;
+	unsigned bit;
+	const char *what;
+} guarded[] = {
+	{"perf", CS_SERVE_PERF, "perf counters"},
+	{"profile", CS_SERVE_PROFILE, "a kernel profile of the whole box"},
+};
+
+/* Is w one of the comma-separated words of list? */
+static int has_word(const char *list, const char *w)
+{
+	size_t n = strlen(w), k;
+
+	for (;;) {
+		k = strcspn(list, ",");
+		if (k == n && !strncmp(list, w, n))
+			return 1;
+		if (!list[k])
+			return 0;
+		list += k + 1;
+	}
+}
+
+int cs_serve_allowed(const struct cfg *c, const char *list, char *why,
+		     size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(guarded) / sizeof(guarded[0]); i++) {
+		if (!has_word(list, guarded[i].meter) ||
+		    (c->serve_allow & guarded[i].bit))
+			continue;
+		snprintf(why, len,
+			 "meter %s is not served: it reads %s (start the "
+			 "server with --serve-allow=%s)",
+			 guarded[i].meter, guarded[i].what, guarded[i].meter);
+		return -EPERM;
+	}
+	return 0;
+}
+
 static void cmd_start(struct server *s, struct sclient *k, const char *arg)
 {
 	const char *list = *arg			  ? arg
@@ -150,6 +199,11 @@ static void cmd_start(struct server *s, struct sclient *k, const char *arg)
 	if (k->open) {
 		reply(k, "ERR window %u already open (STOP it first)",
 		      k->window);
+		return;
+	}
+	if (cs_serve_allowed(s->cfg, list, err, sizeof(err))) {
+		log_warn("%s: START %s refused: %s", k->peer, list, err);
+		reply(k, "ERR %s", err);
 		return;
 	}
 	if (meterset_open(&k->set, list, &s->mo, err, sizeof(err))) {

@@ -3,7 +3,8 @@
 # An idle client is hung up on; one that stops reading keeps its replies
 # queued while others are served; running out of descriptors does not
 # spin the CPU; a window held past --max-window is closed; HOST shows the
-# kernel command line and memory only with --host-details.
+# kernel command line and memory only with --host-details; the perf and
+# profile meters are served only with --serve-allow.
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
 source "$ZCB_SRCDIR/tests/integration/cyclesoak-lib.sh"
 T=$ZCB_TEST_TMP
@@ -60,6 +61,29 @@ echo "${REPLY#OK }" | jq -e 'has("cmdline") and has("mem_bytes")' >/dev/null ||
 	zcb_fail "HOST with --host-details: ${REPLY:0:300}"
 zcb_ok "--host-details shows them"
 
+# perf counters and a box-wide kernel profile: refused unless the
+# operator allows them (a local user got a root daemon's profile, which
+# kernel.perf_event_paranoid refuses them directly)
+for m in profile procstat,perf; do
+	ask $B "START $m"
+	[[ $REPLY =~ ^ERR\ meter\ (profile|perf)\ is\ not\ served:.*--serve-allow=(profile|perf)\)$ ]] ||
+		zcb_fail "START $m without --serve-allow: $REPLY"
+done
+grep -q "START procstat,perf refused: meter perf is not served" "$T/b.out.err" ||
+	zcb_fail "refused START not logged: $(cat "$T/b.out.err")"
+ask $B "START procstat"
+[[ $REPLY =~ ^OK\ [0-9]+$ ]] || zcb_fail "START procstat after the refusals: $REPLY"
+ask $B STOP
+zcb_ok "START profile and perf are refused without --serve-allow, naming it"
+for a in --profile --cpu=procstat,perf; do
+	rc=0
+	timeout 10 "$CS" --serve --port 0 "$a" >"$T/allow.out" 2>&1 || rc=$?
+	if [ $rc != 2 ] || ! grep -q -- "--serve-allow=" "$T/allow.out"; then
+		zcb_fail "--serve $a without --serve-allow: exit $rc, $(cat "$T/allow.out")"
+	fi
+done
+zcb_ok "a --serve default naming profile or perf needs --serve-allow"
+
 # a client that sends and never reads: its replies queue, others go on
 exec {S}<>"/dev/tcp/127.0.0.1/$PORT"
 yes HOST | head -n 1500 >&$S
@@ -76,6 +100,23 @@ done
 zcb_ok "a client that stops reading stalls nobody and loses nothing"
 exec {S}>&- {B}>&-
 kill "$SP"; wait "$SP" 2>/dev/null
+
+# --serve-allow=profile,perf: served (or unavailable here), not refused
+serve "$T/p.out" "$CS" --serve --port 0 --serve-allow=profile,perf
+exec {P}<>"/dev/tcp/127.0.0.1/$PORT"
+for m in profile perf; do
+	ask $P "START $m"
+	if [[ $REPLY =~ ^OK\ [0-9]+$ ]]; then
+		ask $P STOP
+		echo "${REPLY#OK }" | jq -e --arg m "$m" 'any(.cpu[]; .meter == $m)' >/dev/null ||
+			zcb_fail "--serve-allow: no $m in the report: ${REPLY:0:300}"
+	elif [[ $REPLY =~ not\ served ]]; then
+		zcb_fail "--serve-allow=profile,perf: START $m refused: $REPLY"
+	fi
+done
+exec {P}>&-
+kill "$SP"; wait "$SP" 2>/dev/null
+zcb_ok "--serve-allow=profile,perf serves them"
 
 # out of descriptors: accept fails with EMFILE; the server must not spin
 serve "$T/c.out" prlimit --nofile=16 "$CS" --serve --port 0
