@@ -7,34 +7,55 @@
 #include <string.h>
 #include <strings.h>
 
-void soakproto_feed(struct soakproto_in *in, const char *data, size_t n,
-		    soakproto_line_fn fn, void *arg)
+/* One byte into the line so far; 1 when fn was called (a line ended, or
+ * this byte made it too long). */
+static int feed_byte(struct soakproto_in *in, char ch, soakproto_line_fn fn,
+		     void *arg)
+{
+	if (ch == '\n') {
+		if (in->discarding) {
+			in->discarding = 0;
+			in->len = 0;
+			return 0;
+		}
+		in->buf[in->len] = 0;
+		in->len = 0;
+		fn(arg, in->buf, 0);
+		return 1;
+	}
+	if (in->discarding)
+		return 0;
+	if (in->len + 1 >= SOAKPROTO_LINE_MAX) {
+		/* no room for this byte and the newline: too long */
+		in->discarding = 1;
+		in->len = 0;
+		fn(arg, NULL, 1);
+		return 1;
+	}
+	in->buf[in->len++] = ch;
+	return 0;
+}
+
+size_t soakproto_feed_one(struct soakproto_in *in, const char *data, size_t n,
+			  soakproto_line_fn fn, void *arg)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		char ch = data[i];
+	for (i = 0; i < n; i++)
+		if (feed_byte(in, data[i], fn, arg))
+			return i + 1;
+	return n;
+}
 
-		if (ch == '\n') {
-			if (in->discarding) {
-				in->discarding = 0;
-			} else {
-				in->buf[in->len] = 0;
-				fn(arg, in->buf, 0);
-			}
-			in->len = 0;
-			continue;
-		}
-		if (in->discarding)
-			continue;
-		if (in->len + 1 >= SOAKPROTO_LINE_MAX) {
-			/* no room for this byte and the newline: too long */
-			in->discarding = 1;
-			in->len = 0;
-			fn(arg, NULL, 1);
-			continue;
-		}
-		in->buf[in->len++] = ch;
+void soakproto_feed(struct soakproto_in *in, const char *data, size_t n,
+		    soakproto_line_fn fn, void *arg)
+{
+	size_t used;
+
+	while (n) {
+		used = soakproto_feed_one(in, data, n, fn, arg);
+		data += used;
+		n -= used;
 	}
 }
 

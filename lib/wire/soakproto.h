@@ -42,6 +42,11 @@ struct soakproto_in {
 typedef void (*soakproto_line_fn)(void *arg, const char *line, int too_long);
 void soakproto_feed(struct soakproto_in *in, const char *data, size_t n,
 		    soakproto_line_fn fn, void *arg);
+/* The same, but stops after the first call of fn (a line, or one found
+ * too long): returns the bytes used, n when fn was not called. A server
+ * runs one command of a client at a time this way. */
+size_t soakproto_feed_one(struct soakproto_in *in, const char *data, size_t n,
+			  soakproto_line_fn fn, void *arg);
 
 enum soakproto_cmd {
 	SP_EMPTY, /* blank line: ignored */
