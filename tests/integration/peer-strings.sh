@@ -3,9 +3,9 @@
 # ttcp-sf receiver (fake-receiver) answers ttcp-sf -t -c with a report
 # whose meter name, counter names, reasons, note and profile symbol hold
 # terminal escapes; a fake transmitter sends ttcp-sf -r a hello whose
-# method and host name do. An unknown meter or method is refused, named
-# escaped; the other strings are shown escaped; no ESC or BEL byte is
-# printed either way. (Decoded in lib/cpu/cpujson.c and ttcp-sf/ctl.c,
+# method and host name do, and a stray a frame that is not JSON. An
+# unknown meter or method is refused, named escaped; the other strings
+# are shown escaped; no ESC or BEL byte is printed either way. (Decoded in lib/cpu/cpujson.c and ttcp-sf/ctl.c,
 # so zcc -C and --remote-cpu get the same.)
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
 source "$ZCB_SRCDIR/tests/integration/ttcp-common.sh"
@@ -109,3 +109,11 @@ raw "$T/g.txt" && zcb_fail "an ESC or BEL byte reached the receiver's output: $(
 [ "$TT_RRC" = 0 ] || zcb_fail "hello with a hostile host name: receiver exit $TT_RRC: $(cat "$T/g.txt")"
 [ -s "$T/g.reply" ] || zcb_fail "hello with a hostile host name got no report: $(cat "$T/g.txt")"
 zcb_ok "a hello's host name with escapes is taken, nothing raw shown"
+
+# a stray whose frame is not JSON: jansson's message quotes the bytes;
+# the receiver's log line shows them escaped
+send_hello "$T/s" $'\e]0;T\a'
+raw "$T/s.txt" && zcb_fail "a stray's bytes reached the receiver's output raw: $(cat -v "$T/s.txt")"
+grep -F 'not a ttcp-sf hello (peer report: not JSON:' "$T/s.txt" | grep -qF '\x1b' ||
+	zcb_fail "stray's frame not logged escaped: $(cat -v "$T/s.txt")"
+zcb_ok "a stray's non-JSON frame is logged escaped"

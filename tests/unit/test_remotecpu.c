@@ -52,10 +52,16 @@ static void serve_one(int c, const char *mode)
 			say(c,
 			    !strcmp(mode, "version")
 				    ? "OK other/9\n"
+			    : !strcmp(mode, "hostile-version")
+				    ? "OK \x1b]0;T\x07other/9\n"
 				    : "OK zcbench-soak/1 host=fake cpus=2 default=procstat\n");
 		else if (!strncmp(line, "START", 5))
 			say(c, !strcmp(mode, "err")
 				       ? "ERR unknown CPU meter \"x\"\n"
+			       : !strcmp(mode, "hostile-err")
+				       ? "ERR \x1b[2Jgone\n"
+			       : !strcmp(mode, "hostile-junk")
+				       ? "\x1b[5mHTTP/1.0 400\n"
 				       : "OK 7\n");
 		else if (!strcmp(line, "STOP") || !strcmp(line, "REPORT")) {
 			if (!strcmp(mode, "stall"))
@@ -207,6 +213,29 @@ int main(void)
 	T_STREQ(s[0].ctr[0].name, "cyc\\x1b[2Jles");
 	T_STREQ(s[0].ctr[0].why, "no\\u009b PMU");
 	remotecpu_close(r);
+	finish(p);
+
+	/* what the server says in an error, or instead of a reply, or as
+	 * its version, is shown escaped */
+	p = fake("hostile-err", &port);
+	r = connect_to(port, 2000, err, sizeof(err));
+	T_ASSERT(r);
+	T_CHECK(remotecpu_start(r, NULL, err, sizeof(err)) == -EREMOTEIO);
+	T_CHECK(strstr(err, "START: \\x1b[2Jgone") && !strchr(err, '\x1b'));
+	remotecpu_close(r);
+	finish(p);
+	p = fake("hostile-junk", &port);
+	r = connect_to(port, 2000, err, sizeof(err));
+	T_ASSERT(r);
+	T_CHECK(remotecpu_start(r, NULL, err, sizeof(err)) == -EPROTO);
+	T_CHECK(strstr(err, "not a protocol reply: \\x1b[5mHTTP") &&
+		!strchr(err, '\x1b'));
+	remotecpu_close(r);
+	finish(p);
+	p = fake("hostile-version", &port);
+	T_CHECK(connect_to(port, 2000, err, sizeof(err)) == NULL);
+	T_CHECK(strstr(err, "speaks \"\\x1b]0;T\\x07other/9\"") &&
+		!strchr(err, '\x1b') && !strchr(err, '\a'));
 	finish(p);
 
 	/* another protocol on the port, and nobody at all */
