@@ -42,12 +42,18 @@ struct cfg {
 				 * with no window silent this long */
 	double max_window_s;	/* --max-window: longest window or SOAK off */
 	int host_details;	/* --host-details: HOST shows cmdline, memory */
+	unsigned serve_allow;	/* --serve-allow: CS_SERVE_* meters served */
 	double load_s;		/* --duration: selftest seconds per load */
 	int quick;		/* --quick: selftest without the stream part */
 	char **cmd;		/* -- CMD ARGS */
 	int argc;		/* of the whole command line, for the doc */
 	char **argv;
 };
+
+/* --serve-allow: the meters that read more than the box's load, served
+ * to a client only when the operator names them. */
+#define CS_SERVE_PERF	 1u /* perf counters */
+#define CS_SERVE_PROFILE 2u /* a kernel profile of the whole box */
 
 /* --- common.c: what every mode uses ----------------------------------- */
 
@@ -78,6 +84,10 @@ int do_monitor(const struct cfg *c);
 int do_run(const struct cfg *c);
 int do_calibrate(const struct cfg *c);
 int do_serve(const struct cfg *c);
+/* serve.c: 0 when every meter of list may be served, else -EPERM with
+ * why naming the first that may not and --serve-allow. */
+int cs_serve_allowed(const struct cfg *c, const char *list, char *why,
+		     size_t len);
 int do_selftest(const struct cfg *c);
 
 /* --- selftest.c and perturb.c ------------------------------------------- */

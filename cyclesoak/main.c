@@ -66,11 +66,15 @@ static const char usage_text[] =
 	"      --port=N          serve on port N (default 5555; 0 = any)\n"
 	"      --max-clients=N   serve at most N connections (default 64)\n"
 	"      --idle-timeout=S  serve: hang up on a client silent this long\n"
-	"                        with no window open (default 300s)\n"
+	"                        with no window open, or taking none of its\n"
+	"                        replies this long (default 300s)\n"
 	"      --max-window=S    serve: close a window (or a SOAK off) held\n"
 	"                        longer (default 3600s)\n"
 	"      --host-details    serve: HOST and reports include the kernel\n"
 	"                        command line and memory size\n"
+	"      --serve-allow=LIST  serve: also serve these meters to clients:\n"
+	"                        perf (counters), profile (a kernel profile of\n"
+	"                        the whole box); refused without (man: SECURITY)\n"
 	"      --duration=S      selftest: seconds per load (default 2s)\n"
 	"      --quick           selftest: skip the loopback stream part\n"
 	"The 2001 cyclesoak's options: -C is --calibrate, -p the period in\n"
@@ -81,7 +85,8 @@ static const char longs[] =
 	"period=p: count=n: calibrate=C serve=S selftest=T cpus=U: "
 	"calib-file=F: events=E: rounds=R: round-time=W: tolerance=L: "
 	"force=f soaker=K: bind=A: port=P: max-clients=M: "
-	"idle-timeout=I: max-window=X: host-details=H duration=d: "
+	"idle-timeout=I: max-window=X: host-details=H serve-allow=Y: "
+	"duration=d: "
 	"quick=Q";
 
 /* Which mode-bound options were given, for the checks at the end. */
@@ -96,6 +101,31 @@ static void set_mode(struct cfg *c, enum cs_mode m, const char *opt)
 		die_usage("%s: only one of --calibrate, --serve, --selftest",
 			  opt);
 	c->mode = m;
+}
+
+/* --serve-allow=perf,profile: the CS_SERVE_* bits. */
+static unsigned serve_allow(const char *arg)
+{
+	char buf[256], *tok, *save = NULL;
+	unsigned bits = 0;
+
+	if (strlen(arg) >= sizeof(buf))
+		die_usage("--serve-allow: list too long");
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "perf"))
+			bits |= CS_SERVE_PERF;
+		else if (!strcmp(tok, "profile"))
+			bits |= CS_SERVE_PROFILE;
+		else
+			die_usage("--serve-allow: \"%s\" is not perf or profile "
+				  "(the other meters are always served)",
+				  tok);
+	}
+	if (!bits)
+		die_usage("--serve-allow: name perf, profile or both");
+	return bits;
 }
 
 /* The options that only store a value. */
@@ -166,6 +196,10 @@ static void cs_option(void *p, int opt, const char *arg)
 		c->host_details = 1;
 		given.serve = 1;
 		break;
+	case 'Y': /* --serve-allow */
+		c->serve_allow |= serve_allow(arg);
+		given.serve = 1;
+		break;
 	}
 }
 
@@ -209,6 +243,8 @@ static void legacy_ncpus(struct cfg *c)
 /* -- CMD ARGS, and which options go with which mode. */
 static void check_opts(struct cfg *c, int argc, char **argv, int first)
 {
+	char why[256];
+
 	if (first < argc) {
 		if (strcmp(argv[first - 1], "--"))
 			die_usage(
@@ -225,7 +261,11 @@ static void check_opts(struct cfg *c, int argc, char **argv, int first)
 	if (given.port && c->mode != CS_SERVE)
 		die_usage("--port: only with --serve");
 	if (given.serve && c->mode != CS_SERVE)
-		die_usage("--idle-timeout, --max-window, --host-details: only with --serve");
+		die_usage("--idle-timeout, --max-window, --host-details, "
+			  "--serve-allow: only with --serve");
+	if (c->mode == CS_SERVE && c->cli.cpu_list &&
+	    cs_serve_allowed(c, c->cli.cpu_list, why, sizeof(why)))
+		die_usage("--cpu=%s: %s", c->cli.cpu_list, why);
 	if (given.period && c->mode != CS_MONITOR)
 		die_usage("-p: only when monitoring (no mode, no command)");
 	if (cli_doc_path(&c->cli) &&

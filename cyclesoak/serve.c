@@ -31,6 +31,8 @@
 struct sclient {
 	int fd;			/* non-blocking */
 	struct soakproto_in in; /* command line splitter */
+	char inb[4096];		/* bytes read, not yet fed to in */
+	size_t inoff, inlen;	/* inb[inoff..inlen) are left */
 	struct meterset set;	/* the window's meters */
 	int open;		/* a window is open */
 	unsigned window;	/* its id */
@@ -38,7 +40,7 @@ struct sclient {
 	unsigned expired;	/* a window --max-window closed, 0 = none */
 	struct meter *hold;	/* SOAK off: our join of the soaker set */
 	double held;		/* clock_now() of SOAK off */
-	double last;		/* clock_now() of its last byte */
+	double last;		/* clock_now() of its last byte either way */
 	int quit;		/* hang up once the replies are out */
 	char *out;		/* replies not yet taken */
 	size_t outlen;
@@ -73,6 +75,7 @@ static void flush_out(struct sclient *k)
 		}
 		memmove(k->out, k->out + n, k->outlen - (size_t)n);
 		k->outlen -= (size_t)n;
+		k->last = clock_now(); /* taken: not idle */
 	}
 }
 
@@ -140,6 +143,55 @@ static void cmd_hello(struct server *s, struct sclient *k)
 	hostinfo_free(&h);
 }
 
+/*
+ * The meters that read more than the box's load are served only when
+ * the operator names them (--serve-allow): the protocol has no
+ * authentication, and a root daemon would hand any local user what
+ * kernel.perf_event_paranoid refuses them (a profile of every CPU's
+ * kernel, by symbol; perf counters).
+ */
+static const struct {
+	const char *meter;
+	unsigned bit;
+	const char *what;
+} guarded[] = {
+	{"perf", CS_SERVE_PERF, "perf counters"},
+	{"profile", CS_SERVE_PROFILE, "a kernel profile of the whole box"},
+};
+
+/* Is w one of the comma-separated words of list? */
+static int has_word(const char *list, const char *w)
+{
+	size_t n = strlen(w), k;
+
+	for (;;) {
+		k = strcspn(list, ",");
+		if (k == n && !strncmp(list, w, n))
+			return 1;
+		if (!list[k])
+			return 0;
+		list += k + 1;
+	}
+}
+
+int cs_serve_allowed(const struct cfg *c, const char *list, char *why,
+		     size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(guarded) / sizeof(guarded[0]); i++) {
+		if (!has_word(list, guarded[i].meter) ||
+		    (c->serve_allow & guarded[i].bit))
+			continue;
+		snprintf(why, len,
+			 "meter %s is not served: it reads %s (start the "
+			 "server with --serve-allow=%s)",
+			 guarded[i].meter, guarded[i].what, guarded[i].meter);
+		return -EPERM;
+	}
+	return 0;
+}
+
 static void cmd_start(struct server *s, struct sclient *k, const char *arg)
 {
 	const char *list = *arg			  ? arg
@@ -150,6 +202,11 @@ static void cmd_start(struct server *s, struct sclient *k, const char *arg)
 	if (k->open) {
 		reply(k, "ERR window %u already open (STOP it first)",
 		      k->window);
+		return;
+	}
+	if (cs_serve_allowed(s->cfg, list, err, sizeof(err))) {
+		log_warn("%s: START %s refused: %s", k->peer, list, err);
+		reply(k, "ERR %s", err);
 		return;
 	}
 	if (meterset_open(&k->set, list, &s->mo, err, sizeof(err))) {
@@ -368,11 +425,35 @@ static void on_accept(struct server *s, int lfd)
 	log_verbose("%s: connected", k->peer);
 }
 
+/*
+ * Run the next command client i sent, when a whole one is in inb (else
+ * keep what there is of it in the splitter, and read again). One
+ * command per client per turn of the loop, and only once the reply to
+ * the one before has gone to the kernel: a client that queues thousands
+ * of commands and reads none of the replies takes its turn with the
+ * others and then waits for its own socket, never holding up theirs.
+ */
+static void run_next(struct server *s, int i)
+{
+	struct sclient *k = &s->cl[i];
+	struct line_ctx x = {s, k};
+
+	k->inoff += soakproto_feed_one(&k->in, k->inb + k->inoff,
+				       k->inlen - k->inoff, on_line, &x);
+	if (k->inoff == k->inlen)
+		k->inoff = k->inlen = 0;
+}
+
+/* Client k has bytes read to run now (its replies are out). */
+static int has_next(const struct sclient *k)
+{
+	return !k->outlen && k->inoff < k->inlen;
+}
+
 static void on_readable(struct server *s, int i)
 {
-	struct line_ctx x = {s, &s->cl[i]};
-	char buf[4096];
-	ssize_t n = read(s->cl[i].fd, buf, sizeof(buf));
+	struct sclient *k = &s->cl[i];
+	ssize_t n = read(k->fd, k->inb, sizeof(k->inb));
 
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
@@ -380,15 +461,18 @@ static void on_readable(struct server *s, int i)
 		drop(s, i);
 		return;
 	}
-	s->cl[i].last = clock_now();
-	soakproto_feed(&s->cl[i].in, buf, (size_t)n, on_line, &x);
+	k->last = clock_now();
+	k->inoff = 0;
+	k->inlen = (size_t)n;
+	run_next(s, i);
 }
 
 /*
  * The operator's limits: a window open longer than --max-window is
  * closed (its soakers released; the next STOP says so), a SOAK off held
  * that long is let go, and a client with no window that sent nothing for
- * --idle-timeout is hung up on. 1 when client i must go.
+ * --idle-timeout is hung up on, as is one that took none of its replies
+ * for that long. 1 when client i must go.
  */
 static int limits(struct server *s, int i, double now)
 {
@@ -408,7 +492,14 @@ static int limits(struct server *s, int i, double now)
 		meter_close(k->hold);
 		k->hold = NULL;
 	}
-	if (!k->open && !k->outlen && now - k->last > c->idle_s) {
+	if (k->outlen && now - k->last > c->idle_s) {
+		log_warn("%s: %zu bytes of replies not taken for %.0f s: "
+			 "hanging up (--idle-timeout)",
+			 k->peer, k->outlen, now - k->last);
+		return 1;
+	}
+	if (!k->open && !k->outlen && !has_next(k) &&
+	    now - k->last > c->idle_s) {
 		log_verbose("%s: idle %.0f s: hanging up", k->peer,
 			    now - k->last);
 		reply(k, "ERR idle for %.0f s (--idle-timeout): closing",
@@ -423,7 +514,7 @@ int do_serve(const struct cfg *c)
 	struct server s = {.cfg = c};
 	struct pollfd *pf;
 	char err[512];
-	int lfd, port, i, n, listening;
+	int lfd, port, i, n, listening, ready;
 	double now;
 
 	cs_meter_opts(c, &s.mo);
@@ -447,24 +538,34 @@ int do_serve(const struct cfg *c)
 		listening = now >= s.accept_after;
 		pf[0].fd = listening ? lfd : -1;
 		pf[0].events = POLLIN;
+		ready = 0;
 		for (i = 0; i < s.ncl; i++) {
-			pf[i + 1].fd = s.cl[i].fd;
-			/* replies not taken: read no more commands */
-			pf[i + 1].events = s.cl[i].outlen ? POLLOUT : POLLIN;
+			struct sclient *k = &s.cl[i];
+
+			pf[i + 1].fd = k->fd;
+			/* replies not taken: wait for them to go; bytes read
+			 * and not run yet: the next command, this turn; else
+			 * read */
+			pf[i + 1].events = k->outlen	? POLLOUT
+					   : has_next(k) ? 0
+							 : POLLIN;
+			ready |= has_next(k);
 		}
-		n = poll(pf, (nfds_t)s.ncl + 1, 500);
+		n = poll(pf, (nfds_t)s.ncl + 1, ready ? 0 : 500);
 		if (n < 0 && errno != EINTR)
 			die_errno("poll");
-		if (n <= 0)
+		if (n < 0)
 			continue;
 		/* from the end: drop() moves the last client into slot i */
 		for (i = s.ncl - 1; i >= 0; i--) {
-			if (!pf[i + 1].revents)
-				continue;
-			if (s.cl[i].outlen)
-				flush_out(&s.cl[i]);
-			else
+			if (s.cl[i].outlen) {
+				if (pf[i + 1].revents)
+					flush_out(&s.cl[i]);
+			} else if (has_next(&s.cl[i])) {
+				run_next(&s, i);
+			} else if (pf[i + 1].revents) {
 				on_readable(&s, i);
+			}
 		}
 		if (listening && pf[0].revents)
 			on_accept(&s, lfd);

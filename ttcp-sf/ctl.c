@@ -4,10 +4,13 @@
  * hello (its method, bytes sent, host and boot id); the receiver answers
  * with its report (CPU samples, bytes seen, pattern check). Both travel
  * as lib/wire/peerrep frames; this file builds and checks the JSON inside.
- * Every field from the wire is checked for type and range before use.
+ * Every field from the wire is checked for type and range before use;
+ * every string is escaped (lib/core/esc) as it is read, and a method
+ * must be one of lib/xfer's, so no printer shows a peer's bytes raw.
  */
 #include "config.h"
 #include "cpujson.h"
+#include "esc.h"
 #include "ttcp.h"
 #include "hostinfo.h"
 #include "peerrep.h"
@@ -33,23 +36,41 @@ void ctl_self(char *host, size_t hlen, char *boot, size_t blen)
 		snprintf(boot, blen, "?");
 }
 
+/* A string field, escaped: a peer's control bytes never reach a
+ * terminal. It must fit len escaped. */
 static int get_str(json_t *j, const char *k, char *buf, size_t len,
 		   int required, char *err, size_t elen)
 {
 	json_t *v = json_object_get(j, k);
 	const char *s = json_string_value(v);
+	char *e;
 
 	if (!v && !required) {
 		buf[0] = '\0';
 		return 0;
 	}
-	if (!s || strlen(s) >= len) {
+	e = s ? esc_dup(s) : NULL;
+	if (!e || strlen(e) >= len) {
+		free(e);
 		snprintf(err, elen, "field \"%s\" missing or not a short string",
 			 k);
 		return -EINVAL;
 	}
-	snprintf(buf, len, "%s", s);
+	memcpy(buf, e, strlen(e) + 1);
+	free(e);
 	return 0;
+}
+
+/* A method field (read by get_str, so escaped): one of lib/xfer's
+ * table, of either direction (-R swaps them). */
+static int check_method(const char *k, const char *m, char *err,
+			size_t elen)
+{
+	if (xfer_find(m, XFER_SEND) || xfer_find(m, XFER_RECV))
+		return 0;
+	snprintf(err, elen, "field \"%s\": \"%s\" is not a transfer method",
+		 k, m);
+	return -EINVAL;
 }
 
 static int get_u64(json_t *j, const char *k, uint64_t *out, int required,
@@ -207,6 +228,7 @@ int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len)
 		return -EINVAL;
 	}
 	if (get_str(j, "method", h->method, sizeof(h->method), 1, err, len) ||
+	    check_method("method", h->method, err, len) ||
 	    get_str(j, "source", h->source, sizeof(h->source), 1, err, len) ||
 	    get_str(j, "proto", h->proto, sizeof(h->proto), 1, err, len) ||
 	    get_str(j, "hostname", h->hostname, sizeof(h->hostname), 1, err,
@@ -303,6 +325,7 @@ int ctl_report_parse(json_t *j, struct ctl_report *r, char *err, size_t len)
 	}
 	if (get_str(j, "recv_method", r->recv_method,
 		    sizeof(r->recv_method), 1, err, len) ||
+	    check_method("recv_method", r->recv_method, err, len) ||
 	    get_str(j, "hostname", r->hostname, sizeof(r->hostname), 1, err,
 		    len) ||
 	    get_str(j, "boot_id", r->boot_id, sizeof(r->boot_id), 1, err,

@@ -2,11 +2,13 @@
  * cpujson.c: CPU samples as JSON and back: a result document's raw "cpu"
  * entries, the end-of-run peer report (lib/wire/peerrep frames it) and
  * the replies of cyclesoak --serve. Every field read from a peer is
- * checked for type and range.
+ * checked for type and range, a meter's name against the meter table,
+ * and every other string escaped (lib/core/esc) as it is decoded: no
+ * printer of a peer's figures has to remember.
  */
 #include "config.h"
 #include "cpujson.h"
-#include "units.h"
+#include "esc.h"
 #include "hostinfo.h"
 #include "hostrun.h"
 
@@ -87,9 +89,10 @@ static double getnum(json_t *j, const char *k)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* A string from a peer, escaped (cut short at a whole character). */
 static void getstr(json_t *j, const char *k, char *buf, size_t len)
 {
-	units_copy_text(buf, len, json_string_value(json_object_get(j, k)));
+	esc_text(buf, len, json_string_value(json_object_get(j, k)));
 }
 
 int cpu_sample_from_json(json_t *j, struct cpu_sample *s, char *err,
@@ -106,7 +109,17 @@ int cpu_sample_from_json(json_t *j, struct cpu_sample *s, char *err,
 		snprintf(err, len, "CPU report entry lacks meter or ok");
 		return -EINVAL;
 	}
-	getstr(j, "meter", s->meter, sizeof(s->meter));
+	name = json_string_value(json_object_get(j, "meter"));
+	if (!meter_find(name)) {
+		char shown[64];
+
+		snprintf(err, len,
+			 "CPU report names an unknown meter \"%s\" (soak, "
+			 "procstat, rusage, perf, profile)",
+			 esc_text(shown, sizeof(shown), name));
+		return -EINVAL;
+	}
+	snprintf(s->meter, sizeof(s->meter), "%s", name);
 	getstr(j, "why", s->why, sizeof(s->why));
 	getstr(j, "scope", s->scope, sizeof(s->scope));
 	getstr(j, "note", s->note, sizeof(s->note));
@@ -156,7 +169,7 @@ int cpu_sample_from_json(json_t *j, struct cpu_sample *s, char *err,
 		if (s->ncounters >= METER_MAX_COUNTERS)
 			break;
 		k = &s->ctr[s->ncounters++];
-		units_copy_text(k->name, sizeof(k->name), name);
+		esc_text(k->name, sizeof(k->name), name);
 		k->ok = json_is_true(json_object_get(v, "ok"));
 		k->value = getnum(v, "value");
 		k->per_sec = getnum(v, "per_sec");

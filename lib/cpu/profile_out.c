@@ -5,6 +5,7 @@
  * family like any figure) and its lines in the CPU block.
  */
 #include "config.h"
+#include "esc.h"
 #include "meter.h"
 #include "profile.h"
 #include "result.h"
@@ -67,8 +68,7 @@ static int top_from_json(json_t *a, struct prof_summary *s)
 		if (!sym || !fam || prof_family_find(fam) < 0 ||
 		    !pct_ok(json_object_get(e, "pct")))
 			return -EINVAL;
-		snprintf(s->top[i].name, sizeof(s->top[i].name), "%.*s",
-			 PROF_SYM_LEN - 1, sym);
+		esc_text(s->top[i].name, sizeof(s->top[i].name), sym);
 		s->top[i].family = prof_family_find(fam);
 		s->top[i].pct = json_number_value(json_object_get(e, "pct"));
 		s->ntop++;
@@ -105,7 +105,7 @@ int prof_sample_from_json(json_t *j, struct prof_summary *s, char *err,
 	    json_integer_value(n) < 0 ||
 	    fam_from_json(json_object_get(j, "families"), s->fam_pct))
 		goto bad;
-	snprintf(s->event, sizeof(s->event), "%.15s", ev);
+	esc_text(s->event, sizeof(s->event), ev);
 	s->samples = (uint64_t)json_integer_value(n);
 	v = json_object_get(j, "lost");
 	s->lost = json_is_integer(v) && json_integer_value(v) > 0 ?

@@ -3,10 +3,11 @@
  * lib/wire/soakproto.h and man cyclesoak): a benchmark opens a CPU window on a
  * host whose server is not ours and gets its figures at the end. Every
  * read and write has a timeout; every error names the server and the
- * phase.
+ * phase, and shows what the server said escaped (lib/core/esc).
  */
 #include "config.h"
 #include "cpujson.h"
+#include "esc.h"
 #include "remotecpu.h"
 #include "peerrep.h"
 #include "sock.h"
@@ -91,7 +92,7 @@ static void rc_consume(struct remotecpu *r, const char *line)
 static int rc_cmd(struct remotecpu *r, const char *cmd, char **payload,
 		  char *err, size_t len)
 {
-	char out[SOAKPROTO_LINE_MAX], *line = NULL;
+	char out[SOAKPROTO_LINE_MAX], *line = NULL, shown[256];
 	const char *p;
 	int n, k;
 
@@ -114,11 +115,11 @@ static int rc_cmd(struct remotecpu *r, const char *cmd, char **payload,
 		*payload = strdup(p);
 	else if (k == 0)
 		snprintf(err, len, "cyclesoak server %s: %s: %s", r->peer, cmd,
-			 p);
+			 esc_text(shown, sizeof(shown), p));
 	else
 		snprintf(err, len,
-			 "cyclesoak server %s: %s: not a protocol reply: %.60s",
-			 r->peer, cmd, p);
+			 "cyclesoak server %s: %s: not a protocol reply: %s",
+			 r->peer, cmd, esc_text(shown, 64, p));
 	rc_consume(r, line);
 	return k == 1 ? 0 : k == 0 ? -EREMOTEIO : -EPROTO;
 }
@@ -127,7 +128,7 @@ struct remotecpu *remotecpu_open(const char *hostport, int timeout_ms,
 				 char *err, size_t len)
 {
 	struct remotecpu *r;
-	char host[256], *p, *d;
+	char host[256], *p, *d, shown[48];
 	int port, fd;
 
 	if (sock_split_hostport(hostport, host, sizeof(host), &port,
@@ -151,8 +152,9 @@ struct remotecpu *remotecpu_open(const char *hostport, int timeout_ms,
 	}
 	if (strncmp(p, SOAKPROTO_VERSION, strlen(SOAKPROTO_VERSION))) {
 		snprintf(err, len,
-			 "cyclesoak server %s: HELLO: speaks \"%.40s\", not %s",
-			 r->peer, p, SOAKPROTO_VERSION);
+			 "cyclesoak server %s: HELLO: speaks \"%s\", not %s",
+			 r->peer, esc_text(shown, sizeof(shown), p),
+			 SOAKPROTO_VERSION);
 		free(p);
 		remotecpu_close(r);
 		return NULL;

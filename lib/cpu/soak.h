@@ -11,13 +11,15 @@
  * window starts a soak host (a double-forked child in the caller's
  * session) listening on a unix socket (root: SOAK_SOCKET; another user:
  * in a 0700 directory of its own, $XDG_RUNTIME_DIR or /tmp/zcbench-UID,
- * checked before use; tests: $ZCB_SOAK_SOCKET). Host and clients check
- * each other's uid (SO_PEERCRED), so nobody else can feed or read them;
- * later openers, in this process or any other, connect to it and receive
- * the counters' memfd over SCM_RIGHTS. Each client snapshots the counters
- * at the start and the end of its own window. The host stops its soakers
- * and removes its cgroup when its last client disconnects, on SIGTERM, or
- * when it dies (the soakers have PR_SET_PDEATHSIG). A filesystem socket
+ * or, when someone else made that first, zcbench/soak in the user's
+ * state directory, checked before use; tests: $ZCB_SOAK_SOCKET). Host
+ * and clients check each other's uid (SO_PEERCRED), so nobody else can
+ * feed or read them; later openers, in this process or any other,
+ * connect to it and receive the counters' memfd over SCM_RIGHTS. Each
+ * client snapshots the counters at the start and the end of its own
+ * window. The host stops its soakers and removes its cgroup when its
+ * last client disconnects, on SIGTERM, or when it dies (the soakers have
+ * PR_SET_PDEATHSIG). A filesystem socket
  * (not an abstract one) so processes in other network namespaces of the
  * same box share the set too.
  */

@@ -9,6 +9,7 @@
 #include "soak_int.h"
 
 #include <errno.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,18 +44,73 @@ static int private_dir(const char *dir, char *why, size_t len)
 	return 0;
 }
 
+/* Make the missing directories above dir, 0700 (like mkdir -p). */
+static void make_parents(const char *dir)
+{
+	char buf[256];
+	char *p;
+
+	snprintf(buf, sizeof(buf), "%s", dir);
+	for (p = strchr(buf + 1, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		if (mkdir(buf, 0700) && errno != EEXIST)
+			return; /* private_dir says why */
+		*p = '/';
+	}
+}
+
+/* The user's state directory for the socket: $XDG_STATE_HOME/zcbench/
+ * soak, else ~/.local/state/zcbench/soak. 0 or -ENOENT with why. */
+static int state_dir(char *dir, size_t len, char *why, size_t wlen)
+{
+	const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	struct passwd *pw;
+	int n;
+
+	if (!home || *home != '/') {
+		pw = getpwuid(geteuid());
+		home = pw && pw->pw_dir && *pw->pw_dir == '/' ? pw->pw_dir
+							      : NULL;
+	}
+	if (x && *x == '/')
+		n = snprintf(dir, len, "%s/zcbench/soak", x);
+	else if (home)
+		n = snprintf(dir, len, "%s/.local/state/zcbench/soak", home);
+	else {
+		snprintf(why, wlen, "no state directory (HOME unset)");
+		return -ENOENT;
+	}
+	if (n < 0 || (size_t)n >= len) {
+		snprintf(why, wlen, "state directory path too long");
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+/* Is there room for dir + name in a unix socket address? */
+static int fits(const char *dir, const char *name)
+{
+	struct sockaddr_un sa;
+
+	return strlen(dir) + strlen(name) < sizeof(sa.sun_path);
+}
+
 /*
  * Where the box's soak host listens: $ZCB_SOAK_SOCKET (tests), else for
  * root /run/zcbench-soak.sock (one host for the box), else a private
  * directory of the user: $XDG_RUNTIME_DIR when it is one, else
  * /tmp/zcbench-UID made 0700 and checked, so no other user can bind the
- * path first or reach our host. "" with why filled when there is none.
+ * path first or reach our host. Another user can make /tmp/zcbench-UID
+ * first (it is then not ours and refused): then the user's state
+ * directory, zcbench/soak in it made 0700 and checked the same way, so
+ * the meter still works and every process of the user still finds the
+ * one host. "" with why filled when there is none.
  */
 const char *soak_socket_where(char *why, size_t len)
 {
 	static char buf[256];
 	const char *e = getenv("ZCB_SOAK_SOCKET"), *x;
-	char dir[200];
+	char dir[200], tmpwhy[300], statewhy[300];
 
 	why[0] = '\0';
 	if (e && *e && strlen(e) < 200)
@@ -62,16 +118,30 @@ const char *soak_socket_where(char *why, size_t len)
 	if (geteuid() == 0 && !access("/run", W_OK))
 		return SOAK_SOCKET;
 	x = getenv("XDG_RUNTIME_DIR");
-	if (x && *x && strlen(x) < sizeof(dir) - 40 &&
+	if (x && *x && fits(x, "/zcbench-soak.sock") &&
 	    !private_dir(x, why, len)) {
 		snprintf(buf, sizeof(buf), "%s/zcbench-soak.sock", x);
 		return buf;
 	}
 	snprintf(dir, sizeof(dir), "/tmp/zcbench-%u", (unsigned)geteuid());
-	if (private_dir(dir, why, len))
-		return "";
-	snprintf(buf, sizeof(buf), "%s/soak.sock", dir);
-	return buf;
+	if (!private_dir(dir, tmpwhy, sizeof(tmpwhy))) {
+		snprintf(buf, sizeof(buf), "%s/soak.sock", dir);
+		return buf;
+	}
+	if (!state_dir(dir, sizeof(dir), statewhy, sizeof(statewhy))) {
+		if (!fits(dir, "/soak.sock"))
+			snprintf(statewhy, sizeof(statewhy),
+				 "%s: too long a path for a unix socket", dir);
+		else {
+			make_parents(dir);
+			if (!private_dir(dir, statewhy, sizeof(statewhy))) {
+				snprintf(buf, sizeof(buf), "%s/soak.sock", dir);
+				return buf;
+			}
+		}
+	}
+	snprintf(why, len, "%s; and %s", tmpwhy, statewhy);
+	return "";
 }
 
 const char *soak_socket_path(void)

@@ -1,5 +1,6 @@
 /* peerrep.c: framing and checking of the end-of-run peer report. */
 #include "config.h"
+#include "esc.h"
 #include "peerrep.h"
 #include "sock.h"
 
@@ -29,6 +30,7 @@ int peerrep_decode(const uint8_t *buf, size_t len, size_t *consumed,
 		   json_t **out, char *err, size_t elen)
 {
 	json_error_t je;
+	char shown[sizeof(je.text) * 4];
 	uint32_t be, n;
 	json_t *j;
 
@@ -58,7 +60,9 @@ int peerrep_decode(const uint8_t *buf, size_t len, size_t *consumed,
 	j = json_loadb((const char *)buf + PEERREP_HDR, n, JSON_REJECT_DUPLICATES,
 		       &je);
 	if (!j) {
-		snprintf(err, elen, "peer report: not JSON: %s", je.text);
+		/* jansson quotes the peer's bad token */
+		snprintf(err, elen, "peer report: not JSON: %s",
+			 esc_text(shown, sizeof(shown), je.text));
 		return -EINVAL;
 	}
 	if (!json_is_object(j)) {

@@ -15,6 +15,8 @@
  *                                            unmetered run of a pair)
  *                                            until SOAK on or hang-up
  *
+ * Command words are case-insensitive, and so is SOAK's off or on.
+ *
  * <json> is one line: {"host": {...}, "cpu": [cpu_sample...], "window":
  * ID, "elapsed_s": S}. Errors are "ERR <reason>". A command line longer
  * than SOAKPROTO_LINE_MAX gets "ERR line too long" and the rest of it is
@@ -40,6 +42,11 @@ struct soakproto_in {
 typedef void (*soakproto_line_fn)(void *arg, const char *line, int too_long);
 void soakproto_feed(struct soakproto_in *in, const char *data, size_t n,
 		    soakproto_line_fn fn, void *arg);
+/* The same, but stops after the first call of fn (a line, or one found
+ * too long): returns the bytes used, n when fn was not called. A server
+ * runs one command of a client at a time this way. */
+size_t soakproto_feed_one(struct soakproto_in *in, const char *data, size_t n,
+			  soakproto_line_fn fn, void *arg);
 
 enum soakproto_cmd {
 	SP_EMPTY, /* blank line: ignored */

@@ -3,7 +3,8 @@
  * on both sides. Input: [mode][split][bytes].
  *   mode 0: the server's reading: the bytes are what clients send, fed to
  *           soakproto_feed in chunks (fz_split); every line is parsed as
- *           a command and as a reply. Cutting the stream must not change
+ *           a command and as a reply. Cutting the stream, or feeding it
+ *           one line at a time (soakproto_feed_one), must not change
  *           the lines.
  *   mode 1: the client (lib/cpu/remotecpu): the bytes are what a server
  *           answers, sent in chunks over loopback TCP, while the client
@@ -49,6 +50,8 @@ static void on_line(void *arg, const char *line, int too_long)
 	if (r.cmd == SP_START &&
 	    strspn(r.arg, "abcdefghijklmnopqrstuvwxyz,") != strlen(r.arg))
 		__builtin_trap(); /* only a meter list reaches meterset_open */
+	if (r.cmd == SP_SOAK && strcmp(r.arg, "on") && strcmp(r.arg, "off"))
+		__builtin_trap(); /* SOAK's word, whatever its case */
 	if (soakproto_reply(line, &p) >= 0 && (p < line || p > line + len))
 		__builtin_trap();
 }
@@ -71,6 +74,17 @@ static void server_side(const uint8_t *data, size_t size, uint8_t split)
 	}
 	if (whole.n != cut.n || whole.hash != cut.hash)
 		__builtin_trap(); /* cutting the stream changed the lines */
+	/* one line at a time, as the server runs them */
+	memset(&in, 0, sizeof(in));
+	memset(&cut, 0, sizeof(cut));
+	for (off = 0; off < size; off += k) {
+		k = soakproto_feed_one(&in, (const char *)data + off,
+				       size - off, on_line, &cut);
+		if (!k || k > size - off)
+			__builtin_trap();
+	}
+	if (whole.n != cut.n || whole.hash != cut.hash)
+		__builtin_trap(); /* line by line changed the lines */
 }
 
 static void check_samples(const struct cpu_sample *s, int n)

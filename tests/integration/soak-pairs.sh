@@ -84,8 +84,9 @@ ask() {
 }
 ask "SOAK maybe"
 [[ $REPLY =~ ^ERR\ SOAK\ takes\ on\ or\ off ]] || zcb_fail "SOAK maybe: $REPLY"
-ask "SOAK off"
-[ "$REPLY" = "OK off" ] || zcb_fail "SOAK off: $REPLY"
+# the word in any case, like the commands (it was "ERR bad meter list")
+ask "SOAK OFF"
+[ "$REPLY" = "OK off" ] || zcb_fail "SOAK OFF: $REPLY"
 ask "START soak"
 sleep 0.2
 ask STOP

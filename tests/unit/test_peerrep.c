@@ -70,6 +70,12 @@ int main(void)
 	T_CHECK(peerrep_decode(bad, 11, &used, &got, err, sizeof(err)) == -EINVAL);
 	memcpy(bad, "ZCBR\0\0\0\3{x}", 11);
 	T_CHECK(peerrep_decode(bad, 11, &used, &got, err, sizeof(err)) == -EINVAL);
+	/* jansson quotes the bad token: the error shows it escaped (a stray
+	 * connection's bytes reached the receiver's terminal raw) */
+	memcpy(bad, "ZCBR\0\0\0\3\x1b]0", 11);
+	T_CHECK(peerrep_decode(bad, 11, &used, &got, err, sizeof(err)) == -EINVAL);
+	T_CHECK(strstr(err, "not JSON") && strstr(err, "\\x1b") &&
+		!strchr(err, '\x1b'));
 	/* a report whose figures are absurd */
 	got = json_loads("{\"cpu\":[{\"meter\":\"soak\",\"ok\":true,\"ncpu\":2,"
 			 "\"busy_pct\":900,\"elapsed_s\":1}]}", 0, NULL);

@@ -1,5 +1,6 @@
 /* test_remotecpu.c: the --serve client against a scripted fake server:
- * good replies, ERR lines, silence, junk, hang-ups and huge replies. */
+ * good replies, ERR lines, silence, junk, hang-ups, huge replies, and
+ * reports whose strings hold terminal escapes. */
 #include "config.h"
 #include "remotecpu.h"
 #include "sock.h"
@@ -14,6 +15,19 @@ static const char *report =
 	"{\"host\":{\"hostname\":\"fake\"},\"window\":7,\"cpu\":[{\"meter\":"
 	"\"procstat\",\"ok\":true,\"scope\":\"box\",\"elapsed_s\":1.0,"
 	"\"ncpu\":2,\"busy_pct\":12.5,\"softirq_pct\":1.5}]}";
+
+/* A meter the table does not have, and a perf counter, a reason and a
+ * note with escapes in them (issue 22: printed raw by the tools). */
+static const char *hostile_meter =
+	"{\"host\":{},\"cpu\":[{\"meter\":\"procstat\\u001b[5m\","
+	"\"ok\":true,\"scope\":\"box\",\"elapsed_s\":1.0,\"ncpu\":2,"
+	"\"busy_pct\":12.5}]}";
+static const char *hostile_strings =
+	"{\"host\":{},\"cpu\":[{\"meter\":\"perf\",\"ok\":true,"
+	"\"scope\":\"process\",\"elapsed_s\":1.0,\"ncpu\":2,"
+	"\"busy_pct\":1,\"note\":\"n\\u001b]0;T\\u0007\","
+	"\"counters\":{\"cyc\\u001b[2Jles\":{\"ok\":false,"
+	"\"why\":\"no\\u009b PMU\"}}}]}";
 
 static void say(int fd, const char *s)
 {
@@ -38,10 +52,16 @@ static void serve_one(int c, const char *mode)
 			say(c,
 			    !strcmp(mode, "version")
 				    ? "OK other/9\n"
+			    : !strcmp(mode, "hostile-version")
+				    ? "OK \x1b]0;T\x07other/9\n"
 				    : "OK zcbench-soak/1 host=fake cpus=2 default=procstat\n");
 		else if (!strncmp(line, "START", 5))
 			say(c, !strcmp(mode, "err")
 				       ? "ERR unknown CPU meter \"x\"\n"
+			       : !strcmp(mode, "hostile-err")
+				       ? "ERR \x1b[2Jgone\n"
+			       : !strcmp(mode, "hostile-junk")
+				       ? "\x1b[5mHTTP/1.0 400\n"
 				       : "OK 7\n");
 		else if (!strcmp(line, "STOP") || !strcmp(line, "REPORT")) {
 			if (!strcmp(mode, "stall"))
@@ -52,6 +72,13 @@ static void serve_one(int c, const char *mode)
 				say(c, "HTTP/1.0 400 Bad\n");
 			else if (!strcmp(mode, "badjson"))
 				say(c, "OK {not json\n");
+			else if (!strcmp(mode, "hostile-meter") ||
+				 !strcmp(mode, "hostile-strings")) {
+				say(c, "OK ");
+				say(c, mode[8] == 'm' ? hostile_meter
+						      : hostile_strings);
+				say(c, "\n");
+			}
 			else if (!strcmp(mode, "huge"))
 				for (int i = 0; i < 2100; i++) {
 					static char kb[1024];
@@ -169,6 +196,47 @@ int main(void)
 	T_CHECK(stop_in_mode("badjson", err, sizeof(err)) == -EPROTO);
 	T_CHECK(stop_in_mode("huge", err, sizeof(err)) == -EPROTO);
 	T_CHECK(strstr(err, "longer than") != NULL);
+
+	/* a meter name from the server must be one of the table's: refused,
+	 * named escaped; other strings arrive escaped */
+	T_CHECK(stop_in_mode("hostile-meter", err, sizeof(err)) == -EINVAL);
+	T_CHECK(strstr(err, "unknown meter \"procstat\\x1b[5m\"") &&
+		strstr(err, "STOP") && !strchr(err, '\x1b'));
+	p = fake("hostile-strings", &port);
+	r = connect_to(port, 2000, err, sizeof(err));
+	T_ASSERT(r);
+	T_CHECK(remotecpu_start(r, NULL, err, sizeof(err)) == 0);
+	T_CHECK(remotecpu_stop(r, s, METER_MAX, err, sizeof(err)) == 1);
+	T_STREQ(s[0].meter, "perf");
+	T_STREQ(s[0].note, "n\\x1b]0;T\\x07");
+	T_CHECK(s[0].ncounters == 1);
+	T_STREQ(s[0].ctr[0].name, "cyc\\x1b[2Jles");
+	T_STREQ(s[0].ctr[0].why, "no\\u009b PMU");
+	remotecpu_close(r);
+	finish(p);
+
+	/* what the server says in an error, or instead of a reply, or as
+	 * its version, is shown escaped */
+	p = fake("hostile-err", &port);
+	r = connect_to(port, 2000, err, sizeof(err));
+	T_ASSERT(r);
+	T_CHECK(remotecpu_start(r, NULL, err, sizeof(err)) == -EREMOTEIO);
+	T_CHECK(strstr(err, "START: \\x1b[2Jgone") && !strchr(err, '\x1b'));
+	remotecpu_close(r);
+	finish(p);
+	p = fake("hostile-junk", &port);
+	r = connect_to(port, 2000, err, sizeof(err));
+	T_ASSERT(r);
+	T_CHECK(remotecpu_start(r, NULL, err, sizeof(err)) == -EPROTO);
+	T_CHECK(strstr(err, "not a protocol reply: \\x1b[5mHTTP") &&
+		!strchr(err, '\x1b'));
+	remotecpu_close(r);
+	finish(p);
+	p = fake("hostile-version", &port);
+	T_CHECK(connect_to(port, 2000, err, sizeof(err)) == NULL);
+	T_CHECK(strstr(err, "speaks \"\\x1b]0;T\\x07other/9\"") &&
+		!strchr(err, '\x1b') && !strchr(err, '\a'));
+	finish(p);
 
 	/* another protocol on the port, and nobody at all */
 	p = fake("version", &port);

@@ -374,6 +374,11 @@ static int private_path(void)
 	r = soak_join(&c, NULL, NULL, err, sizeof(err));
 	if (!r) {
 		soak_leave(&c);
+		/* until the host has gone: on its way out it looks its lock
+		 * up again, which makes the directory anew, and the test's
+		 * rm -rf of it must come after that (it was left behind, and
+		 * every later run skipped this part) */
+		host_gone();
 		return strstr(soak_socket_path(), "/tmp/zcbench-65534/") ? 0
 									  : 5;
 	}
@@ -381,16 +386,32 @@ static int private_path(void)
 	return 6;
 }
 
+/* Someone else made /tmp/zcbench-UID first: refused, and the user's
+ * state directory serves instead (it disabled the meter for good). */
 static int hijacked_path(void)
 {
 	struct soak_client c;
-	char err[512];
+	char err[512], state[300];
 
 	unsetenv("ZCB_SOAK_SOCKET");
 	unsetenv("XDG_RUNTIME_DIR");
+	setenv("XDG_STATE_HOME", "/proc/none", 1); /* cannot be made */
 	if (soak_join(&c, NULL, NULL, err, sizeof(err)) != -EPERM)
 		return 7;
-	return strstr(err, "not a private directory") ? 0 : 8;
+	if (!strstr(err, "not a private directory") ||
+	    !strstr(err, "/proc/none/zcbench/soak"))
+		return 8; /* both places, and why each would not do */
+	snprintf(state, sizeof(state), "%.200s/nobody-state", dir);
+	setenv("XDG_STATE_HOME", state, 1);
+	if (soak_join(&c, NULL, NULL, err, sizeof(err))) {
+		fprintf(stderr, "nobody's join, /tmp taken: %s\n", err);
+		return 9;
+	}
+	soak_leave(&c);
+	host_gone();
+	return strstr(soak_socket_path(), "/nobody-state/zcbench/soak/soak.sock")
+		       ? 0
+		       : 10;
 }
 
 /* Issue: the soak meter serves only its own user and nobody can spoof
@@ -448,6 +469,8 @@ static void strangers(void)
 	}
 	T_ASSERT(mkdir("/tmp/zcbench-65534", 0777) == 0);
 	chmod("/tmp/zcbench-65534", 0777); /* made by root, open to all */
+	snprintf(shared, sizeof(shared), "%.150s/nobody-state", dir);
+	T_ASSERT(mkdir(shared, 0755) == 0 && chown(shared, NOBODY, NOBODY) == 0);
 	T_CHECK(as_nobody(hijacked_path) == 0);
 	rmdir("/tmp/zcbench-65534");
 	T_CHECK(as_nobody(private_path) == 0);

@@ -51,6 +51,40 @@ static void splitting(void)
 	T_STREQ(g.last, "PING");
 }
 
+/* One line at a time (the server runs one command per client per turn):
+ * each call stops after the line it ends and says how far it read. */
+static void one_at_a_time(void)
+{
+	static char big[2 * SOAKPROTO_LINE_MAX];
+	const char *in3 = "PING\nHELLO\nPI";
+	struct soakproto_in in = {0};
+	struct got g = {0};
+
+	T_CHECK(soakproto_feed_one(&in, in3, 13, on_line, &g) == 5);
+	T_CHECK(g.n == 1);
+	T_STREQ(g.last, "PING");
+	T_CHECK(soakproto_feed_one(&in, in3 + 5, 8, on_line, &g) == 6);
+	T_CHECK(g.n == 2);
+	T_STREQ(g.last, "HELLO");
+	T_CHECK(soakproto_feed_one(&in, in3 + 11, 2, on_line, &g) == 2);
+	T_CHECK(g.n == 2); /* "PI" waits for the rest of its line */
+	T_CHECK(soakproto_feed_one(&in, "NG\n", 3, on_line, &g) == 3);
+	T_STREQ(g.last, "PING");
+	/* an over-long line: one call for it, at the byte that made it so;
+	 * its tail goes by without one, and then the next line */
+	memset(big, 'A', sizeof(big));
+	big[sizeof(big) - 6] = '\n';
+	memcpy(big + sizeof(big) - 5, "QUIT\n", 5);
+	T_CHECK(soakproto_feed_one(&in, big, sizeof(big), on_line, &g) ==
+		SOAKPROTO_LINE_MAX);
+	T_CHECK(g.toolong == 1 && g.n == 3);
+	T_CHECK(soakproto_feed_one(&in, big + SOAKPROTO_LINE_MAX,
+				   sizeof(big) - SOAKPROTO_LINE_MAX, on_line,
+				   &g) == sizeof(big) - SOAKPROTO_LINE_MAX);
+	T_CHECK(g.toolong == 1 && g.n == 4);
+	T_STREQ(g.last, "QUIT");
+}
+
 static void parsing(void)
 {
 	struct soakproto_req r;
@@ -101,6 +135,21 @@ static void parsing(void)
 	T_STREQ(r.why, "SOAK takes on or off");
 	soakproto_parse("SOAK maybe", &r);
 	T_CHECK(r.cmd == SP_BAD);
+	T_STREQ(r.why, "SOAK takes on or off");
+	/* commands are case-insensitive, and so is SOAK's word: SOAK OFF
+	 * parks (it was "ERR bad meter list \"OFF\"") */
+	soakproto_parse("SOAK OFF", &r);
+	T_CHECK(r.cmd == SP_SOAK);
+	T_STREQ(r.arg, "off");
+	soakproto_parse("Soak On\r", &r);
+	T_CHECK(r.cmd == SP_SOAK);
+	T_STREQ(r.arg, "on");
+	soakproto_parse("SOAK off!", &r);
+	T_CHECK(r.cmd == SP_BAD);
+	T_STREQ(r.why, "SOAK takes on or off");
+	soakproto_parse("SOAK off;reboot", &r);
+	T_CHECK(r.cmd == SP_BAD);
+	T_STREQ(r.why, "SOAK takes on or off");
 }
 
 static void replies(void)
@@ -121,6 +170,7 @@ static void replies(void)
 int main(void)
 {
 	splitting();
+	one_at_a_time();
 	parsing();
 	replies();
 	return t_done();

@@ -1,7 +1,7 @@
 /*
  * esc.c: the one escaper of untrusted text (see esc.h): what a
- * result document or a file name holds is shown, never obeyed, by a
- * terminal, a CSV or Markdown reader, or gnuplot.
+ * result document, a file name or a peer holds is shown, never obeyed,
+ * by a terminal, a CSV or Markdown reader, or gnuplot.
  */
 #include "config.h"
 #include "esc.h"

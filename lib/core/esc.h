@@ -1,8 +1,10 @@
 /*
- * esc.h: text from a result document made safe to show. Every string a
+ * esc.h: untrusted text made safe to show. Every string a result
  * document supplies (labels, params, host facts, metric names and units,
- * errors) and every file name passes through esc_text() or esc_dup()
- * before it reaches a terminal, a table file or gnuplot.
+ * errors), every file name, and every string a peer sends (meter and
+ * counter names in its CPU report, a ttcp-sf hello's fields: escaped
+ * where they are decoded) passes through esc_text() or esc_dup() before
+ * it reaches a terminal, a table file or gnuplot.
  *
  * Control characters (C0, DEL, and C1 written as UTF-8), which move a
  * terminal's cursor, set its title or end a gnuplot command, and bytes
