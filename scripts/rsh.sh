@@ -20,7 +20,16 @@
 # far host that dies mid-run ends the local ssh within ~15 s), each only
 # when ZCB_RSH does not set it already.
 #
-#   rsh_split VAR STRING       the prefix STRING as the array VAR
+#   rsh_split VAR STRING [HOST]
+#                              the prefix STRING as the array VAR; with
+#                              HOST, the host as its last word, after
+#                              "--" for an ssh (which stops its option
+#                              parsing there: a host never becomes an
+#                              option). A HOST that begins with '-' is
+#                              refused (one line, 1)
+#   rsh_host_ok HOST           whether HOST may be a host: not empty and
+#                              not beginning with '-' (ssh -Fcfg would take
+#                              it for an option); else 1
 #   rsh_check VAR HOST NAME RPATH LPATH
 #                              before a run: RPATH --version on the other
 #                              host must say what LPATH --version says
@@ -40,15 +49,28 @@
 #                              end runs, or always (on exit or a signal:
 #                              the local end may have died first)
 
-rsh_split() { # rsh_split VAR STRING
+rsh_host_ok() { [ -n "$1" ] && [ "${1#-}" = "$1" ]; }
+
+rsh_split() { # rsh_split VAR STRING [HOST]
 	local -n _rsh_arr=$1
-	local o extra=()
+	local o extra=() _rsh_h=()
+	if [ $# -ge 3 ]; then
+		rsh_host_ok "$3" || {
+			echo "${0##*/}: host $(printf '%q' "$3"): a host name never begins with '-' (the remote shell would take it for an option)" >&2
+			return 1
+		}
+		_rsh_h=("$3")
+	fi
 	read -r -a "$1" <<<"$2"
-	rsh_is_ssh "${_rsh_arr[@]}" || return 0
+	if ! rsh_is_ssh "${_rsh_arr[@]}"; then
+		_rsh_arr+=("${_rsh_h[@]}")
+		return 0
+	fi
 	for o in BatchMode=yes ConnectTimeout=10 ServerAliveInterval=5 ServerAliveCountMax=3; do
 		[[ "$2" == *"${o%%=*}"* ]] || extra+=(-o "$o")
 	done
-	_rsh_arr=("${_rsh_arr[0]}" "${extra[@]}" "${_rsh_arr[@]:1}")
+	[ ${#_rsh_h[@]} = 0 ] || _rsh_h=(-- "${_rsh_h[@]}")
+	_rsh_arr=("${_rsh_arr[0]}" "${extra[@]}" "${_rsh_arr[@]:1}" "${_rsh_h[@]}")
 }
 
 rsh_check() { # rsh_check VAR HOST NAME RPATH LPATH
