@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # fanout-local.sh: what fanout, zc-vs-copy and zc-files hand the remote
-# shell, without real hosts (issue 22). The remote shell is a stand-in
-# named ssh (so rsh.sh treats it as one: its options, "--", one quoted
-# command line) that runs the command here, logs its argv and counts the
-# calls running at once; the client tool is a stand-in too (its
-# --version, a document).
+# shell, and how many remote shells fanout runs at once, without real
+# hosts (issue 22). The remote shell is a stand-in named ssh (so rsh.sh
+# treats it as one: its options, "--", one quoted command line) that
+# runs the command here, logs its argv and counts the calls running at
+# once; the client tool is a stand-in too (its --version, a document).
 # 1. A host beginning with '-' ("-Fevilcfg": ssh would read a config
 #    file) is refused with one line naming it, and the remote shell never
 #    runs: in a fanout host list, and as zc-vs-copy's and zc-files' --to.
 # 2. Every call puts "--" right before the host: fanout's checks, its
 #    clients and their stops; zc-vs-copy --to 127.0.0.1 through a default
 #    "ssh" (a real run on loopback).
+# 3. --fanout N (default 32, as pdsh's -f): a run of more clients than N
+#    is refused before any host is asked (5 clients, --fanout 4; 33 hosts
+#    by default); 8 clients with --fanout 8 run, never more than 8 remote
+#    shells at once, the start barrier releasing them together.
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
 zcb_need_cmd jq
 zcb_need_cmd flock
@@ -92,16 +96,33 @@ rc=0
 refused zcf-evil "^zc-files: --to -Fevilcfg: a host name or address never begins with '-'"
 zcb_ok "a host beginning with '-': refused by name, the remote shell never ran (fanout, zc-vs-copy, zc-files)"
 
-# 2. four clients on four hosts
+# 2. and 3. eight clients on four hosts, --fanout 8
 fresh
-printf 'h1\nh2\nh3\nh4\n' >"$T/four"
-fo run --hosts "$T/four" --start-delay 1 --out "$T/run" -- "$T/bin/faketool"
-[ $rc = 0 ] || zcb_fail "4 clients: exit $rc: $(cat "$T/run.out" "$T/run.err")"
-[ "$(jq '.fanout.clients | length' "$T/run/fanout.json")" = 4 ] || zcb_fail "4 clients: not 4 in fanout.json"
-grep -q '^faketool on 4 hosts, 4 clients' "$T/run.out" || zcb_fail "4 clients: no table: $(cat "$T/run.out")"
-[ "$(grep -c . "$FAKE_LOG")" -ge 8 ] || zcb_fail "want 4 checks and 4 clients, logged: $(cat "$FAKE_LOG")"
+printf 'h1 2\nh2 2\nh3 2\nh4 2\n' >"$T/four"
+fo run --hosts "$T/four" --fanout 8 --start-delay 1 --out "$T/run" -- "$T/bin/faketool"
+[ $rc = 0 ] || zcb_fail "8 clients, --fanout 8: exit $rc: $(cat "$T/run.out" "$T/run.err")"
+[ "$(jq '.fanout.clients | length' "$T/run/fanout.json")" = 8 ] || zcb_fail "8 clients: not 8 in fanout.json"
+grep -q '^faketool on 4 hosts, 8 clients' "$T/run.out" || zcb_fail "8 clients: no table: $(cat "$T/run.out")"
+[ "$(cat "$FAKE_MAX")" -le 8 ] || zcb_fail "--fanout 8: $(cat "$FAKE_MAX") remote shells at once"
+[ "$(grep -c . "$FAKE_LOG")" -ge 12 ] || zcb_fail "want 4 checks and 8 clients, logged: $(cat "$FAKE_LOG")"
 ! grep -v '^dashes=1 host=h[1-4]$' "$FAKE_LOG" || zcb_fail "a call without -- before its host (above)"
-zcb_ok "fanout over 4 hosts: each call with -- before the host"
+zcb_ok "8 clients with --fanout 8: run, at most $(cat "$FAKE_MAX") remote shells at once, each call with -- before the host"
+
+fresh
+printf 'h1\nh2\nh3\nh4\nh5\n' >"$T/five"
+fo over --hosts "$T/five" --fanout 4 -- "$T/bin/faketool"
+refused over "^fanout: 5 clients on 5 hosts, more than --fanout 4 at once: the start barrier"
+seq -f 'h%g' 1 33 >"$T/many"
+fo many --hosts "$T/many" --start-delay 1 -- "$T/bin/faketool"
+refused many "^fanout: 33 clients on 33 hosts, more than --fanout 32 at once"
+printf 'h1 3\nh2 3\n' >"$T/copt"
+fo copt --hosts "$T/copt" --count-opt -n --fanout 1 -- "$T/bin/faketool"
+refused copt "^fanout: 2 clients on 2 hosts, more than --fanout 1 at once"
+for bad in 0 x 1000000; do
+	fo bad --hosts "$T/four" --fanout "$bad" -- "$T/bin/faketool"
+	refused bad "^fanout: --fanout $bad: the most clients at once"
+done
+zcb_ok "more clients than --fanout (default 32): refused before any host is asked"
 
 # zc-vs-copy --to through the default "ssh": -- before the host
 fresh
