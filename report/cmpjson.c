@@ -92,7 +92,7 @@ void cmp_json_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 		    size_t nbad)
 {
 	json_t *doc, *rows = json_array(), *labels = json_array();
-	size_t n, i, judged = 0, flagged = 0;
+	size_t n, i, judged = 0, flagged = 0, failed = 0;
 	struct mrow *r = cmp_multi_rows(m, &n);
 
 	for (i = 0; i < n; i++)
@@ -101,13 +101,14 @@ void cmp_json_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 		json_array_append_new(labels, jstr(m->labels[i]));
 		judged += m->st[i].judged;
 		flagged += m->st[i].flagged;
+		failed += m->st[i].failed;
 	}
-	doc = json_pack("{s:s, s:o, s:o, s:f, s:f, s:I, s:I, s:I, s:o}",
+	doc = json_pack("{s:s, s:o, s:o, s:f, s:f, s:I, s:I, s:I, s:I, s:o}",
 			"schema", "zcbreport-compare/1", "base", jstr(m->base),
 			"kernels", labels, "alpha", c->o.alpha, "threshold_pct",
 			c->o.threshold, "tests", (json_int_t)judged, "flagged",
-			(json_int_t)flagged, "refused_inputs", (json_int_t)nbad,
-			"rows", rows);
+			(json_int_t)flagged, "failed_rows", (json_int_t)failed,
+			"refused_inputs", (json_int_t)nbad, "rows", rows);
 	if (!doc)
 		abort();
 	json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_ENSURE_ASCII);

@@ -10,7 +10,9 @@
  * of runs with soakers on is never judged against one of runs without:
  * such a row says why it is not comparable. A row whose cases carry
  * published summaries (n, mean, sd) is judged by Welch from those
- * (cmpsumm.c).
+ * (cmpsumm.c). A rate row with a value <= 0 has no harmonic mean and is
+ * never judged; a row whose test GSL refused is not judged either, and
+ * its note names the test and GSL's words (cmpstats.h).
  */
 #include "config.h"
 #include "compare.h"
@@ -18,7 +20,9 @@
 #include "log.h"
 #include "meter.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,22 +103,92 @@ static int all_positive(const double *x, size_t n)
 	return 1;
 }
 
-/* The statistic of one side: hmean for rates (when defined), else mean. */
+/* The statistic of one side: hmean for rates (NAN when a sample is
+ * <= 0: a rate's mean is then undefined, never the arithmetic one),
+ * else the mean. */
 static double side_stat(const double *x, size_t n, int rate)
 {
-	double h = rate ? stats_hmean(x, n) : NAN;
-
-	return isfinite(h) ? h : stats_mean(x, n);
+	return rate ? stats_hmean(x, n) : stats_mean(x, n);
 }
 
-static void judge_row(const struct cmp_cfg *c, struct crow *r, const double *x,
+/* The row is not judged: a GSL function refused what a test (what)
+ * gave it; the note names the test and GSL's words. */
+static void row_failed(struct crow *r, const char *what, const char *err)
+{
+	snprintf(r->text, sizeof(r->text), "not judged: %s failed: GSL: %s",
+		 what, err);
+	r->note = r->text;
+	r->have_t = r->have_u = 0;
+	r->failed = 1;
+}
+
+/* The tests of a row of samples (not of published summaries). */
+static void row_tests(const struct cmp_cfg *c, struct crow *r, const double *x,
 		      size_t nx, const double *y, size_t ny)
 {
-	int logs = all_positive(x, nx) && all_positive(y, ny);
+	int logs = all_positive(x, nx) && all_positive(y, ny), et, eu = 0;
 	size_t np = nx < ny ? nx : ny;
+
+	if (c->o.paired) {
+		et = cmp_paired_t(x, y, np, logs, 0.95, &r->t);
+		if (np >= 5)
+			eu = cmp_signed_rank(x, y, np, &r->u);
+		r->have_u = np >= 5 && !eu;
+	} else {
+		et = cmp_welch(x, nx, y, ny, logs, 0.95, &r->t);
+		if (nx >= 5 && ny >= 5)
+			eu = cmp_mann_whitney(x, nx, y, ny, &r->u);
+		r->have_u = nx >= 5 && ny >= 5 && !eu;
+	}
+	r->have_t = !et;
+	if (et == -EDOM)
+		r->note = "not judged: a mean or variance is not finite";
+	else if (et == -ERANGE)
+		row_failed(r,
+			   c->o.paired ? "the paired t-test" : "Welch's t-test",
+			   r->t.err);
+	else if (eu == -ERANGE)
+		row_failed(r,
+			   c->o.paired ? "the signed-rank test"
+				       : "Mann-Whitney U",
+			   r->u.err);
+	if (!logs && r->v[0] != 0)
+		r->t.ratio = r->v[1] / r->v[0];
+}
+
+/* Whether a rate row has a value <= 0 on a side (a sample, or a
+ * published mean): then it has no harmonic mean and is not judged. */
+static int rate_nonpositive(const struct crow *r, const double *x, size_t nx,
+			    const double *y, size_t ny)
+{
+	if (r->summ)
+		return !(r->v[0] > 0) || !(r->v[1] > 0);
+	return !all_positive(x, nx) || !all_positive(y, ny);
+}
+
+/* The smallest change, percent, a judged row could have flagged. */
+static void row_detectable(const struct cmp_cfg *c, struct crow *r)
+{
+	double need =
+		fmax(c->o.threshold, isfinite(r->cov[0]) ? r->cov[0] * 100 : 0);
+
+	r->mde = 100 * cmp_detectable(r->cov[0], r->n[0], r->cov[1], r->n[1],
+				      c->o.alpha, 0.9, need / 100);
+	if (stats_gsl_error())
+		row_failed(r, "the detectable change", stats_gsl_error());
+}
+
+static void judge_row(const struct cmp_cfg *c, struct crow *r, int rate,
+		      const double *x, size_t nx, const double *y, size_t ny)
+{
+	int e;
 
 	if ((long)r->n[0] < c->o.min_n || (long)r->n[1] < c->o.min_n) {
 		r->note = "too few samples: not judged";
+		return;
+	}
+	if (rate && rate_nonpositive(r, x, nx, y, ny)) {
+		r->note = "not judged: a rate <= 0 (no harmonic mean)";
 		return;
 	}
 	if (r->cov[0] * 100 > c->o.max_cov) {
@@ -123,21 +197,19 @@ static void judge_row(const struct cmp_cfg *c, struct crow *r, const double *x,
 	}
 	if (r->summ) {
 		/* no runs to pair or rank: Welch on the published figures */
-		r->have_t = !cmp_welch_summary(r->v[0], r->sd[0], r->n[0],
-					       r->v[1], r->sd[1], r->n[1], 0.95,
-					       &r->t);
-		return;
-	}
-	if (c->o.paired) {
-		r->have_t = !cmp_paired_t(x, y, np, logs, 0.95, &r->t);
-		r->have_u = np >= 5 && !cmp_signed_rank(x, y, np, &r->u);
+		e = cmp_welch_summary(r->v[0], r->sd[0], r->n[0], r->v[1],
+				      r->sd[1], r->n[1], 0.95, &r->t);
+		r->have_t = !e;
+		if (e == -EDOM)
+			r->note = "not judged: a mean or deviation is not "
+				  "finite";
+		else if (e == -ERANGE)
+			row_failed(r, "Welch's t-test", r->t.err);
 	} else {
-		r->have_t = !cmp_welch(x, nx, y, ny, logs, 0.95, &r->t);
-		r->have_u = nx >= 5 && ny >= 5 &&
-			    !cmp_mann_whitney(x, nx, y, ny, &r->u);
+		row_tests(c, r, x, nx, y, ny);
 	}
-	if (!logs && r->v[0] != 0)
-		r->t.ratio = r->v[1] / r->v[0];
+	if (r->have_t)
+		row_detectable(c, r);
 }
 
 /* What the rows of a key read of one side's cases, per metric. */
@@ -266,7 +338,7 @@ static void build_row(const struct cmp_cfg *c, const struct rl_set *s,
 		r->change = NAN;
 		st->incomparable++;
 	} else {
-		judge_row(c, r, f[0].x, f[0].n, f[1].x, f[1].n);
+		judge_row(c, r, rate, f[0].x, f[0].n, f[1].x, f[1].n);
 	}
 }
 
@@ -340,9 +412,6 @@ static void row_verdict(const struct cmp_cfg *c, const struct rl_set *s,
 
 	if (!r->have_t)
 		return;
-	/* what "no regression" means: no change above this */
-	r->mde = 100 * cmp_detectable(r->cov[0], r->n[0], r->cov[1], r->n[1],
-				      c->o.alpha, 0.9, need / 100);
 	sig = r->q < c->o.alpha && (!r->have_u || r->u.p < c->o.alpha);
 	big = fabs(r->change) > need;
 	bad = better > 0 ? r->change < 0 : r->change > 0;
@@ -370,7 +439,7 @@ void cmp_verdicts(const struct cmp_cfg *c, const struct rl_set *s,
 			p[j++] = st[k].rows[i].have_t ? st[k].rows[i].t.p : NAN;
 	cmp_bh_adjust(p, n, p);
 	for (k = j = 0; k < nst; k++) {
-		st[k].flagged = st[k].judged = 0;
+		st[k].flagged = st[k].judged = st[k].failed = 0;
 		for (i = 0; i < st[k].nrows; i++) {
 			struct crow *r = &st[k].rows[i];
 
@@ -378,6 +447,7 @@ void cmp_verdicts(const struct cmp_cfg *c, const struct rl_set *s,
 			row_verdict(c, s, r);
 			st[k].flagged += r->flag;
 			st[k].judged += r->have_t;
+			st[k].failed += r->failed;
 		}
 	}
 	free(p);

@@ -19,6 +19,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *cmp_failed_words(size_t failed)
+{
+	static char b[96];
+
+	if (!failed)
+		return "";
+	snprintf(b, sizeof(b), "; %zu row%s not judged: a computation failed",
+		 failed, failed == 1 ? "" : "s");
+	return b;
+}
+
 const char *cmp_verdict_word(const struct crow *r)
 {
 	if (r->why[0])
@@ -160,17 +171,19 @@ static struct tbl *multi_table(const struct cmp_multi *m,
 	return t;
 }
 
-/* Counts over every kernel: rows, judged, flagged, from summaries. */
+/* Counts over every kernel: rows, judged, flagged, failed, from
+ * summaries. */
 static void totals(const struct cmp_multi *m, size_t *rows, size_t *judged,
-		   size_t *flagged, size_t *summ)
+		   size_t *flagged, size_t *failed, size_t *summ)
 {
 	size_t k, i;
 
-	*rows = *judged = *flagged = *summ = 0;
+	*rows = *judged = *flagged = *failed = *summ = 0;
 	for (k = 0; k < m->nk; k++) {
 		*rows += m->st[k].nrows;
 		*judged += m->st[k].judged;
 		*flagged += m->st[k].flagged;
+		*failed += m->st[k].failed;
 		for (i = 0; i < m->st[k].nrows; i++)
 			*summ += m->st[k].rows[i].summ;
 	}
@@ -196,12 +209,12 @@ static void multi_perturbations(const struct cmp_multi *m, enum tbl_fmt fmt)
 void cmp_multi_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 		     enum tbl_fmt fmt, size_t nbad)
 {
-	size_t n, k, rows, judged, flagged, summ;
+	size_t n, k, rows, judged, flagged, failed, summ;
 	struct mrow *r = cmp_multi_rows(m, &n);
 	struct tbl *t = multi_table(m, r, n);
 	char line[2048];
 
-	totals(m, &rows, &judged, &flagged, &summ);
+	totals(m, &rows, &judged, &flagged, &failed, &summ);
 	tbl_print(stdout, t, fmt);
 	tbl_free(t);
 	free(r);
@@ -232,9 +245,10 @@ void cmp_multi_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 	snprintf(line, sizeof(line),
 		 "zcbreport compare: %s against %zu kernel%s: %zu rows, %zu "
 		 "judged, %zu regression%s flagged (alpha %g after "
-		 "Benjamini-Hochberg, threshold %g%%)%s",
+		 "Benjamini-Hochberg, threshold %g%%)%s%s",
 		 m->base, m->nk, m->nk == 1 ? "" : "s", rows, judged, flagged,
 		 flagged == 1 ? "" : "s", c->o.alpha, c->o.threshold,
+		 cmp_failed_words(failed),
 		 nbad ? "; some input was refused (see stderr)" : "");
 	tbl_note(stdout, fmt, line);
 }
@@ -363,7 +377,7 @@ int cmd_compare_multi(struct cmp_cfg *c)
 {
 	struct cmp_inputs in;
 	struct cmp_multi m;
-	size_t k, nbad = 0, flagged = 0;
+	size_t k, nbad = 0, flagged = 0, failed = 0;
 	int r;
 
 	r = cmp_inputs_open(c, &in, &nbad);
@@ -378,8 +392,10 @@ int cmd_compare_multi(struct cmp_cfg *c)
 		cmp_json_print(c, &m, nbad);
 	else
 		cmp_multi_print(c, &m, (enum tbl_fmt)c->o.cfmt, nbad);
-	for (k = 0; k < m.nk; k++)
+	for (k = 0; k < m.nk; k++) {
 		flagged += in.st[k].flagged;
+		failed += in.st[k].failed;
+	}
 	cmp_inputs_close(&in);
-	return flagged ? 1 : nbad ? 2 : 0;
+	return flagged ? 1 : nbad || failed ? 2 : 0;
 }

@@ -106,8 +106,10 @@ static void print_metric(const struct cmp_cfg *c, const struct rl_set *s,
 		for (side = 0; side < 2; side++) {
 			fmt_auto(b, sizeof(b), r->v[side]);
 			tbl_set(t, row, 2 + 3 * side, "%s", b);
-			if (isfinite(r->cov[side]))
-				tbl_set(t, row, 3 + 3 * side, "+- %.1f%%",
+			if (isfinite(r->cov[side]) && isfinite(r->v[side]))
+				tbl_set(t, row, 3 + 3 * side,
+					r->cov[side] < 1000 ? "+- %.1f%%"
+							    : "+- %.3g%%",
 					r->cov[side] * 100);
 			else
 				tbl_set(t, row, 3 + 3 * side, "+- -");
@@ -154,7 +156,7 @@ void cmp_print_summ_note(const struct cmp_state *st)
 	size_t i, n = 0;
 
 	for (i = 0; i < st->nrows; i++)
-		n += st->rows[i].summ;
+		n += st->rows[i].summ && st->rows[i].have_t;
 	if (n)
 		printf("%zu row%s judged from summaries: Welch's t-test on the "
 		       "published n, mean and standard deviation (no samples "
@@ -189,10 +191,10 @@ void cmp_print(const struct cmp_cfg *c, const struct rl_set *s,
 		       st->only[0], st->only[1]);
 	printf("zcbreport compare: %s -> %s: %zu rows, %zu judged, %zu "
 	       "regression%s flagged (alpha %g after Benjamini-Hochberg, "
-	       "threshold %g%%)%s\n",
+	       "threshold %g%%)%s%s\n",
 	       esc_text(el[0], sizeof(el[0]), la),
 	       esc_text(el[1], sizeof(el[1]), lb), st->nrows, st->judged,
 	       st->flagged, st->flagged == 1 ? "" : "s", c->o.alpha,
-	       c->o.threshold,
+	       c->o.threshold, cmp_failed_words(st->failed),
 	       nbad ? "; some input was refused (see stderr)" : "");
 }

@@ -12,16 +12,35 @@
 #include <errno.h>
 #include <gsl/gsl_cdf.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define EXACT_MAX 50 /* exact rank distributions below this size */
 
-static void result_init(struct cmp_result *r)
+static void result_reset(struct cmp_result *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->stat = r->df = r->p = r->diff = NAN;
 	r->diff_lo = r->diff_hi = r->ratio = r->ratio_lo = r->ratio_hi = NAN;
+}
+
+/* A test's start: a fresh result, GSL's guard on, no error recorded. */
+static void result_init(struct cmp_result *r)
+{
+	result_reset(r);
+	stats_gsl_clear();
+}
+
+/* A test's end: 0, or -ERANGE with what GSL refused since result_init. */
+static int gsl_verdict(struct cmp_result *r)
+{
+	const char *e = stats_gsl_error();
+
+	if (!e)
+		return 0;
+	snprintf(r->err, sizeof(r->err), "%s", e);
+	return -ERANGE;
 }
 
 /* Copy x, log-transformed when asked; NULL and *err = -EDOM on x <= 0. */
@@ -91,7 +110,7 @@ static void welch_core(double ma, double va, size_t na, double mb, double vb,
 int cmp_welch(const double *a, size_t na, const double *b, size_t nb,
 	      int on_logs, double level, struct cmp_result *r)
 {
-	double *x, *y, va, vb;
+	double *x, *y, ma, mb, va, vb;
 	int err = 0;
 
 	result_init(r);
@@ -106,13 +125,18 @@ int cmp_welch(const double *a, size_t na, const double *b, size_t nb,
 		free(x);
 		return err;
 	}
+	ma = stats_mean(x, na);
+	mb = stats_mean(y, nb);
 	va = stats_stddev(x, na);
 	vb = stats_stddev(y, nb);
-	welch_core(stats_mean(x, na), va * va, na, stats_mean(y, nb), vb * vb,
-		   nb, level, r);
 	free(x);
 	free(y);
-	return 0;
+	va *= va;
+	vb *= vb;
+	if (!isfinite(ma) || !isfinite(mb) || !isfinite(va) || !isfinite(vb))
+		return -EDOM;
+	welch_core(ma, va, na, mb, vb, nb, level, r);
+	return gsl_verdict(r);
 }
 
 int cmp_welch_summary(double ma, double sda, size_t na, double mb, double sdb,
@@ -131,10 +155,10 @@ int cmp_welch_summary(double ma, double sda, size_t na, double mb, double sdb,
 		return -EDOM;
 	welch_core(ma, sda * sda, na, mb, sdb * sdb, nb, level, r);
 	if (!(ma > 0) || !(mb > 0))
-		return 0;
+		return gsl_verdict(r);
 	/* the ratio's interval on logs, by the delta method:
 	 * var(log mean) ~ (sd / mean)^2 / n */
-	result_init(&l);
+	result_reset(&l);
 	l.on_logs = 1;
 	ca = sda / ma;
 	cb = sdb / mb;
@@ -142,7 +166,7 @@ int cmp_welch_summary(double ma, double sda, size_t na, double mb, double sdb,
 	r->ratio = mb / ma;
 	r->ratio_lo = l.ratio_lo;
 	r->ratio_hi = l.ratio_hi;
-	return 0;
+	return gsl_verdict(r);
 }
 
 int cmp_paired_t(const double *a, const double *b, size_t n, int on_logs,
@@ -170,7 +194,7 @@ int cmp_paired_t(const double *a, const double *b, size_t n, int on_logs,
 	t_finish(r, stats_mean(d, n), stats_stddev(d, n) / sqrt((double)n),
 		 (double)(n - 1), level);
 	free(d);
-	return 0;
+	return gsl_verdict(r);
 }
 
 struct ranked {
@@ -329,7 +353,7 @@ int cmp_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 	}
 	free(v);
 	free(rank);
-	return 0;
+	return gsl_verdict(r);
 }
 
 int cmp_signed_rank(const double *a, const double *b, size_t n,
@@ -373,7 +397,7 @@ int cmp_signed_rank(const double *a, const double *b, size_t n,
 	}
 	free(d);
 	free(rank);
-	return 0;
+	return gsl_verdict(r);
 }
 
 struct pidx {
@@ -419,6 +443,7 @@ double cmp_detectable(double cva, size_t na, double cvb, size_t nb,
 {
 	double sa, sb, df, se, tp, l;
 
+	stats_gsl_clear();
 	if (na < 2 || nb < 2 || !isfinite(cva) || !isfinite(cvb))
 		return NAN;
 	sa = cva * cva / (double)na;
@@ -432,5 +457,5 @@ double cmp_detectable(double cva, size_t na, double cvb, size_t nb,
 	l = (gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df) + tp) * se;
 	if (floor > 0 && log1p(floor) + tp * se > l)
 		l = log1p(floor) + tp * se;
-	return expm1(l);
+	return stats_gsl_error() ? NAN : expm1(l);
 }

@@ -22,13 +22,24 @@ struct cmp_result {
 	double ratio_lo, ratio_hi; /* its interval, NAN when not on logs */
 	int exact;		   /* rank tests: exact distribution used */
 	int on_logs;		   /* values were log-transformed */
+	char err[160];		   /* -ERANGE: what GSL refused, else "" */
 };
+
+/*
+ * Every test below returns -ERANGE, with r->err saying what GSL said
+ * ("x too large to extract fraction part (gamma.c:1249)"), when a GSL
+ * function refused its arguments (stats_gsl_clear(): the guard that
+ * keeps GSL from aborting the program); r's figures are then not to be
+ * used.
+ */
 
 /*
  * Welch's unequal-variance t-test of b against a. With on_logs the test
  * runs on log values (every value must be > 0, else -EDOM) and ratio is
  * the ratio of geometric means b/a with its `level` interval (e.g. 0.95).
- * -EINVAL when a side has fewer than 2 values. R: t.test(b, a).
+ * -EINVAL when a side has fewer than 2 values, -EDOM also when a side's
+ * mean or variance is not finite (values so large they overflow).
+ * R: t.test(b, a).
  */
 int cmp_welch(const double *a, size_t na, const double *b, size_t nb,
 	      int on_logs, double level, struct cmp_result *r);
@@ -79,7 +90,8 @@ int cmp_signed_rank(const double *a, const double *b, size_t n,
  * alpha and the observed change above floor (compare's threshold and
  * the baseline's own noise): on logs, the larger of (t(1 - alpha/2) +
  * t(power)) x se and log(1 + floor) + t(power) x se, on Welch's df.
- * NAN when a side has < 2 runs.
+ * NAN when a side has < 2 runs, or when GSL refused (stats_gsl_error()
+ * then says what it said).
  */
 double cmp_detectable(double cva, size_t na, double cvb, size_t nb,
 		      double alpha, double power, double floor);

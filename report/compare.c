@@ -5,7 +5,8 @@
  * +- stddev%. Above the tables, the host facts that differ between the
  * sides. More than one NEW, or --format other than text: one table of
  * every kernel against the baseline (cmpmulti.c, cmpjson.c). Exit 1
- * when a regression is flagged, 2 on bad input, else 0.
+ * when a regression is flagged, 2 on bad input or when a row's
+ * computation failed (GSL refused it; the row says so), else 0.
  */
 #include "config.h"
 #include "compare.h"
@@ -140,7 +141,7 @@ int cmd_compare(int argc, char **argv)
 		cmp_print(&c, &set[0], &st, la, lb, nbad);
 	else
 		split_print(&c, &set[0], &st, la, lb, nbad);
-	r = st.flagged ? 1 : nbad ? 2 : 0;
+	r = st.flagged ? 1 : nbad || st.failed ? 2 : 0;
 #ifndef __SANITIZE_ADDRESS__
 	/* thousands of parsed documents: exit() returns their memory far
 	 * faster than freeing them node by node (a quarter of the run) */

@@ -55,6 +55,9 @@ struct crow {
 	double mde;	  /* judged: the smallest change, percent, it could
 			   * have flagged (90% power; threshold; noise) */
 	double sd[2];	  /* with summ: each side's standard deviation */
+	int failed;	  /* not judged: a computation failed (GSL refused
+			   * its arguments); note names it */
+	char text[240];	  /* a note made for the row (note points here) */
 };
 
 /* What the judging found. */
@@ -68,6 +71,7 @@ struct cmp_state {
 	size_t incomparable;	  /* rows of soaked against unsoaked runs */
 	size_t flagged;		  /* regressions */
 	size_t judged;		  /* rows with a test */
+	size_t failed;		  /* rows whose computation failed (GSL) */
 	size_t nbad;		  /* metrics refused (units differ) */
 	const char *metrics[256]; /* compared, in order */
 	size_t nmetrics;
@@ -186,6 +190,9 @@ void cmp_inputs_close(struct cmp_inputs *in);
 int cmd_plan(int argc, char **argv);
 /* zcbreport compare BASE A B C...: load, judge, print (cmpmulti.c). */
 int cmd_compare_multi(struct cmp_cfg *c);
+/* "; N rows not judged: a computation failed" for a closing line, or
+ * "" when failed is 0 (a static buffer). */
+const char *cmp_failed_words(size_t failed);
 /* A row's verdict in a word or two: "REGRESSION", "improved", "-" (no
  * significant change above the threshold), "not judged: ...". */
 const char *cmp_verdict_word(const struct crow *r);

@@ -169,6 +169,7 @@ static void grid_row(struct grid *gr, const struct rgroup *rg)
 			pv = gr->cg.g[c].vals[0];
 		cell_value(cs, n, m, gr->o->stat, p, pv, &v);
 		put_value(gr->t, row, gr->nk + c, &v, go->show_sd);
+		fn_value(&gr->fn, &v, m);
 		if (go->cols)
 			fn_cell(&gr->fn, row, gr->nk + c, cs, n, m, p, pv,
 				FN_ANY);

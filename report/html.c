@@ -440,7 +440,7 @@ int cmd_html(int argc, char **argv)
 	struct cmp_cfg c = {.o = {CMP_DEFAULT_OPTS, .out = "report.html"}};
 	struct cmp_inputs in;
 	struct cmp_multi m;
-	size_t nbad = 0, flagged;
+	size_t nbad = 0, flagged, k;
 	char tmp[4200], eo[1024];
 	FILE *f;
 	int r, fd;
@@ -472,6 +472,8 @@ int cmd_html(int argc, char **argv)
 	printf("zcbreport html: %s (%zu regression%s flagged, %d plot%s)\n",
 	       esc_text(eo, sizeof(eo), c.o.out), flagged,
 	       flagged == 1 ? "" : "s", r, r == 1 ? "" : "s");
+	for (k = 0; in.n > 1 && k < m.nk; k++)
+		nbad += m.st[k].failed; /* a row GSL refused: not judged */
 	cmp_inputs_close(&in);
 	return nbad ? 2 : 0;
 }

@@ -18,6 +18,7 @@
 #include "log.h"
 #include "report.h"
 #include "ropts.h"
+#include "stats.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,6 +110,9 @@ int main(int argc, char **argv)
 	const char *cmd;
 
 	log_init(argv[0]);
+	/* GSL's errors recorded, never its abort: a figure it refuses
+	 * becomes a row or cell that says so (stats.h) */
+	stats_gsl_clear();
 	if (argc < 2)
 		die_usage("no command (table, compare, plot); see --help");
 	cmd = argv[1];

@@ -8,7 +8,8 @@
 #     line is more often two lists joined or a host left out than meant;
 #   - a host listed twice (give one line with the count instead);
 #   - a host that is not a name or an address ([A-Za-z0-9_.:%@-], at most
-#     253 characters: it reaches a command line);
+#     253 characters: it reaches a command line), or that begins with '-'
+#     (ssh would take it for an option: -Fcfg names a config file);
 #   - a count that is not a number from 1 to 1024, or more words;
 #   - no host at all.
 #
@@ -39,6 +40,10 @@ hostlist_read() { # hostlist_read FILE DEFAULT_COUNT
 		fi
 		if ! [[ "$host" =~ ^[A-Za-z0-9_.:%@-]{1,253}$ ]]; then
 			echo "host list $file: line $n: $(printf '%q' "$host") is not a host name or address" >&2
+			return 1
+		fi
+		if [ "${host#-}" != "$host" ]; then
+			echo "host list $file: line $n: host $(printf '%q' "$host") begins with '-': a host name never does (ssh would take it for an option)" >&2
 			return 1
 		fi
 		count=${count:-$def}

@@ -20,13 +20,29 @@
 # far host that dies mid-run ends the local ssh within ~15 s), each only
 # when ZCB_RSH does not set it already.
 #
-#   rsh_split VAR STRING       the prefix STRING as the array VAR
+#   rsh_split VAR STRING [HOST]
+#                              the prefix STRING as the array VAR; with
+#                              HOST, the host as its last word, after
+#                              "--" for an ssh (which stops its option
+#                              parsing there: a host never becomes an
+#                              option). A HOST that begins with '-' is
+#                              refused (one line, 1)
+#   rsh_host_ok HOST           whether HOST may be a host: not empty and
+#                              not beginning with '-' (ssh -Fcfg would take
+#                              it for an option); else 1
 #   rsh_check VAR HOST NAME RPATH LPATH
 #                              before a run: RPATH --version on the other
 #                              host must say what LPATH --version says
 #                              here ("NAME zcbench VERSION"); else one
 #                              line naming HOST on stderr (ssh failed: why;
-#                              no NAME at RPATH; another version) and 1
+#                              no NAME at RPATH; another version) and 1.
+#                              Its answer goes through a directory
+#                              zcb-rsh.XXXXXX under TMPDIR, removed at its
+#                              end; a caller that may exit in the middle
+#                              (a signal) calls rsh_check_abort from its
+#                              EXIT trap
+#   rsh_check_abort            stop the check under way, if any: its
+#                              remote command, and its directory removed
 #   rsh_start VAR LOG ERR CMD...  CMD in the background via the prefix in
 #                              array VAR, stdout to LOG, stderr to ERR
 #                              (the same file is fine); sets RSH_PID
@@ -40,15 +56,39 @@
 #                              end runs, or always (on exit or a signal:
 #                              the local end may have died first)
 
-rsh_split() { # rsh_split VAR STRING
+rsh_host_ok() { [ -n "$1" ] && [ "${1#-}" = "$1" ]; }
+
+rsh_split() { # rsh_split VAR STRING [HOST]
 	local -n _rsh_arr=$1
-	local o extra=()
+	local o extra=() _rsh_h=()
+	if [ $# -ge 3 ]; then
+		rsh_host_ok "$3" || {
+			echo "${0##*/}: host $(printf '%q' "$3"): a host name never begins with '-' (the remote shell would take it for an option)" >&2
+			return 1
+		}
+		_rsh_h=("$3")
+	fi
 	read -r -a "$1" <<<"$2"
-	rsh_is_ssh "${_rsh_arr[@]}" || return 0
+	if ! rsh_is_ssh "${_rsh_arr[@]}"; then
+		_rsh_arr+=("${_rsh_h[@]}")
+		return 0
+	fi
 	for o in BatchMode=yes ConnectTimeout=10 ServerAliveInterval=5 ServerAliveCountMax=3; do
 		[[ "$2" == *"${o%%=*}"* ]] || extra+=(-o "$o")
 	done
-	_rsh_arr=("${_rsh_arr[0]}" "${extra[@]}" "${_rsh_arr[@]:1}")
+	[ ${#_rsh_h[@]} = 0 ] || _rsh_h=(-- "${_rsh_h[@]}")
+	_rsh_arr=("${_rsh_arr[0]}" "${extra[@]}" "${_rsh_arr[@]:1}" "${_rsh_h[@]}")
+}
+
+RSH_TMP="" RSH_CHECK_PID="" # the check under way: its directory, command
+
+rsh_check_abort() { # rsh_check_abort: from an EXIT trap
+	if [ -n "$RSH_CHECK_PID" ]; then
+		kill -TERM "$RSH_CHECK_PID" 2>/dev/null
+		wait "$RSH_CHECK_PID" 2>/dev/null
+	fi
+	[ -z "$RSH_TMP" ] || rm -rf "$RSH_TMP"
+	RSH_TMP="" RSH_CHECK_PID=""
 }
 
 rsh_check() { # rsh_check VAR HOST NAME RPATH LPATH
@@ -60,8 +100,10 @@ rsh_check() { # rsh_check VAR HOST NAME RPATH LPATH
 	fi
 	want=$("$lpath" --version 2>/dev/null) || want="(none)"
 	out=$(mktemp -d "${TMPDIR:-/tmp}/zcb-rsh.XXXXXX") || return 1
-	rsh_run "$1" "$rpath" --version </dev/null >"$out/o" 2>"$out/e" &
+	RSH_TMP=$out
+	rsh_exec "$1" "$rpath" --version </dev/null >"$out/o" 2>"$out/e" &
 	pid=$!
+	RSH_CHECK_PID=$pid
 	for _ in $(seq 1 600); do
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.1
@@ -69,6 +111,7 @@ rsh_check() { # rsh_check VAR HOST NAME RPATH LPATH
 	kill -TERM "$pid" 2>/dev/null && rc=124
 	wait "$pid"
 	st=$?
+	RSH_CHECK_PID=""
 	[ "$rc" = 124 ] || rc=$st
 	got=$(head -1 "$out/o")
 	if [ $rc = 255 ] && rsh_is_ssh "${_rsh_c[@]}"; then
@@ -85,6 +128,7 @@ rsh_check() { # rsh_check VAR HOST NAME RPATH LPATH
 		rc=1
 	fi
 	rm -rf "$out"
+	RSH_TMP=""
 	[ $rc = 0 ]
 }
 
@@ -108,14 +152,26 @@ rsh_run() { # rsh_run VAR CMD...: CMD via the prefix, in the foreground
 	fi
 }
 
+# rsh_exec VAR CMD...: as rsh_run, the shell replaced by the remote shell
+# (or by CMD): `rsh_exec ... &` makes $! the remote shell itself, so a
+# signal to $! stops it, not only a subshell that would leave it running
+rsh_exec() {
+	local -n _rsh_px=$1
+	shift
+	if rsh_is_ssh "${_rsh_px[@]}"; then
+		exec "${_rsh_px[@]}" "$(rsh_quote "$@")"
+	fi
+	exec "${_rsh_px[@]}" "$@"
+}
+
 rsh_start() { # rsh_start VAR LOG ERR CMD...: sets RSH_PID
 	local var=$1 log=$2 err=$3
 	shift 3
 	local wrap=(sh -c 'echo "zcb-remote-pid $$" >&2; exec "$@"' zcb-remote "$@")
 	if [ "$log" = "$err" ]; then
-		rsh_run "$var" "${wrap[@]}" </dev/null >"$log" 2>&1 &
+		rsh_exec "$var" "${wrap[@]}" </dev/null >"$log" 2>&1 &
 	else
-		rsh_run "$var" "${wrap[@]}" </dev/null >"$log" 2>>"$err" &
+		rsh_exec "$var" "${wrap[@]}" </dev/null >"$log" 2>>"$err" &
 	fi
 	# shellcheck disable=SC2034 # read by the caller
 	RSH_PID=$!

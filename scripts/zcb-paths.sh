@@ -1,8 +1,9 @@
 # shellcheck shell=bash disable=SC2034 # the variables are for the scripts that source this
 # zcb-paths.sh: where a zcbench script finds the tools, the other scripts
-# and its data, whether it runs from a source tree or installed. Sourced
-# by every script that needs one of them (it sets variables and defines
-# one function; it runs nothing).
+# and its data, whether it runs from a source tree or installed, and the
+# temporary results directory of a driver given no --out. Sourced by
+# every script that needs one of them (it sets variables and defines
+# functions; it runs nothing).
 #
 #   zcb_libexec   the scripts' directory: scripts/ in a source tree,
 #                 $(pkglibexecdir) (/usr/libexec/zcbench) installed
@@ -20,6 +21,24 @@
 #                 then the source tree's build/ or, installed, the
 #                 directory the package put the tools in, then PATH.
 #                 Returns 1 (saying nothing) when there is none.
+#   zcb_tmp_out VAR PROG [SUBDIR]
+#                 a driver's results directory when it was given no --out
+#                 (VAR empty): a new one under TMPDIR (PROG.XXXXXX) into
+#                 VAR, exported as ZCB_TMP_OUT, so that the same driver run
+#                 again with --out DIR (--netns execs itself inside a pair
+#                 of namespaces) knows DIR as temporary too; 1 when none
+#                 could be made. SUBDIR: where in it the results go (the
+#                 client's documents; a server's own are not results).
+#                 What it made is cleaned up by:
+#   zcb_tmp_exit PROG STATUS
+#                 from the driver's EXIT trap: a temporary directory (as
+#                 above) that the driver did not name (zcb_tmp_named) is
+#                 removed when it holds no result document of a run that
+#                 ended well (status "ok"; the document of the run a
+#                 signal stopped alone is not kept), else kept and named
+#                 on stderr ("PROG: stopped (exit STATUS): the results so
+#                 far are kept in DIR"); nothing otherwise
+#   zcb_tmp_named the driver has said where its results are
 #
 # `make install` writes the two relative paths below into the installed
 # copy (from this file's directory to $(bindir) and to $(pkgdatadir));
@@ -65,4 +84,32 @@ zcb_tool() { # zcb_tool NAME [BUILDDIR]
 		[ -f "$c" ] && [ -x "$c" ] && { echo "$c"; return 0; }
 	done
 	return 1
+}
+
+zcb_tmp_made="" zcb_tmp_sub="" # this driver's temporary results, if any
+zcb_tmp_out() { # zcb_tmp_out VAR PROG [SUBDIR]
+	local -n _zcb_out=$1
+	if [ -z "$_zcb_out" ]; then
+		_zcb_out=$(mktemp -d "${TMPDIR:-/tmp}/$2.XXXXXX") || return 1
+		export ZCB_TMP_OUT=$_zcb_out
+	fi
+	[ "$_zcb_out" != "${ZCB_TMP_OUT:-}" ] || zcb_tmp_made=$_zcb_out
+	zcb_tmp_sub=${3:-}
+	return 0
+}
+
+zcb_tmp_named() { zcb_tmp_made=""; }
+
+zcb_tmp_exit() { # zcb_tmp_exit PROG STATUS
+	local d=$zcb_tmp_made
+	zcb_tmp_made=""
+	[ -n "$d" ] && [ -d "$d" ] || return 0
+	# a run that ended well (status "ok", as res_write lays it out):
+	# the record of the run a signal stopped alone is not worth keeping
+	if find "$d/$zcb_tmp_sub" -name '*.json' -type f \
+		-exec grep -qx '  "status": "ok",\{0,1\}' {} \; -print 2>/dev/null | grep -q .; then
+		echo "$1: stopped (exit $2): the results so far are kept in $d" >&2
+	else
+		rm -rf "$d"
+	fi
 }

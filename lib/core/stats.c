@@ -1,11 +1,45 @@
-/* stats.c: means, spread, percentiles and t intervals. */
+/* stats.c: means, spread, percentiles and t intervals; GSL's errors
+ * recorded, not fatal. */
 #include "config.h"
 #include "stats.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The calling thread's first GSL error since its last clear ("" none). */
+static __thread char gsl_err[160];
+
+static void gsl_record(const char *reason, const char *file, int line,
+		       int gsl_errno)
+{
+	(void)gsl_errno;
+	if (!gsl_err[0])
+		snprintf(gsl_err, sizeof(gsl_err), "%s (%s:%d)",
+			 reason ? reason : "error", file ? file : "?", line);
+}
+
+static void gsl_install(void)
+{
+	gsl_set_error_handler(gsl_record);
+}
+
+void stats_gsl_clear(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, gsl_install);
+	gsl_err[0] = '\0';
+}
+
+const char *stats_gsl_error(void)
+{
+	return gsl_err[0] ? gsl_err : NULL;
+}
 
 double stats_mean(const double *x, size_t n)
 {

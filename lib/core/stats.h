@@ -49,4 +49,22 @@ void stats_ratio_paired(const double *num, const double *den, size_t n,
 int stats_confidence_reached(const double *x, size_t n, double level,
 			     double width_pct);
 
+/*
+ * GSL's errors. GSL's own handler prints "Default GSL error handler
+ * invoked." and aborts the program, for an argument it refuses (a
+ * distribution's degrees of freedom that are NAN or infinite). The
+ * guard records the error instead, in the calling thread, and lets the
+ * GSL function return its error value (NAN): the computation at hand
+ * then finds it and says what went wrong.
+ *
+ * stats_gsl_clear() installs the guard (once per process; a program may
+ * call it at its start so that no GSL call ever aborts it) and forgets
+ * the calling thread's error: call it before a computation and
+ * stats_gsl_error() after. That is NULL when GSL refused nothing, else
+ * its first refusal since the clear, as "x too large to extract fraction
+ * part (gamma.c:1249)" (valid until the thread's next clear).
+ */
+void stats_gsl_clear(void);
+const char *stats_gsl_error(void);
+
 #endif

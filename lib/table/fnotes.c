@@ -286,6 +286,37 @@ void fn_marks(const struct fnotes *f, struct tbl *t)
 	}
 }
 
+void fn_value(struct fnotes *f, const struct cellv *v, const char *metric)
+{
+	size_t i;
+
+	if (!v->nonpos || !metric)
+		return;
+	for (i = 0; i < f->nnonpos; i++)
+		if (!strcmp(f->nonpos[i], metric))
+			return;
+	if (f->nnonpos < FN_MAX_SRC)
+		f->nonpos[f->nnonpos++] = metric;
+}
+
+/* What "-" means in a cell fn_value was told of. */
+static void nonpos_note(FILE *out, const struct fnotes *f, enum tbl_fmt fmt)
+{
+	char line[1024];
+	size_t i;
+
+	if (!f->nnonpos)
+		return;
+	snprintf(line, sizeof(line),
+		 "-: no harmonic mean: a sample <= 0, "
+		 "which a rate cannot be (");
+	for (i = 0; i < f->nnonpos; i++)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 "%s%s", i ? ", " : "", f->nonpos[i]);
+	strncat(line, ")", sizeof(line) - strlen(line) - 1);
+	fn_note(out, fmt, line);
+}
+
 void fn_note(FILE *out, enum tbl_fmt fmt, const char *text)
 {
 	if (fmt == FMT_MARKDOWN)
@@ -309,6 +340,7 @@ void fn_footnotes(FILE *out, const struct fnotes *f, enum tbl_fmt fmt)
 			 single ? one : f->text[i]);
 		fn_note(out, fmt, line);
 	}
+	nonpos_note(out, f, fmt);
 }
 
 /* Which runs a figure came from, in words. */

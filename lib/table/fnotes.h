@@ -1,5 +1,6 @@
 /*
- * fnotes.h: what a table says about the soak meter's cost (paired.h).
+ * fnotes.h: what a table says about the soak meter's cost (paired.h),
+ * and about a rate it cannot average (a sample <= 0).
  * Every cell whose cases ran perturbed (outside 0.95-1.05) or with
  * soakers on but unpaired is marked, and footnoted under its table; a
  * line says which runs each kind of figure came from. A table with
@@ -51,6 +52,9 @@ struct fnotes {
 	size_t nmark, capmark;
 	struct fn_src src[FN_MAX_SRC];
 	size_t nsrc;
+	const char *nonpos[FN_MAX_SRC]; /* metrics shown "-" for a rate
+					 * <= 0 (fn_value) */
+	size_t nnonpos;
 };
 
 void fn_init(struct fnotes *f);
@@ -79,6 +83,9 @@ int fn_cell(struct fnotes *f, size_t row, size_t col, struct rcase *const *cs,
 void fn_source(struct fnotes *f, const char *what, struct rcase *const *cs,
 	       size_t n, const char *metric, const char *param,
 	       const char *value);
+/* A cell shows v of metric: when it has no value for a rate <= 0
+ * (v->nonpos), fn_footnotes says why its "-". */
+void fn_value(struct fnotes *f, const struct cellv *v, const char *metric);
 /* Put the marks into t: "*" when the table has one footnote, else
  * "*1", "*2"...; "*" too when the footnotes are told as one (below). */
 void fn_marks(const struct fnotes *f, struct tbl *t);
@@ -86,7 +93,8 @@ void fn_marks(const struct fnotes *f, struct tbl *t);
  * own, after a blank line, so it does not become a row). */
 void fn_note(FILE *out, enum tbl_fmt fmt, const char *text);
 /*
- * The footnotes, each after its mark. More than FN_FEW of them, each
+ * The footnotes, each after its mark, then what a "-" for a rate <= 0
+ * means (fn_value). More than FN_FEW of them, each
  * one case's perturbation in the same direction (a sweep whose every
  * cell ran faster with soakers), are one line: "* every marked cell (18
  * of 18): soak runs reached 1.36x-1.53x of the unmetered rate (3 pairs

@@ -45,6 +45,7 @@ static void chat_row(struct lay *l, const struct rgroup *g)
 		row = lay_row(l, g);
 		cell_value(g->cases, g->n, chat_rows[i].metric, l->o->stat,
 			   NULL, NULL, &v);
+		fn_value(&l->fn, &v, chat_rows[i].metric);
 		lay_set(l, row, 0, chat_rows[i].name);
 		fmt_6f(b, sizeof(b), v.ok ? v.v : NAN);
 		lay_set(l, row, 1, b);

@@ -194,14 +194,15 @@ void lay_mark(struct lay *l, size_t row, size_t c, struct rcase *const *cs,
 			value, flags);
 }
 
-void lay_figure(char *buf, size_t len, const struct lay *l,
-		struct rcase *const *cs, size_t n, const char *metric,
-		const char *param, const char *value, lay_fmt f)
+void lay_figure(char *buf, size_t len, struct lay *l, struct rcase *const *cs,
+		size_t n, const char *metric, const char *param,
+		const char *value, lay_fmt f)
 {
 	struct cellv v;
 
 	cell_value(cs, n, metric, l->o->stat, param, value, &v);
 	f(buf, len, v.ok ? v.v : NAN);
+	fn_value(&l->fn, &v, metric);
 }
 
 /* TOTAL SIZE of a timed run (total_bytes 0): the bytes a result run of

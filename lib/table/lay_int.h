@@ -107,9 +107,9 @@ void lay_mark(struct lay *l, size_t row, size_t c, struct rcase *const *cs,
 
 typedef void (*lay_fmt)(char *buf, size_t len, double v);
 /* The statistic of metric over the cases (cell_value), formatted. */
-void lay_figure(char *buf, size_t len, const struct lay *l,
-		struct rcase *const *cs, size_t n, const char *metric,
-		const char *param, const char *value, lay_fmt f);
+void lay_figure(char *buf, size_t len, struct lay *l, struct rcase *const *cs,
+		size_t n, const char *metric, const char *param,
+		const char *value, lay_fmt f);
 /* Whether a selected case carries metric. */
 int lay_any_metric(const struct lay *l, const char *metric);
 /* One param's value, the same in every selected case, or NULL. */

@@ -238,6 +238,8 @@ static void ops_row(struct lay *l, const struct rgroup *g)
 			   "path", p9_paths[p], &a);
 		cell_value(g->cases, g->n, "throughput_MBps", l->o->stat,
 			   "path", p9_paths[p + 1], &z);
+		fn_value(&l->fn, &a, "throughput_MBps");
+		fn_value(&l->fn, &z, "throughput_MBps");
 		fmt_3f(b, sizeof(b), a.ok && z.ok && a.v > 0 ? z.v / a.v : NAN);
 		lay_set(l, row, RATIO + p / 2, b);
 	}

@@ -40,7 +40,9 @@ const char *layout_name(size_t i);
  * Print a named layout ("all": every one) of the set: 0 printed, 1
  * nothing to print (with all, a note says so for each layout; else
  * nothing is printed and the caller names the reason, layout_tool()),
- * -1 no layout of that name.
+ * -1 no layout of that name. With all, a profiled run's document (its
+ * cases carry prof_local_copy_pct) is the profile layout's only, never
+ * extra rows of a seed table; a layout named alone reads every document.
  */
 int layout_print(const char *name, const struct rl_set *s,
 		 const struct layout_opts *o);

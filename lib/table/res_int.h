@@ -23,12 +23,16 @@ void rl_list_add(struct rl_bad **v, size_t *n, size_t *cap, const char *path,
 		    __VA_ARGS__)
 
 /*
- * Make a document's summaries follow its samples (see resload.h): 0, or
- * 1 when a measured document's stored summary was wrong (recomputed),
- * or -1 when a transcription contradicts its samples (refuse it); why
- * says where (the first place).
+ * Make a document's summaries follow its samples (see resload.h): 0; or
+ * 1 with warn saying so when a measured document's stored summary was
+ * wrong (recomputed) or a rate has a sample <= 0 (kept: no harmonic
+ * mean); or -1 with err saying why to refuse it: a transcription that
+ * contradicts its samples, or a metric whose samples' mean or standard
+ * deviation is not a finite number. Each names the case and metric
+ * (the first place found).
  */
-int rl_check_summaries(json_t *root, char *why, size_t len);
+int rl_check_summaries(json_t *root, char *err, size_t elen, char *warn,
+		       size_t wlen);
 
 /*
  * Is root a document the set may keep (valid, ok unless flags has

@@ -128,13 +128,60 @@ static int perturbation_moved(json_t *kase, json_t *metrics, char *why,
 	return moved;
 }
 
+/* What the check of a document found: a refusal (err) and what to warn
+ * about (a wrong summary, a rate <= 0), the first of each. */
+struct chk {
+	char *err, *sum, *rate;
+	size_t elen, slen, rlen;
+	int refused, wrong, nonpos;
+};
+
+/* A metric's samples whose mean or spread is not a finite number
+ * (values so large that their sum overflows): said in k->err. */
+static int overflowed(struct chk *k, size_t idx, const char *name,
+		      json_t *fresh, const double *x, size_t n)
+{
+	double top = 0;
+	size_t i;
+
+	if (!n || (json_is_number(json_object_get(fresh, "mean")) &&
+		   (n < 2 || json_is_number(json_object_get(fresh, "stddev")))))
+		return 0;
+	for (i = 0; i < n; i++)
+		top = fmax(top, fabs(x[i]));
+	snprintf(k->err, k->elen,
+		 "cases[%zu] %s: the samples' mean or standard deviation is "
+		 "not a finite number (values up to %.6g overflow)",
+		 idx, name, top);
+	k->refused = 1;
+	return 1;
+}
+
+/* A rate's samples <= 0: kept, but no harmonic mean (said in k->rate). */
+static void nonpositive(struct chk *k, size_t idx, const char *name,
+			const double *x, size_t n)
+{
+	size_t i, bad = 0;
+
+	for (i = 0; i < n; i++)
+		bad += !(x[i] > 0);
+	if (!bad || k->nonpos++)
+		return;
+	snprintf(k->rate, k->rlen,
+		 "cases[%zu] %s: %zu of %zu samples <= 0, which a rate "
+		 "cannot be: it has no harmonic mean (shown as -, never "
+		 "judged)",
+		 idx, name, bad, n);
+}
+
 /*
- * One case of rl_check_summaries(): -1 (a transcription contradicted), 1
- * (a measured summary was wrong), else 0; why (may be NULL, len 0)
- * says where.
+ * One case of rl_check_summaries(): k->refused when a transcription
+ * contradicted its samples or a metric's figures are not finite, k->wrong
+ * when a measured summary was wrong (recomputed), k->nonpos for a rate
+ * <= 0; each says where in its buffer (the first found).
  */
-static int check_case(json_t *kase, size_t idx, json_t *metrics,
-		      int transcribed, char *why, size_t len)
+static void check_case(json_t *kase, size_t idx, json_t *metrics,
+		       int transcribed, struct chk *k)
 {
 	/* the figures tables read; stddev first, as one sample has none */
 	static const char *const measured[] = {"stddev", "n",	   "mean",
@@ -144,7 +191,6 @@ static int check_case(json_t *kase, size_t idx, json_t *metrics,
 	json_t *carried = carried_metrics(kase), *v;
 	const char *name;
 	char w[512];
-	int r = 0;
 
 	json_object_foreach(carried, name, v)
 	{
@@ -153,67 +199,85 @@ static int check_case(json_t *kase, size_t idx, json_t *metrics,
 		json_t *old = json_object_get(sum, name), *fresh;
 		double *x = NULL;
 		size_t n = 0, cap = 0;
+		int bad;
 
 		rl_case_values(kase, name, &x, &n, &cap);
 		fresh = res_summary_json(x, n, transcribed || rate);
+		bad = overflowed(k, idx, name, fresh, x, n);
+		if (!bad && rate)
+			nonpositive(k, idx, name, x, n);
 		free(x);
-		if (transcribed) {
-			r = n &&
-			    contradiction(old, fresh, published, w, sizeof(w));
+		if (bad) {
 			json_decref(fresh);
-			if (r) {
-				snprintf(why, len,
+			break;
+		}
+		if (transcribed) {
+			bad = n && contradiction(old, fresh, published, w,
+						 sizeof(w));
+			json_decref(fresh);
+			if (bad) {
+				snprintf(k->err, k->elen,
 					 "transcribed figures contradict the "
 					 "samples: cases[%zu] %s %s",
 					 idx, name, w);
+				k->refused = 1;
 				break;
 			}
 			continue;
 		}
-		if (!r && contradiction(old, fresh, measured + (n < 2), w,
-					sizeof(w))) {
-			snprintf(why, len, "cases[%zu] %s %s", idx, name, w);
-			r = 1;
-		}
+		if (contradiction(old, fresh, measured + (n < 2), w,
+				  sizeof(w)) &&
+		    !k->wrong++)
+			snprintf(k->sum, k->slen, "cases[%zu] %s %s", idx, name,
+				 w);
 		json_object_set_new(sum, name, fresh);
 	}
 	/* a measured summary has no figure without samples */
 	json_object_foreach(metrics, name, v)
 	{
-		if (transcribed || !json_object_get(sum, name) ||
+		if (k->refused || transcribed || !json_object_get(sum, name) ||
 		    json_object_get(carried, name))
 			continue;
-		if (!r)
-			snprintf(why, len,
+		if (!k->wrong++)
+			snprintf(k->sum, k->slen,
 				 "cases[%zu] %s has a summary and no samples",
 				 idx, name);
-		r = 1;
 		json_object_del(sum, name);
 	}
 	json_decref(carried);
 	/* the marks follow the samples too */
-	if (!transcribed && perturbation_moved(kase, metrics, w, sizeof(w)) &&
-	    !r) {
-		snprintf(why, len, "cases[%zu] perturbation %s", idx, w);
-		r = 1;
-	}
-	return transcribed ? -r : r;
+	if (!k->refused && !transcribed &&
+	    perturbation_moved(kase, metrics, w, sizeof(w)) && !k->wrong++)
+		snprintf(k->sum, k->slen, "cases[%zu] perturbation %s", idx, w);
 }
 
-int rl_check_summaries(json_t *root, char *why, size_t len)
+int rl_check_summaries(json_t *root, char *err, size_t elen, char *warn,
+		       size_t wlen)
 {
 	int transcribed = json_is_true(json_object_get(root, "transcribed"));
 	json_t *metrics = json_object_get(root, "metrics"), *c;
+	char sum[1024], rate[512];
+	struct chk k = {.err = err,
+			.sum = sum,
+			.rate = rate,
+			.elen = elen,
+			.slen = sizeof(sum),
+			.rlen = sizeof(rate)};
 	size_t i;
-	int r = 0, k;
 
+	warn[0] = '\0';
 	json_array_foreach(json_object_get(root, "cases"), i, c)
 	{
-		k = check_case(c, i, metrics, transcribed, r ? NULL : why,
-			       r ? 0 : len);
-		if (k < 0)
+		check_case(c, i, metrics, transcribed, &k);
+		if (k.refused)
 			return -1;
-		r |= k;
 	}
-	return r;
+	if (k.wrong)
+		snprintf(warn, wlen,
+			 "the stored summary disagrees with the samples, "
+			 "which are used: %s%s",
+			 sum, k.nonpos ? "; " : "");
+	if (k.nonpos)
+		snprintf(warn + strlen(warn), wlen - strlen(warn), "%s", rate);
+	return k.wrong || k.nonpos;
 }

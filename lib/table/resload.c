@@ -2,10 +2,11 @@
  * resload.c: the set of loaded result documents (resload.h). A
  * document that is not JSON, fails res_validate(), records a failed run
  * (unless its tool asked to keep it), has a tool name that is not a
- * plain word, a transcription whose samples contradict it (rescheck.c),
- * or uses another unit for a metric than the rest of the set is refused
- * with its reason; the others are kept, with summaries that follow their
- * samples. Files and directories: resdir.c.
+ * plain word, a transcription whose samples contradict it or a metric
+ * whose samples overflow (rescheck.c), or uses another unit for a
+ * metric than the rest of the set is refused with its reason; the
+ * others are kept, with summaries that follow their samples. Files and
+ * directories: resdir.c.
  */
 #include "config.h"
 #include "res_int.h"
@@ -104,7 +105,6 @@ int rl_judge(json_t *root, unsigned flags, char *err, size_t len,
 	     char *warn, size_t wlen)
 {
 	const char *status;
-	int r;
 
 	warn[0] = '\0';
 	if (res_validate(root, err, len))
@@ -123,15 +123,7 @@ int rl_judge(json_t *root, unsigned flags, char *err, size_t len,
 				   "'-', '_', '.')");
 		return -EINVAL;
 	}
-	r = rl_check_summaries(root, err, len);
-	if (r < 0)
-		return -EINVAL;
-	if (r)
-		snprintf(warn, wlen,
-			 "the stored summary disagrees with the samples, "
-			 "which are used: %s",
-			 err);
-	return 0;
+	return rl_check_summaries(root, err, len, warn, wlen) < 0 ? -EINVAL : 0;
 }
 
 void rl_keep(struct rl_set *s, const char *name, json_t *root,

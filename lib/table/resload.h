@@ -15,9 +15,17 @@
  * Summaries follow the samples, so every table shows the same figures:
  * a measured document's summary of each metric its samples carry is
  * recomputed from them (res_summary_json() over rl_case_values()), and
- * a stored one that disagreed is named in the warned list. A transcribed document keeps its published summary (its
- * samples stand for runs the mail did not list), but is refused when
- * the published mean is not its samples' mean.
+ * a stored one that disagreed is named in the warned list. A
+ * transcribed document keeps its published summary (its samples stand
+ * for runs the mail did not list), but is refused when the published
+ * mean is not its samples' mean.
+ *
+ * Figures must be numbers: a document is refused when a metric's
+ * samples have a mean or standard deviation that is not finite (values
+ * near 1e308, whose sum overflows), naming the case and metric. A rate
+ * sample <= 0 is kept but named in the warned list: such a rate has no
+ * harmonic mean, and the tables show "-" for it and compare never
+ * judges it.
  */
 #ifndef ZCB_RESLOAD_H
 #define ZCB_RESLOAD_H
@@ -51,7 +59,8 @@ struct rl_set {
 	size_t nbad, capbad;
 	struct rl_bad *skipped; /* read already (another name, a loop) */
 	size_t nskipped, capskipped;
-	struct rl_bad *warned; /* kept, but their summaries were wrong */
+	struct rl_bad *warned; /* kept, but their summaries were wrong or a
+				* rate was <= 0 */
 	size_t nwarned, capwarned;
 	json_t *seen;	 /* "dev:ino" -> the path read under that name */
 	json_t *walking; /* "dev:ino" of the directories being walked */

@@ -269,19 +269,25 @@ static enum stat_kind resolve(struct rcase *const *cs, size_t n,
 	return n && is_rate(cs[0], metric) ? ST_HMEAN : ST_MEAN;
 }
 
-/* One case: its summary, when it has the statistic asked for. */
-static int from_summary(json_t *kase, const char *metric, enum stat_kind st,
-			struct cellv *out)
+/* One case: its summary, when it has the statistic asked for (a
+ * measured one's undefined hmean is left to the samples to explain). */
+static int from_summary(const struct rcase *c, const char *metric,
+			enum stat_kind st, struct cellv *out)
 {
-	json_t *sum = json_object_get(json_object_get(kase, "summary"), metric);
+	json_t *sum =
+		json_object_get(json_object_get(c->kase, "summary"), metric);
 	json_t *v = json_object_get(sum, stat_field(st));
 	json_t *sd = json_object_get(sum, "stddev");
 
 	/* a transcribed summary has the published mean only */
-	if (!json_is_number(v) && st == ST_HMEAN)
+	if (!json_is_number(v) && st == ST_HMEAN && c->doc->transcribed)
 		v = json_object_get(sum, "mean");
 	if (!json_is_number(v))
 		return 0;
+	if (st == ST_HMEAN && !(json_number_value(v) > 0)) {
+		out->nonpos = 1; /* a published rate <= 0 */
+		return 1;
+	}
 	out->v = json_number_value(v);
 	out->n = (size_t)json_integer_value(json_object_get(sum, "n"));
 	out->sd =
@@ -324,7 +330,7 @@ void cell_value(struct rcase *const *cs, size_t n, const char *metric,
 	out->v = out->sd = NAN;
 	st = resolve(cs, n, metric, st);
 	m = cell_cases(cs, n, metric, param, value, use);
-	if (m == 1 && from_summary(use[0]->kase, metric, st, out)) {
+	if (m == 1 && from_summary(use[0], metric, st, out)) {
 		free(use);
 		return;
 	}
@@ -338,6 +344,7 @@ void cell_value(struct rcase *const *cs, size_t n, const char *metric,
 		out->sd = nx > 1 ? s.stddev : NAN;
 		out->n = nx;
 		out->ok = isfinite(out->v);
+		out->nonpos = st == ST_HMEAN && !out->ok;
 	}
 	free(x);
 	free(use);

@@ -78,11 +78,15 @@ struct cellv {
 	double sd; /* standard deviation (NAN if n < 2) */
 	size_t n;  /* samples behind it */
 	int ok;	   /* 0: no value */
+	int nonpos; /* no value: a harmonic mean over a sample (or a
+		     * published mean) <= 0, which a rate cannot be */
 };
 
 /* A metric over cases: one case uses its summary (transcribed figures
  * live there), several pool their samples. Cases without the metric, or
- * not matching param=value (when param is not NULL), are left out. */
+ * not matching param=value (when param is not NULL), are left out. A
+ * harmonic mean over a value <= 0 is no value (nonpos set), never the
+ * arithmetic mean. */
 void cell_value(struct rcase *const *cs, size_t n, const char *metric,
 		enum stat_kind st, const char *param, const char *value,
 		struct cellv *out);

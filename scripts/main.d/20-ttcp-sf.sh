@@ -20,8 +20,9 @@ fi
 "$zc" "${where[@]}" "${args[@]}" || exit
 # where the CPU went, copy against zero-copy: the kernel profile of write
 # and sendfile, one pair each (profiled, then unprofiled), its family
-# table under the seed's; kept in profile/, which 90-report leaves out
-# (its runs are no extra rows of the seed's table)
+# table under the seed's; kept in profile/ (its runs are no extra rows of
+# the seed's table: 90-report's layout "all" gives them to the profile
+# layout only, and its plots leave them out)
 echo
 "$zc" "${where[@]}" --methods write,sendfile --sizes 32768 --repeat 1 \
 	--duration 1s --source-size 64M --cpu procstat,profile \

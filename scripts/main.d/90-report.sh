@@ -10,18 +10,21 @@ set -uo pipefail
 # shellcheck source=scripts/zcb-paths.sh
 source "${ZCB_LIBEXEC:-$(dirname "$0")/..}/zcb-paths.sh" || exit 1
 Z=$(zcb_tool zcbreport) || { echo "90-report: zcbreport is not built" >&2; exit 1; }
-# profile/: 20-ttcp-sf's profiled runs, reported there (their own table)
-mapfile -t docs < <(find "$ZCB_OUT" -name '*.json' -not -path '*/plots/*' \
-	-not -path "$ZCB_OUT/profile/*" | sort)
-if [ ${#docs[@]} -eq 0 ]; then
+# every document for the tables: the layout "all" gives a profiled run
+# (20-ttcp-sf's profile/) to the profile layout only, never as extra rows
+# of a seed table; the plots are of the experiment's runs, not profile/
+mapfile -t all < <(find "$ZCB_OUT" -name '*.json' -not -path '*/plots/*' | sort)
+mapfile -t docs < <(printf '%s\n' "${all[@]}" | grep -v "^$ZCB_OUT/profile/")
+if [ ${#all[@]} -eq 0 ]; then
 	echo "90-report: no result documents under $ZCB_OUT: nothing to report"
 	exit 0
 fi
-echo "90-report: ${#docs[@]} result documents under $ZCB_OUT"
+echo "90-report: ${#all[@]} result documents under $ZCB_OUT"
 echo
 rc=0
-"$Z" table --layout all "${docs[@]}" || rc=$?
+"$Z" table --layout all "${all[@]}" || rc=$?
 [ $rc -le 1 ] || echo "90-report: no seed layout had data (exit $rc)"
+[ ${#docs[@]} -gt 0 ] || exit 0
 
 mkdir -p "$ZCB_OUT/plots"
 mapfile -t tools < <(jq -r 'select(.status == "ok") | .tool' "${docs[@]}" 2>/dev/null | sort -u)

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include "cmpstats.h"
+#include "stats.h"
 #include "t.h"
 
 #include <errno.h>
@@ -218,6 +219,34 @@ static void test_bh(void)
 	T_NEAR(q[2], 0.02, 1e-12);
 }
 
+/*
+ * GSL refusing its arguments (degrees of freedom that overflow to NAN)
+ * is an error of the test at hand, never an abort: -ERANGE and GSL's
+ * words, and the next test starts clean. Before the guard, each of
+ * these killed the program ("Default GSL error handler invoked.").
+ */
+static void test_gsl_errors(void)
+{
+	struct cmp_result r;
+	const double huge[] = {1e308, 1e308, 1e308, 1e308, 1e308};
+	const double neg[] = {-600, -610, -620, -630, -640};
+	const double a[] = {1, 2, 4}, b[] = {2, 4, 8};
+
+	/* sd 1e150 on n = 50: its variance over n squared overflows */
+	T_CHECK(cmp_welch_summary(247565.4, 9400, 50, 218249, 1e150, 50, 0.95,
+				  &r) == -ERANGE);
+	T_CHECK(strstr(r.err, "(gamma.c:") != NULL);
+	T_CHECK(cmp_welch(a, 3, b, 3, 1, 0.95, &r) == 0);
+	T_STREQ(r.err, "");
+	/* a mean that overflows is no input for a test */
+	T_CHECK(cmp_welch(huge, 5, neg, 5, 0, 0.95, &r) == -EDOM);
+	/* coefficients of variation whose squares overflow */
+	T_CHECK(isnan(cmp_detectable(0.01, 5, 1e200, 5, 0.05, 0.9, 0.02)));
+	T_CHECK(stats_gsl_error() != NULL);
+	T_CHECK(!isnan(cmp_detectable(0.01, 5, 0.01, 5, 0.05, 0.9, 0.02)));
+	T_CHECK(stats_gsl_error() == NULL);
+}
+
 int main(void)
 {
 	test_welch();
@@ -227,5 +256,6 @@ int main(void)
 	test_mann_whitney();
 	test_signed_rank();
 	test_bh();
+	test_gsl_errors();
 	return t_done();
 }
