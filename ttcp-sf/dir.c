@@ -290,7 +290,7 @@ struct xfer_source *dir_rcv_source(struct rcv *r, uint64_t buflen, int hot)
 	}
 	if (!r->have_src &&
 	    xfer_source_open(&r->src, NULL, DIR_SRC, buflen, r->c->align,
-			     r->c->offset, hot, err, sizeof(err)))
+			     r->c->offset, hot, &sig_stop, err, sizeof(err)))
 		die("%s", err);
 	r->have_src = 1;
 	return &r->src;

@@ -59,7 +59,7 @@ static void open_source(struct xmit *t)
 		size = size < SRC_MIN ? SRC_MIN : size > SRC_MAX ? SRC_MAX : size;
 	}
 	if (xfer_source_open(&t->src, c->file, size, c->buflen, c->align,
-			     c->offset, c->hot, err, sizeof(err)))
+			     c->offset, c->hot, &sig_stop, err, sizeof(err)))
 		die("%s", err);
 	t->src.touch = c->touch;
 	t->source = c->hot && (t->ops->flags & XFER_HOT_BUF) ? "hot" : "file";
