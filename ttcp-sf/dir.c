@@ -283,14 +283,19 @@ void dir_xmit_sample(const struct cfg *c, struct meterset *ms,
 struct xfer_source *dir_rcv_source(struct rcv *r, uint64_t buflen, int hot)
 {
 	char err[512];
+	int e;
 
 	if (r->have_src && (r->src.buflen != buflen || r->src.hot != hot)) {
 		xfer_source_close(&r->src);
 		r->have_src = 0;
 	}
-	if (!r->have_src &&
-	    xfer_source_open(&r->src, NULL, DIR_SRC, buflen, r->c->align,
-			     r->c->offset, hot, &sig_stop, err, sizeof(err)))
+	e = r->have_src ? 0 :
+		xfer_source_open(&r->src, NULL, DIR_SRC, buflen, r->c->align,
+				 r->c->offset, hot, &sig_stop, err,
+				 sizeof(err));
+	if (e == -EINTR)
+		out_interrupted("r", "making the source to send", err);
+	if (e)
 		die("%s", err);
 	r->have_src = 1;
 	return &r->src;

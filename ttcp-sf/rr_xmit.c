@@ -49,7 +49,13 @@ fault(const struct rrx *x, const char *phase, ssize_t r, size_t want)
 {
 	const struct cfg *c = x->c;
 	uint64_t n = x->s->trans + 1;
+	char where[64];
 
+	if (r == -EINTR && sig_stop) {
+		snprintf(where, sizeof(where), "%s, transaction %llu", phase,
+			 (unsigned long long)n);
+		out_interrupted("t", where, NULL);
+	}
 	if (r == -ETIMEDOUT)
 		die("receiver %s:%d (phase: %s, transaction %llu): no answer within %d ms%s",
 		    c->host, c->port, phase, (unsigned long long)n,
@@ -233,6 +239,8 @@ static void tcp_crr(struct rrx *x)
 		ctr_add(&x->s->trans, 1);
 		t0 = t1;
 	}
+	if (sig_stop) /* no end frame: the receiver's --timeout ends it */
+		return;
 	fd = ttcp_connect(c, SOCK_STREAM);
 	rr_setup_put(x->req, &end);
 	r = rr_write_full(fd, x->req, RR_SETUP);
@@ -311,15 +319,9 @@ static void udp_rr(struct rrx *x)
 		.kind = RR_UDP, .req = c->rr_req, .resp = c->rr_resp, .flows = 1};
 	size_t k = c->rr_req < c->rr_resp ? c->rr_req : c->rr_resp;
 	uint64_t seq, t0;
-	char err[512];
 	int fd;
 
-	fd = sock_connect(c->host, c->port, SOCK_DGRAM, c->timeout_ms, err,
-			  sizeof(err));
-	if (fd < 0)
-		die("receiver %s:%d (phase: connect): %s", c->host, c->port,
-		    err);
-	ttcp_socket_opts(c, fd, 1);
+	fd = ttcp_connect(c, SOCK_DGRAM);
 	rr_setup_put(x->req, &su);
 	udp_handshake(x, fd, x->req, "setup");
 	for (seq = 0; more(x, t0 = clock_ns()); seq++) {

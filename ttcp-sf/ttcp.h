@@ -198,6 +198,11 @@ void ttcp_ival_end(const struct cfg *c, struct res_doc *d);
 extern FILE *ttcp_out;		/* human text: stdout, stderr under -J */
 /* The result document of this run: config, metrics, output, label. */
 struct res_doc *out_doc(const struct cfg *c, int argc, char **argv);
+/* A signal came before this side could start (or go on with) what comes
+ * next: one line naming the phase (and detail, or NULL), the document
+ * failed, exit 128 + the signal. Nothing more reaches the peer. */
+void out_interrupted(const char *side, const char *phase,
+		     const char *detail) __attribute__((noreturn));
 /* The meters line (pairs: with "; soak runs in pairs ..."), and one
  * line (and a warning in d) for each meter of the list that cannot run
  * here. */

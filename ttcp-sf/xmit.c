@@ -50,6 +50,7 @@ static void open_source(struct xmit *t)
 	const struct cfg *c = t->c;
 	uint64_t size = c->source_size;
 	char err[512], b[32];
+	int r;
 
 	fprintf(ttcp_out, "ttcp-t: buflen=%zu, nbuf=%ld, align=%zu/%zu, port=%d  %s  -> %s\n",
 		c->buflen, c->nbuf, c->align, c->offset, c->port,
@@ -58,8 +59,12 @@ static void open_source(struct xmit *t)
 		size = c->duration > 0 ? SRC_MAX : (uint64_t)c->buflen * c->nbuf;
 		size = size < SRC_MIN ? SRC_MIN : size > SRC_MAX ? SRC_MAX : size;
 	}
-	if (xfer_source_open(&t->src, c->file, size, c->buflen, c->align,
-			     c->offset, c->hot, &sig_stop, err, sizeof(err)))
+	fflush(ttcp_out); /* before the wait for the file */
+	r = xfer_source_open(&t->src, c->file, size, c->buflen, c->align,
+			     c->offset, c->hot, &sig_stop, err, sizeof(err));
+	if (r == -EINTR)
+		out_interrupted("t", "making the source", err);
+	if (r)
 		die("%s", err);
 	t->src.touch = c->touch;
 	t->source = c->hot && (t->ops->flags & XFER_HOT_BUF) ? "hot" : "file";
@@ -101,9 +106,12 @@ static void drain(const struct cfg *c, int fd)
 int ttcp_connect(const struct cfg *c, int type)
 {
 	char err[512];
-	int fd = sock_connect(c->host, c->port, type, c->timeout_ms, err,
-			      sizeof(err));
+	int fd;
 
+	if (sig_stop) /* a connection now would carry nothing */
+		out_interrupted("t", "connect", NULL);
+	fd = sock_connect(c->host, c->port, type, c->timeout_ms, err,
+			  sizeof(err));
 	if (fd < 0)
 		die("receiver %s:%d (phase: connect): %s", c->host, c->port,
 		    err);
@@ -449,8 +457,10 @@ int do_transmit(const struct cfg *c, struct res_doc *d)
 		t.paired_by = meterset_paired_by(&t.ms);
 		out_meters("t", &t.ms, d, 1);
 	}
+	if (sig_stop)
+		out_interrupted("t", "before the first connection", NULL);
 	memset(&rt, 0, sizeof(rt));
-	for (i = 0; more && i < meter_runs(paired, c->com.repeat) &&
+	for (i = 0; more && !sig_stop && i < meter_runs(paired, c->com.repeat) &&
 		    i < TTCP_MAX_SAMPLES; i++) {
 		memset(&s, 0, sizeof(s));
 		s.lost = -1;
