@@ -241,8 +241,9 @@ void flows_raise_fds(int n)
 
 int *flows_accept(struct rcv *r, int fd, const struct dir_setup *st)
 {
-	int *fds = xcalloc((size_t)st->flows, sizeof(int)), i, got = 1;
+	int *fds = xcalloc((size_t)st->flows, sizeof(int)), i, got = 1, d;
 	struct dir_setup o;
+	char why[300];
 
 	flows_raise_fds(st->flows);
 	for (i = 0; i < st->flows; i++)
@@ -254,8 +255,11 @@ int *flows_accept(struct rcv *r, int fd, const struct dir_setup *st)
 			die("%d of %d flows connected within %d ms (phase: flow accept)",
 			    got, st->flows, r->c->timeout_ms);
 		ttcp_socket_opts(r->c, fd, 0);
-		if (!dir_peek_setup(fd, r->c->timeout_ms, &o) ||
-		    o.flows != st->flows || fds[o.flow] >= 0 ||
+		d = dir_peek(fd, r->c->timeout_ms, &o, NULL, why, sizeof(why));
+		if (d < 0)
+			die("transmitter %s: flow %d of %d: %s (phase: flow accept)",
+			    r->peer, got + 1, st->flows, why);
+		if (d != DIR_SETUP || o.flows != st->flows || fds[o.flow] >= 0 ||
 		    o.reverse != st->reverse || o.bidir)
 			die("transmitter %s: flow %d of %d came without its setup, or twice (phase: flow accept)",
 			    r->peer, got + 1, st->flows);

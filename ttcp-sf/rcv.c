@@ -40,7 +40,7 @@ static int tcp_sample(struct rcv *r, int first, struct sample *s)
 	struct xfer *x;
 	double t0;
 	int64_t n;
-	int fd;
+	int fd, d;
 
 	for (;;) {
 		fd = rcv_accept_data(r, ms, "data accept");
@@ -52,7 +52,10 @@ static int tcp_sample(struct rcv *r, int first, struct sample *s)
 		}
 		fprintf(ttcp_out, "ttcp-r: accept from %s\n", r->peer);
 		ttcp_socket_opts(c, fd, 0);
-		if (dir_peek_setup(fd, c->timeout_ms, &st)) { /* -R, -P... */
+		d = dir_peek(fd, c->timeout_ms, &st, NULL, err, sizeof(err));
+		if (d < 0)
+			die("transmitter %s: %s (phase: setup)", r->peer, err);
+		if (d == DIR_SETUP) { /* -R, -P... */
 			if (st.flows > 1)
 				flows_rcv_sample(r, flows_accept(r, fd, &st),
 						 st.flows,

@@ -149,6 +149,15 @@ struct ctl_report {
 	uint64_t *flow_count;	/* their counts (parse: owned) */
 };
 
+/*
+ * One frame from fd, whole within ms (not each step: a peer that trickles
+ * it stalls it). 0 with *out (new reference); else -errno with *got the
+ * bytes that came (0: nothing came, or the peer closed at once) and err
+ * saying where it stopped ("stalled mid-frame after 9 of 1200 bytes
+ * within 2000 ms"); -EINVAL when the bytes are not a frame.
+ */
+int ctl_recv_frame(int fd, int ms, json_t **out, size_t *got, char *err,
+		   size_t len);
 json_t *ctl_hello_build(const struct ctl_hello *h);
 int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len);
 json_t *ctl_report_build(const struct ctl_report *r,

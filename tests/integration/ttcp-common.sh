@@ -73,6 +73,20 @@ tt_kill_midway() {
 	wait "$xp" || TT_XRC=$?
 }
 
+# tt_u32be N: N as 4 big-endian bytes
+tt_u32be() {
+	# shellcheck disable=SC2059
+	printf "$(printf '\\x%02x\\x%02x\\x%02x\\x%02x' \
+		$(($1 >> 24 & 255)) $(($1 >> 16 & 255)) $(($1 >> 8 & 255)) $(($1 & 255)))"
+}
+# tt_frame JSON: JSON in ttcp-sf's frame (lib/wire/peerrep: "ZCBR", its
+# length, the bytes); JSON is ASCII
+tt_frame() {
+	printf 'ZCBR'
+	tt_u32be "${#1}"
+	printf '%s' "$1"
+}
+
 # tt_bad WHAT PATTERN ARGS...: ttcp-sf ARGS exits 2 with PATTERN in its
 # (one-line) message
 tt_bad() {
