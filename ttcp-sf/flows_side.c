@@ -243,6 +243,7 @@ int *flows_accept(struct rcv *r, int fd, const struct dir_setup *st)
 {
 	int *fds = xcalloc((size_t)st->flows, sizeof(int)), i, got = 1, d;
 	struct dir_setup o;
+	struct rcv_wait w;
 	char why[300];
 
 	flows_raise_fds(st->flows);
@@ -250,7 +251,8 @@ int *flows_accept(struct rcv *r, int fd, const struct dir_setup *st)
 		fds[i] = -1;
 	fds[st->flow] = fd;
 	while (got < st->flows) {
-		fd = rcv_accept_data(r, r->c->timeout_ms, "flow accept");
+		rcv_wait_init(&w, r->c->timeout_ms);
+		fd = rcv_accept_data(r, &w, "flow accept");
 		if (fd <= 0)
 			die("%d of %d flows connected within %d ms (phase: flow accept)",
 			    got, st->flows, r->c->timeout_ms);

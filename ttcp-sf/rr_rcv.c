@@ -51,27 +51,26 @@ fault(const struct rrs *x, const char *phase, ssize_t n, size_t want)
 }
 
 /*
- * The next connection and its setup frame: its fd, 0 when it was a
- * stray (closed without a byte), -1 when stopped. Dies when no
- * transmitter came within ms, or it sent something else.
+ * The next connection and its setup frame within the wait w: its fd, 0
+ * when it was a stray (closed without a byte: the wait is shortened),
+ * -1 when stopped. Dies when the wait is over, or it sent something
+ * else.
  */
-static int next_conn(struct rrs *x, int ms, struct rr_setup *su)
+static int next_conn(struct rrs *x, struct rcv_wait *w, struct rr_setup *su)
 {
 	unsigned char b[RR_SETUP];
 	ssize_t n;
-	int fd = rcv_accept_data(x->r, ms, "data accept");
+	int fd = rcv_accept_data(x->r, w, "data accept");
 
 	if (fd <= 0) {
 		if (sig_stop)
 			return -1;
-		die("no transmitter connected within %d ms (phase: accept)",
-		    ms);
+		rcv_wait_over(x->r, w);
 	}
 	ttcp_socket_opts(x->r->c, fd, 0);
 	n = rr_read_full(fd, b, RR_SETUP);
 	if (n == 0) {
-		rcv_stray(x->r, x->r->peer, "data accept",
-			  "closed without sending a byte");
+		rcv_wait_empty(x->r, w);
 		close(fd);
 		return 0;
 	}
@@ -114,13 +113,15 @@ static int answer(struct rrs *x, int fd)
 static int crr(struct rrs *x, int fd)
 {
 	struct rr_setup su;
+	struct rcv_wait w;
 
 	for (;;) {
 		if (!answer(x, fd))
 			fault(x, "request", 0, x->su.req);
 		close(fd);
+		rcv_wait_init(&w, x->r->c->timeout_ms);
 		do
-			fd = next_conn(x, x->r->c->timeout_ms, &su);
+			fd = next_conn(x, &w, &su);
 		while (fd == 0);
 		if (fd < 0)
 			return -1;
@@ -140,6 +141,7 @@ static int rr_flows(struct rrs *x, int fd)
 {
 	int n = x->su.flows, got = 1, i, f, *fds = calloc((size_t)n, sizeof(int));
 	struct rr_setup su;
+	struct rcv_wait w;
 
 	if (!fds)
 		die("out of memory (-P %d)", n);
@@ -148,8 +150,9 @@ static int rr_flows(struct rrs *x, int fd)
 		fds[i] = -1;
 	fds[x->su.flow] = fd;
 	while (got < n) {
+		rcv_wait_init(&w, x->r->c->timeout_ms);
 		do
-			f = next_conn(x, x->r->c->timeout_ms, &su);
+			f = next_conn(x, &w, &su);
 		while (f == 0);
 		if (f < 0)
 			return -1;
@@ -168,11 +171,13 @@ static int rr_flows(struct rrs *x, int fd)
 static int tcp_serve(struct rrs *x, int first)
 {
 	const struct cfg *c = x->r->c;
+	struct rcv_wait w;
 	double t0;
 	int fd, r = 0;
 
+	rcv_wait_init(&w, first ? c->wait_ms : c->timeout_ms);
 	do
-		fd = next_conn(x, first ? c->wait_ms : c->timeout_ms, &x->su);
+		fd = next_conn(x, &w, &x->su);
 	while (fd == 0);
 	if (fd < 0)
 		return -1;
@@ -182,6 +187,7 @@ static int tcp_serve(struct rrs *x, int first)
 	fprintf(ttcp_out,
 		"ttcp-r: %s from %s: %u-byte requests, %u-byte responses\n",
 		rr_name(x->su.kind), x->r->peer, x->su.req, x->su.resp);
+	fflush(ttcp_out);
 	if (x->su.flows > 1)
 		return rr_flows(x, fd);
 	buffers(x);
@@ -248,6 +254,7 @@ static int udp_frame(struct rrs *x, struct udp_rr *u, const unsigned char *b,
 		fprintf(ttcp_out,
 			"ttcp-r: %s from %s: %u-byte requests, %u-byte responses\n",
 			rr_name(su.kind), r->peer, su.req, su.resp);
+		fflush(ttcp_out);
 		if (r->c->com.cpu)
 			meterset_start(&r->ms);
 		u->t0 = clock_now();
