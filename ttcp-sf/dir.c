@@ -191,6 +191,9 @@ struct run {
 	double t0, tx_end, rx_end;
 	int64_t sent, got; /* or -errno */
 	const uint64_t *main_ctr; /* -i: the main direction's count */
+	uint64_t rx_max;	  /* rx: bytes at most (0 = until EOF) */
+	struct bound *bound;	  /* -t: --duration's hard stop */
+	const struct cfg *c;	  /* -t: for its message */
 };
 
 static void *sender(void *p)
@@ -237,7 +240,7 @@ static void run(struct run *u, const char *who, int timeout_ms)
 	if (!threaded && u->tx)
 		sender(u);
 	if (u->rx) {
-		u->got = xfer_recv_stream(u->rx, 0, 0, &sig_stop);
+		u->got = xfer_recv_stream(u->rx, u->rx_max, 0, &sig_stop);
 		u->rx_end = clock_now();
 	} else {
 		drain(u, timeout_ms);
@@ -245,6 +248,7 @@ static void run(struct run *u, const char *who, int timeout_ms)
 	if (threaded)
 		pthread_join(th, NULL);
 	ival_watch(ttcp_iv, NULL);
+	bound_check(u->bound, u->c, u->tx ? "data" : "data, receiving");
 	if (u->tx && u->sent < 0)
 		die("%s (phase: data, sending, after %llu bytes): %s", who,
 		    (unsigned long long)u->tx->bytes, u->tx->err);
@@ -308,6 +312,10 @@ void dir_xmit_sample(const struct cfg *c, struct meterset *ms,
 	snprintf(who, sizeof(who), "receiver %s:%d", c->host, c->port);
 	u.fd = ttcp_connect(c, SOCK_STREAM);
 	dir_send_setup(c, u.fd, 0);
+	/* the receiver sends as the setup says: more is an overrun */
+	u.bound = bound_start(c, clock_now(), u.fd);
+	u.rx_max = u.total ? u.total + 1 : 0;
+	u.c = c;
 	if (c->bidir)
 		u.tx = open_x(c->ops, u.fd, src, c->buflen, c);
 	u.rx = open_x(c->bidir ? xfer_find("read", XFER_RECV) : c->ops, u.fd,
@@ -316,9 +324,13 @@ void dir_xmit_sample(const struct cfg *c, struct meterset *ms,
 	if (c->com.cpu)
 		meterset_start(ms);
 	run(&u, who, c->timeout_ms);
+	bound_stop(u.bound);
 	if (c->com.cpu)
 		s->ncpu = meterset_stop(ms, s->cpu);
 	fill(s, &u, c->bidir ? u.tx : u.rx, !c->bidir, c->bidir);
+	if (u.rx_max && u.got > (int64_t)u.total)
+		die("receiver %s:%d sent more than the %llu bytes asked (phase: data, receiving): connection cut",
+		    c->host, c->port, (unsigned long long)u.total);
 	if (!c->duration && !sig_stop && u.got != (int64_t)u.total)
 		die("receiver %s:%d sent %lld of %llu bytes (phase: data, receiving)%s",
 		    c->host, c->port, (long long)u.got,

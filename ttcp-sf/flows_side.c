@@ -99,6 +99,8 @@ static void run(struct flows *fs, struct meterset *ms, int cpu,
 		meterset_start(ms);
 	if (fs->deadline_ns)
 		fs->deadline_ns += clock_ns();
+	if (fs->hard_ns)
+		fs->hard_ns += clock_ns();
 	ival_watch(ttcp_iv, &fs->progress);
 	r = flows_run(fs, err, sizeof(err));
 	ival_watch(ttcp_iv, NULL);
@@ -201,6 +203,8 @@ void flows_xmit_sample(const struct cfg *c, struct meterset *ms,
 		  : c->rr	  ? (uint64_t)c->nbuf
 				  : (uint64_t)c->buflen * c->nbuf;
 	fs.deadline_ns = c->reverse ? 0 : (uint64_t)(c->duration * 1e9);
+	if (c->duration > 0) /* what the receiver may keep us */
+		fs.hard_ns = (uint64_t)((c->duration + ttcp_grace(c)) * 1e9);
 	s->dir = c->reverse;
 	if (c->rr) {
 		s->lat = xcalloc(1, sizeof(*s->lat));

@@ -34,6 +34,7 @@ struct rrx {
 	unsigned char *resp; /* one response */
 	uint64_t target;     /* transactions to do (UINT64_MAX: --duration) */
 	uint64_t deadline;   /* clock_ns, 0 = none */
+	struct bound *bound; /* --duration's hard stop (TCP) */
 };
 
 static void *xmalloc0(size_t n)
@@ -71,6 +72,7 @@ fault(const struct rrx *x, const char *phase, ssize_t r, size_t want)
 	char where[160], t[96];
 
 	snprintf(where, sizeof(where), "%s, %s", phase, which(x, t, sizeof(t)));
+	bound_check(x->bound, c, where);
 	if (r == -EINTR && sig_stop)
 		out_interrupted("t", where, NULL);
 	if (r == -ETIMEDOUT)
@@ -99,6 +101,7 @@ static void rr_drain(const struct rrx *x, int fd)
 
 	if (r < 0)
 		fault(x, "end of transactions", r, 0);
+	bound_check(x->bound, x->c, "end of transactions");
 	if (r > 0)
 		die("receiver %s:%d sent %zd bytes nobody asked for (phase: end of transactions)",
 		    x->c->host, x->c->port, r);
@@ -222,12 +225,14 @@ static void tcp_rr(struct rrx *x)
 {
 	int fd = ttcp_connect(x->c, SOCK_STREAM);
 
+	bound_fd(x->bound, fd);
 	if (x->c->burst > 1)
 		tcp_burst(x, fd);
 	else
 		tcp_one(x, fd);
 	shutdown(fd, SHUT_WR);
 	rr_drain(x, fd);
+	bound_fd(x->bound, -1);
 	close(fd);
 }
 
@@ -244,12 +249,14 @@ static void tcp_crr(struct rrx *x)
 
 	while (more(x, t0)) {
 		fd = ttcp_connect(c, SOCK_STREAM);
+		bound_fd(x->bound, fd);
 		r = rr_write_full(fd, x->req, olen);
 		if (r != (ssize_t)olen)
 			fault(x, "request", r, olen);
 		r = rr_read_full(fd, x->resp, c->rr_resp);
 		if (r != (ssize_t)c->rr_resp)
 			fault(x, "response", r, c->rr_resp);
+		bound_fd(x->bound, -1);
 		close(fd);
 		t1 = clock_ns();
 		hist_add(x->s->lat, t1 - t0);
@@ -259,11 +266,13 @@ static void tcp_crr(struct rrx *x)
 	if (sig_stop) /* no end frame: the receiver's --timeout ends it */
 		return;
 	fd = ttcp_connect(c, SOCK_STREAM);
+	bound_fd(x->bound, fd);
 	rr_setup_put(x->req, &end);
 	r = rr_write_full(fd, x->req, RR_SETUP);
 	if (r != RR_SETUP)
 		fault(x, "end of transactions", r, RR_SETUP);
 	rr_drain(x, fd);
+	bound_fd(x->bound, -1);
 	close(fd);
 }
 
@@ -403,12 +412,15 @@ void rr_xmit_sample(const struct cfg *c, struct meterset *ms, struct sample *s)
 	ival_watch(ttcp_iv, &s->trans);
 	if (c->duration > 0)
 		x.deadline = t0 + (uint64_t)(c->duration * 1e9);
+	if (!c->udp) /* UDP: every wait is bounded by --rr-timeout */
+		x.bound = bound_start(c, clock_now(), -1);
 	if (c->udp)
 		udp_rr(&x);
 	else if (c->rr == RR_CRR)
 		tcp_crr(&x);
 	else
 		tcp_rr(&x);
+	bound_stop(x.bound);
 	s->elapsed_s = (double)(clock_ns() - t0) / 1e9;
 	ival_watch(ttcp_iv, NULL);
 	if (c->com.cpu)

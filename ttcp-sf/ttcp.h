@@ -185,6 +185,26 @@ int ttcp_connect(const struct cfg *c, int type);
 void xmit_udp_sample(const struct cfg *c, struct meterset *ms,
 		     struct xfer_source *src, struct sample *s);
 
+/*
+ * bound.c: with --duration, the receiver keeps the transmitter at most
+ * the duration and ttcp_grace past a sample's start: then a watchdog
+ * cuts the connection it watches (shutdown: blocked calls return), and
+ * bound_check dies naming the receiver and the phase. NULL (no watch)
+ * without --duration; every call takes NULL. Stop the watch before the
+ * connection is closed (or set it to -1).
+ */
+#define TTCP_GRACE_MIN 2.0	/* s; or a tenth of --duration if longer */
+struct bound;
+double ttcp_grace(const struct cfg *c);
+struct bound *bound_start(const struct cfg *c, double t0, int fd);
+/* The connection to cut from now on (-1: none, before it is closed). */
+void bound_fd(struct bound *b, int fd);
+/* 1 when the watch cut a connection. */
+int bound_hit(struct bound *b);
+/* Dies when the watch cut a connection. */
+void bound_check(struct bound *b, const struct cfg *c, const char *phase);
+void bound_stop(struct bound *b);
+
 /* sockopt.c: -b, -D, --cc and the timeout on a socket of either side. */
 void ttcp_socket_opts(const struct cfg *c, int fd, int sending);
 

@@ -123,6 +123,7 @@ static void tcp_sample(struct xmit *t, struct sample *s)
 {
 	const struct cfg *c = t->c;
 	double t0, deadline = 0;
+	struct bound *b;
 	char err[512];
 	struct xfer *x;
 	int64_t n;
@@ -139,15 +140,20 @@ static void tcp_sample(struct xmit *t, struct sample *s)
 	t0 = clock_now();
 	if (c->duration > 0)
 		deadline = t0 + c->duration;
+	b = bound_start(c, t0, fd); /* a receiver that stops reading */
 	n = xfer_send_stream(x, 0,
 			     c->duration > 0 ? 0 : (uint64_t)c->buflen * c->nbuf,
 			     deadline, &sig_stop);
-	if (n < 0)
+	if (n < 0) {
+		bound_check(b, c, "data");
 		die("receiver %s:%d (phase: data, after %llu bytes): %s",
 		    c->host, c->port, (unsigned long long)x->bytes, x->err);
+	}
 	ival_watch(ttcp_iv, NULL);
 	shutdown(fd, SHUT_WR);
 	drain(c, fd);
+	bound_check(b, c, "end of data");
+	bound_stop(b);
 	s->elapsed_s = clock_now() - t0;
 	if (c->com.cpu)
 		s->ncpu = meterset_stop(&t->ms, s->cpu);

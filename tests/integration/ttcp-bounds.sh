@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # ttcp-bounds.sh: the transmitter's bounds are its own, not whatever the
 # receiver allows. Against receivers that misbehave (ttcp-fake, played
-# here): UDP_RR against a receiver that answers its setup and then drops
-# everything ends by -n (lost requests count) or by --timeout, and a
-# fault names the right transaction.
+# here): one that keeps sending past -R's --duration, one that trickles a
+# byte at a time, one that trickles its --rr responses, one that sends
+# more than -n asked; each is cut at --duration plus the stated grace (or
+# at once), said to have overrun, exit 1. UDP_RR against a receiver that
+# answers its setup and then drops everything ends by -n (lost requests
+# count) or by --timeout, and a fault names the right transaction.
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
 source "$ZCB_SRCDIR/tests/integration/ttcp-common.sh"
 T=$ZCB_TEST_TMP
 FAKE=$ZCB_BUILDDIR/tests/integration/ttcp-fake
 [ -x "$FAKE" ] || zcb_fail "no $FAKE (make check builds it)"
 SLACK=5   # seconds a loaded box may add to a stated bound
+GRACE=2   # ttcp_grace for a --duration under 20 s (man/ttcp-sf.1)
 
 # fake MODE [A [D]]: a misbehaving receiver; its port in FPORT
 fake() {
@@ -41,6 +45,28 @@ said() {
 	[ "$XRC" = 1 ] || { cat "$T/$1.txt" >&2; zcb_fail "$1: exit $XRC, expected 1"; }
 	grep -q -- "$2" "$T/$1.txt" || { cat "$T/$1.txt" >&2; zcb_fail "$1: no \"$2\""; }
 }
+over="kept this side past --duration 2.0 s and its grace of 2.0 s"
+
+fake flood
+xmit flood $((2 + GRACE)) -R --duration 2s
+said flood "receiver 127.0.0.1:$FPORT $over (phase: data, receiving): connection cut"
+fake trickle
+xmit trickle $((2 + GRACE)) -R --duration 2s --timeout 5s
+said trickle "receiver 127.0.0.1:$FPORT $over (phase: data, receiving): connection cut"
+fake flood
+xmit bidir $((2 + GRACE)) --bidir --duration 2s
+said bidir "receiver 127.0.0.1:$FPORT $over (phase: data): connection cut"
+fake flood
+xmit flows $((2 + GRACE)) -P 2 -R --duration 2s
+said flows "receiver 127.0.0.1:$FPORT: flow [12] of 2 (phase: data): still running past --duration and its grace: connection cut"
+fake rr-trickle
+xmit rr $((2 + GRACE)) --rr --rr-size 1,100 --duration 2s --timeout 5s
+said rr "receiver 127.0.0.1:$FPORT $over (phase: response, transaction 1): connection cut"
+fake flood
+xmit count 2 -R -l 1000 -n 10
+said count "receiver 127.0.0.1:$FPORT sent more than the 10000 bytes asked (phase: data, receiving): connection cut"
+zcb_ok "-R, --bidir, -P -R and --rr past --duration + $GRACE s, -R past -n: cut, named, exit 1"
+
 # UDP_RR, the receiver answering its setup only: -n counts requests
 # sent (5 lost of 200 ms each); --timeout without an answer ends a
 # --duration run
