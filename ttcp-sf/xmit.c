@@ -178,6 +178,7 @@ static int exchange(struct xmit *t, const struct sample *s, int idx,
 	const struct cfg *c = t->c;
 	struct ctl_hello h;
 	char err[512];
+	size_t got = 0;
 	json_t *j;
 	int fd, r;
 
@@ -210,14 +211,22 @@ static int exchange(struct xmit *t, const struct sample *s, int idx,
 	j = ctl_hello_build(&h);
 	r = peerrep_send(fd, j, c->report_ms);
 	json_decref(j);
-	if (!r)
-		r = peerrep_recv(fd, &j, c->report_ms, err, sizeof(err));
+	if (r)
+		snprintf(err, sizeof(err), "%s", strerror(-r));
+	else /* the whole report within --report-timeout */
+		r = ctl_recv_frame(fd, c->report_ms, &j, &got, err,
+				   sizeof(err));
 	close(fd);
 	if (r == -EINVAL)
 		die("receiver %s:%d (phase: report): %s", c->host, c->port, err);
+	if (r && got) {
+		snprintf(why, wlen, "no report: the receiver's report %s (phase: report)",
+			 err);
+		return 0;
+	}
 	if (r) {
 		snprintf(why, wlen, "no report: the receiver did not answer (plain ttcp?): %s",
-			 strerror(-r));
+			 err);
 		return 0;
 	}
 	r = ctl_report_parse(j, rep, err, sizeof(err));

@@ -6,7 +6,8 @@
 # more than -n asked; each is cut at --duration plus the stated grace (or
 # at once), said to have overrun, exit 1. UDP_RR against a receiver that
 # answers its setup and then drops everything ends by -n (lost requests
-# count) or by --timeout, and a fault names the right transaction.
+# count) or by --timeout, and a fault names the right transaction. A
+# report that stalls mid-frame is said to.
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
 source "$ZCB_SRCDIR/tests/integration/ttcp-common.sh"
 T=$ZCB_TEST_TMP
@@ -89,3 +90,9 @@ if [ "$lost" -lt 5 ] || [ "$n" != $((3 + lost + 1)) ]; then
 fi
 zcb_ok "UDP_RR: -n counts lost requests, --timeout without answers ends it, the fault names transaction $n"
 
+# a report that stalls mid-frame is said to (it was "did not answer
+# (plain ttcp?)"), and --require-peer fails on it
+fake report-stall
+xmit report 2 -n 10 --report-timeout 2s --require-peer
+said report "the receiver's report stalled mid-frame after 10 of 1008 bytes within 2000 ms"
+zcb_ok "a report stalled mid-frame is named"
