@@ -59,6 +59,7 @@ fault(const struct rrs *x, const char *phase, ssize_t n, size_t want)
 static int next_conn(struct rrs *x, struct rcv_wait *w, struct rr_setup *su)
 {
 	unsigned char b[RR_SETUP];
+	char why[128];
 	ssize_t n;
 	int fd = rcv_accept_data(x->r, w, "data accept");
 
@@ -76,9 +77,14 @@ static int next_conn(struct rrs *x, struct rcv_wait *w, struct rr_setup *su)
 	}
 	if (n < 0)
 		fault(x, "setup", n, RR_SETUP);
-	if (n < RR_SETUP || rr_setup_get(b, su) || su->kind == RR_UDP ||
-	    su->kind == RR_UDP_END)
+	if (n < RR_SETUP || memcmp(b, RR_MAGIC, 6))
 		die("transmitter %s sent no --rr setup frame (phase: setup): run it with --rr or --crr",
+		    x->r->peer);
+	if (rr_setup_get(b, su, why, sizeof(why)))
+		die("transmitter %s: --rr setup frame: %s (phase: setup)",
+		    x->r->peer, why);
+	if (su->kind == RR_UDP || su->kind == RR_UDP_END)
+		die("transmitter %s sent a UDP_RR setup over TCP (phase: setup): run both ends with -u, or neither",
 		    x->r->peer);
 	return fd;
 }
@@ -227,7 +233,7 @@ static int udp_frame(struct rrs *x, struct udp_rr *u, const unsigned char *b,
 	char host[48], port[8] = "";
 	struct rr_setup su;
 
-	rr_setup_get(b, &su);
+	rr_setup_get(b, &su, NULL, 0);
 	if (u->have_src && !rcv_same_sender(from, &u->src)) {
 		u->strays++;
 		return 0;
@@ -269,7 +275,7 @@ static int udp_one(struct rrs *x, struct udp_rr *u, ssize_t n,
 	size_t k = x->su.req < x->su.resp ? x->su.req : x->su.resp;
 	struct rr_setup su;
 
-	if (n == RR_SETUP && !rr_setup_get(x->req, &su) &&
+	if (n == RR_SETUP && !rr_setup_get(x->req, &su, NULL, 0) &&
 	    (su.kind == RR_UDP || su.kind == RR_UDP_END))
 		return udp_frame(x, u, x->req, from, alen);
 	if (!u->have_src || !rcv_same_sender(from, &u->src) ||
