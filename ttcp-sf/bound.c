@@ -110,9 +110,11 @@ int bound_hit(struct bound *b)
 
 void bound_check(struct bound *b, const struct cfg *c, const char *phase)
 {
-	if (bound_hit(b))
-		die("receiver %s:%d kept this side past --duration %.1f s and its grace of %.1f s (phase: %s): connection cut",
-		    c->host, c->port, c->duration, ttcp_grace(c), phase);
+	if (!bound_hit(b))
+		return;
+	bound_stop(b); /* its thread is done: joined */
+	die("receiver %s:%d kept this side past --duration %.1f s and its grace of %.1f s (phase: %s): connection cut",
+	    c->host, c->port, c->duration, ttcp_grace(c), phase);
 }
 
 void bound_stop(struct bound *b)
