@@ -255,7 +255,7 @@ int *flows_accept(struct rcv *r, int fd, const struct dir_setup *st)
 		fds[i] = -1;
 	fds[st->flow] = fd;
 	while (got < st->flows) {
-		rcv_wait_init(&w, r->c->timeout_ms);
+		rcv_wait_init(&w, r->c->timeout_ms, "connection for the next flow");
 		fd = rcv_accept_data(r, &w, "flow accept");
 		if (fd <= 0)
 			die("%d of %d flows connected within %d ms (phase: flow accept)",

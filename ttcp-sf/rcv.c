@@ -54,7 +54,7 @@ static int tcp_sample(struct rcv *r, int first, struct sample *s)
 	int64_t n;
 	int fd, d;
 
-	rcv_wait_init(&w, first ? c->wait_ms : c->timeout_ms);
+	rcv_wait_init(&w, first ? c->wait_ms : c->timeout_ms, NULL);
 	for (;;) {
 		fd = rcv_accept_data(r, &w, "data accept");
 		if (fd <= 0) {

@@ -40,9 +40,12 @@ struct rcv {
 struct rcv_wait {
 	double deadline;	/* clock_now; 0 = for ever */
 	int ms;			/* its length, for messages */
+	const char *what;	/* what is waited for (NULL: the sample) */
 	char empty[64];		/* the last connection that closed empty */
 };
-void rcv_wait_init(struct rcv_wait *w, int ms);
+/* what: NULL for a sample's first connection, else what it is ("the
+ * next --crr connection"), for the message when none comes. */
+void rcv_wait_init(struct rcv_wait *w, int ms, const char *what);
 /* The connection just accepted (r->peer) closed without a byte: logged
  * as a stray, and the wait shortened. */
 void rcv_wait_empty(struct rcv *r, struct rcv_wait *w);

@@ -4,8 +4,9 @@
  * that brings its hello. Strays never cost a sample: a report-window
  * connection whose first frame is not our hello is logged and closed
  * while the window stays open; once a hello named the transmitter's
- * address, later data connections from elsewhere are turned away (and a
- * data connection that closes without a byte is one too: rcv.c).
+ * address, later data connections from elsewhere are turned away. A
+ * data connection that closes without a byte is one too: after it the
+ * wait for the sample ends within --report-timeout (struct rcv_wait).
  */
 #include "config.h"
 #include "clock.h"
@@ -84,9 +85,10 @@ static int accept_one(struct rcv *r, struct sockaddr_storage *from,
 	return fd;
 }
 
-void rcv_wait_init(struct rcv_wait *w, int ms)
+void rcv_wait_init(struct rcv_wait *w, int ms, const char *what)
 {
 	w->ms = ms;
+	w->what = what;
 	w->deadline = ms ? clock_now() + ms / 1000.0 : 0;
 	w->empty[0] = '\0';
 }
@@ -108,6 +110,9 @@ void rcv_wait_over(const struct rcv *r, const struct rcv_wait *w)
 	if (w->empty[0])
 		die("%s connected and closed without sending a byte, and no transmitter followed within %d ms (phase: data accept): a port probe, or a transmitter that vanished before its first byte",
 		    w->empty, w->ms);
+	if (w->what)
+		die("no %s within %d ms (phase: accept, sample %d)", w->what,
+		    w->ms, r->sample + 1);
 	if (r->sample)
 		die("no transmitter connected within %d ms for sample %d, which its hello announced (phase: accept)",
 		    w->ms, r->sample + 1);

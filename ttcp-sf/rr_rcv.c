@@ -125,7 +125,8 @@ static int crr(struct rrs *x, int fd)
 		if (!answer(x, fd))
 			fault(x, "request", 0, x->su.req);
 		close(fd);
-		rcv_wait_init(&w, x->r->c->timeout_ms);
+		rcv_wait_init(&w, x->r->c->timeout_ms,
+			      "connection for the next --crr transaction");
 		do
 			fd = next_conn(x, &w, &su);
 		while (fd == 0);
@@ -156,7 +157,8 @@ static int rr_flows(struct rrs *x, int fd)
 		fds[i] = -1;
 	fds[x->su.flow] = fd;
 	while (got < n) {
-		rcv_wait_init(&w, x->r->c->timeout_ms);
+		rcv_wait_init(&w, x->r->c->timeout_ms,
+			      "connection for the next flow");
 		do
 			f = next_conn(x, &w, &su);
 		while (f == 0);
@@ -181,7 +183,7 @@ static int tcp_serve(struct rrs *x, int first)
 	double t0;
 	int fd, r = 0;
 
-	rcv_wait_init(&w, first ? c->wait_ms : c->timeout_ms);
+	rcv_wait_init(&w, first ? c->wait_ms : c->timeout_ms, NULL);
 	do
 		fd = next_conn(x, &w, &x->su);
 	while (fd == 0);

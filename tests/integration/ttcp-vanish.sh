@@ -195,3 +195,23 @@ exec 3>&-
 has "$T/i-r.txt" "the hello from 127.0.0.1:[0-9]* stalled mid-frame after 30 bytes within 2000 ms (phase: report)" \
 	"a hello that stalled"
 zcb_ok "during the report: a hello that stalls ends at --report-timeout, named"
+
+# --crr, the transmitter interrupted mid-run: it opens no connection for
+# the end frame after the signal, so --timeout ends the receiver's wait
+# for the next one (or the transaction under way ends it at once)
+tt_recv "$T/j-r" --rr --wait 60s --timeout 2s --report-timeout 30s
+"$TTCP" -t --crr -p "$TT_PORT" --duration 60 127.0.0.1 >"$T/j-t.txt" 2>&1 &
+tp=$!
+zcb_track "$tp"
+tt_wait_for "$T/j-r.txt" "^ttcp-r: tcp_crr from " "the --crr transmitter"
+kill -INT "$tp"
+rc=0
+zcb_wait_gone "$tp" 10 || zcb_fail "--crr transmitter interrupted: still running 10 s later"
+wait "$tp" || rc=$?
+[ $rc = 130 ] || { cat "$T/j-t.txt" >&2; zcb_fail "--crr transmitter interrupted: exit $rc, want 130"; }
+gone_within "$TT_RPID" 2 "--crr transmitter interrupted"
+tt_wait_recv
+[ "$TT_RRC" = 1 ] || zcb_fail "--crr transmitter interrupted: receiver exit $TT_RRC"
+has "$T/j-r.txt" "no connection for the next --crr transaction within 2000 ms (phase: accept, sample 1)\|closed the connection mid-transaction (phase: re" \
+	"--crr transmitter interrupted"
+zcb_ok "--crr interrupted: no end frame after the signal; the receiver ends at its --timeout"
