@@ -3,20 +3,26 @@
  * done, the transmitter connects again to the receiver's port and sends a
  * hello (its method, bytes sent, host and boot id); the receiver answers
  * with its report (CPU samples, bytes seen, pattern check). Both travel
- * as lib/wire/peerrep frames; this file builds and checks the JSON inside.
- * Every field from the wire is checked for type and range before use;
- * every string is escaped (lib/core/esc) as it is read, and a method
- * must be one of lib/xfer's, so no printer shows a peer's bytes raw.
+ * as lib/wire/peerrep frames; this file reads them whole within one
+ * deadline, and builds and checks the JSON inside. Every field from the
+ * wire is checked for type and range before use; every string is
+ * escaped (lib/core/esc) as it is read, and a method must be one of
+ * lib/xfer's, so no printer shows a peer's bytes raw.
  */
 #include "config.h"
+#include "clock.h"
 #include "cpujson.h"
 #include "esc.h"
 #include "ttcp.h"
 #include "hostinfo.h"
 #include "peerrep.h"
+#include "sig.h"
+#include "sock.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -34,6 +40,74 @@ void ctl_self(char *host, size_t hlen, char *boot, size_t blen)
 	if (host_read_file("", "/proc/sys/kernel/random/boot_id", boot,
 			   blen) < 0)
 		snprintf(boot, blen, "?");
+}
+
+/* Read into b[*have, want) until whole, EOF or the deadline: 0 whole,
+ * -ETIMEDOUT, -EPIPE (closed), -EINTR (a signal), or -errno. */
+static int read_until(int fd, uint8_t *b, size_t *have, size_t want,
+		      double deadline)
+{
+	ssize_t n;
+	int left;
+
+	while (*have < want) {
+		left = (int)((deadline - clock_now()) * 1000);
+		if (left <= 0 || sock_wait(fd, POLLIN, left) == 0)
+			return -ETIMEDOUT;
+		n = read(fd, b + *have, want - *have);
+		if (n == 0)
+			return -EPIPE;
+		if (n < 0 && errno == EINTR && !sig_stop)
+			continue;
+		if (n < 0)
+			return -errno;
+		*have += (size_t)n;
+	}
+	return 0;
+}
+
+int ctl_recv_frame(int fd, int ms, json_t **out, size_t *got, char *err,
+		   size_t len)
+{
+	double deadline = clock_now() + ms / 1000.0;
+	uint8_t hdr[PEERREP_HDR], *b = hdr;
+	size_t used, want = PEERREP_HDR;
+	uint32_t be;
+	int r, d;
+
+	*got = 0;
+	*out = NULL;
+	r = read_until(fd, hdr, got, want, deadline);
+	if (!r) {
+		d = peerrep_decode(hdr, want, &used, out, err, len);
+		if (d < 0)
+			return d;
+		memcpy(&be, hdr + 4, 4);
+		want += ntohl(be);
+		b = malloc(want);
+		if (!b)
+			abort();
+		memcpy(b, hdr, PEERREP_HDR);
+		r = read_until(fd, b, got, want, deadline);
+	}
+	if (!r && peerrep_decode(b, want, &used, out, err, len) != 1)
+		r = -EINVAL;
+	else if (r && !*got)
+		snprintf(err, len, "%s", r == -ETIMEDOUT ? "nothing came" :
+					 r == -EPIPE	 ? "closed at once" :
+							   strerror(-r));
+	else if (r)
+		snprintf(err, len, "%s mid-frame after %zu of %zu bytes",
+			 r == -ETIMEDOUT ? "stalled" :
+			 r == -EPIPE	 ? "closed" :
+					   strerror(-r),
+			 *got, want);
+	if (r == -ETIMEDOUT)
+		snprintf(err + strlen(err), len - strlen(err),
+			 " within %d ms", ms);
+	if (b != hdr)
+		free(b);
+	return r;
 }
 
 /* A string field, escaped: a peer's control bytes never reach a

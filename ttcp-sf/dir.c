@@ -17,6 +17,7 @@
 #include "sock.h"
 #include "units.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
@@ -26,7 +27,6 @@
 #include <unistd.h>
 
 #define DIR_TYPE "ttcp-sf-setup/1"
-#define DIR_PEEK 4096	       /* a setup frame is far smaller */
 #define DIR_SRC	 (32ull << 20) /* the sending receiver's temp source */
 
 const char *dir_name(int reverse, int bidir)
@@ -53,74 +53,133 @@ void dir_send_setup(const struct cfg *c, int fd, int flow)
 		    strerror(-r));
 }
 
-/* The setup's fields, checked; 0 or -EINVAL. */
-static int parse_setup(json_t *j, struct dir_setup *st)
+/* Field k of j, an integer in [lo, hi] (absent: def, when def >= lo). */
+static int get_int(json_t *j, const char *k, int64_t lo, int64_t hi,
+		   int64_t def, int64_t *out, char *why, size_t len)
 {
-	const char *type = json_string_value(json_object_get(j, "type"));
-	const char *dir = json_string_value(json_object_get(j, "direction"));
-	json_t *b = json_object_get(j, "buflen"),
-	       *n = json_object_get(j, "nbuf");
-	json_t *d = json_object_get(j, "duration");
-	json_t *fl = json_object_get(j, "flows"),
-	       *fi = json_object_get(j, "flow");
+	json_t *v = json_object_get(j, k);
 
-	if (!type || strcmp(type, DIR_TYPE) || !dir || !json_is_integer(b) ||
-	    !json_is_integer(n) || !json_is_number(d))
+	if (!v && def >= lo) {
+		*out = def;
+		return 0;
+	}
+	if (!json_is_integer(v) || json_integer_value(v) < lo ||
+	    json_integer_value(v) > hi) {
+		snprintf(why, len, "field \"%s\" %s (%lld to %lld)", k,
+			 json_is_integer(v) ? "out of range" :
+					      "missing or not an integer",
+			 (long long)lo, (long long)hi);
 		return -EINVAL;
-	memset(st, 0, sizeof(*st));
-	st->reverse = !strcmp(dir, "reverse");
-	st->bidir = !strcmp(dir, "bidir");
-	st->buflen = (uint64_t)json_integer_value(b);
-	st->nbuf = (uint64_t)json_integer_value(n);
-	st->duration = json_number_value(d);
-	st->flows = fl ? (int)json_integer_value(fl) : 1;
-	st->flow = fi ? (int)json_integer_value(fi) : 0;
-	st->hot = json_is_true(json_object_get(j, "hot"));
-	if (st->flows < 1 || st->flows > FLOWS_MAX || st->flow < 0 ||
-	    st->flow >= st->flows)
-		return -EINVAL;
-	if (!(st->reverse || st->bidir || st->flows > 1) || st->buflen < 1 ||
-	    st->buflen > (64u << 20) || json_integer_value(n) < 0 ||
-	    st->nbuf > (1ull << 40) || !(st->duration >= 0) ||
-	    st->duration > 86400 || (!st->nbuf && st->duration <= 0))
-		return -EINVAL;
+	}
+	*out = json_integer_value(v);
 	return 0;
 }
 
-int dir_peek_setup(int fd, int timeout_ms, struct dir_setup *st)
+/* The setup's fields, checked; 0 or -EINVAL with why. */
+static int parse_setup(json_t *j, struct dir_setup *st, char *why, size_t len)
 {
-	uint64_t deadline = clock_ns() + (uint64_t)timeout_ms * 1000000;
-	unsigned char b[DIR_PEEK];
-	char err[256];
-	size_t used;
-	json_t *j;
-	ssize_t n;
-	int d;
+	const char *dir = json_string_value(json_object_get(j, "direction"));
+	json_t *d = json_object_get(j, "duration");
+	int64_t buflen, nbuf, flows, flow;
 
-	for (;;) {
-		if (sock_wait(fd, POLLIN, timeout_ms) <= 0)
-			return 0; /* the stream's own wait says what happened */
-		n = recv(fd, b, sizeof(b), MSG_PEEK);
-		if (n <= 0)
-			return 0;
-		if (memcmp(b, PEERREP_MAGIC, (size_t)n < 4 ? (size_t)n : 4))
-			return 0; /* a classic stream */
-		d = n < PEERREP_HDR ? 0
-				    : peerrep_decode(b, (size_t)n, &used, &j,
-						     err, sizeof(err));
-		if (d < 0)
-			return 0;
-		if (d == 1) {
-			d = parse_setup(j, st);
-			json_decref(j);
-			if (d)
-				return 0;
-			return recv(fd, b, used, 0) == (ssize_t)used;
-		}
-		if (clock_ns() >= deadline || sig_stop)
-			return 0;
-		usleep(1000); /* the rest of a frame is on its way */
+	memset(st, 0, sizeof(*st));
+	if (!dir || (strcmp(dir, "forward") && strcmp(dir, "reverse") &&
+		     strcmp(dir, "bidir"))) {
+		snprintf(why, len, "field \"direction\" not forward, reverse or bidir");
+		return -EINVAL;
 	}
+	if (get_int(j, "buflen", 1, 64 << 20, 0, &buflen, why, len) ||
+	    get_int(j, "nbuf", 0, 1ll << 40, -1, &nbuf, why, len) ||
+	    get_int(j, "flows", 1, FLOWS_MAX, 1, &flows, why, len) ||
+	    get_int(j, "flow", 0, flows - 1, 0, &flow, why, len))
+		return -EINVAL;
+	st->duration = json_is_number(d) ? json_number_value(d) : -1;
+	if (!(st->duration >= 0 && st->duration <= 86400)) {
+		snprintf(why, len, "field \"duration\" missing or out of range (0 to 86400 s)");
+		return -EINVAL;
+	}
+	st->reverse = !strcmp(dir, "reverse");
+	st->bidir = !strcmp(dir, "bidir");
+	st->buflen = (uint64_t)buflen;
+	st->nbuf = (uint64_t)nbuf;
+	st->flows = (int)flows;
+	st->flow = (int)flow;
+	st->hot = json_is_true(json_object_get(j, "hot"));
+	if (!(st->reverse || st->bidir || st->flows > 1)) {
+		snprintf(why, len, "a forward stream of one flow needs no setup");
+		return -EINVAL;
+	}
+	if (!st->nbuf && st->duration <= 0) {
+		snprintf(why, len, "neither \"nbuf\" nor \"duration\"");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Wait until fd holds want bytes (or EOF, or ms passed): poll with
+ * SO_RCVLOWAT, so no busy wait. */
+static void wait_for(int fd, int want, int ms)
+{
+	int one = 1;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &want, sizeof(want)))
+		return;
+	sock_wait(fd, POLLIN, ms);
+	setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &one, sizeof(one));
+}
+
+/* The frame that begins fd, read whole, as a setup or a hello. */
+static int take_frame(int fd, int timeout_ms, struct dir_setup *st,
+		      struct ctl_hello *h, char *why, size_t len)
+{
+	const char *type;
+	char err[256];
+	size_t got;
+	json_t *j;
+	int r;
+
+	r = ctl_recv_frame(fd, timeout_ms, &j, &got, err, sizeof(err));
+	if (r) {
+		snprintf(why, len, "setup frame: %s", err);
+		return -1;
+	}
+	type = json_string_value(json_object_get(j, "type"));
+	if (type && !strcmp(type, DIR_TYPE)) {
+		r = parse_setup(j, st, err, sizeof(err)) ? -1 : DIR_SETUP;
+		if (r < 0)
+			snprintf(why, len, "setup frame: %s", err);
+	} else if (h && !ctl_hello_parse(j, h, err, sizeof(err))) {
+		r = DIR_HELLO;
+	} else {
+		snprintf(why, len, "a frame of type \"%.40s\" where a setup frame (or data) belongs",
+			 type ? type : "(none)");
+		r = -1;
+	}
+	json_decref(j);
+	return r;
+}
+
+int dir_peek(int fd, int timeout_ms, struct dir_setup *st,
+	     struct ctl_hello *h, char *why, size_t len)
+{
+	unsigned char b[PEERREP_HDR];
+	uint32_t be, n;
+	ssize_t k;
+
+	if (sock_wait(fd, POLLIN, timeout_ms) <= 0)
+		return DIR_STREAM; /* the stream's own wait says what happened */
+	k = recv(fd, b, sizeof(b), MSG_PEEK);
+	if (k > 0 && k < PEERREP_HDR && !memcmp(b, PEERREP_MAGIC, k < 4 ? (size_t)k : 4)) {
+		wait_for(fd, PEERREP_HDR, timeout_ms); /* the rest of a header */
+		k = recv(fd, b, sizeof(b), MSG_PEEK);
+	}
+	if (k < PEERREP_HDR || memcmp(b, PEERREP_MAGIC, 4))
+		return DIR_STREAM; /* a classic stream, or closed at once */
+	memcpy(&be, b + 4, 4);
+	n = ntohl(be);
+	if (n == 0 || n > PEERREP_MAX)
+		return DIR_STREAM; /* the magic by chance: no frame is that */
+	return take_frame(fd, timeout_ms, st, h, why, len);
 }
 
 /* One connection's run: what it sends and what it receives. */
@@ -132,6 +191,9 @@ struct run {
 	double t0, tx_end, rx_end;
 	int64_t sent, got; /* or -errno */
 	const uint64_t *main_ctr; /* -i: the main direction's count */
+	uint64_t rx_max;	  /* rx: bytes at most (0 = until EOF) */
+	struct bound *bound;	  /* -t: --duration's hard stop */
+	const struct cfg *c;	  /* -t: for its message */
 };
 
 static void *sender(void *p)
@@ -178,7 +240,7 @@ static void run(struct run *u, const char *who, int timeout_ms)
 	if (!threaded && u->tx)
 		sender(u);
 	if (u->rx) {
-		u->got = xfer_recv_stream(u->rx, 0, 0, &sig_stop);
+		u->got = xfer_recv_stream(u->rx, u->rx_max, 0, &sig_stop);
 		u->rx_end = clock_now();
 	} else {
 		drain(u, timeout_ms);
@@ -186,6 +248,7 @@ static void run(struct run *u, const char *who, int timeout_ms)
 	if (threaded)
 		pthread_join(th, NULL);
 	ival_watch(ttcp_iv, NULL);
+	bound_check(u->bound, u->c, u->tx ? "data" : "data, receiving");
 	if (u->tx && u->sent < 0)
 		die("%s (phase: data, sending, after %llu bytes): %s", who,
 		    (unsigned long long)u->tx->bytes, u->tx->err);
@@ -249,6 +312,10 @@ void dir_xmit_sample(const struct cfg *c, struct meterset *ms,
 	snprintf(who, sizeof(who), "receiver %s:%d", c->host, c->port);
 	u.fd = ttcp_connect(c, SOCK_STREAM);
 	dir_send_setup(c, u.fd, 0);
+	/* the receiver sends as the setup says: more is an overrun */
+	u.bound = bound_start(c, clock_now(), u.fd);
+	u.rx_max = u.total ? u.total + 1 : 0;
+	u.c = c;
 	if (c->bidir)
 		u.tx = open_x(c->ops, u.fd, src, c->buflen, c);
 	u.rx = open_x(c->bidir ? xfer_find("read", XFER_RECV) : c->ops, u.fd,
@@ -257,9 +324,13 @@ void dir_xmit_sample(const struct cfg *c, struct meterset *ms,
 	if (c->com.cpu)
 		meterset_start(ms);
 	run(&u, who, c->timeout_ms);
+	bound_stop(u.bound);
 	if (c->com.cpu)
 		s->ncpu = meterset_stop(ms, s->cpu);
 	fill(s, &u, c->bidir ? u.tx : u.rx, !c->bidir, c->bidir);
+	if (u.rx_max && u.got > (int64_t)u.total)
+		die("receiver %s:%d sent more than the %llu bytes asked (phase: data, receiving): connection cut",
+		    c->host, c->port, (unsigned long long)u.total);
 	if (!c->duration && !sig_stop && u.got != (int64_t)u.total)
 		die("receiver %s:%d sent %lld of %llu bytes (phase: data, receiving)%s",
 		    c->host, c->port, (long long)u.got,
@@ -283,14 +354,19 @@ void dir_xmit_sample(const struct cfg *c, struct meterset *ms,
 struct xfer_source *dir_rcv_source(struct rcv *r, uint64_t buflen, int hot)
 {
 	char err[512];
+	int e;
 
 	if (r->have_src && (r->src.buflen != buflen || r->src.hot != hot)) {
 		xfer_source_close(&r->src);
 		r->have_src = 0;
 	}
-	if (!r->have_src &&
-	    xfer_source_open(&r->src, NULL, DIR_SRC, buflen, r->c->align,
-			     r->c->offset, hot, err, sizeof(err)))
+	e = r->have_src ? 0 :
+		xfer_source_open(&r->src, NULL, DIR_SRC, buflen, r->c->align,
+				 r->c->offset, hot, &sig_stop, err,
+				 sizeof(err));
+	if (e == -EINTR)
+		out_interrupted("r", "making the source to send", err);
+	if (e)
 		die("%s", err);
 	r->have_src = 1;
 	return &r->src;

@@ -316,18 +316,34 @@ static void stop_senders(struct fthread *t)
 			finish(t, &t->fs->f[i]);
 }
 
+/* The wait until at (clock_ns), if that is sooner than ms; 0 = none. */
+static int sooner(uint64_t at, uint64_t now, int ms)
+{
+	if (!at || now >= at)
+		return ms;
+	if ((at - now) / 1000000 + 1 < (uint64_t)ms)
+		return (int)((at - now) / 1000000 + 1);
+	return ms;
+}
+
 static int wait_ms(const struct flows *fs)
 {
-	uint64_t now;
+	uint64_t now = clock_ns();
 
-	if (!fs->deadline_ns)
-		return fs->timeout_ms;
-	now = clock_ns();
-	if (now >= fs->deadline_ns)
-		return fs->timeout_ms;
-	if ((fs->deadline_ns - now) / 1000000 + 1 < (uint64_t)fs->timeout_ms)
-		return (int)((fs->deadline_ns - now) / 1000000 + 1);
-	return fs->timeout_ms;
+	return sooner(fs->hard_ns, now,
+		      sooner(fs->deadline_ns, now, fs->timeout_ms));
+}
+
+/* Past the hard stop: every flow of the thread still running is cut. */
+static void cut(struct fthread *t)
+{
+	int i;
+
+	if (!t->fs->hard_ns || clock_ns() < t->fs->hard_ns)
+		return;
+	for (i = t->k; i < t->fs->n; i += t->fs->threads)
+		done(t, &t->fs->f[i], -ETIME,
+		     t->fs->f[i].state == ST_DRAIN ? "end of data" : "data");
 }
 
 static void *thread_main(void *p)
@@ -347,6 +363,7 @@ static void *thread_main(void *p)
 			step(t, ev[i].data.ptr, ev[i].events);
 		if (past(t->fs))
 			stop_senders(t);
+		cut(t);
 		if (n == 0 && w == t->fs->timeout_ms && !sig_stop)
 			for (i = t->k; i < t->fs->n; i += t->fs->threads)
 				done(t, &t->fs->f[i], -ETIMEDOUT,
@@ -371,6 +388,8 @@ static int first_error(const struct flows *fs, char *err, size_t len)
 				 fs->f[i].err == -EPIPE ? "closed mid-transfer"
 				 : fs->f[i].err == -ETIMEDOUT
 					 ? "no progress within the timeout"
+				 : fs->f[i].err == -ETIME
+					 ? "still running past --duration and its grace: connection cut"
 					 : strerror(-fs->f[i].err));
 			return fs->f[i].err;
 		}

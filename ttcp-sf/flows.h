@@ -43,6 +43,8 @@ struct flows {
 	uint64_t want;	      /* per flow: bytes or transactions; 0 =
 			       * until the deadline */
 	uint64_t deadline_ns; /* clock_ns; 0 = none */
+	uint64_t hard_ns;     /* -t --duration: every flow still running
+			       * then is cut (-ETIME); 0 = none */
 	int timeout_ms;
 	size_t unit;	    /* streams: bytes per call */
 	uint32_t req, resp; /* request/response sizes */

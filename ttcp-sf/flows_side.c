@@ -99,6 +99,8 @@ static void run(struct flows *fs, struct meterset *ms, int cpu,
 		meterset_start(ms);
 	if (fs->deadline_ns)
 		fs->deadline_ns += clock_ns();
+	if (fs->hard_ns)
+		fs->hard_ns += clock_ns();
 	ival_watch(ttcp_iv, &fs->progress);
 	r = flows_run(fs, err, sizeof(err));
 	ival_watch(ttcp_iv, NULL);
@@ -201,6 +203,8 @@ void flows_xmit_sample(const struct cfg *c, struct meterset *ms,
 		  : c->rr	  ? (uint64_t)c->nbuf
 				  : (uint64_t)c->buflen * c->nbuf;
 	fs.deadline_ns = c->reverse ? 0 : (uint64_t)(c->duration * 1e9);
+	if (c->duration > 0) /* what the receiver may keep us */
+		fs.hard_ns = (uint64_t)((c->duration + ttcp_grace(c)) * 1e9);
 	s->dir = c->reverse;
 	if (c->rr) {
 		s->lat = xcalloc(1, sizeof(*s->lat));
@@ -241,21 +245,27 @@ void flows_raise_fds(int n)
 
 int *flows_accept(struct rcv *r, int fd, const struct dir_setup *st)
 {
-	int *fds = xcalloc((size_t)st->flows, sizeof(int)), i, got = 1;
+	int *fds = xcalloc((size_t)st->flows, sizeof(int)), i, got = 1, d;
 	struct dir_setup o;
+	struct rcv_wait w;
+	char why[300];
 
 	flows_raise_fds(st->flows);
 	for (i = 0; i < st->flows; i++)
 		fds[i] = -1;
 	fds[st->flow] = fd;
 	while (got < st->flows) {
-		fd = rcv_accept_data(r, r->c->timeout_ms, "flow accept");
+		rcv_wait_init(&w, r->c->timeout_ms, "connection for the next flow");
+		fd = rcv_accept_data(r, &w, "flow accept");
 		if (fd <= 0)
 			die("%d of %d flows connected within %d ms (phase: flow accept)",
 			    got, st->flows, r->c->timeout_ms);
 		ttcp_socket_opts(r->c, fd, 0);
-		if (!dir_peek_setup(fd, r->c->timeout_ms, &o) ||
-		    o.flows != st->flows || fds[o.flow] >= 0 ||
+		d = dir_peek(fd, r->c->timeout_ms, &o, NULL, why, sizeof(why));
+		if (d < 0)
+			die("transmitter %s: flow %d of %d: %s (phase: flow accept)",
+			    r->peer, got + 1, st->flows, why);
+		if (d != DIR_SETUP || o.flows != st->flows || fds[o.flow] >= 0 ||
 		    o.reverse != st->reverse || o.bidir)
 			die("transmitter %s: flow %d of %d came without its setup, or twice (phase: flow accept)",
 			    r->peer, got + 1, st->flows);

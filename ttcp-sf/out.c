@@ -10,13 +10,16 @@
 #include "dir.h"
 #include "flows.h"
 #include "rr.h"
+#include "sig.h"
 #include "ttcp.h"
 #include "units.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 FILE *ttcp_out;
+static struct res_doc *run_doc; /* out_doc's, for out_interrupted */
 
 static json_t *cfg_json(const struct cfg *c)
 {
@@ -59,12 +62,26 @@ struct res_doc *out_doc(const struct cfg *c, int argc, char **argv)
 	struct res_doc *d = cli_result_doc(&c->com, "ttcp-sf", argc, argv);
 
 	ttcp_out = c->com.json_stdout || c->com.json_stream ? stderr : stdout;
+	run_doc = d;
 	res_set(d, "config", cfg_more(c));
 	res_metric(d, "throughput_MBps", "MB/s", RES_HIGHER, 1);
 	res_metric(d, "elapsed_s", "s", RES_LOWER, 0);
 	if (c->rr)
 		rr_out_metrics(d);
 	return d;
+}
+
+void out_interrupted(const char *side, const char *phase, const char *detail)
+{
+	fprintf(ttcp_out, "ttcp-%s: interrupted by a signal (phase: %s)%s%s\n",
+		side, phase, detail ? ": " : "", detail ? detail : "");
+	fflush(ttcp_out);
+	if (run_doc) {
+		res_fail(run_doc, "stopped by signal %d (phase: %s)",
+			 (int)sig_stop, phase);
+		res_finish(run_doc);
+	}
+	exit(sig_exit_status());
 }
 
 void out_rate(const char *side, const struct cfg *c, const struct sample *s)

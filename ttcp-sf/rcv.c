@@ -31,28 +31,47 @@
 #include <unistd.h>
 
 
+/* A hello at the data accept after a connection closed empty: that
+ * was the sample, of no bytes; the exchange takes the hello. */
+static int empty_sample(struct rcv *r, int fd, struct sample *s)
+{
+	r->hello_fd = fd;
+	s->bytes = 0;
+	s->calls = 0;
+	s->zc_copied_pct = NAN;
+	s->verified = r->c->verify && (r->ops->flags & XFER_SEES_BYTES);
+	return 0;
+}
+
 static int tcp_sample(struct rcv *r, int first, struct sample *s)
 {
 	const struct cfg *c = r->c;
-	int ms = first ? c->wait_ms : c->timeout_ms;
+	struct rcv_wait w;
 	struct dir_setup st;
 	char err[512];
 	struct xfer *x;
 	double t0;
 	int64_t n;
-	int fd;
+	int fd, d;
 
+	rcv_wait_init(&w, first ? c->wait_ms : c->timeout_ms, NULL);
 	for (;;) {
-		fd = rcv_accept_data(r, ms, "data accept");
+		fd = rcv_accept_data(r, &w, "data accept");
 		if (fd <= 0) {
 			if (sig_stop)
 				return -1;
-			die("no transmitter connected within %d ms (phase: accept)",
-			    ms);
+			rcv_wait_over(r, &w);
 		}
 		fprintf(ttcp_out, "ttcp-r: accept from %s\n", r->peer);
+		fflush(ttcp_out);
 		ttcp_socket_opts(c, fd, 0);
-		if (dir_peek_setup(fd, c->timeout_ms, &st)) { /* -R, -P... */
+		d = dir_peek(fd, c->timeout_ms, &st, w.empty[0] ? &r->hello : NULL,
+			     err, sizeof(err));
+		if (d < 0)
+			die("transmitter %s: %s (phase: setup)", r->peer, err);
+		if (d == DIR_HELLO)
+			return empty_sample(r, fd, s);
+		if (d == DIR_SETUP) { /* -R, -P... */
 			if (st.flows > 1)
 				flows_rcv_sample(r, flows_accept(r, fd, &st),
 						 st.flows,
@@ -83,9 +102,8 @@ static int tcp_sample(struct rcv *r, int first, struct sample *s)
 			s->ncpu = meterset_stop(&r->ms, s->cpu);
 		if (n != 0 || sig_stop)
 			break;
-		/* a port probe or a health check: not a sample */
-		rcv_stray(r, r->peer, "data accept",
-		      "closed without sending a byte");
+		/* a port probe, or a transmitter gone before a byte */
+		rcv_wait_empty(r, &w);
 		xfer_close(x);
 		close(fd);
 	}
@@ -106,10 +124,11 @@ static int tcp_sample(struct rcv *r, int first, struct sample *s)
 
 
 /*
- * The exchange: 1 with *h filled (report sent), 0 when no hello came.
+ * The exchange: 1 with *h filled (report sent), 0 when no hello came
+ * (why says so).
  */
 static int exchange(struct rcv *r, const struct sample *s,
-		    struct ctl_hello *h, int *same)
+		    struct ctl_hello *h, int *same, char *why, size_t wlen)
 {
 	const struct cfg *c = r->c;
 	struct ctl_report rep;
@@ -117,7 +136,7 @@ static int exchange(struct rcv *r, const struct sample *s,
 	json_t *j;
 	int fd, e;
 
-	fd = rcv_await_hello(r, h);
+	fd = rcv_await_hello(r, h, why, wlen);
 	if (fd < 0)
 		return 0;
 	*same = !strcmp(h->boot_id, r->boot) && !strcmp(h->hostname, r->me);
@@ -224,7 +243,7 @@ static void closing_line(const struct rcv *r, const struct sample *s,
 static int one_sample(struct rcv *r, int idx)
 {
 	const struct cfg *c = r->c;
-	char why[200] = "transmitter sent no hello (plain ttcp, or it died): its figures are unknown";
+	char why[300] = "transmitter sent no hello (plain ttcp, or it died): its figures are unknown";
 	struct ctl_hello h;
 	struct sample s;
 	int have = 0, same = 0, more = 0;
@@ -232,6 +251,7 @@ static int one_sample(struct rcv *r, int idx)
 
 	memset(&s, 0, sizeof(s));
 	memset(&h, 0, sizeof(h));
+	r->sample = idx;
 	if (run_sample(r, idx, &s))
 		return 0;
 	out_lines("r", c, &s);
@@ -245,7 +265,9 @@ static int one_sample(struct rcv *r, int idx)
 		fprintf(ttcp_out, "ttcp-r: -V: %s does not see the bytes; the count is checked%s\n",
 			r->ops->name, c->report ? " against the hello" : "");
 	if (c->report && !sig_stop)
-		have = exchange(r, &s, &h, &same);
+		have = exchange(r, &s, &h, &same, why, sizeof(why));
+	else if (c->report) /* Ctrl-C: no exchange */
+		snprintf(why, sizeof(why), "no report: interrupted by a signal");
 	if (have) {
 		more = h.more;
 		s.paired = h.soak >= 0;
@@ -288,7 +310,7 @@ static int one_sample(struct rcv *r, int idx)
 
 int do_receive(const struct cfg *c, struct res_doc *d)
 {
-	struct rcv r = { .c = c, .d = d, .ufd = -1 };
+	struct rcv r = { .c = c, .d = d, .ufd = -1, .hello_fd = -1 };
 	const char *bind = c->bind ? c->bind : "*";
 	char err[512], why[256];
 	int i, port = 0;

@@ -4,8 +4,9 @@
  * that brings its hello. Strays never cost a sample: a report-window
  * connection whose first frame is not our hello is logged and closed
  * while the window stays open; once a hello named the transmitter's
- * address, later data connections from elsewhere are turned away (and a
- * data connection that closes without a byte is one too: rcv.c).
+ * address, later data connections from elsewhere are turned away. A
+ * data connection that closes without a byte is one too: after it the
+ * wait for the sample ends within --report-timeout (struct rcv_wait).
  */
 #include "config.h"
 #include "clock.h"
@@ -84,21 +85,56 @@ static int accept_one(struct rcv *r, struct sockaddr_storage *from,
 	return fd;
 }
 
-/*
- * Wait for the transmitter's data connection; 0 when ms passed (ms 0 =
- * forever). Once a hello named the transmitter, connections from other
- * hosts are strays.
- */
-int rcv_accept_data(struct rcv *r, int ms, const char *phase)
+void rcv_wait_init(struct rcv_wait *w, int ms, const char *what)
 {
-	double deadline = ms ? clock_now() + ms / 1000.0 : 0;
+	w->ms = ms;
+	w->what = what;
+	w->deadline = ms ? clock_now() + ms / 1000.0 : 0;
+	w->empty[0] = '\0';
+}
+
+void rcv_wait_empty(struct rcv *r, struct rcv_wait *w)
+{
+	double now = clock_now(), end = now + r->c->report_ms / 1000.0;
+
+	rcv_stray(r, r->peer, "data accept", "closed without sending a byte");
+	snprintf(w->empty, sizeof(w->empty), "%s", r->peer);
+	if (w->deadline && w->deadline < end)
+		end = w->deadline;
+	w->deadline = end;
+	w->ms = (int)((end - now) * 1000 + 0.5);
+}
+
+void rcv_wait_over(const struct rcv *r, const struct rcv_wait *w)
+{
+	if (w->empty[0])
+		die("%s connected and closed without sending a byte, and no transmitter followed within %d ms (phase: data accept): a port probe, or a transmitter that vanished before its first byte",
+		    w->empty, w->ms);
+	if (w->what)
+		die("no %s within %d ms (phase: accept, sample %d)", w->what,
+		    w->ms, r->sample + 1);
+	if (r->sample)
+		die("no transmitter connected within %d ms for sample %d, which its hello announced (phase: accept)",
+		    w->ms, r->sample + 1);
+	die("no transmitter connected within %d ms (phase: accept)", w->ms);
+}
+
+/*
+ * Wait for the transmitter's data connection; 0 when the wait is over.
+ * Once a hello named the transmitter, connections from other hosts are
+ * strays.
+ */
+int rcv_accept_data(struct rcv *r, const struct rcv_wait *wt,
+		    const char *phase)
+{
 	struct sockaddr_storage from;
 	char peer[64];
 	int fd, w, left;
 
 	for (;;) {
-		left = ms ? (int)((deadline - clock_now()) * 1000) : 0;
-		if (ms && left <= 0)
+		left = wt->deadline ?
+			       (int)((wt->deadline - clock_now()) * 1000) : 0;
+		if (wt->deadline && left <= 0)
 			return 0;
 		w = sock_wait(r->lfd, POLLIN, left);
 		if (sig_stop)
@@ -177,19 +213,53 @@ static int cand_read(struct rcv *r, struct cand *v, int *n, int i,
 	return -1;
 }
 
+/* The hello that came at the data accept (rcv.c), taken. */
+static int stashed_hello(struct rcv *r, struct ctl_hello *h)
+{
+	socklen_t alen = sizeof(r->tx);
+	int fd = r->hello_fd;
+
+	*h = r->hello;
+	r->hello_fd = -1;
+	if (!getpeername(fd, (struct sockaddr *)&r->tx, &alen))
+		r->tx_known = 1;
+	return fd;
+}
+
+/* No hello came: why (naming one that stalled mid-frame). */
+static void no_hello(const struct rcv *r, const struct cand *v, int n,
+		     char *why, size_t len)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (v[i].len && !memcmp(v[i].buf, PEERREP_MAGIC,
+					v[i].len < 4 ? v[i].len : 4)) {
+			snprintf(why, len, "the hello from %s stalled mid-frame after %zu bytes within %d ms (phase: report)",
+				 v[i].peer, v[i].len, r->c->report_ms);
+			return;
+		}
+	snprintf(why, len, "transmitter sent no hello within %d ms (plain ttcp, or it died): its figures are unknown (phase: report)",
+		 r->c->report_ms);
+}
+
 /*
  * The report window: the first connection whose first frame is our hello
  * is the transmitter's; others are logged and closed, and the window
  * (report_ms) stays open for the real one. Returns its fd with *h
- * filled, or -1 when no hello came.
+ * filled, or -1 when no hello came (why says so).
  */
-int rcv_await_hello(struct rcv *r, struct ctl_hello *h)
+int rcv_await_hello(struct rcv *r, struct ctl_hello *h, char *why,
+		    size_t len)
 {
 	double deadline = clock_now() + r->c->report_ms / 1000.0;
 	struct pollfd p[RPT_CONNS + 1];
-	struct cand *v = calloc(RPT_CONNS, sizeof(*v));
+	struct cand *v;
 	int n = 0, i, w, left, fd = -1;
 
+	if (r->hello_fd >= 0)
+		return stashed_hello(r, h);
+	v = calloc(RPT_CONNS, sizeof(*v));
 	if (!v)
 		abort();
 	while (fd < 0 && !sig_stop) {
@@ -225,6 +295,8 @@ int rcv_await_hello(struct rcv *r, struct ctl_hello *h)
 		sock_peer_name(v[n].fd, v[n].peer, sizeof(v[n].peer));
 		n++;
 	}
+	if (fd < 0)
+		no_hello(r, v, n, why, len);
 	for (i = 0; i < n; i++)
 		close(v[i].fd);
 	free(v);

@@ -10,6 +10,8 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -29,13 +31,30 @@ void rr_setup_put(unsigned char *b, const struct rr_setup *s)
 	b[19] = (unsigned char)s->flow;
 }
 
-int rr_setup_get(const unsigned char *b, struct rr_setup *s)
+/* -EINVAL, saying why (when asked). */
+static int __attribute__((format(printf, 3, 4)))
+bad(char *why, size_t len, const char *fmt, ...)
 {
-	uint32_t req, resp;
+	va_list ap;
 
-	if (memcmp(b, RR_MAGIC, 6) || b[7] || b[6] < RR_TCP ||
-	    b[6] > RR_UDP_END)
-		return -EINVAL;
+	if (why) {
+		va_start(ap, fmt);
+		vsnprintf(why, len, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+int rr_setup_get(const unsigned char *b, struct rr_setup *s, char *why,
+		 size_t len)
+{
+	uint32_t req, resp, max;
+
+	if (memcmp(b, RR_MAGIC, 6))
+		return bad(why, len, "no --rr setup frame");
+	if (b[7] || b[6] < RR_TCP || b[6] > RR_UDP_END)
+		return bad(why, len, "kind %u.%u unknown (1 to %d)", b[6], b[7],
+			   RR_UDP_END);
 	memcpy(&req, b + 8, 4);
 	memcpy(&resp, b + 12, 4);
 	s->kind = b[6];
@@ -43,16 +62,23 @@ int rr_setup_get(const unsigned char *b, struct rr_setup *s)
 	s->resp = ntohl(resp);
 	s->flows = (uint16_t)(b[16] << 8 | b[17]);
 	s->flow = (uint16_t)(b[18] << 8 | b[19]);
-	if (!s->flows || s->flow >= s->flows || s->flows > RR_FLOWS_MAX ||
-	    (s->flows > 1 && s->kind != RR_TCP))
-		return -EINVAL;
+	if (!s->flows || s->flows > RR_FLOWS_MAX)
+		return bad(why, len, "%u flows out of range (1 to %d)",
+			   s->flows, RR_FLOWS_MAX);
+	if (s->flow >= s->flows)
+		return bad(why, len, "flow %u of %u", s->flow + 1, s->flows);
+	if (s->flows > 1 && s->kind != RR_TCP)
+		return bad(why, len, "%u flows of %s (-P is TCP_RR's only)",
+			   s->flows, rr_name(s->kind));
 	if (s->kind == RR_CRR_END || s->kind == RR_UDP_END)
 		return 0;
-	if (!s->req || !s->resp || s->req > RR_MAX_SIZE ||
-	    s->resp > RR_MAX_SIZE)
-		return -EINVAL;
-	if (s->kind == RR_UDP && (s->req > RR_UDP_MAX || s->resp > RR_UDP_MAX))
-		return -EINVAL;
+	max = s->kind == RR_UDP ? RR_UDP_MAX : RR_MAX_SIZE;
+	if (!s->req || s->req > max)
+		return bad(why, len, "request size %u out of range (1 to %u%s)",
+			   s->req, max, s->kind == RR_UDP ? ", a datagram" : "");
+	if (!s->resp || s->resp > max)
+		return bad(why, len, "response size %u out of range (1 to %u%s)",
+			   s->resp, max, s->kind == RR_UDP ? ", a datagram" : "");
 	return 0;
 }
 

@@ -50,8 +50,10 @@ struct rr_setup {
 
 void rr_setup_put(unsigned char *b, const struct rr_setup *s);
 /* 0, or -EINVAL when b is not a setup frame (wrong magic or kind, or a
- * size out of range). */
-int rr_setup_get(const unsigned char *b, struct rr_setup *s);
+ * size out of range) with why (len bytes; why may be NULL) naming the
+ * field, its value and its limit. */
+int rr_setup_get(const unsigned char *b, struct rr_setup *s, char *why,
+		 size_t len);
 /* "tcp_rr", "tcp_crr", "udp_rr" */
 const char *rr_name(int kind);
 

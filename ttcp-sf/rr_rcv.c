@@ -51,35 +51,40 @@ fault(const struct rrs *x, const char *phase, ssize_t n, size_t want)
 }
 
 /*
- * The next connection and its setup frame: its fd, 0 when it was a
- * stray (closed without a byte), -1 when stopped. Dies when no
- * transmitter came within ms, or it sent something else.
+ * The next connection and its setup frame within the wait w: its fd, 0
+ * when it was a stray (closed without a byte: the wait is shortened),
+ * -1 when stopped. Dies when the wait is over, or it sent something
+ * else.
  */
-static int next_conn(struct rrs *x, int ms, struct rr_setup *su)
+static int next_conn(struct rrs *x, struct rcv_wait *w, struct rr_setup *su)
 {
 	unsigned char b[RR_SETUP];
+	char why[128];
 	ssize_t n;
-	int fd = rcv_accept_data(x->r, ms, "data accept");
+	int fd = rcv_accept_data(x->r, w, "data accept");
 
 	if (fd <= 0) {
 		if (sig_stop)
 			return -1;
-		die("no transmitter connected within %d ms (phase: accept)",
-		    ms);
+		rcv_wait_over(x->r, w);
 	}
 	ttcp_socket_opts(x->r->c, fd, 0);
 	n = rr_read_full(fd, b, RR_SETUP);
 	if (n == 0) {
-		rcv_stray(x->r, x->r->peer, "data accept",
-			  "closed without sending a byte");
+		rcv_wait_empty(x->r, w);
 		close(fd);
 		return 0;
 	}
 	if (n < 0)
 		fault(x, "setup", n, RR_SETUP);
-	if (n < RR_SETUP || rr_setup_get(b, su) || su->kind == RR_UDP ||
-	    su->kind == RR_UDP_END)
+	if (n < RR_SETUP || memcmp(b, RR_MAGIC, 6))
 		die("transmitter %s sent no --rr setup frame (phase: setup): run it with --rr or --crr",
+		    x->r->peer);
+	if (rr_setup_get(b, su, why, sizeof(why)))
+		die("transmitter %s: --rr setup frame: %s (phase: setup)",
+		    x->r->peer, why);
+	if (su->kind == RR_UDP || su->kind == RR_UDP_END)
+		die("transmitter %s sent a UDP_RR setup over TCP (phase: setup): run both ends with -u, or neither",
 		    x->r->peer);
 	return fd;
 }
@@ -114,13 +119,16 @@ static int answer(struct rrs *x, int fd)
 static int crr(struct rrs *x, int fd)
 {
 	struct rr_setup su;
+	struct rcv_wait w;
 
 	for (;;) {
 		if (!answer(x, fd))
 			fault(x, "request", 0, x->su.req);
 		close(fd);
+		rcv_wait_init(&w, x->r->c->timeout_ms,
+			      "connection for the next --crr transaction");
 		do
-			fd = next_conn(x, x->r->c->timeout_ms, &su);
+			fd = next_conn(x, &w, &su);
 		while (fd == 0);
 		if (fd < 0)
 			return -1;
@@ -140,6 +148,7 @@ static int rr_flows(struct rrs *x, int fd)
 {
 	int n = x->su.flows, got = 1, i, f, *fds = calloc((size_t)n, sizeof(int));
 	struct rr_setup su;
+	struct rcv_wait w;
 
 	if (!fds)
 		die("out of memory (-P %d)", n);
@@ -148,8 +157,10 @@ static int rr_flows(struct rrs *x, int fd)
 		fds[i] = -1;
 	fds[x->su.flow] = fd;
 	while (got < n) {
+		rcv_wait_init(&w, x->r->c->timeout_ms,
+			      "connection for the next flow");
 		do
-			f = next_conn(x, x->r->c->timeout_ms, &su);
+			f = next_conn(x, &w, &su);
 		while (f == 0);
 		if (f < 0)
 			return -1;
@@ -168,11 +179,13 @@ static int rr_flows(struct rrs *x, int fd)
 static int tcp_serve(struct rrs *x, int first)
 {
 	const struct cfg *c = x->r->c;
+	struct rcv_wait w;
 	double t0;
 	int fd, r = 0;
 
+	rcv_wait_init(&w, first ? c->wait_ms : c->timeout_ms, NULL);
 	do
-		fd = next_conn(x, first ? c->wait_ms : c->timeout_ms, &x->su);
+		fd = next_conn(x, &w, &x->su);
 	while (fd == 0);
 	if (fd < 0)
 		return -1;
@@ -182,6 +195,7 @@ static int tcp_serve(struct rrs *x, int first)
 	fprintf(ttcp_out,
 		"ttcp-r: %s from %s: %u-byte requests, %u-byte responses\n",
 		rr_name(x->su.kind), x->r->peer, x->su.req, x->su.resp);
+	fflush(ttcp_out);
 	if (x->su.flows > 1)
 		return rr_flows(x, fd);
 	buffers(x);
@@ -221,7 +235,7 @@ static int udp_frame(struct rrs *x, struct udp_rr *u, const unsigned char *b,
 	char host[48], port[8] = "";
 	struct rr_setup su;
 
-	rr_setup_get(b, &su);
+	rr_setup_get(b, &su, NULL, 0);
 	if (u->have_src && !rcv_same_sender(from, &u->src)) {
 		u->strays++;
 		return 0;
@@ -248,6 +262,7 @@ static int udp_frame(struct rrs *x, struct udp_rr *u, const unsigned char *b,
 		fprintf(ttcp_out,
 			"ttcp-r: %s from %s: %u-byte requests, %u-byte responses\n",
 			rr_name(su.kind), r->peer, su.req, su.resp);
+		fflush(ttcp_out);
 		if (r->c->com.cpu)
 			meterset_start(&r->ms);
 		u->t0 = clock_now();
@@ -262,7 +277,7 @@ static int udp_one(struct rrs *x, struct udp_rr *u, ssize_t n,
 	size_t k = x->su.req < x->su.resp ? x->su.req : x->su.resp;
 	struct rr_setup su;
 
-	if (n == RR_SETUP && !rr_setup_get(x->req, &su) &&
+	if (n == RR_SETUP && !rr_setup_get(x->req, &su, NULL, 0) &&
 	    (su.kind == RR_UDP || su.kind == RR_UDP_END))
 		return udp_frame(x, u, x->req, from, alen);
 	if (!u->have_src || !rcv_same_sender(from, &u->src) ||

@@ -4,7 +4,9 @@
  * (clock_ns from the request's first byte written to the response's last
  * byte read) and ends the sample; every fault ends with one line naming
  * the receiver, the phase and the transaction, never a hang: each wait
- * is bounded by --timeout (TCP) or --rr-timeout (a UDP answer).
+ * is bounded by --timeout (TCP) or --rr-timeout (a UDP answer; and
+ * --timeout without any answer ends UDP_RR). A transaction is numbered
+ * by the requests sent before it, lost ones too.
  */
 #include "config.h"
 #include "ctr.h"
@@ -32,6 +34,7 @@ struct rrx {
 	unsigned char *resp; /* one response */
 	uint64_t target;     /* transactions to do (UINT64_MAX: --duration) */
 	uint64_t deadline;   /* clock_ns, 0 = none */
+	struct bound *bound; /* --duration's hard stop (TCP) */
 };
 
 static void *xmalloc0(size_t n)
@@ -43,28 +46,50 @@ static void *xmalloc0(size_t n)
 	return p;
 }
 
-/* A step of transaction n failed with r (-errno, or a short count). */
+/* "transaction N" of the one under way, and with losses how many were
+ * answered and lost before it. */
+static const char *which(const struct rrx *x, char *b, size_t len)
+{
+	const struct sample *s = x->s;
+
+	snprintf(b, len, "transaction %llu",
+		 (unsigned long long)(s->trans + s->rr_lost + 1));
+	if (s->rr_lost)
+		snprintf(b + strlen(b), len - strlen(b),
+			 "; %llu answered, %llu lost before it",
+			 (unsigned long long)s->trans,
+			 (unsigned long long)s->rr_lost);
+	return b;
+}
+
+/* A step of the transaction under way failed with r (-errno, or a
+ * short count). */
 static void __attribute__((noreturn))
 fault(const struct rrx *x, const char *phase, ssize_t r, size_t want)
 {
 	const struct cfg *c = x->c;
-	uint64_t n = x->s->trans + 1;
+	uint64_t n = x->s->trans + x->s->rr_lost + 1;
+	char where[160], t[96];
 
+	snprintf(where, sizeof(where), "%s, %s", phase, which(x, t, sizeof(t)));
+	bound_check(x->bound, c, where);
+	if (r == -EINTR && sig_stop)
+		out_interrupted("t", where, NULL);
 	if (r == -ETIMEDOUT)
-		die("receiver %s:%d (phase: %s, transaction %llu): no answer within %d ms%s",
-		    c->host, c->port, phase, (unsigned long long)n,
-		    c->timeout_ms,
+		die("receiver %s:%d (phase: %s): no answer within %d ms%s",
+		    c->host, c->port, where, c->timeout_ms,
 		    n == 1 ? " (is it running with -r --rr?)" : "");
 	if (r < 0)
-		die("receiver %s:%d (phase: %s, transaction %llu): %s", c->host,
-		    c->port, phase, (unsigned long long)n, strerror((int)-r));
+		die("receiver %s:%d (phase: %s): %s", c->host, c->port, where,
+		    strerror((int)-r));
 	die("receiver %s:%d closed the connection mid-transaction (phase: %s, transaction %llu: %zd of %zu bytes)",
 	    c->host, c->port, phase, (unsigned long long)n, r, want);
 }
 
+/* Another transaction? -n counts requests sent: answered or lost. */
 static int more(const struct rrx *x, uint64_t now)
 {
-	return x->s->trans < x->target && !sig_stop &&
+	return x->s->trans + x->s->rr_lost < x->target && !sig_stop &&
 	       (!x->deadline || now < x->deadline);
 }
 
@@ -76,6 +101,7 @@ static void rr_drain(const struct rrx *x, int fd)
 
 	if (r < 0)
 		fault(x, "end of transactions", r, 0);
+	bound_check(x->bound, x->c, "end of transactions");
 	if (r > 0)
 		die("receiver %s:%d sent %zd bytes nobody asked for (phase: end of transactions)",
 		    x->c->host, x->c->port, r);
@@ -199,12 +225,14 @@ static void tcp_rr(struct rrx *x)
 {
 	int fd = ttcp_connect(x->c, SOCK_STREAM);
 
+	bound_fd(x->bound, fd);
 	if (x->c->burst > 1)
 		tcp_burst(x, fd);
 	else
 		tcp_one(x, fd);
 	shutdown(fd, SHUT_WR);
 	rr_drain(x, fd);
+	bound_fd(x->bound, -1);
 	close(fd);
 }
 
@@ -221,24 +249,30 @@ static void tcp_crr(struct rrx *x)
 
 	while (more(x, t0)) {
 		fd = ttcp_connect(c, SOCK_STREAM);
+		bound_fd(x->bound, fd);
 		r = rr_write_full(fd, x->req, olen);
 		if (r != (ssize_t)olen)
 			fault(x, "request", r, olen);
 		r = rr_read_full(fd, x->resp, c->rr_resp);
 		if (r != (ssize_t)c->rr_resp)
 			fault(x, "response", r, c->rr_resp);
+		bound_fd(x->bound, -1);
 		close(fd);
 		t1 = clock_ns();
 		hist_add(x->s->lat, t1 - t0);
 		ctr_add(&x->s->trans, 1);
 		t0 = t1;
 	}
+	if (sig_stop) /* no end frame: the receiver's --timeout ends it */
+		return;
 	fd = ttcp_connect(c, SOCK_STREAM);
+	bound_fd(x->bound, fd);
 	rr_setup_put(x->req, &end);
 	r = rr_write_full(fd, x->req, RR_SETUP);
 	if (r != RR_SETUP)
 		fault(x, "end of transactions", r, RR_SETUP);
 	rr_drain(x, fd);
+	bound_fd(x->bound, -1);
 	close(fd);
 }
 
@@ -274,6 +308,7 @@ static int udp_answer(struct rrx *x, int fd, uint64_t t0, size_t k)
 {
 	const struct cfg *c = x->c;
 	uint64_t limit = t0 + (uint64_t)c->rr_timeout_ms * 1000000, now;
+	char t[96];
 	ssize_t n;
 	int w;
 
@@ -292,15 +327,28 @@ static int udp_answer(struct rrx *x, int fd, uint64_t t0, size_t k)
 		if (n == RR_SETUP && !memcmp(x->resp, RR_MAGIC, 6))
 			continue; /* a late echo of the setup */
 		if (n != (ssize_t)c->rr_resp)
-			die("receiver %s:%d (phase: UDP response, transaction %llu): %zd bytes, expected %u",
-			    c->host, c->port,
-			    (unsigned long long)x->s->trans + x->s->rr_lost + 1,
-			    n, c->rr_resp);
+			die("receiver %s:%d (phase: UDP response, %s): %zd bytes, expected %u",
+			    c->host, c->port, which(x, t, sizeof(t)), n,
+			    c->rr_resp);
 		if (rr_stamp_get(x->resp, k) ==
 		    rr_stamp_get(x->req + RR_SETUP, k))
 			return 1;
 		x->s->rr_late++; /* the answer to a request given up */
 	}
+}
+
+/* A UDP request went unanswered: counted; --timeout without any
+ * answer (since the setup's, or the last one) ends the run. */
+static void udp_lost(struct rrx *x, uint64_t last)
+{
+	const struct cfg *c = x->c;
+	char t[96];
+
+	if (c->timeout_ms &&
+	    clock_ns() - last >= (uint64_t)c->timeout_ms * 1000000)
+		die("receiver %s:%d (phase: UDP response, %s): no answer within %d ms (--timeout)",
+		    c->host, c->port, which(x, t, sizeof(t)), c->timeout_ms);
+	x->s->rr_lost++;
 }
 
 /* UDP_RR: a lost request or answer costs --rr-timeout and is counted. */
@@ -310,30 +358,30 @@ static void udp_rr(struct rrx *x)
 	struct rr_setup su = {
 		.kind = RR_UDP, .req = c->rr_req, .resp = c->rr_resp, .flows = 1};
 	size_t k = c->rr_req < c->rr_resp ? c->rr_req : c->rr_resp;
-	uint64_t seq, t0;
-	char err[512];
+	uint64_t seq, t0, last;
 	int fd;
 
-	fd = sock_connect(c->host, c->port, SOCK_DGRAM, c->timeout_ms, err,
-			  sizeof(err));
-	if (fd < 0)
-		die("receiver %s:%d (phase: connect): %s", c->host, c->port,
-		    err);
-	ttcp_socket_opts(c, fd, 1);
+	fd = ttcp_connect(c, SOCK_DGRAM);
 	rr_setup_put(x->req, &su);
 	udp_handshake(x, fd, x->req, "setup");
+	last = clock_ns(); /* the setup's answer */
 	for (seq = 0; more(x, t0 = clock_ns()); seq++) {
 		rr_stamp_put(x->req + RR_SETUP, k, seq);
 		while (send(fd, x->req + RR_SETUP, c->rr_req, 0) < 0)
 			if ((errno != ENOBUFS && errno != EINTR) || sig_stop)
 				fault(x, "UDP request", -errno, c->rr_req);
 		if (udp_answer(x, fd, t0, k)) {
-			hist_add(x->s->lat, clock_ns() - t0);
+			last = clock_ns();
+			hist_add(x->s->lat, last - t0);
 			ctr_add(&x->s->trans, 1);
 		} else if (!sig_stop) {
-			x->s->rr_lost++;
+			udp_lost(x, last);
 		}
 	}
+	if (!sig_stop && !x->s->trans && x->s->rr_lost)
+		die("receiver %s:%d answered none of the %llu requests (phase: UDP response, each lost after --rr-timeout %d ms)",
+		    c->host, c->port, (unsigned long long)x->s->rr_lost,
+		    c->rr_timeout_ms);
 	su = (struct rr_setup){.kind = RR_UDP_END, .req = (uint32_t)seq,
 			       .flows = 1};
 	rr_setup_put(x->req, &su);
@@ -364,12 +412,15 @@ void rr_xmit_sample(const struct cfg *c, struct meterset *ms, struct sample *s)
 	ival_watch(ttcp_iv, &s->trans);
 	if (c->duration > 0)
 		x.deadline = t0 + (uint64_t)(c->duration * 1e9);
+	if (!c->udp) /* UDP: every wait is bounded by --rr-timeout */
+		x.bound = bound_start(c, clock_now(), -1);
 	if (c->udp)
 		udp_rr(&x);
 	else if (c->rr == RR_CRR)
 		tcp_crr(&x);
 	else
 		tcp_rr(&x);
+	bound_stop(x.bound);
 	s->elapsed_s = (double)(clock_ns() - t0) / 1e9;
 	ival_watch(ttcp_iv, NULL);
 	if (c->com.cpu)

@@ -149,6 +149,15 @@ struct ctl_report {
 	uint64_t *flow_count;	/* their counts (parse: owned) */
 };
 
+/*
+ * One frame from fd, whole within ms (not each step: a peer that trickles
+ * it stalls it). 0 with *out (new reference); else -errno with *got the
+ * bytes that came (0: nothing came, or the peer closed at once) and err
+ * saying where it stopped ("stalled mid-frame after 9 of 1200 bytes
+ * within 2000 ms"); -EINVAL when the bytes are not a frame.
+ */
+int ctl_recv_frame(int fd, int ms, json_t **out, size_t *got, char *err,
+		   size_t len);
 json_t *ctl_hello_build(const struct ctl_hello *h);
 int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len);
 json_t *ctl_report_build(const struct ctl_report *r,
@@ -176,6 +185,26 @@ int ttcp_connect(const struct cfg *c, int type);
 void xmit_udp_sample(const struct cfg *c, struct meterset *ms,
 		     struct xfer_source *src, struct sample *s);
 
+/*
+ * bound.c: with --duration, the receiver keeps the transmitter at most
+ * the duration and ttcp_grace past a sample's start: then a watchdog
+ * cuts the connection it watches (shutdown: blocked calls return), and
+ * bound_check dies naming the receiver and the phase. NULL (no watch)
+ * without --duration; every call takes NULL. Stop the watch before the
+ * connection is closed (or set it to -1).
+ */
+#define TTCP_GRACE_MIN 2.0	/* s; or a tenth of --duration if longer */
+struct bound;
+double ttcp_grace(const struct cfg *c);
+struct bound *bound_start(const struct cfg *c, double t0, int fd);
+/* The connection to cut from now on (-1: none, before it is closed). */
+void bound_fd(struct bound *b, int fd);
+/* 1 when the watch cut a connection. */
+int bound_hit(struct bound *b);
+/* Dies when the watch cut a connection. */
+void bound_check(struct bound *b, const struct cfg *c, const char *phase);
+void bound_stop(struct bound *b);
+
 /* sockopt.c: -b, -D, --cc and the timeout on a socket of either side. */
 void ttcp_socket_opts(const struct cfg *c, int fd, int sending);
 
@@ -198,6 +227,11 @@ void ttcp_ival_end(const struct cfg *c, struct res_doc *d);
 extern FILE *ttcp_out;		/* human text: stdout, stderr under -J */
 /* The result document of this run: config, metrics, output, label. */
 struct res_doc *out_doc(const struct cfg *c, int argc, char **argv);
+/* A signal came before this side could start (or go on with) what comes
+ * next: one line naming the phase (and detail, or NULL), the document
+ * failed, exit 128 + the signal. Nothing more reaches the peer. */
+void out_interrupted(const char *side, const char *phase,
+		     const char *detail) __attribute__((noreturn));
 /* The meters line (pairs: with "; soak runs in pairs ..."), and one
  * line (and a warning in d) for each meter of the list that cannot run
  * here. */

@@ -50,6 +50,7 @@ static void open_source(struct xmit *t)
 	const struct cfg *c = t->c;
 	uint64_t size = c->source_size;
 	char err[512], b[32];
+	int r;
 
 	fprintf(ttcp_out, "ttcp-t: buflen=%zu, nbuf=%ld, align=%zu/%zu, port=%d  %s  -> %s\n",
 		c->buflen, c->nbuf, c->align, c->offset, c->port,
@@ -58,8 +59,12 @@ static void open_source(struct xmit *t)
 		size = c->duration > 0 ? SRC_MAX : (uint64_t)c->buflen * c->nbuf;
 		size = size < SRC_MIN ? SRC_MIN : size > SRC_MAX ? SRC_MAX : size;
 	}
-	if (xfer_source_open(&t->src, c->file, size, c->buflen, c->align,
-			     c->offset, c->hot, err, sizeof(err)))
+	fflush(ttcp_out); /* before the wait for the file */
+	r = xfer_source_open(&t->src, c->file, size, c->buflen, c->align,
+			     c->offset, c->hot, &sig_stop, err, sizeof(err));
+	if (r == -EINTR)
+		out_interrupted("t", "making the source", err);
+	if (r)
 		die("%s", err);
 	t->src.touch = c->touch;
 	t->source = c->hot && (t->ops->flags & XFER_HOT_BUF) ? "hot" : "file";
@@ -101,9 +106,12 @@ static void drain(const struct cfg *c, int fd)
 int ttcp_connect(const struct cfg *c, int type)
 {
 	char err[512];
-	int fd = sock_connect(c->host, c->port, type, c->timeout_ms, err,
-			      sizeof(err));
+	int fd;
 
+	if (sig_stop) /* a connection now would carry nothing */
+		out_interrupted("t", "connect", NULL);
+	fd = sock_connect(c->host, c->port, type, c->timeout_ms, err,
+			  sizeof(err));
 	if (fd < 0)
 		die("receiver %s:%d (phase: connect): %s", c->host, c->port,
 		    err);
@@ -115,6 +123,7 @@ static void tcp_sample(struct xmit *t, struct sample *s)
 {
 	const struct cfg *c = t->c;
 	double t0, deadline = 0;
+	struct bound *b;
 	char err[512];
 	struct xfer *x;
 	int64_t n;
@@ -131,15 +140,20 @@ static void tcp_sample(struct xmit *t, struct sample *s)
 	t0 = clock_now();
 	if (c->duration > 0)
 		deadline = t0 + c->duration;
+	b = bound_start(c, t0, fd); /* a receiver that stops reading */
 	n = xfer_send_stream(x, 0,
 			     c->duration > 0 ? 0 : (uint64_t)c->buflen * c->nbuf,
 			     deadline, &sig_stop);
-	if (n < 0)
+	if (n < 0) {
+		bound_check(b, c, "data");
 		die("receiver %s:%d (phase: data, after %llu bytes): %s",
 		    c->host, c->port, (unsigned long long)x->bytes, x->err);
+	}
 	ival_watch(ttcp_iv, NULL);
 	shutdown(fd, SHUT_WR);
 	drain(c, fd);
+	bound_check(b, c, "end of data");
+	bound_stop(b);
 	s->elapsed_s = clock_now() - t0;
 	if (c->com.cpu)
 		s->ncpu = meterset_stop(&t->ms, s->cpu);
@@ -164,6 +178,7 @@ static int exchange(struct xmit *t, const struct sample *s, int idx,
 	const struct cfg *c = t->c;
 	struct ctl_hello h;
 	char err[512];
+	size_t got = 0;
 	json_t *j;
 	int fd, r;
 
@@ -196,14 +211,22 @@ static int exchange(struct xmit *t, const struct sample *s, int idx,
 	j = ctl_hello_build(&h);
 	r = peerrep_send(fd, j, c->report_ms);
 	json_decref(j);
-	if (!r)
-		r = peerrep_recv(fd, &j, c->report_ms, err, sizeof(err));
+	if (r)
+		snprintf(err, sizeof(err), "%s", strerror(-r));
+	else /* the whole report within --report-timeout */
+		r = ctl_recv_frame(fd, c->report_ms, &j, &got, err,
+				   sizeof(err));
 	close(fd);
 	if (r == -EINVAL)
 		die("receiver %s:%d (phase: report): %s", c->host, c->port, err);
+	if (r && got) {
+		snprintf(why, wlen, "no report: the receiver's report %s (phase: report)",
+			 err);
+		return 0;
+	}
 	if (r) {
 		snprintf(why, wlen, "no report: the receiver did not answer (plain ttcp?): %s",
-			 strerror(-r));
+			 err);
 		return 0;
 	}
 	r = ctl_report_parse(j, rep, err, sizeof(err));
@@ -449,8 +472,10 @@ int do_transmit(const struct cfg *c, struct res_doc *d)
 		t.paired_by = meterset_paired_by(&t.ms);
 		out_meters("t", &t.ms, d, 1);
 	}
+	if (sig_stop)
+		out_interrupted("t", "before the first connection", NULL);
 	memset(&rt, 0, sizeof(rt));
-	for (i = 0; more && i < meter_runs(paired, c->com.repeat) &&
+	for (i = 0; more && !sig_stop && i < meter_runs(paired, c->com.repeat) &&
 		    i < TTCP_MAX_SAMPLES; i++) {
 		memset(&s, 0, sizeof(s));
 		s.lost = -1;

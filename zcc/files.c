@@ -42,7 +42,7 @@ int files_open(struct fileset *fs, char **paths, int n, size_t bufsize)
 		fs->src[fs->n].fd = -1;
 		if (st.st_size &&
 		    xfer_source_open(&fs->src[fs->n], paths[i], 0, bufsize, 0,
-				     0, 0, err, sizeof(err))) {
+				     0, 0, NULL, err, sizeof(err))) {
 			log_warn("skipping %s: %s", paths[i], err);
 			continue;
 		}

@@ -127,12 +127,14 @@ const struct xfer_ops *xfer_cli_method(const char *opt, const char *name,
 
 /*
  * The source. path NULL: make an unlinked temp file of size bytes in
- * $TMPDIR filled with the pattern. path given: open it (size 0 = its
- * length). buflen: the copy buffer; hot: see above. 0 or -errno.
+ * $TMPDIR filled with the pattern; when *stop becomes nonzero meanwhile
+ * (stop may be NULL), it stops early with -EINTR, err saying how far it
+ * got. path given: open it (size 0 = its length). buflen: the copy
+ * buffer; hot: see above. 0 or -errno.
  */
 int xfer_source_open(struct xfer_source *s, const char *path, uint64_t size,
 		     size_t buflen, size_t align, size_t offset, int hot,
-		     char *err, size_t len);
+		     volatile sig_atomic_t *stop, char *err, size_t len);
 void xfer_source_close(struct xfer_source *s);
 
 /* What temp sources hold and -V verifies: lib/core/pattern.h's hash

@@ -63,6 +63,47 @@ grep -q "receiver 127.0.0.1:$TT_PORT sent [0-9]* of 102400000000 bytes (phase: d
 	{ cat "$T/k.txt"; zcb_fail "-R, killed receiver: message"; }
 tt_wait_recv
 
+# setup frames from a transmitter played here (bash's /dev/tcp): the
+# receiver reads a frame of any size a frame may have (200000 bytes is
+# more than a socket's first receive window: a peek never saw it whole),
+# names a field out of range (flows 2^32 + 2 was taken as 2) and a frame
+# that stalls, each within --timeout
+setup() { # setup DIR NBUF FLOWS [PAD]: a setup frame's JSON
+	printf '{"type":"ttcp-sf-setup/1","direction":"%s","buflen":1000,"nbuf":%s,"duration":0,"flows":%s,"flow":0,"pad":"%s"}' \
+		"$1" "$2" "$3" "${4:-}"
+}
+pad=$(head -c 200000 /dev/zero | tr '\0' x)
+tt_recv "$T/big-r" --timeout 5s --report-timeout 1s
+exec 3<>"/dev/tcp/127.0.0.1/$TT_PORT"
+tt_frame "$(setup reverse 5 1 "$pad")" >&3
+timeout 20 head -c 5000 <&3 >"$T/big.got"
+exec 3>&-
+[ "$(wc -c <"$T/big.got")" = 5000 ] ||
+	{ cat "$T/big-r.txt"; zcb_fail "a 200000-byte setup frame: $(wc -c <"$T/big.got") of 5000 bytes came back"; }
+tt_wait_recv
+[ "$TT_RRC" = 0 ] || { cat "$T/big-r.txt"; zcb_fail "a 200000-byte setup frame: receiver exit $TT_RRC"; }
+grep -q "^ttcp-r: reverse: this side sends" "$T/big-r.txt" || zcb_fail "a 200000-byte setup frame: not taken for -R"
+
+tt_recv "$T/fl-r" --timeout 5s
+exec 3<>"/dev/tcp/127.0.0.1/$TT_PORT"
+tt_frame "$(setup forward 5 4294967298)" >&3
+tt_wait_recv
+exec 3>&-
+[ "$TT_RRC" = 1 ] || { cat "$T/fl-r.txt"; zcb_fail "flows 4294967298: receiver exit $TT_RRC"; }
+grep -q "transmitter 127.0.0.1:[0-9]*: setup frame: field \"flows\" out of range (1 to 1024) (phase: setup)" "$T/fl-r.txt" ||
+	{ cat "$T/fl-r.txt"; zcb_fail "flows 4294967298: not refused by name"; }
+
+tt_recv "$T/st-r" --timeout 2s
+exec 3<>"/dev/tcp/127.0.0.1/$TT_PORT"
+head -c 60 <(tt_frame "$(setup reverse 5 1)") >&3
+zcb_wait_gone "$TT_RPID" 10 || zcb_fail "a stalled setup frame: receiver still running 10 s later (--timeout 2s)"
+tt_wait_recv
+exec 3>&-
+[ "$TT_RRC" = 1 ] || { cat "$T/st-r.txt"; zcb_fail "a stalled setup frame: receiver exit $TT_RRC"; }
+grep -q "setup frame: stalled mid-frame after 60 of [0-9]* bytes within 2000 ms (phase: setup)" "$T/st-r.txt" ||
+	{ cat "$T/st-r.txt"; zcb_fail "a stalled setup frame: not named"; }
+zcb_ok "setup frames: 200000 bytes taken whole, flows out of range refused by name, a stall ends at --timeout"
+
 tt_bad "-R on -r" "-R: give it to -t" -r -R
 tt_bad "-R -u" "-R: TCP streams only" -t -R -u 127.0.0.1
 tt_bad "--bidir --rr" "--bidir: TCP streams only" -t --bidir --rr 127.0.0.1

@@ -34,22 +34,27 @@ grep -q "phase: connect.*refused" "$T/ref.txt" || zcb_fail "refused: message"
 [ "$(zcb_json "$T/ref.json" .status)" = failed ] || zcb_fail "refused: document not failed"
 zcb_json "$T/ref.json" .error | grep -q "refused" || zcb_fail "refused: error not in document"
 
-# the receiver dies mid-transfer: the transmitter fails, naming the phase
-tt_recv "$T/d" -m read
-rpid=$TT_RPID
-( sleep 1; kill -KILL "$rpid" ) &
+# the receiver dies mid-transfer (once bytes came): the transmitter
+# fails, naming the phase
+tt_recv "$T/d" -m read -i 0.1
+timeout 40 "$TTCP" -t -p "$TT_PORT" --duration 30s --source-size 8M --timeout 5s -o "$T/die.json" 127.0.0.1 >"$T/die.txt" 2>&1 &
+tpid=$!
+zcb_track $tpid
+tt_wait_for "$T/d.txt" "$TT_BYTES_CAME" "receiver killed mid-transfer"
+kill -KILL "$TT_RPID"
 rc=0
-timeout 40 "$TTCP" -t -p "$TT_PORT" --duration 30s --source-size 8M --timeout 5s -o "$T/die.json" 127.0.0.1 >"$T/die.txt" 2>&1 || rc=$?
+wait $tpid || rc=$?
 [ $rc = 1 ] || { cat "$T/die.txt"; zcb_fail "receiver died: transmitter exit $rc (124 = hung)"; }
 grep -q "phase: data\|phase: end of data" "$T/die.txt" || { cat "$T/die.txt"; zcb_fail "receiver died: no phase"; }
 [ "$(zcb_json "$T/die.json" .status)" = failed ] || zcb_fail "receiver died: document not failed"
 
-# the transmitter dies: a receiver that requires a ttcp-sf peer fails
-tt_recv "$T/k" --require-peer --report-timeout 2s -o "$T/k.json"
+# the transmitter dies (once bytes came): a receiver that requires a
+# ttcp-sf peer fails
+tt_recv "$T/k" --require-peer --report-timeout 2s -o "$T/k.json" -i 0.1
 "$TTCP" -t -p "$TT_PORT" --duration 30s --source-size 8M 127.0.0.1 >"$T/kt.txt" 2>&1 &
 tpid=$!
 zcb_track $tpid
-sleep 1
+tt_wait_for "$T/k.txt" "$TT_BYTES_CAME" "transmitter killed mid-transfer"
 kill -KILL $tpid
 rc=0
 zcb_wait_gone "$TT_RPID" 30 || zcb_fail "receiver hung after the transmitter died"
@@ -73,14 +78,15 @@ jq -e '.status == "ok" and .cases[0].samples[0].bytes == 4' "$T/l.json" >/dev/nu
 	zcb_fail "lying peer: the sample was not kept: $(cat "$T/l.json")"
 zcb_ok "bad options, refused, dead receiver, dead transmitter, lying peer"
 
-# Ctrl-C on the transmitter mid-run: exit 130 soon, the line says why
-# there is no report (it said "--no-report"), the receiver ends on its
-# own within its report timeout, nothing is left
-tt_recv "$T/i" --report-timeout 2s
+# Ctrl-C on the transmitter mid-run (once bytes came; before them, see
+# ttcp-vanish.sh): exit 130 soon, the line says why there is no report
+# (it said "--no-report"), the receiver ends on its own within its
+# report timeout, nothing is left
+tt_recv "$T/i" --report-timeout 2s -i 0.1
 "$TTCP" -t -p "$TT_PORT" --duration 20 -o "$T/i-t.json" 127.0.0.1 >"$T/i-t.txt" 2>&1 &
 tp=$!
 zcb_track "$tp"
-sleep 1
+tt_wait_for "$T/i.txt" "$TT_BYTES_CAME" "Ctrl-C on the transmitter"
 kill -INT "$tp"
 zcb_wait_gone "$tp" 10 || zcb_fail "interrupted transmitter still running after 10 s"
 rc=0; wait "$tp" || rc=$?

@@ -12,16 +12,7 @@ T=$ZCB_TEST_TMP
 
 # hello BYTES SAMPLE MORE: our transmitter's hello frame (ctl.c)
 hello() {
-	local j
-	j=$(printf '{"type":"ttcp-sf-hello/1","method":"write","source":"file","proto":"tcp","hostname":"fake","boot_id":"fake","buflen":8192,"bytes":%d,"dgrams":0,"sample":%d,"more":%s}' "$1" "$2" "$3")
-	printf 'ZCBR'
-	u32be "${#j}"
-	printf '%s' "$j"
-}
-u32be() { # N as 4 big-endian bytes
-	# shellcheck disable=SC2059
-	printf "$(printf '\\x%02x\\x%02x\\x%02x\\x%02x' \
-		$(($1 >> 24 & 255)) $(($1 >> 16 & 255)) $(($1 >> 8 & 255)) $(($1 & 255)))"
+	tt_frame "$(printf '{"type":"ttcp-sf-hello/1","method":"write","source":"file","proto":"tcp","hostname":"fake","boot_id":"fake","buflen":8192,"bytes":%d,"dgrams":0,"sample":%d,"more":%s}' "$1" "$2" "$3")"
 }
 # send_data HOST N: a data connection carrying N bytes, then EOF
 send_data() {
@@ -111,7 +102,7 @@ zcb_ok "a data connection from another host between samples is turned away"
 # 5. UDP: stray short datagrams from other senders before and during the
 # data, and a short one from the sender that is not its end marker
 dg() { # dg FD SEQ: one of our data datagrams (magic, sequence, 24 bytes)
-	{ printf 'ZCBU'; u32be "$2"; head -c 24 /dev/zero; } >"$T/dg"
+	{ printf 'ZCBU'; tt_u32be "$2"; head -c 24 /dev/zero; } >"$T/dg"
 	cat "$T/dg" >&"$1" # one write: one datagram
 }
 tt_recv "$T/u" -u -o "$T/u.json" --report-timeout 1s
@@ -124,7 +115,7 @@ printf 'xy' >&7  # a stray "end"
 printf 'zz' >&6  # short, from the sender, not its end marker
 for i in 3 4; do dg 6 $i; done
 sleep 0.05
-u32be 5 >"$T/end"
+tt_u32be 5 >"$T/end"
 cat "$T/end" >&6 # the end: 5 sent
 exec 6>&- 7>&-
 tt_wait_recv

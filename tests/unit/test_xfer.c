@@ -2,7 +2,8 @@
  * test_xfer.c: the transfer-method table: names and probes, the source,
  * the pattern check with its wrap detection, and every usable send method
  * against every usable receive method over loopback, byte-exact; a
- * stream bounded by a deadline stops soon after it.
+ * stream bounded by a deadline stops soon after it; a temp source holds
+ * the pattern at every offset, and a stop flag ends its making.
  */
 #include "config.h"
 #include "clock.h"
@@ -179,6 +180,34 @@ static void test_verify(void)
 	T_CHECK(x.bad_bytes == 1);
 }
 
+/* A temp source (made from one repeated block) holds the pattern at
+ * every offset, up to an odd end; one asked to stop is not made. */
+static void test_temp_source(void)
+{
+	static unsigned char want[1 << 20];
+	volatile sig_atomic_t stop = 0;
+	struct xfer_source src;
+	uint64_t size = (7u << 20) + 4321, off;
+	size_t n;
+	char err[256];
+
+	T_ASSERT(xfer_source_open(&src, NULL, size, UNIT, 0, 0, 0, &stop, err,
+				  sizeof(err)) == 0);
+	T_CHECK(src.size == size);
+	for (off = 0; off < size; off += n) {
+		n = size - off < sizeof(want) ? (size_t)(size - off) :
+						sizeof(want);
+		pattern_fill(&xfer_stream_pattern, want, off, n);
+		T_CHECK(!memcmp((const char *)src.map + off, want, n));
+	}
+	xfer_source_close(&src);
+	stop = 2;
+	T_CHECK(xfer_source_open(&src, NULL, size, UNIT, 0, 0, 0, &stop, err,
+				 sizeof(err)) == -EINTR);
+	T_CHECK(strstr(err, "stopped by a signal after 0 of") != NULL);
+	T_CHECK(src.fd == -1 && src.map == NULL);
+}
+
 /* xfer_names lists one direction's methods in the table's order, and
  * --method resolves to the table's entry. */
 static void test_names(void)
@@ -215,10 +244,11 @@ int main(void)
 	T_CHECK(xfer_probe(xfer_find("write", XFER_SEND), why, sizeof(why)) ==
 		0);
 	test_verify();
+	test_temp_source();
 
 	T_CHECK(xfer_source_open(&src, "/nonexistent/x", 0, 4096, 0, 0, 0,
-				 err, sizeof(err)) == -ENOENT);
-	T_CHECK(xfer_source_open(&src, NULL, 4096, 4096, 3, 0, 0, err,
+				 NULL, err, sizeof(err)) == -ENOENT);
+	T_CHECK(xfer_source_open(&src, NULL, 4096, 4096, 3, 0, 0, NULL, err,
 				 sizeof(err)) == -EINVAL);
 
 	lfd = sock_listen("127.0.0.1", 0, SOCK_STREAM, 8, &port, err,
@@ -226,7 +256,7 @@ int main(void)
 	T_ASSERT(lfd >= 0);
 	for (hot = 0; hot <= 1; hot++) {
 		T_ASSERT(xfer_source_open(&src, NULL, SRC_SIZE, UNIT, 0, 7,
-					  hot, err, sizeof(err)) == 0);
+					  hot, NULL, err, sizeof(err)) == 0);
 		T_CHECK(src.size == SRC_SIZE);
 		T_CHECK(((uintptr_t)src.buf & 4095) == 7);
 		T_CHECK((unsigned char)src.buf[5] ==
@@ -252,8 +282,8 @@ int main(void)
 		}
 		xfer_source_close(&src);
 	}
-	T_ASSERT(xfer_source_open(&src, NULL, SRC_SIZE, UNIT, 0, 0, 1, err,
-				  sizeof(err)) == 0);
+	T_ASSERT(xfer_source_open(&src, NULL, SRC_SIZE, UNIT, 0, 0, 1, NULL,
+				  err, sizeof(err)) == 0);
 	deadline_stream(lfd, port, &src, 0.3, 0);
 	deadline_stream(lfd, port, &src, 0.3, 20000);
 	deadline_stream(lfd, port, &src, -1, 0);
