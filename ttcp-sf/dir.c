@@ -301,7 +301,7 @@ static void fill(struct sample *s, const struct run *u, struct xfer *main,
 	}
 }
 
-void dir_xmit_sample(const struct cfg *c, struct meterset *ms,
+void dir_xmit_sample(const struct cfg *c, struct cpuwin *w,
 		     struct xfer_source *src, struct sample *s)
 {
 	struct run u = {
@@ -321,12 +321,10 @@ void dir_xmit_sample(const struct cfg *c, struct meterset *ms,
 	u.rx = open_x(c->bidir ? xfer_find("read", XFER_RECV) : c->ops, u.fd,
 		      NULL, c->buflen, c);
 	u.main_ctr = c->bidir ? &u.tx->bytes : &u.rx->bytes;
-	if (c->com.cpu)
-		meterset_start(ms);
+	cpuwin_start(w, NULL, 0);
 	run(&u, who, c->timeout_ms);
 	bound_stop(u.bound);
-	if (c->com.cpu)
-		s->ncpu = meterset_stop(ms, s->cpu);
+	cpuwin_stop(w, &s->cpu, NULL, 0);
 	fill(s, &u, c->bidir ? u.tx : u.rx, !c->bidir, c->bidir);
 	if (u.rx_max && u.got > (int64_t)u.total)
 		die("receiver %s:%d sent more than the %llu bytes asked (phase: data, receiving): connection cut",
@@ -394,11 +392,9 @@ void dir_rcv_sample(struct rcv *r, int fd, const struct dir_setup *st,
 	if (st->bidir)
 		u.rx = open_x(r->ops, fd, NULL, c->buflen, c);
 	u.main_ctr = st->bidir ? &u.rx->bytes : &u.tx->bytes;
-	if (c->com.cpu)
-		meterset_start(&r->ms);
+	cpuwin_start(&r->w, NULL, 0);
 	run(&u, who, c->timeout_ms);
-	if (c->com.cpu)
-		s->ncpu = meterset_stop(&r->ms, s->cpu);
+	cpuwin_stop(&r->w, &s->cpu, NULL, 0);
 	fill(s, &u, st->bidir ? u.rx : u.tx, st->bidir, st->bidir);
 	xfer_close(u.tx);
 	if (u.rx)

@@ -32,7 +32,7 @@ struct dir_setup {
 void dir_send_setup(const struct cfg *c, int fd, int flow);
 
 /* -t: one sample of -R or --bidir (its source used by --bidir only). */
-void dir_xmit_sample(const struct cfg *c, struct meterset *ms,
+void dir_xmit_sample(const struct cfg *c, struct cpuwin *w,
 		     struct xfer_source *src, struct sample *s);
 /* What a data connection opens with (dir_peek). */
 enum dir_open {

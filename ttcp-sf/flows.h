@@ -60,7 +60,7 @@ int flows_run(struct flows *fs, char *err, size_t len);
 
 /* flows_side.c: the sides' samples. */
 /* -t -P: N connections, each with its setup, then the run. */
-void flows_xmit_sample(const struct cfg *c, struct meterset *ms,
+void flows_xmit_sample(const struct cfg *c, struct cpuwin *w,
 		       struct xfer_source *src, struct sample *s);
 /* -r: a -P sample on fds[0..n) (fds[i] is flow i, its setup read);
  * kind FL_RX (a stream, read with -m), FL_TX (-R: sent from this side's

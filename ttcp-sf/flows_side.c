@@ -89,14 +89,13 @@ static void fill(const struct flows *fs, struct sample *s)
 	s->lost = -1;
 }
 
-static void run(struct flows *fs, struct meterset *ms, int cpu,
-		struct sample *s, const char *who)
+static void run(struct flows *fs, struct cpuwin *w, struct sample *s,
+		const char *who)
 {
 	char err[512];
 	int r;
 
-	if (cpu)
-		meterset_start(ms);
+	cpuwin_start(w, NULL, 0);
 	if (fs->deadline_ns)
 		fs->deadline_ns += clock_ns();
 	if (fs->hard_ns)
@@ -106,8 +105,7 @@ static void run(struct flows *fs, struct meterset *ms, int cpu,
 	ival_watch(ttcp_iv, NULL);
 	if (r)
 		die("%s: %s", who, err);
-	if (cpu)
-		s->ncpu = meterset_stop(ms, s->cpu);
+	cpuwin_stop(w, &s->cpu, NULL, 0);
 	fill(fs, s);
 }
 
@@ -160,7 +158,7 @@ static struct xfer *open_x(const struct cfg *c, int fd, struct xfer_source *src)
 	return x;
 }
 
-void flows_xmit_sample(const struct cfg *c, struct meterset *ms,
+void flows_xmit_sample(const struct cfg *c, struct cpuwin *w,
 		       struct xfer_source *src, struct sample *s)
 {
 	struct xfer_source *srcs =
@@ -215,7 +213,7 @@ void flows_xmit_sample(const struct cfg *c, struct meterset *ms,
 		s->rr_req = c->rr_req;
 		s->rr_resp = c->rr_resp;
 	}
-	run(&fs, ms, c->com.cpu, s, who);
+	run(&fs, w, s, who);
 	for (i = 0; i < fs.n; i++)
 		if (fs.f[i].x)
 			xfer_close(fs.f[i].x);
@@ -330,7 +328,7 @@ void flows_rcv_sample(struct rcv *r, int *fds, int n, enum flow_kind kind,
 	}
 	if (kind == FL_TX)
 		rcv_senders(r, &fs, st, &srcs);
-	run(&fs, &r->ms, c->com.cpu, s, who);
+	run(&fs, &r->w, s, who);
 	for (i = 0; i < n; i++)
 		if (fs.f[i].x)
 			xfer_close(fs.f[i].x);

@@ -107,10 +107,11 @@ json_t *out_params(const char *method, const char *recv_method,
 			 "role", role, "source", source);
 }
 
-void out_meters(const char *side, const struct meterset *ms,
+void out_meters(const char *side, const struct cpuwin *w,
 		struct res_doc *d, int pairs)
 {
-	const char *by = pairs ? meterset_paired_by(ms) : NULL;
+	const struct meterset *ms = &w->ms;
+	const char *by = pairs ? cpuwin_paired_by(w) : NULL;
 	char names[256];
 	int i;
 
@@ -140,7 +141,8 @@ static const struct cpu_sample *first_ok(const struct cpu_sample *s, int n)
 void out_cpu(const char *side, const struct cfg *c, const struct sample *s,
 	     const struct ctl_report *rep, int same_box, const char *why_none)
 {
-	const struct cpu_sample *l = first_ok(s->cpu, s->ncpu), *r = NULL;
+	const struct cpu_sample *l = first_ok(s->cpu.local, s->cpu.nlocal);
+	const struct cpu_sample *r = NULL;
 	double bytes = s->rr_kind ? 0 : (double)s->bytes; /* --rr: per tx */
 	int i;
 
@@ -151,14 +153,16 @@ void out_cpu(const char *side, const struct cfg *c, const struct sample *s,
 	if (same_box) {
 		fprintf(ttcp_out, "ttcp-%s: both ends on this box (%s): its CPU, once\n",
 			side, rep ? rep->hostname : "same host name and boot id");
-		meter_print(ttcp_out, "box", s->cpu, s->ncpu, bytes);
+		meter_print(ttcp_out, "box", s->cpu.local, s->cpu.nlocal,
+			    bytes);
 		/* process meters of the other end are its own, not the box */
 		for (i = 0; rep && i < rep->ncpu; i++)
 			if (rep->cpu[i].ok && !strcmp(rep->cpu[i].scope, "process"))
 				meter_print(ttcp_out, "remote", &rep->cpu[i], 1,
 					    bytes);
 	} else {
-		meter_print(ttcp_out, "local", s->cpu, s->ncpu, bytes);
+		meter_print(ttcp_out, "local", s->cpu.local, s->cpu.nlocal,
+			    bytes);
 		if (rep)
 			meter_print(ttcp_out, "remote", rep->cpu, rep->ncpu,
 				    bytes > 0 ? (double)rep->bytes : 0);
@@ -216,15 +220,18 @@ json_t *out_sample(struct res_doc *d, const struct cfg *c,
 					       json_null());
 	}
 	if (c->com.cpu) {
-		meter_add_metrics(d, j, "local", s->cpu, s->ncpu,
-				  s->rr_kind ? 0 : (double)s->bytes, s->metered);
-		meter_add_raw(j, "local", s->cpu, s->ncpu);
-		if (rep) {
-			meter_add_metrics(d, j, "remote", rep->cpu, rep->ncpu,
-					  s->rr_kind ? 0 : (double)rep->bytes,
-					  s->metered);
-			meter_add_raw(j, "remote", rep->cpu, rep->ncpu);
-		}
+		struct cpuwin_sample cs = s->cpu;
+
+		/* the run's kind as the pair has it (the receiver learns it
+		 * from the hello) */
+		cs.metered = s->metered;
+		cs.peer_side = "remote";
+		if (rep)
+			cpuwin_peer_figures(&cs, rep->cpu, rep->ncpu);
+		cpuwin_add_side(d, j, &cs, CPUWIN_LOCAL,
+				s->rr_kind ? 0 : (double)s->bytes);
+		cpuwin_add_side(d, j, &cs, CPUWIN_PEER,
+				s->rr_kind || !rep ? 0 : (double)rep->bytes);
 	}
 	if (rep) {
 		json_t *r = json_pack("{s:s, s:I, s:I, s:I, s:b, s:f}",

@@ -91,15 +91,13 @@ static int tcp_sample(struct rcv *r, int first, struct sample *s)
 		x->timeout_ms = c->timeout_ms;
 		x->verify = c->verify;
 		x->touch = c->touch;
-		if (c->com.cpu)
-			meterset_start(&r->ms);
+		cpuwin_start(&r->w, NULL, 0);
 		ival_watch(ttcp_iv, &x->bytes);
 		t0 = clock_now();
 		n = xfer_recv_stream(x, 0, 0, &sig_stop);
 		ival_watch(ttcp_iv, NULL);
 		s->elapsed_s = clock_now() - t0;
-		if (c->com.cpu)
-			s->ncpu = meterset_stop(&r->ms, s->cpu);
+		cpuwin_stop(&r->w, &s->cpu, NULL, 0);
 		if (n != 0 || sig_stop)
 			break;
 		/* a port probe, or a transmitter gone before a byte */
@@ -142,8 +140,8 @@ static int exchange(struct rcv *r, const struct sample *s,
 	*same = !strcmp(h->boot_id, r->boot) && !strcmp(h->hostname, r->me);
 	/* paired runs: park or wake this box's soakers for the next run
 	 * before the transmitter can start it (it waits for our report) */
-	if (h->more && h->soak_next >= 0 && c->com.cpu &&
-	    meterset_metered(&r->ms, h->soak_next, err, sizeof(err)))
+	if (h->more && h->soak_next >= 0 &&
+	    cpuwin_metered(&r->w, h->soak_next, err, sizeof(err)))
 		log_warn("next run (%s): %s",
 			 h->soak_next ? "metered" : "unmetered", err);
 	memset(&rep, 0, sizeof(rep));
@@ -165,7 +163,8 @@ static int exchange(struct rcv *r, const struct sample *s,
 	rep.rev_elapsed_s = s->rev_elapsed_s;
 	rep.nflows = s->nflows;
 	rep.flow_count = s->flow_count;
-	j = ctl_report_build(&rep, s->cpu, c->com.cpu ? s->ncpu : 0);
+	j = ctl_report_build(&rep, s->cpu.local,
+			     c->com.cpu ? s->cpu.nlocal : 0);
 	e = peerrep_send(fd, j, c->report_ms);
 	json_decref(j);
 	close(fd);
@@ -334,19 +333,14 @@ int do_receive(const struct cfg *c, struct res_doc *d)
 	fprintf(ttcp_out, "ttcp-r: buflen=%zu, nbuf=%ld, align=%zu/%zu, port=%d  %s  method %s\n",
 		c->buflen, c->nbuf, c->align, c->offset, port,
 		c->udp ? "udp" : "tcp", r.ops->name);
-	if (c->com.cpu) {
-		if (meterset_open(&r.ms, c->com.cpu_list, NULL, err,
-				  sizeof(err)))
-			die("--cpu: %s", err);
-		/* the transmitter says whether the runs are paired */
-		out_meters("r", &r.ms, d, 0);
-	}
+	ttcp_cpu_open(c, &r.w);
+	if (c->com.cpu) /* the transmitter says whether runs are paired */
+		out_meters("r", &r.w, d, 0);
 	fflush(ttcp_out);
 	for (i = 0; i < TTCP_MAX_SAMPLES && !sig_stop; i++)
 		if (!one_sample(&r, i))
 			break;
-	if (c->com.cpu)
-		meterset_close(&r.ms);
+	cpuwin_close(&r.w);
 	if (r.have_src)
 		xfer_source_close(&r.src);
 	close(r.lfd);

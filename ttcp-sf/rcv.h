@@ -13,7 +13,7 @@ struct rcv {
 	const struct cfg *c;
 	struct res_doc *d;
 	const struct xfer_ops *ops;
-	struct meterset ms;
+	struct cpuwin w;	/* this side's CPU window (-c) */
 	int lfd;		/* TCP listener (data and the exchange) */
 	int ufd;		/* UDP socket (-u) */
 	char me[256], boot[40];

@@ -42,13 +42,11 @@ struct udp_state {
 /* (Re)start the sample's clock and meters at now. */
 static void udp_begin(struct rcv *r, struct udp_state *u, double now)
 {
-	struct cpu_sample junk[METER_MAX];
+	struct cpuwin_sample junk;
 
-	if (r->c->com.cpu) {
-		if (u->started)
-			meterset_stop(&r->ms, junk);
-		meterset_start(&r->ms);
-	}
+	if (u->started)
+		cpuwin_stop(&r->w, &junk, NULL, 0);
+	cpuwin_start(&r->w, NULL, 0);
 	u->started = 1;
 	u->t0 = now;
 }
@@ -166,8 +164,8 @@ void rcv_udp_sample(struct rcv *r, int first, struct sample *s)
 	free(b);
 	ival_watch(ttcp_iv, NULL);
 	s->elapsed_s = u.have_src ? u.last - u.t0 : 0;
-	if (c->com.cpu && u.started)
-		s->ncpu = meterset_stop(&r->ms, s->cpu);
+	if (u.started)
+		cpuwin_stop(&r->w, &s->cpu, NULL, 0);
 	expect = u.end_count;
 	if (u.ours && expect < 0 && s->dgrams)
 		expect = (int64_t)u.maxseq + 1;

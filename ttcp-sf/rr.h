@@ -71,7 +71,7 @@ ssize_t rr_write_full(int fd, const void *buf, size_t len);
 
 /* rr_xmit.c: one sample of the transmitter; dies on a fault, naming
  * the peer, the phase and the transaction. */
-void rr_xmit_sample(const struct cfg *c, struct meterset *ms, struct sample *s);
+void rr_xmit_sample(const struct cfg *c, struct cpuwin *w, struct sample *s);
 /* rr_rcv.c: one sample of the receiver; -1 when stopped by a signal. */
 struct rcv;
 int rr_rcv_sample(struct rcv *r, int first, struct sample *s);

@@ -82,33 +82,26 @@ void rr_out_metrics(struct res_doc *d)
 
 /*
  * CPU microseconds per transaction of a side's primary meter (chosen as
- * meter_add_metrics does: soak when the side has it, else the first
- * usable one). A figure of a slowed run not made by soak itself is
- * stored as metered_...; NAN when there is none.
+ * meter_add_metrics does: meter_primary, soak when the side has it, else
+ * the first usable one with a load). A figure of a slowed run not made by
+ * the primary meter itself is stored as metered_...; NAN when there is
+ * none.
  */
 static double per_tx(struct res_doc *d, json_t *j, const char *side,
 		     const struct cpu_sample *cs, int n, uint64_t trans,
 		     int metered)
 {
-	int i, prim = -1, soak = -1;
+	int prim = meter_primary(cs, n);
 	char name[64];
 	double v;
 
-	for (i = 0; i < n; i++)
-		if (!strcmp(cs[i].meter, "soak") && (cs[i].ok || cs[i].paused))
-			soak = i;
-	if (soak >= 0)
-		prim = cs[soak].ok ? soak : -1;
-	else
-		for (i = n - 1; i >= 0; i--)
-			if (cs[i].ok)
-				prim = i;
 	if (prim < 0 || !trans)
 		return NAN;
 	v = cs[prim].busy_pct / 100.0 * cs[prim].ncpu * cs[prim].elapsed_s *
 	    1e6 / (double)trans;
 	snprintf(name, sizeof(name), "%ssd_%s_us_per_tx",
-		 metered && prim != soak ? "metered_" : "", side);
+		 metered && !meter_is_primary(&cs[prim]) ? "metered_" : "",
+		 side);
 	res_metric(d, name, "us/trans", RES_LOWER, 0);
 	res_sample_set(j, name, v);
 	return v;
@@ -120,7 +113,8 @@ static void put_cpu(struct res_doc *d, json_t *j, const char *side,
 {
 	double l, r = NAN;
 
-	l = per_tx(d, j, "local", s->cpu, s->ncpu, s->trans, s->metered);
+	l = per_tx(d, j, "local", s->cpu.local, s->cpu.nlocal, s->trans,
+		   s->metered);
 	if (rep)
 		r = per_tx(d, j, "remote", rep->cpu, rep->ncpu, rep->trans,
 			   s->metered);
@@ -150,7 +144,7 @@ void rr_out_sample(struct res_doc *d, const struct cfg *c, json_t *j,
 	if (s->rr_kind == RR_UDP)
 		json_object_set_new(j, "rr_lost",
 				    json_integer((json_int_t)s->rr_lost));
-	if (s->ncpu || (rep && rep->ncpu))
+	if (s->cpu.nlocal || (rep && rep->ncpu))
 		put_cpu(d, j, c->trans ? "t" : "r", s, rep, same_box);
 	if (!s->lat)
 		return;

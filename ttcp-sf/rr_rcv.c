@@ -199,8 +199,7 @@ static int tcp_serve(struct rrs *x, int first)
 	if (x->su.flows > 1)
 		return rr_flows(x, fd);
 	buffers(x);
-	if (c->com.cpu)
-		meterset_start(&x->r->ms);
+	cpuwin_start(&x->r->w, NULL, 0);
 	ival_watch(ttcp_iv, &x->s->trans);
 	t0 = clock_now();
 	if (x->su.kind == RR_CRR) {
@@ -212,8 +211,7 @@ static int tcp_serve(struct rrs *x, int first)
 	}
 	x->s->elapsed_s = clock_now() - t0;
 	ival_watch(ttcp_iv, NULL);
-	if (c->com.cpu)
-		x->s->ncpu = meterset_stop(&x->r->ms, x->s->cpu);
+	cpuwin_stop(&x->r->w, &x->s->cpu, NULL, 0);
 	return r;
 }
 
@@ -263,8 +261,7 @@ static int udp_frame(struct rrs *x, struct udp_rr *u, const unsigned char *b,
 			"ttcp-r: %s from %s: %u-byte requests, %u-byte responses\n",
 			rr_name(su.kind), r->peer, su.req, su.resp);
 		fflush(ttcp_out);
-		if (r->c->com.cpu)
-			meterset_start(&r->ms);
+		cpuwin_start(&r->w, NULL, 0);
 		u->t0 = clock_now();
 	}
 	return 0;
@@ -329,8 +326,7 @@ static int udp_serve(struct rrs *x, int first)
 			break;
 	}
 	x->s->elapsed_s = clock_now() - u.t0;
-	if (c->com.cpu)
-		x->s->ncpu = meterset_stop(&x->r->ms, x->s->cpu);
+	cpuwin_stop(&x->r->w, &x->s->cpu, NULL, 0);
 	x->s->rr_lost = (uint64_t)u.sent > x->s->trans
 				? (uint64_t)u.sent - x->s->trans
 				: 0;

@@ -389,7 +389,7 @@ static void udp_rr(struct rrx *x)
 	close(fd);
 }
 
-void rr_xmit_sample(const struct cfg *c, struct meterset *ms, struct sample *s)
+void rr_xmit_sample(const struct cfg *c, struct cpuwin *w, struct sample *s)
 {
 	struct rr_setup su = {.kind = c->rr == RR_CRR ? RR_CRR : RR_TCP,
 			      .req = c->rr_req,
@@ -406,8 +406,7 @@ void rr_xmit_sample(const struct cfg *c, struct meterset *ms, struct sample *s)
 		die("out of memory (latency histogram)");
 	rr_setup_put(x.req, &su);
 	x.target = c->duration > 0 ? UINT64_MAX : (uint64_t)c->nbuf;
-	if (c->com.cpu)
-		meterset_start(ms);
+	cpuwin_start(w, NULL, 0);
 	t0 = clock_ns();
 	ival_watch(ttcp_iv, &s->trans);
 	if (c->duration > 0)
@@ -423,8 +422,7 @@ void rr_xmit_sample(const struct cfg *c, struct meterset *ms, struct sample *s)
 	bound_stop(x.bound);
 	s->elapsed_s = (double)(clock_ns() - t0) / 1e9;
 	ival_watch(ttcp_iv, NULL);
-	if (c->com.cpu)
-		s->ncpu = meterset_stop(ms, s->cpu);
+	cpuwin_stop(w, &s->cpu, NULL, 0);
 	s->rr_kind = c->udp ? RR_UDP : su.kind;
 	s->rr_req = c->rr_req;
 	s->rr_resp = c->rr_resp;

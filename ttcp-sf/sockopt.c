@@ -70,3 +70,16 @@ void ttcp_socket_opts(const struct cfg *c, int fd, int sending)
 	if (!said++ && (c->busy_poll || c->nodelay || c->cork))
 		say(c, fd);
 }
+
+void ttcp_cpu_open(const struct cfg *c, struct cpuwin *w)
+{
+	struct cpuwin_cfg wc = {
+		.local = c->com.cpu,
+		.local_list = c->com.cpu_list,
+		.peer_side = "remote",
+	};
+	char err[512];
+
+	if (cpuwin_open(w, &wc, err, sizeof(err)))
+		die("%s", err);
+}

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "cpuwin.h"
 #include "meter.h"
 #include "result.h"
 #include "xfer.h"
@@ -68,8 +69,8 @@ struct sample {
 	uint64_t bytes;		/* payload moved */
 	uint64_t calls;		/* I/O calls */
 	double elapsed_s;	/* real seconds of the transfer */
-	int ncpu;		/* local CPU samples */
-	struct cpu_sample cpu[METER_MAX];
+	struct cpuwin_sample cpu; /* this side's CPU window (local), and the
+				 * peer's figures from its report (peer) */
 	json_t *counters;	/* xfer_counters_json (owned) */
 	double zc_copied_pct;	/* NAN unless a zero-copy method ran */
 	char zc_warn[160];	/* xfer_zc_warning */
@@ -182,7 +183,7 @@ int do_receive(const struct cfg *c, struct res_doc *d);
  * naming the receiver and the phase. */
 int ttcp_connect(const struct cfg *c, int type);
 /* xmit_udp.c: one UDP stream sample of -t. */
-void xmit_udp_sample(const struct cfg *c, struct meterset *ms,
+void xmit_udp_sample(const struct cfg *c, struct cpuwin *w,
 		     struct xfer_source *src, struct sample *s);
 
 /*
@@ -207,6 +208,9 @@ void bound_stop(struct bound *b);
 
 /* sockopt.c: -b, -D, --cc and the timeout on a socket of either side. */
 void ttcp_socket_opts(const struct cfg *c, int fd, int sending);
+/* This side's CPU window (-c, --cpu; the peer's report is its remote
+ * side); dies on a bad meter list. */
+void ttcp_cpu_open(const struct cfg *c, struct cpuwin *w);
 
 /* ival.c: -i SECS and --json-stream, lib/cpu/ival's reporter with
  * ttcp's words ("ttcp-t", "ttcp-r"; bytes, or transactions with --rr).
@@ -235,7 +239,7 @@ void out_interrupted(const char *side, const char *phase,
 /* The meters line (pairs: with "; soak runs in pairs ..."), and one
  * line (and a warning in d) for each meter of the list that cannot run
  * here. */
-void out_meters(const char *side, const struct meterset *ms,
+void out_meters(const char *side, const struct cpuwin *w,
 		struct res_doc *d, int pairs);
 /* ttcp's two lines: bytes, seconds and rate; calls. */
 void out_rate(const char *side, const struct cfg *c, const struct sample *s);

@@ -37,7 +37,7 @@ struct xmit {
 	struct res_doc *d;
 	const struct xfer_ops *ops;
 	struct xfer_source src;
-	struct meterset ms;
+	struct cpuwin w;	/* this side's CPU (-c) */
 	const char *paired_by;	/* "soak", "profile" or NULL: the meter
 				 * whose cost makes the runs go in pairs */
 	const char *source;	/* "file" / "hot" */
@@ -134,8 +134,7 @@ static void tcp_sample(struct xmit *t, struct sample *s)
 	if (!x)
 		die("%s", err);
 	x->timeout_ms = c->timeout_ms;
-	if (c->com.cpu)
-		meterset_start(&t->ms);
+	cpuwin_start(&t->w, NULL, 0);
 	ival_watch(ttcp_iv, &x->bytes);
 	t0 = clock_now();
 	if (c->duration > 0)
@@ -155,8 +154,7 @@ static void tcp_sample(struct xmit *t, struct sample *s)
 	bound_check(b, c, "end of data");
 	bound_stop(b);
 	s->elapsed_s = clock_now() - t0;
-	if (c->com.cpu)
-		s->ncpu = meterset_stop(&t->ms, s->cpu);
+	cpuwin_stop(&t->w, &s->cpu, NULL, 0);
 	s->bytes = (uint64_t)n;
 	s->calls = x->calls;
 	s->counters = xfer_counters_json(x);
@@ -325,13 +323,13 @@ static void workload(struct xmit *t, struct sample *s)
 	const struct cfg *c = t->c;
 
 	if (c->flows > 1)
-		flows_xmit_sample(c, &t->ms, &t->src, s);
+		flows_xmit_sample(c, &t->w, &t->src, s);
 	else if (c->rr)
-		rr_xmit_sample(c, &t->ms, s);
+		rr_xmit_sample(c, &t->w, s);
 	else if (c->reverse || c->bidir)
-		dir_xmit_sample(c, &t->ms, &t->src, s);
+		dir_xmit_sample(c, &t->w, &t->src, s);
 	else if (c->udp)
-		xmit_udp_sample(c, &t->ms, &t->src, s);
+		xmit_udp_sample(c, &t->w, &t->src, s);
 	else
 		tcp_sample(t, s);
 }
@@ -464,14 +462,11 @@ int do_transmit(const struct cfg *c, struct res_doc *d)
 		dir_out_header(c);
 	else
 		open_source(&t);
-	if (c->com.cpu) {
-		if (meterset_open(&t.ms, c->com.cpu_list, NULL, err,
-				  sizeof(err)))
-			die("--cpu: %s", err);
-		paired = meterset_paired(&t.ms);
-		t.paired_by = meterset_paired_by(&t.ms);
-		out_meters("t", &t.ms, d, 1);
-	}
+	ttcp_cpu_open(c, &t.w);
+	paired = cpuwin_paired(&t.w);
+	t.paired_by = cpuwin_paired_by(&t.w);
+	if (c->com.cpu)
+		out_meters("t", &t.w, d, 1);
 	if (sig_stop)
 		out_interrupted("t", "before the first connection", NULL);
 	memset(&rt, 0, sizeof(rt));
@@ -482,8 +477,7 @@ int do_transmit(const struct cfg *c, struct res_doc *d)
 		s.paired = paired;
 		s.metered = meter_run_metered(paired, i);
 		s.pair = paired ? i / 2 : i;
-		if (paired &&
-		    meterset_metered(&t.ms, s.metered, err, sizeof(err)))
+		if (cpuwin_metered(&t.w, s.metered, err, sizeof(err)))
 			die("--cpu: %s", err);
 		one_sample(&t, i, &s, &rt, &more);
 	}
@@ -492,8 +486,7 @@ int do_transmit(const struct cfg *c, struct res_doc *d)
 			 t.ops->name, (unsigned long long)t.zc_copied,
 			 (unsigned long long)t.zc_completions);
 	summary(&t, &rt, paired);
-	if (c->com.cpu)
-		meterset_close(&t.ms);
+	cpuwin_close(&t.w);
 	if (!c->rr && !c->reverse)
 		xfer_source_close(&t.src);
 	return 0;

@@ -58,7 +58,7 @@ static void udp_fill(const struct cfg *c, struct xfer_source *src, uint64_t seq)
 	memcpy(src->buf, be, sizeof(be));
 }
 
-void xmit_udp_sample(const struct cfg *c, struct meterset *ms,
+void xmit_udp_sample(const struct cfg *c, struct cpuwin *w,
 		     struct xfer_source *src, struct sample *s)
 {
 	uint64_t seq, n = c->duration > 0 ? UINT64_MAX : (uint64_t)c->nbuf;
@@ -67,8 +67,7 @@ void xmit_udp_sample(const struct cfg *c, struct meterset *ms,
 	int fd, i;
 
 	fd = ttcp_connect(c, SOCK_DGRAM);
-	if (c->com.cpu)
-		meterset_start(ms);
+	cpuwin_start(w, NULL, 0);
 	udp_send(c, fd, "ZCBS", 4, s); /* ttcp's start datagram */
 	t0 = clock_now();
 	if (c->duration > 0)
@@ -90,8 +89,7 @@ void xmit_udp_sample(const struct cfg *c, struct meterset *ms,
 		udp_send(c, fd, &cnt, 4, s);
 	}
 	s->calls -= 5;
-	if (c->com.cpu)
-		s->ncpu = meterset_stop(ms, s->cpu);
+	cpuwin_stop(w, &s->cpu, NULL, 0);
 	s->lost = -1;
 	s->zc_copied_pct = NAN;
 	close(fd);

@@ -27,7 +27,7 @@ int cpuwin_open(struct cpuwin *w, const struct cpuwin_cfg *c, char *err,
 	w->metered = 1;
 	if (c->local) {
 		if (meterset_open(&w->ms, c->local_list, &mo, e2, sizeof(e2))) {
-			snprintf(err, len, "CPU meters: %s", e2);
+			snprintf(err, len, "--cpu: %s", e2);
 			return -EINVAL;
 		}
 		w->have_local = 1;
