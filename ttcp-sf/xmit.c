@@ -14,6 +14,7 @@
 #include "log.h"
 #include "peerrep.h"
 #include "rr.h"
+#include "series.h"
 #include "sig.h"
 #include "sock.h"
 #include "stats.h"
@@ -43,6 +44,8 @@ struct xmit {
 	const char *source;	/* "file" / "hot" */
 	char me[256], boot[40];
 	uint64_t zc_completions, zc_copied; /* over all samples */
+	struct series ser;	/* which run comes next, and the rates */
+	struct sample s;	/* the run being made (run, then done) */
 };
 
 static void open_source(struct xmit *t)
@@ -267,38 +270,6 @@ static void check_report(struct xmit *t, const struct sample *s,
 			(unsigned long long)s->dgrams, (long long)rep->lost);
 }
 
-/* Rates so far: unmetered runs (the results) and, paired, the metered
- * partner of each (same index = same pair). */
-struct rates {
-	double mbps[TTCP_MAX_SAMPLES];	/* unmetered (or unpaired) runs */
-	double metered[TTCP_MAX_SAMPLES]; /* metered run of pair k */
-	int n, nm;
-};
-
-/* --confidence: 1 when the interval of the throughputs so far is tight
- * enough (at least 3 samples), or the repeats are used up (then warn). */
-static int confidence_done(const struct cfg *c, const double *mbps, int n,
-			   struct res_doc *d)
-{
-	const struct cli_common *o = &c->com;
-	double hw; /* ci half width, % of the mean */
-
-	if (o->conf_level <= 0)
-		return n >= o->repeat;
-	if (n >= 3 && stats_confidence_reached(mbps, (size_t)n,
-					       o->conf_level, o->conf_width))
-		return 1;
-	if (n < o->repeat)
-		return 0;
-	hw = stats_ci_halfwidth(mbps, (size_t)n, o->conf_level / 100);
-	hw *= 100.0 / stats_mean(mbps, (size_t)n);
-	res_warn(d, "confidence %.0f%%,%.1f%% not reached in %d samples (ci95 half width %.1f%% of the mean)",
-		 o->conf_level, o->conf_width, n, hw);
-	log_warn("confidence %.0f,%.1f not reached in %d samples", o->conf_level,
-		 o->conf_width, n);
-	return 1;
-}
-
 static void print_run_kind(const struct xmit *t, const struct sample *s)
 {
 	if (s->paired)
@@ -334,34 +305,60 @@ static void workload(struct xmit *t, struct sample *s)
 		tcp_sample(t, s);
 }
 
-static void one_sample(struct xmit *t, int idx, struct sample *s,
-		       struct rates *rt, int *more)
+/* The series' run: one sample of the workload, its rate. */
+static int xmit_run(void *ctx, const struct series_run *r, double *rate,
+		    char *err, size_t len)
 {
+	struct xmit *t = ctx;
+	struct sample *s = &t->s;
+
+	(void)err, (void)len;
+	memset(s, 0, sizeof(*s));
+	s->lost = -1;
+	s->paired = r->paired;
+	s->metered = r->metered;
+	s->pair = r->rep;
+	print_run_kind(t, s);
+	run_sample(t, r->seq, s);
+	*rate = s->elapsed_s > 0 ? (double)s->bytes / s->elapsed_s / 1e6 : 0;
+	if (t->c->rr) /* the rate of a case: transactions */
+		*rate = s->elapsed_s > 0 ? (double)s->trans / s->elapsed_s : 0;
+	return SERIES_OK;
+}
+
+/* Before a run: park or wake this box's soakers. */
+static int xmit_prepare(void *ctx, const struct series_run *r, char *err,
+			size_t len)
+{
+	struct xmit *t = ctx;
+	char e2[480];
+
+	if (cpuwin_metered(&t->w, r->metered, e2, sizeof(e2))) {
+		snprintf(err, len, "--cpu: %s", e2);
+		return -1;
+	}
+	return 0;
+}
+
+/* Once the series judged the run: its lines, the exchange (more: another
+ * run follows, the receiver is told), the sample into the document. */
+static int xmit_done(void *ctx, const struct series_run *r, int more,
+		     char *err, size_t len)
+{
+	struct xmit *t = ctx;
 	const struct cfg *c = t->c;
+	struct sample *s = &t->s;
 	struct ctl_report rep;
 	char why[600] = "no report: --no-report";
-	int have = 0, same = 0;
-	double mbps;
+	int have = 0, same = 0, idx = r->seq;
 	json_t *kase, *j;
 
-	print_run_kind(t, s);
-	run_sample(t, idx, s);
-	mbps = s->elapsed_s > 0 ? (double)s->bytes / s->elapsed_s / 1e6 : 0;
-	if (c->rr) /* the rate of a case: transactions */
-		mbps = s->elapsed_s > 0 ? (double)s->trans / s->elapsed_s : 0;
-	if (s->metered) {
-		rt->metered[rt->nm++] = mbps;
-		*more = !sig_stop; /* its unmetered partner follows */
-	} else {
-		rt->mbps[rt->n++] = mbps;
-		*more = !sig_stop &&
-			!confidence_done(c, rt->mbps, rt->n, t->d);
-	}
+	(void)err, (void)len;
 	out_lines("t", c, s);
 	if (s->zc_warn[0])
 		fprintf(ttcp_out, "ttcp-t: %s\n", s->zc_warn);
 	if (c->report && !sig_stop)
-		have = exchange(t, s, idx, *more, &rep, why, sizeof(why));
+		have = exchange(t, s, idx, more, &rep, why, sizeof(why));
 	else if (c->report) /* Ctrl-C: the receiver learns nothing more */
 		snprintf(why, sizeof(why),
 			 "no report: interrupted by a signal");
@@ -402,56 +399,95 @@ static void one_sample(struct xmit *t, int idx, struct sample *s,
 	flows_sample_free(s);
 	if (have)
 		ctl_report_free(&rep);
+	return 0;
+}
+
+static const struct series_ops xmit_runs = {
+	.prepare = xmit_prepare,
+	.run = xmit_run,
+	.done = xmit_done,
+};
+
+/* --confidence: the runs used up without it, said in the document. */
+static void confidence_note(struct xmit *t)
+{
+	const struct cli_common *o = &t->c->com;
+	double hw; /* ci half width, % of the mean */
+	int n;
+
+	series_results(&t->ser, 0, &n);
+	if (series_confidence(&t->ser, 0, &hw) || sig_stop)
+		return;
+	res_warn(t->d, "confidence %.0f%%,%.1f%% not reached in %d samples (ci95 half width %.1f%% of the mean)",
+		 o->conf_level, o->conf_width, n, hw);
+	log_warn("confidence %.0f,%.1f not reached in %d samples", o->conf_level,
+		 o->conf_width, n);
 }
 
 /* The closing lines: the median of the results, and with pairs what the
- * soakers did to the rate. */
-static void summary(struct xmit *t, const struct rates *rt, int paired)
+ * meter that pairs them did to the rate. */
+static void summary(struct xmit *t)
 {
 	const struct cfg *c = t->c;
+	const struct series *ser = &t->ser;
+	int n, paired = ser->cfg.paired;
 	struct stats_summary ss;
-	struct stats_ratio pr;
+	const double *x = series_results(ser, 0, &n);
 	char note[256];
 
-	if (rt->n > 1) {
-		stats_summarize(rt->mbps, (size_t)rt->n, &ss);
+	if (n > 1) {
+		stats_summarize(x, (size_t)n, &ss);
 		fprintf(ttcp_out, "ttcp-t: %d %s: median %.1f %s (min %.1f, max %.1f, cov %.1f%%)\n",
-			rt->n, paired ? "unmetered runs" : "samples",
+			n, paired ? "unmetered runs" : "samples",
 			ss.median, c->rr ? "trans/s" : "MB/s", ss.min, ss.max,
 			100 * ss.cov);
 	}
-	if (paired && rt->nm) {
-		stats_ratio_paired(rt->metered, rt->mbps,
-				   (size_t)(rt->nm < rt->n ? rt->nm : rt->n),
-				   &pr);
-		meter_perturbation_by(note, sizeof(note), t->paired_by, &pr);
+	if (paired && *series_perturbation_note(ser, 0, note, sizeof(note)))
 		fprintf(ttcp_out, "ttcp-t: perturbation: %s\n", note);
-	}
 	if (c->rr) {
-		rr_out_summary(c, stats_median(rt->mbps, (size_t)rt->n),
-			       rt->n, paired);
+		rr_out_summary(c, stats_median(x, (size_t)n), n, paired);
 		return;
 	}
-	fprintf(ttcp_out, "ttcp-sf: %s %s %zux%ld %s %s: %.1f MB/s%s%s\n",
+	fprintf(ttcp_out, "ttcp-sf: %s %s %zux%ld %s %s: %.1f MB/s%s%s%s%s\n",
 		t->ops->name, c->udp ? "udp" : "tcp", c->buflen, c->nbuf,
-		c->reverse ? "<-" : "->", c->host,
-		stats_median(rt->mbps, (size_t)rt->n),
-		rt->n > 1 ? " (median)" : "",
-		!paired ? "" :
-		!strcmp(t->paired_by, "soak") ?
-			", unmetered runs; soak CPU from the metered runs" :
-			", unmetered runs; the profile from the metered runs");
+		c->reverse ? "<-" : "->", c->host, stats_median(x, (size_t)n),
+		n > 1 ? " (median)" : "",
+		paired ? ", unmetered runs; " : "",
+		paired ? meter_words_of(t->paired_by)->from : "",
+		paired ? " from the metered runs" : "");
+}
+
+/* The series of samples: --repeat results (--confidence), in pairs when
+ * a meter here perturbs; the receiver keeps at most TTCP_MAX_SAMPLES. */
+static void open_series(struct xmit *t)
+{
+	const struct cli_common *o = &t->c->com;
+	int paired = cpuwin_paired(&t->w), max = TTCP_MAX_SAMPLES;
+	struct series_cfg sc = {
+		.ncells = 1,
+		.repeat = o->repeat,
+		.conf_level = o->conf_level,
+		.conf_width = o->conf_width,
+		.paired = paired,
+		.paired_by = t->paired_by,
+		.stop = &sig_stop,
+	};
+	char err[256];
+
+	if (paired)
+		max /= 2;
+	if (sc.repeat > max)
+		sc.repeat = max;
+	if (series_open(&t->ser, &sc, err, sizeof(err)))
+		die("%s", err);
 }
 
 int do_transmit(const struct cfg *c, struct res_doc *d)
 {
-	struct xmit t = { .c = c, .d = d };
-	static struct rates rt;
-	struct sample s;
+	static struct xmit t;
 	char err[512], why[256];
-	int i, more = 1, paired = 0;
 
-	t.ops = c->ops;
+	t = (struct xmit){.c = c, .d = d, .ops = c->ops};
 	if (xfer_probe(t.ops, why, sizeof(why)))
 		die("-m %s cannot run here: %s", t.ops->name, why);
 	ctl_self(t.me, sizeof(t.me), t.boot, sizeof(t.boot));
@@ -463,29 +499,21 @@ int do_transmit(const struct cfg *c, struct res_doc *d)
 	else
 		open_source(&t);
 	ttcp_cpu_open(c, &t.w);
-	paired = cpuwin_paired(&t.w);
 	t.paired_by = cpuwin_paired_by(&t.w);
 	if (c->com.cpu)
 		out_meters("t", &t.w, d, 1);
 	if (sig_stop)
 		out_interrupted("t", "before the first connection", NULL);
-	memset(&rt, 0, sizeof(rt));
-	for (i = 0; more && !sig_stop && i < meter_runs(paired, c->com.repeat) &&
-		    i < TTCP_MAX_SAMPLES; i++) {
-		memset(&s, 0, sizeof(s));
-		s.lost = -1;
-		s.paired = paired;
-		s.metered = meter_run_metered(paired, i);
-		s.pair = paired ? i / 2 : i;
-		if (cpuwin_metered(&t.w, s.metered, err, sizeof(err)))
-			die("--cpu: %s", err);
-		one_sample(&t, i, &s, &rt, &more);
-	}
+	open_series(&t);
+	if (series_run(&t.ser, &xmit_runs, &t, err, sizeof(err)))
+		die("%s", err);
+	confidence_note(&t);
 	if (t.zc_copied)
 		res_warn(d, "%s: %llu of %llu sends copied by the kernel",
 			 t.ops->name, (unsigned long long)t.zc_copied,
 			 (unsigned long long)t.zc_completions);
-	summary(&t, &rt, paired);
+	summary(&t);
+	series_close(&t.ser);
 	cpuwin_close(&t.w);
 	if (!c->rr && !c->reverse)
 		xfer_source_close(&t.src);
