@@ -59,6 +59,8 @@ json_t *cpu_sample_to_json(const struct cpu_sample *s)
 	}
 	if (s->ok && !strcmp(s->meter, "profile"))
 		json_object_set_new(j, "profile", prof_sample_json(&s->prof));
+	if (s->ok && !strcmp(s->meter, "sched"))
+		json_object_set_new(j, "sched", sched_sample_json(&s->sched));
 	if (s->ncounters) {
 		json_t *c = json_object();
 
@@ -132,6 +134,10 @@ int cpu_sample_from_json(json_t *j, struct cpu_sample *s, char *err,
 	if (s->ok && !strcmp(s->meter, "profile") &&
 	    prof_sample_from_json(json_object_get(j, "profile"), &s->prof, err,
 				  len))
+		return -EINVAL;
+	if (s->ok && !strcmp(s->meter, "sched") &&
+	    sched_sample_from_json(json_object_get(j, "sched"), &s->sched, err,
+				   len))
 		return -EINVAL;
 	s->stime_s = getnum(j, "stime_s");
 	a = json_object_get(j, "percpu_busy_pct");

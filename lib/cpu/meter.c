@@ -12,7 +12,7 @@
 
 const struct meter_ops *const meter_table[] = {
 	&meter_soak_ops, &meter_procstat_ops, &meter_rusage_ops,
-	&meter_perf_ops, &meter_profile_ops, NULL
+	&meter_perf_ops, &meter_profile_ops, &meter_sched_ops, NULL
 };
 
 const struct meter_ops *meter_find(const char *name)
@@ -34,7 +34,7 @@ struct meter *meter_open(const char *name, const struct meter_opts *o,
 
 	if (!ops) {
 		snprintf(err, len,
-			 "unknown CPU meter \"%s\" (soak, procstat, rusage, perf, profile)",
+			 "unknown CPU meter \"%s\" (soak, procstat, rusage, perf, profile, sched)",
 			 name);
 		return NULL;
 	}
@@ -112,9 +112,10 @@ int meterset_open(struct meterset *s, const char *list,
 	/* soak runs paired; /proc/stat costs nothing and describes both
 	 * runs of a pair, so it always comes along */
 	asked = count_words(buf);
-	/* a profile that cannot run here is one line, not the end of the
-	 * run: any other meter of the set (procstat at least) will do */
-	prof = list_has(buf, "profile");
+	/* a profile or a sched meter that cannot run here is one line, not
+	 * the end of the run: any other meter of the set (procstat at
+	 * least) will do */
+	prof = list_has(buf, "profile") || list_has(buf, "sched");
 	if ((list_has(buf, "soak") || prof) && !list_has(buf, "procstat") &&
 	    strlen(buf) + sizeof(",procstat") <= sizeof(buf))
 		strcat(buf, ",procstat");
@@ -128,7 +129,7 @@ int meterset_open(struct meterset *s, const char *list,
 		}
 		if (!meter_find(tok)) {
 			snprintf(err, len,
-				 "unknown CPU meter \"%s\" (soak, procstat, rusage, perf, profile)",
+				 "unknown CPU meter \"%s\" (soak, procstat, rusage, perf, profile, sched)",
 				 tok);
 			meterset_close(s);
 			return -EINVAL;
@@ -149,6 +150,20 @@ int meterset_open(struct meterset *s, const char *list,
 			 s->why[0]);
 		meterset_close(s);
 		return -ENODEV;
+	}
+	return 0;
+}
+
+int meterset_peer(struct meterset *s, pid_t pid, char *err, size_t len)
+{
+	int i, r;
+
+	for (i = 0; i < s->n; i++) {
+		if (!s->m[i] || !s->m[i]->ops->peer)
+			continue;
+		r = s->m[i]->ops->peer(s->m[i], pid, err, len);
+		if (r)
+			return r;
 	}
 	return 0;
 }
@@ -373,6 +388,8 @@ void meter_add_metrics(struct res_doc *d, json_t *sample, const char *side,
 		if (!strcmp(s[i].meter, "procstat"))
 			put(d, sample, "%", m, "cpu_%s_softirq_pct%s", side, "",
 			    s[i].softirq_pct);
+		if (!strcmp(s[i].meter, "sched"))
+			sched_add_metrics(d, sample, side, &s[i], m);
 	}
 }
 
@@ -421,6 +438,8 @@ void meter_print(FILE *f, const char *side, const struct cpu_sample *s,
 			fprintf(f, "  (usr %.3fs sys %.3fs, %s only)",
 				s[i].utime_s, s[i].stime_s, "this process");
 		fputc('\n', f);
+		if (!strcmp(s[i].meter, "sched"))
+			sched_print(f, &s[i]);
 		for (k = 0; k < s[i].ncounters; k++) {
 			const struct meter_counter *c = &s[i].ctr[k];
 

@@ -9,6 +9,10 @@
  *   perf      perf_event_open counters named as libpfm4 strings
  *   profile   a kernel profile of every CPU by symbol and family
  *             (lib/cpu/profile.h); runs paired, like soak
+ *   sched     exact: the scheduler's and the interrupts' events counted
+ *             by a BPF program (lib/cpu/schedcpu.h): busy time per CPU,
+ *             this process's and its peers' shares, softirq by vector;
+ *             no soakers, so unpaired
  *
  * A meter is opened once, then start/stop brackets a window; stop fills a
  * struct cpu_sample. Library code never prints; errors land in err.
@@ -21,6 +25,7 @@
 #include <sys/types.h>
 
 #include "profile.h"
+#include "schedcpu.h"
 
 #define METER_MAX_CPUS 256	/* per-CPU figures kept for this many */
 #define METER_MAX_COUNTERS 16	/* perf counters per meter */
@@ -59,6 +64,7 @@ struct cpu_sample {
 	struct meter_counter ctr[METER_MAX_COUNTERS];
 	char note[256];		/* e.g. "soakers in cgroup cpu.idle=1" */
 	struct prof_summary prof; /* profile: families, top symbols */
+	struct sched_summary sched; /* sched: shares, softirq by vector */
 };
 
 struct meter_opts {
@@ -66,7 +72,11 @@ struct meter_opts {
 	const char *calib_file;	/* soak: NULL = default state file */
 	const char *perf_events; /* perf: comma list; NULL = defaults */
 	int perf_system_wide;	/* perf: per CPU instead of per process */
-	pid_t pid;		/* perf: process to count (0 = self) */
+	pid_t pid;		/* perf: process to count; sched: the one
+				 * told apart as "self" (0 = this one) */
+	const pid_t *peers;	/* sched: peer processes told apart
+				 * (--cpu-pid), npeers of them */
+	int npeers;
 	const char *cpus;	/* soak: CPU list to soak (NULL = online) */
 };
 
@@ -84,6 +94,9 @@ struct meter_ops {
 	/* optional: stop perturbing the box (pause 1) for the following
 	 * windows, or resume; only a meter with a cost has it (soak) */
 	int (*pause)(struct meter *m, int pause, char *err, size_t len);
+	/* optional: one more peer process to tell apart from now on (a
+	 * meter that splits the box by process: sched) */
+	int (*peer)(struct meter *m, pid_t pid, char *err, size_t len);
 	size_t priv_size;	/* bytes of private state */
 };
 
@@ -101,7 +114,7 @@ struct meter {
 };
 
 extern const struct meter_ops meter_soak_ops, meter_procstat_ops,
-	meter_rusage_ops, meter_perf_ops, meter_profile_ops;
+	meter_rusage_ops, meter_perf_ops, meter_profile_ops, meter_sched_ops;
 
 /* NULL-terminated table of all meters, in preference order. */
 extern const struct meter_ops *const meter_table[];
@@ -117,9 +130,11 @@ void meter_close(struct meter *m);
  * A set of meters read together. list is "soak,procstat" or NULL for the
  * default: soak when a calibration exists, else procstat (the caller's
  * output should name it). A list with soak gets procstat appended when it
- * lacks it (free, and it describes both runs of a pair). A meter that
+ * lacks it (free, and it describes both runs of a pair), and so does a
+ * list with profile or sched, which may not run here. A meter that
  * cannot open stays in the set as unavailable (its sample says why)
- * unless it is the only one.
+ * unless it is the only one; profile and sched never end a run: where
+ * they cannot run, their line says why and procstat measures.
  */
 struct meterset {
 	int n;
@@ -131,6 +146,10 @@ struct meterset {
 int meterset_open(struct meterset *s, const char *list,
 		  const struct meter_opts *o, char *err, size_t len);
 int meterset_start(struct meterset *s);
+/* A peer process to tell apart from now on, for every meter of the set
+ * that splits the box by process (sched). 0 (also when none does), or
+ * -errno with err from the first that failed. */
+int meterset_peer(struct meterset *s, pid_t pid, char *err, size_t len);
 /* "soak,procstat": the meters of the set, as opened. */
 const char *meterset_names(const struct meterset *s, char *buf, size_t len);
 /* Fills out[0..n-1]; returns n. */
@@ -204,6 +223,17 @@ struct res_doc;
 void prof_add_metrics(struct res_doc *d, json_t *sample, const char *side,
 		      const struct cpu_sample *s);
 void prof_print(FILE *f, const char *side, const struct cpu_sample *s);
+
+/* The sched meter's part of a sample (lib/cpu/sched_out.c), the same
+ * four: its "sched" object and back (checked), its metrics
+ * sched_<side>_<figure>_pct (metered: stored as metered_..., the figures
+ * of a run slowed by soakers), its lines of the CPU block. */
+json_t *sched_sample_json(const struct sched_summary *s);
+int sched_sample_from_json(json_t *j, struct sched_summary *s, char *err,
+			   size_t len);
+void sched_add_metrics(struct res_doc *d, json_t *sample, const char *side,
+		       const struct cpu_sample *s, int metered);
+void sched_print(FILE *f, const struct cpu_sample *s);
 
 /*
  * Put a window's figures into a result sample's metrics, declaring them

@@ -94,10 +94,30 @@ struct zs_cpu {
 	zs_u64 switches;	/* sched_switch events */
 	zs_u64 odd;		/* events out of order: an exit without its
 				 * entry, a switch inside a handler */
+	zs_u64 spare[11];	/* to 512 bytes: a CPU's counters share no
+				 * cache line with another's */
 	zs_u64 seq_begin;	/* updates started (read last) */
 };
 
 #define ZS_ADD(p, v) __sync_fetch_and_add((p), (v))
+
+/*
+ * An array index already checked against its bound, masked once more
+ * (m: the bound's power of two, less 1) where the verifier can see it:
+ * the compiler may otherwise index with a copy taken before the check,
+ * which the verifier does not know to be bounded. The mask never changes
+ * a checked index.
+ */
+#ifdef __bpf__
+#define ZS_IDX(x, m)                                                         \
+	({                                                                   \
+		zs_u64 i_ = (x);                                             \
+		asm volatile("%0 &= " #m : "+r"(i_));                        \
+		i_;                                                          \
+	})
+#else
+#define ZS_IDX(x, m) ((x) & (m))
+#endif
 
 /* A CPU before any event: its spans count from t0, class unknown. */
 ZS_INLINE void zs_init(struct zs_cpu *c, zs_u64 t0)
@@ -126,13 +146,13 @@ ZS_INLINE void zs_charge(struct zs_cpu *c, zs_u64 d, zs_u32 hirq,
 		return;
 	}
 	if (hirq && hirq <= ZS_NHI) {
-		ZS_ADD(&c->hi_ns[hirq - 1], d);
-		ZS_ADD(&c->hirq_ns[cls], d);
+		ZS_ADD(&c->hi_ns[ZS_IDX(hirq - 1, 7)], d);
+		ZS_ADD(&c->hirq_ns[ZS_IDX(cls, 7)], d);
 	} else if (sirq && sirq <= ZS_NVEC) {
-		ZS_ADD(&c->vec_ns[sirq - 1], d);
-		ZS_ADD(&c->sirq_ns[cls], d);
+		ZS_ADD(&c->vec_ns[ZS_IDX(sirq - 1, 15)], d);
+		ZS_ADD(&c->sirq_ns[ZS_IDX(cls, 7)], d);
 	} else {
-		ZS_ADD(&c->task_ns[cls], d);
+		ZS_ADD(&c->task_ns[ZS_IDX(cls, 7)], d);
 	}
 }
 
@@ -176,7 +196,7 @@ ZS_INLINE void zs_irq_enter(struct zs_cpu *c, zs_u64 now, zs_u32 kind,
 	if (c->hirq)
 		ZS_ADD(&c->odd, 1); /* hardirqs do not nest */
 	c->hirq = kind + 1;
-	ZS_ADD(&c->hi_n[kind], 1);
+	ZS_ADD(&c->hi_n[ZS_IDX(kind, 7)], 1);
 	zs_end(c);
 }
 
@@ -211,7 +231,7 @@ ZS_INLINE void zs_sirq_enter(struct zs_cpu *c, zs_u64 now, zs_u32 vec,
 				     * a hardirq */
 	c->hirq = 0;
 	c->sirq = vec + 1;
-	ZS_ADD(&c->vec_n[vec], 1);
+	ZS_ADD(&c->vec_n[ZS_IDX(vec, 15)], 1);
 	zs_end(c);
 }
 

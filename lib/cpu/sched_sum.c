@@ -1,11 +1,11 @@
 /*
  * sched_sum.c: the sched meter's figures from two readings of its
- * per-CPU counters (sched.h), and the names of what it counts. Plain
+ * per-CPU counters (schedcpu.h), and the names of what it counts. Plain
  * arithmetic over struct zs_cpu, so the unit test feeds it readings made
  * by canned events.
  */
 #include "config.h"
-#include "sched.h"
+#include "schedcpu.h"
 
 #include <string.h>
 

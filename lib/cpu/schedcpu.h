@@ -1,5 +1,5 @@
 /*
- * sched.h: the exact CPU meter, "sched". A small BPF program
+ * schedcpu.h: the exact CPU meter, "sched". A small BPF program
  * (sched.bpf.c, libbpf CO-RE, BTF-typed tracepoints: no tracefs) counts
  * in the kernel, per CPU, where the time went: the idle task, the tasks
  * (this tool's process tree, named peers, every other), hardirqs and
