@@ -5,18 +5,22 @@
  * span open when the counters are read, a soaker (SCHED_IDLE) current,
  * exits whose entries came before the meter; then two readings through
  * sched_summarize to the figures, and the figures through JSON and back
- * (checked: they may come from a peer), the metrics and the lines.
+ * (checked: they may come from a peer), the metrics and the lines; the
+ * meter where it cannot run (not root: one line, the set goes on with
+ * procstat) and, where this box lets BPF run, a live window.
  */
 #include "config.h"
 #include "cpujson.h"
 #include "meter.h"
 #include "result.h"
-#include "sched.h"
+#include "schedcpu.h"
 #include "t.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define MS 1000000ull /* ns */
 
@@ -249,6 +253,197 @@ static void names(void)
 	T_CHECK(sched_hirq_find("nmi") == -1);
 }
 
+static int has(json_t *sample, const char *name)
+{
+	return json_object_get(json_object_get(sample, "metrics"), name) !=
+	       NULL;
+}
+
+static double metric(json_t *sample, const char *name)
+{
+	return json_number_value(
+		json_object_get(json_object_get(sample, "metrics"), name));
+}
+
+static struct cpu_sample canned(void)
+{
+	struct cpu_sample s;
+
+	memset(&s, 0, sizeof(s));
+	snprintf(s.meter, sizeof(s.meter), "sched");
+	s.ok = 1;
+	s.ncpu = 2;
+	s.elapsed_s = 1;
+	s.busy_pct = 40;
+	s.sched.self_pct = 20;
+	s.sched.self_task_pct = 15;
+	s.sched.self_softirq_pct = 5;
+	s.sched.peer_pct = 10;
+	s.sched.peer_task_pct = 10;
+	s.sched.other_pct = 6;
+	s.sched.hardirq_pct = 3;
+	s.sched.idle_softirq_pct = 1;
+	s.sched.softirq_pct = 6;
+	s.sched.idle_pct = 55;
+	s.sched.soaker_pct = 5;
+	s.sched.vec_pct[3] = 5.5;
+	s.sched.vec_n[3] = 1234;
+	s.sched.vec_pct[9] = 0.5;
+	s.sched.vec_n[9] = 7;
+	s.sched.traced = 1u << ZS_HI_DEVICE | 1u << ZS_HI_TIMER;
+	s.sched.hi_pct[ZS_HI_TIMER] = 2;
+	s.sched.hi_n[ZS_HI_TIMER] = 1000;
+	s.sched.switches = 4321;
+	s.sched.npeers = 1;
+	return s;
+}
+
+/* The sample's JSON both ways, a hostile one refused, the metrics, the
+ * lines. */
+static void outputs(void)
+{
+	struct cpu_sample s = canned(), b;
+	struct res_doc *d = res_new("t", 0, NULL);
+	json_t *j, *x;
+	char err[256], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	j = cpu_sample_to_json(&s);
+	T_CHECK(cpu_sample_from_json(j, &b, err, sizeof(err)) == 0);
+	T_NEAR(b.sched.self_pct, 20, 1e-9);
+	T_NEAR(b.sched.self_softirq_pct, 5, 1e-9);
+	T_NEAR(b.sched.peer_pct, 10, 1e-9);
+	T_NEAR(b.sched.soaker_pct, 5, 1e-9);
+	T_NEAR(b.sched.vec_pct[3], 5.5, 1e-9);
+	T_CHECK(b.sched.vec_n[3] == 1234 && b.sched.vec_n[9] == 7);
+	T_CHECK(b.sched.traced == s.sched.traced);
+	T_CHECK(b.sched.hi_n[ZS_HI_TIMER] == 1000);
+	T_CHECK(b.sched.switches == 4321 && b.sched.npeers == 1);
+	/* the kinds not traced are not in the document */
+	x = json_object_get(json_object_get(j, "sched"), "hardirq");
+	T_CHECK(json_object_size(x) == 2 && json_object_get(x, "local_timer"));
+	/* from a peer: a share out of range, a vector we do not know, a
+	 * negative count, a figure missing */
+	x = json_object_get(j, "sched");
+	json_object_set_new(x, "self_pct", json_real(1e9));
+	T_CHECK(cpu_sample_from_json(j, &b, err, sizeof(err)) == -EINVAL);
+	T_CHECK(strstr(err, "sched") != NULL);
+	json_object_set_new(x, "self_pct", json_real(20));
+	json_object_set_new(json_object_get(x, "softirq"), "BOGUS",
+			    json_pack("{s:f, s:i}", "pct", 1.0, "count", 1));
+	T_CHECK(cpu_sample_from_json(j, &b, err, sizeof(err)) == -EINVAL);
+	json_object_del(json_object_get(x, "softirq"), "BOGUS");
+	json_object_set_new(json_object_get(json_object_get(x, "softirq"),
+					    "NET_RX"),
+			    "count", json_integer(-1));
+	T_CHECK(cpu_sample_from_json(j, &b, err, sizeof(err)) == -EINVAL);
+	json_object_set_new(json_object_get(json_object_get(x, "softirq"),
+					    "NET_RX"),
+			    "count", json_integer(1));
+	json_object_del(x, "peer_pct");
+	T_CHECK(cpu_sample_from_json(j, &b, err, sizeof(err)) == -EINVAL);
+	json_decref(j);
+	/* metrics: the shares and every vector; stored as metered_ in a run
+	 * slowed by soakers; sched is the primary when first */
+	j = json_object();
+	meter_add_metrics(d, j, "local", &s, 1, 0, 0);
+	T_NEAR(metric(j, "cpu_local_sched_pct"), 40, 1e-9);
+	T_NEAR(metric(j, "cpu_local_pct"), 40, 1e-9);
+	T_NEAR(metric(j, "sched_local_self_pct"), 20, 1e-9);
+	T_NEAR(metric(j, "sched_local_peer_pct"), 10, 1e-9);
+	T_NEAR(metric(j, "sched_local_softirq_net_rx_pct"), 5.5, 1e-9);
+	T_CHECK(has(j, "sched_local_softirq_rcu_pct"));
+	T_NEAR(metric(j, "sched_local_hardirq_local_timer_pct"), 2, 1e-9);
+	T_CHECK(!has(j, "sched_local_hardirq_reschedule_pct"));
+	json_decref(j);
+	j = json_object();
+	meter_add_metrics(d, j, "remote", &s, 1, 0, 1);
+	T_CHECK(has(j, "metered_sched_remote_self_pct"));
+	T_CHECK(!has(j, "sched_remote_self_pct"));
+	json_decref(j);
+	/* the lines: the shares, the vectors that ran, the note */
+	snprintf(s.note, sizeof(s.note), "traced: sched_switch");
+	f = open_memstream(&buf, &len);
+	meter_print(f, "local", &s, 1, 0);
+	fclose(f);
+	T_CHECK(strstr(buf, "sched     40.0% of 2 CPUs") != NULL);
+	T_CHECK(strstr(buf, "self 20.0% (task 15.0, softirq 5.0)") != NULL);
+	T_CHECK(strstr(buf, "NET_RX 5.50% (1234)") != NULL);
+	T_CHECK(strstr(buf, "HI ") == NULL);
+	T_CHECK(strstr(buf, "local_timer 2.00% (1000)") != NULL);
+	T_CHECK(strstr(buf, "note: traced: sched_switch") != NULL);
+	free(buf);
+	res_free(d);
+}
+
+/* Not root: the meter says why in one line, and the set goes on with
+ * procstat (a child that gives up root for it). */
+static void not_permitted(void)
+{
+	struct cpu_sample s[METER_MAX];
+	struct meterset set;
+	char err[256];
+	int st, ok = 1, n;
+	pid_t p;
+
+	if (geteuid() != 0)
+		return; /* then the live window below shows it */
+	p = fork();
+	T_ASSERT(p >= 0);
+	if (p == 0) {
+		if (setgid(65534) || setuid(65534))
+			_exit(77);
+		if (meterset_open(&set, "sched", NULL, err, sizeof(err)))
+			_exit(1);
+		ok = set.n == 2 && !set.m[0] && set.m[1] &&
+		     (strstr(set.why[0], "not permitted") ||
+		      strstr(set.why[0], "no BPF") ||
+		      strstr(set.why[0], "no BTF"));
+		if (!ok)
+			fprintf(stderr, "why: %s\n", set.why[0]);
+		meterset_start(&set);
+		n = meterset_stop(&set, s);
+		ok = ok && n == 2 && !s[0].ok && s[0].why[0] && s[1].ok;
+		meterset_close(&set);
+		_exit(ok ? 0 : 1);
+	}
+	T_ASSERT(waitpid(p, &st, 0) == p);
+	T_CHECK(WIFEXITED(st) &&
+		(WEXITSTATUS(st) == 0 || WEXITSTATUS(st) == 77));
+}
+
+/* Where BPF runs: a window of this process spinning. Its figures add up
+ * and it is self; no speed is judged. */
+static void live(void)
+{
+	struct meter_opts o = {0};
+	struct cpu_sample s;
+	struct meter *m;
+	char err[256];
+	double sum;
+
+	m = meter_open("sched", &o, err, sizeof(err));
+	if (!m) {
+		printf("live window skipped: %s\n", err);
+		return;
+	}
+	T_CHECK(meter_start(m) == 0);
+	t_spin(CLOCK_THREAD_CPUTIME_ID, 0.2);
+	T_CHECK(meter_stop(m, &s) == 0);
+	T_CHECK(s.ok && s.ncpu >= 1 && s.have_percpu);
+	T_CHECK(s.busy_pct > 0 && s.busy_pct <= 100);
+	T_CHECK(s.sched.self_task_pct > 0);
+	T_CHECK(s.sched.switches > 0);
+	sum = s.sched.self_pct + s.sched.peer_pct + s.sched.other_pct +
+	      s.sched.idle_softirq_pct + s.sched.hardirq_pct;
+	T_NEAR(sum, s.busy_pct, 1e-6);
+	T_NEAR(s.busy_pct + s.sched.idle_pct + s.sched.soaker_pct +
+		       s.sched.unknown_pct, 100, 1e-6);
+	T_CHECK(strstr(s.note, "sched_switch") != NULL);
+	meter_close(m);
+}
+
 int main(void)
 {
 	idle_entered_and_left();
@@ -260,5 +455,8 @@ int main(void)
 	copy_in_progress();
 	two_cpus();
 	names();
+	outputs();
+	not_permitted();
+	live();
 	return t_done();
 }
