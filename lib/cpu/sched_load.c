@@ -235,10 +235,13 @@ int sched_probe_open(struct sched_probe **pp, const struct sched_probe_cfg *c,
 		     char *err, size_t len)
 {
 	struct sched_probe *p;
+	char btf[4096];
 	int r, i;
 
 	*pp = NULL;
-	if (access(SCHED_BTF, R_OK)) {
+	/* under the root prefix, as /proc and /sys are read (tests) */
+	snprintf(btf, sizeof(btf), "%s%s", host_root(), SCHED_BTF);
+	if (access(btf, R_OK)) {
 		snprintf(err, len,
 			 "no BTF: %s is missing (a kernel without CONFIG_DEBUG_INFO_BTF)",
 			 SCHED_BTF);

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -413,6 +414,34 @@ static void not_permitted(void)
 		(WEXITSTATUS(st) == 0 || WEXITSTATUS(st) == 77));
 }
 
+/* A kernel without BTF (a root prefix without /sys/kernel/btf): one
+ * line, the set goes on with procstat. */
+static void no_btf(void)
+{
+	char dir[] = "/tmp/zcb-sched.XXXXXX", path[128], err[256];
+	struct meterset set;
+	FILE *f;
+
+	T_ASSERT(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/proc", dir);
+	T_ASSERT(mkdir(path, 0755) == 0);
+	snprintf(path, sizeof(path), "%s/proc/stat", dir);
+	f = fopen(path, "w");
+	T_ASSERT(f);
+	fputs("cpu  1 0 1 10 0 0 0 0 0 0\ncpu0 1 0 1 10 0 0 0 0 0 0\n", f);
+	fclose(f);
+	setenv("ZCB_PROC_ROOT", dir, 1);
+	T_ASSERT(meterset_open(&set, "sched", NULL, err, sizeof(err)) == 0);
+	T_CHECK(set.n == 2 && !set.m[0] && set.m[1]);
+	T_CHECK(strstr(set.why[0], "no BTF") || strstr(set.why[0], "no BPF"));
+	meterset_close(&set);
+	unsetenv("ZCB_PROC_ROOT");
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/proc", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
 /* Where BPF runs: a window of this process spinning. Its figures add up
  * and it is self; no speed is judged. */
 static void live(void)
@@ -457,6 +486,7 @@ int main(void)
 	names();
 	outputs();
 	not_permitted();
+	no_btf();
 	live();
 	return t_done();
 }
