@@ -298,7 +298,7 @@ const char *meter_pairs_words(const char *by)
 void meter_perturbation_by(char *buf, size_t len, const char *meter,
 			   const struct stats_ratio *r)
 {
-	int soak = !strcmp(meter, "soak");
+	int soak = !strcmp(meter, "soak"), bpf = !strcmp(meter, "sched");
 	char ci[48] = "", tail[96];
 
 	if (isfinite(r->lo))
@@ -306,10 +306,10 @@ void meter_perturbation_by(char *buf, size_t len, const char *meter,
 	if (!meter_perturbed(r->ratio))
 		snprintf(tail, sizeof(tail),
 			 "within 5%%: the %s did not change the rate",
-			 soak ? "soakers" : "profiler");
+			 soak ? "soakers" : bpf ? "BPF program" : "profiler");
 	else
 		snprintf(tail, sizeof(tail), "its %s describes that %s run",
-			 soak ? "CPU" : "profile",
+			 soak ? "CPU" : bpf ? "figure" : "profile",
 			 r->ratio < 1 ? "slower" : "faster");
 	snprintf(buf, len,
 		 "%s run reached %.2fx (%s%zu pair%s) of the unmetered rate; %s",

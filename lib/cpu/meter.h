@@ -29,7 +29,7 @@
 
 #define METER_MAX_CPUS 256	/* per-CPU figures kept for this many */
 #define METER_MAX_COUNTERS 16	/* perf counters per meter */
-#define METER_MAX 4		/* meters in a set */
+#define METER_MAX 6		/* meters in a set */
 
 struct meter_counter {
 	char name[64];		/* libpfm4 event string as asked */
