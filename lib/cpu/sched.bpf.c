@@ -72,8 +72,10 @@ int BPF_PROG(on_switch, int preempt, struct task_struct *prev,
 {
 	struct zs_cpu *c = this_cpu();
 
+	/* prev's class is the CPU's, once known: one lookup a switch */
 	if (c)
-		zs_switch(c, bpf_ktime_get_ns(), class_of(prev),
+		zs_switch(c, bpf_ktime_get_ns(),
+			  c->cls < ZS_NCLASS ? c->cls : class_of(prev),
 			  class_of(next));
 	return 0;
 }

@@ -23,9 +23,11 @@
  * meter attached inside a handler) charges the span to that handler.
  *
  * Softirq handlers run with interrupts on, so a hardirq's program can
- * run in the middle of a softirq's on the same CPU: the span's start is
- * taken with an exchange and every counter is added atomically, so the
- * nested one loses nothing. A reader on another CPU copies a struct
+ * run in the middle of a softirq's on the same CPU: there (atom 1) the
+ * span's start is taken with an exchange and every counter is added
+ * atomically, so the nested one loses nothing. The switch and hardirq
+ * programs run with interrupts off and nothing of ours nests in them:
+ * plain adds (atom 0), which cost a fraction of a locked one. A reader on another CPU copies a struct
  * between two counts, seq_end (first) and seq_begin (last): a copy with
  * seq_end == seq_begin saw no update in progress (zs_copy).
  *
@@ -99,7 +101,20 @@ struct zs_cpu {
 	zs_u64 seq_begin;	/* updates started (read last) */
 };
 
-#define ZS_ADD(p, v) __sync_fetch_and_add((p), (v))
+/* Add v to *p: atomically where a program may nest in this one (atom). */
+#define ZS_ADD(atom, p, v)                                                   \
+	do {                                                                 \
+		if (atom)                                                    \
+			__sync_fetch_and_add((p), (v));                      \
+		else                                                         \
+			*(p) += (v);                                         \
+	} while (0)
+
+#ifdef __bpf__
+#define ZS_BARRIER() asm volatile("" ::: "memory")
+#else
+#define ZS_BARRIER() __atomic_signal_fence(__ATOMIC_SEQ_CST)
+#endif
 
 /*
  * An array index already checked against its bound, masked once more
@@ -129,129 +144,146 @@ ZS_INLINE void zs_init(struct zs_cpu *c, zs_u64 t0)
 }
 
 /* The span since the last event (the start moved to now). */
-ZS_INLINE zs_u64 zs_span(struct zs_cpu *c, zs_u64 now)
+ZS_INLINE zs_u64 zs_span(struct zs_cpu *c, zs_u64 now, int atom)
 {
-	zs_u64 t = __sync_lock_test_and_set(&c->ts, now);
+	zs_u64 t;
 
+	if (atom) {
+		t = __sync_lock_test_and_set(&c->ts, now);
+	} else {
+		t = c->ts;
+		c->ts = now;
+	}
 	return now > t ? now - t : 0;
 }
 
 /* Charge d ns to what runs: the hardirq, else the softirq, else the
  * task; cls is the class current (the first event names it). */
 ZS_INLINE void zs_charge(struct zs_cpu *c, zs_u64 d, zs_u32 hirq,
-			 zs_u32 sirq, zs_u32 cls)
+			 zs_u32 sirq, zs_u32 cls, int atom)
 {
 	if (cls >= ZS_NCLASS) {
-		ZS_ADD(&c->unknown_ns, d);
+		ZS_ADD(atom, &c->unknown_ns, d);
 		return;
 	}
 	if (hirq && hirq <= ZS_NHI) {
-		ZS_ADD(&c->hi_ns[ZS_IDX(hirq - 1, 7)], d);
-		ZS_ADD(&c->hirq_ns[ZS_IDX(cls, 7)], d);
+		ZS_ADD(atom, &c->hi_ns[ZS_IDX(hirq - 1, 7)], d);
+		ZS_ADD(atom, &c->hirq_ns[ZS_IDX(cls, 7)], d);
 	} else if (sirq && sirq <= ZS_NVEC) {
-		ZS_ADD(&c->vec_ns[ZS_IDX(sirq - 1, 15)], d);
-		ZS_ADD(&c->sirq_ns[ZS_IDX(cls, 7)], d);
+		ZS_ADD(atom, &c->vec_ns[ZS_IDX(sirq - 1, 15)], d);
+		ZS_ADD(atom, &c->sirq_ns[ZS_IDX(cls, 7)], d);
 	} else {
-		ZS_ADD(&c->task_ns[ZS_IDX(cls, 7)], d);
+		ZS_ADD(atom, &c->task_ns[ZS_IDX(cls, 7)], d);
 	}
 }
 
-/* An event begins: the first one names the current task's class. */
-ZS_INLINE void zs_begin(struct zs_cpu *c, zs_u32 cur)
+/* An event begins: the first one names the current task's class. The
+ * counts of updates begun and ended fence the update for a reader. */
+ZS_INLINE void zs_begin(struct zs_cpu *c, zs_u32 cur, int atom)
 {
-	ZS_ADD(&c->seq_begin, 1);
+	ZS_ADD(atom, &c->seq_begin, 1);
+	ZS_BARRIER();
 	if (c->cls >= ZS_NCLASS && cur < ZS_NCLASS)
 		c->cls = cur;
 }
 
-ZS_INLINE void zs_end(struct zs_cpu *c)
+ZS_INLINE void zs_end(struct zs_cpu *c, int atom)
 {
-	ZS_ADD(&c->seq_end, 1);
+	ZS_BARRIER();
+	ZS_ADD(atom, &c->seq_end, 1);
 }
 
 /* sched_switch from a task of class prev to one of class next. */
 ZS_INLINE void zs_switch(struct zs_cpu *c, zs_u64 now, zs_u32 prev,
 			 zs_u32 next)
 {
-	zs_begin(c, prev);
-	zs_charge(c, zs_span(c, now), c->hirq, c->sirq, c->cls);
+	const int atom = 0; /* interrupts are off */
+
+	zs_begin(c, prev, atom);
+	zs_charge(c, zs_span(c, now, atom), c->hirq, c->sirq, c->cls, atom);
 	if (c->hirq || c->sirq) { /* no switch happens inside a handler */
-		ZS_ADD(&c->odd, 1);
+		ZS_ADD(atom, &c->odd, 1);
 		c->hirq = 0;
 		c->sirq = 0;
 	}
 	c->cls = next < ZS_NCLASS ? next : ZS_OTHER;
-	ZS_ADD(&c->switches, 1);
-	zs_end(c);
+	ZS_ADD(atom, &c->switches, 1);
+	zs_end(c, atom);
 }
 
 /* A hardirq of kind (enum zs_hirq) begins; cur: the current task. */
 ZS_INLINE void zs_irq_enter(struct zs_cpu *c, zs_u64 now, zs_u32 kind,
 			    zs_u32 cur)
 {
+	const int atom = 0; /* interrupts are off */
+
 	if (kind >= ZS_NHI)
 		return;
-	zs_begin(c, cur);
-	zs_charge(c, zs_span(c, now), c->hirq, c->sirq, c->cls);
+	zs_begin(c, cur, atom);
+	zs_charge(c, zs_span(c, now, atom), c->hirq, c->sirq, c->cls, atom);
 	if (c->hirq)
-		ZS_ADD(&c->odd, 1); /* hardirqs do not nest */
+		ZS_ADD(atom, &c->odd, 1); /* hardirqs do not nest */
 	c->hirq = kind + 1;
-	ZS_ADD(&c->hi_n[ZS_IDX(kind, 7)], 1);
-	zs_end(c);
+	ZS_ADD(atom, &c->hi_n[ZS_IDX(kind, 7)], 1);
+	zs_end(c, atom);
 }
 
 ZS_INLINE void zs_irq_exit(struct zs_cpu *c, zs_u64 now, zs_u32 kind,
 			   zs_u32 cur)
 {
+	const int atom = 0; /* interrupts are off */
 	zs_u32 h;
 
 	if (kind >= ZS_NHI)
 		return;
-	zs_begin(c, cur);
+	zs_begin(c, cur, atom);
 	h = c->hirq;
 	if (h != kind + 1) { /* its entry was not seen: the span was it */
-		ZS_ADD(&c->odd, 1);
+		ZS_ADD(atom, &c->odd, 1);
 		h = kind + 1;
 	}
-	zs_charge(c, zs_span(c, now), h, 0, c->cls);
+	zs_charge(c, zs_span(c, now, atom), h, 0, c->cls, atom);
 	c->hirq = 0;
-	zs_end(c);
+	zs_end(c, atom);
 }
 
 /* A softirq of vector vec begins (from irq exit, or in ksoftirqd). */
 ZS_INLINE void zs_sirq_enter(struct zs_cpu *c, zs_u64 now, zs_u32 vec,
 			     zs_u32 cur)
 {
+	const int atom = 1; /* a hardirq may come in the middle */
+
 	if (vec >= ZS_NVEC)
 		return;
-	zs_begin(c, cur);
-	zs_charge(c, zs_span(c, now), c->hirq, c->sirq, c->cls);
+	zs_begin(c, cur, atom);
+	zs_charge(c, zs_span(c, now, atom), c->hirq, c->sirq, c->cls, atom);
 	if (c->sirq || c->hirq)
-		ZS_ADD(&c->odd, 1); /* softirqs do not nest, nor run in
+		ZS_ADD(atom, &c->odd, 1); /* softirqs do not nest, nor run in
 				     * a hardirq */
 	c->hirq = 0;
 	c->sirq = vec + 1;
-	ZS_ADD(&c->vec_n[ZS_IDX(vec, 15)], 1);
-	zs_end(c);
+	ZS_ADD(atom, &c->vec_n[ZS_IDX(vec, 15)], 1);
+	zs_end(c, atom);
 }
 
 ZS_INLINE void zs_sirq_exit(struct zs_cpu *c, zs_u64 now, zs_u32 vec,
 			    zs_u32 cur)
 {
+	const int atom = 1; /* a hardirq may come in the middle */
 	zs_u32 s;
 
 	if (vec >= ZS_NVEC)
 		return;
-	zs_begin(c, cur);
+	zs_begin(c, cur, atom);
 	s = c->sirq;
 	if (s != vec + 1 || c->hirq) {
-		ZS_ADD(&c->odd, 1);
+		ZS_ADD(atom, &c->odd, 1);
 		s = vec + 1;
 	}
-	zs_charge(c, zs_span(c, now), 0, s, c->cls);
+	zs_charge(c, zs_span(c, now, atom), 0, s, c->cls, atom);
 	c->sirq = 0;
 	c->hirq = 0;
-	zs_end(c);
+	zs_end(c, atom);
 }
 
 #ifndef __bpf__
@@ -286,7 +318,7 @@ static inline void zs_close(struct zs_cpu *c, zs_u64 now)
 	zs_u64 d = now > c->ts ? now - c->ts : 0;
 
 	c->ts = now;
-	zs_charge(c, d, c->hirq, c->sirq, c->cls);
+	zs_charge(c, d, c->hirq, c->sirq, c->cls, 0);
 }
 
 /* All the time a CPU's struct has accounted. */
