@@ -80,10 +80,12 @@ int BPF_PROG(on_switch, int preempt, struct task_struct *prev,
 	return 0;
 }
 
-/* A new process whose parent is told apart is told apart too. */
-SEC("tp_btf/sched_process_fork")
-int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
+/* A new process whose parent is told apart is told apart too: named in
+ * copy_process, before it can ever run. */
+SEC("tp_btf/task_newtask")
+int BPF_PROG(on_newtask, struct task_struct *child, unsigned long flags)
 {
+	struct task_struct *parent = bpf_get_current_task_btf();
 	__u32 pt = (__u32)parent->tgid, ct = (__u32)child->tgid, *cls;
 
 	if (pt == ct)
@@ -145,10 +147,16 @@ int BPF_PROG(on_sirq_exit, unsigned int vec)
 }
 
 /* x86 irq_vectors: the local timer and the IPIs */
+/* the tick: the current task's class looked up afresh (zs_irq_enter) */
 SEC("tp_btf/local_timer_entry")
 int BPF_PROG(on_timer_entry, int vector)
 {
-	return irq_enter(ZS_HI_TIMER);
+	struct zs_cpu *c = this_cpu();
+
+	if (c)
+		zs_irq_enter(c, bpf_ktime_get_ns(), ZS_HI_TIMER,
+			     class_of(bpf_get_current_task_btf()));
+	return 0;
 }
 
 SEC("tp_btf/local_timer_exit")

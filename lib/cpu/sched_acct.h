@@ -220,6 +220,11 @@ ZS_INLINE void zs_irq_enter(struct zs_cpu *c, zs_u64 now, zs_u32 kind,
 	if (kind >= ZS_NHI)
 		return;
 	zs_begin(c, cur, atom);
+	/* the tick names the current task afresh: it has run since the
+	 * last switch, so a class learnt late (a process told apart after
+	 * it was switched in) is right from here, back to that switch */
+	if (kind == ZS_HI_TIMER && cur < ZS_NCLASS && !c->hirq && !c->sirq)
+		c->cls = cur;
 	zs_charge(c, zs_span(c, now, atom), c->hirq, c->sirq, c->cls, atom);
 	if (c->hirq)
 		ZS_ADD(atom, &c->odd, 1); /* hardirqs do not nest */

@@ -110,6 +110,15 @@ static void never_switches(void)
 	}
 	T_CHECK(c.cls == ZS_OTHER && c.unknown_ns == 0);
 	b = reading(&c, 1100 * MS);
+	/* a process told apart after it was switched in: the next tick
+	 * names it, and the span back to the last event is its */
+	c = fresh(0);
+	zs_switch(&c, 0, ZS_IDLE, ZS_OTHER);
+	zs_irq_enter(&c, 4 * MS, ZS_HI_TIMER, ZS_SELF);
+	zs_irq_exit(&c, 5 * MS, ZS_HI_TIMER, ZS_SELF);
+	T_CHECK(c.cls == ZS_SELF && c.task_ns[ZS_SELF] == 4 * MS);
+	zs_irq_enter(&c, 6 * MS, ZS_HI_RESCHED, ZS_OTHER); /* not a tick */
+	T_CHECK(c.cls == ZS_SELF);
 	T_CHECK(b.switches == 0);
 	busy = sched_summarize(&a, &b, 1, &s, &pc);
 	T_NEAR(busy, 100, 1e-9);
