@@ -6,6 +6,7 @@
 #ifndef ZCB_CYCLESOAK_H
 #define ZCB_CYCLESOAK_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -101,9 +102,25 @@ struct selftest {
 	int ncpu;	    /* online CPUs (the box) */
 	int cpu[2];	    /* the CPUs the loads use */
 	double maxerr;	    /* of the soak meter on the loads */
+	double sched_maxerr; /* of the sched meter on the loads */
 };
 
 /* What the soakers cost a load: parked against running, in pairs. */
 void selftest_perturbation(struct selftest *s);
+
+/* The loads (perturb.c), each in children of the caller: a fixed CPU
+ * task on cpu (its seconds), a loopback TCP stream from cpu a to b for
+ * seconds (MB/s), 1-byte TCP request/response, client on a, server on
+ * b (transactions/s). */
+double st_cpu_task(int cpu, uint64_t loops);
+double st_stream(int a, int b, double seconds);
+double st_pingpong(int a, int b, double seconds);
+
+/* Every meter against sched on I/O loads (judge.c): the stream, 1-byte
+ * request/response and, with diod and p9bench here, a 9P read. */
+void selftest_judge(struct selftest *s);
+/* What the sched meter costs (schedcost.c): ns per event on loads with
+ * known switches and softirqs, and its perturbation, paired. */
+void selftest_sched_cost(struct selftest *s);
 
 #endif

@@ -31,7 +31,7 @@
 #define PERTURB_REPS 3 /* running/parked pairs, interleaved */
 
 /* A fixed amount of CPU work pinned to cpu; returns its seconds. */
-static double cpu_task(int cpu, uint64_t loops)
+double st_cpu_task(int cpu, uint64_t loops)
 {
 	volatile uint64_t x = 1;
 	int fd[2];
@@ -62,8 +62,7 @@ static double cpu_task(int cpu, uint64_t loops)
 	return t;
 }
 
-/* Loopback TCP for seconds, sender on cpu a, receiver on cpu b: MB/s. */
-static double stream(int a, int b, double seconds)
+double st_stream(int a, int b, double seconds)
 {
 	static char buf[STREAM_CHUNK];
 	char err[256];
@@ -116,11 +115,7 @@ static double stream(int a, int b, double seconds)
 	return res[0];
 }
 
-/*
- * 1-byte TCP request/response (netperf TCP_RR) for seconds, client on
- * cpu a, server on cpu b, TCP_NODELAY both ends: transactions per second.
- */
-static double pingpong(int a, int b, double seconds)
+double st_pingpong(int a, int b, double seconds)
 {
 	char err[256], c1 = 'x';
 	int lfd, port, fd[2], one = 1;
@@ -188,11 +183,11 @@ static double run_perturb(struct selftest *s, const struct perturb *pt,
 
 	switch (pt->kind) {
 	case 1:
-		return stream(pt->a, pt->b, secs);
+		return st_stream(pt->a, pt->b, secs);
 	case 2:
-		return pingpong(pt->a, pt->b, secs);
+		return st_pingpong(pt->a, pt->b, secs);
 	default:
-		return cpu_task(pt->a, loops);
+		return st_cpu_task(pt->a, loops);
 	}
 }
 
@@ -291,7 +286,7 @@ static uint64_t size_task(int cpu)
 	uint64_t loops = 1000000;
 	double t;
 
-	while ((t = cpu_task(cpu, loops)) < 0.1 && loops < (1ull << 40))
+	while ((t = st_cpu_task(cpu, loops)) < 0.1 && loops < (1ull << 40))
 		loops *= 4;
 	return (uint64_t)((double)loops * 0.5 / t);
 }

@@ -2,7 +2,9 @@
  * selftest.c: `cyclesoak --selftest`: known loads on this box (a busy
  * duty cycle of 0, 25, 50, 75 and 100% of one CPU, then every CPU busy),
  * each meter's reading next to the true box load and the error in
- * points; then what the soakers cost the load itself (perturb.c).
+ * points; then what the soakers cost the load itself (perturb.c); then
+ * every meter against sched on I/O loads (judge.c) and what sched costs
+ * (schedcost.c).
  */
 #include "config.h"
 #include "clock.h"
@@ -56,6 +58,19 @@ static pid_t duty_child(int cpu, double duty, double seconds)
 	_exit(0);
 }
 
+/* sched's share of the load itself (its "self": the leader and its
+ * children) against the truth: what other tasks on a shared box do is
+ * not in it, as it is in every box figure. */
+static void sched_self(struct selftest *s, double truth,
+		       const struct cpu_sample *smp)
+{
+	double self = smp->sched.self_pct;
+
+	fprintf(s->out, "  %6.2f (%+5.2f)", self, self - truth);
+	if (fabs(self - truth) > s->sched_maxerr)
+		s->sched_maxerr = fabs(self - truth);
+}
+
 static void record_load(struct selftest *s, const char *load, double truth,
 			const struct cpu_sample *smp, int n)
 {
@@ -84,10 +99,18 @@ static void record_load(struct selftest *s, const char *load, double truth,
 		res_sample_set(x, name, smp[i].busy_pct);
 		res_sample_set(x, "true_pct", truth);
 		res_sample_set(x, "error_pts", smp[i].busy_pct - truth);
+		if (!strcmp(smp[i].meter, "sched")) {
+			res_sample_set(x, "load_pct", smp[i].sched.self_pct);
+			res_sample_set(x, "load_error_pts",
+				       smp[i].sched.self_pct - truth);
+		}
 		meter_add_raw(x, "box", &smp[i], 1);
 		res_sample(kase, x);
 		res_metric(s->d, name, "%", RES_LOWER, 0);
 	}
+	for (i = 0; i < n; i++)
+		if (smp[i].ok && !strcmp(smp[i].meter, "sched"))
+			sched_self(s, truth, &smp[i]);
 	fputc('\n', s->out);
 	fflush(s->out);
 }
@@ -167,13 +190,29 @@ static int one_load(struct selftest *s, const char *load, double duty, int all)
 	return 0;
 }
 
+/* Can the sched meter run here? Says why not, once. */
+static int sched_here(struct selftest *s)
+{
+	char err[512];
+	struct meter *m = meter_open("sched", &s->mo, err, sizeof(err));
+
+	if (!m) {
+		log_warn("the sched meter is left out: %s", err);
+		if (s->d)
+			res_warn(s->d, "the sched meter is left out: %s", err);
+		return 0;
+	}
+	meter_close(m);
+	return 1;
+}
+
 /* The CPUs the loads use, the meters and the table's header. */
 static void setup(struct selftest *s, char *list, size_t len)
 {
 	const struct cfg *c = s->c;
-	char tmp[64], *tok, *save = NULL;
+	char tmp[96], *tok, *save = NULL;
 	cpu_set_t allowed;
-	int i, k = 0, have_soak;
+	int i, k = 0, have_soak, have_sched;
 
 	cs_meter_opts(c, &s->mo);
 	s->ncpu = host_online_cpus();
@@ -184,10 +223,11 @@ static void setup(struct selftest *s, char *list, size_t len)
 	if (k < 2)
 		s->cpu[1] = s->cpu[0];
 	have_soak = !strcmp(meter_default_list(&s->mo), "soak");
-	snprintf(list, len, "%s",
-		 c->cli.cpu_list ? c->cli.cpu_list
-		 : have_soak	 ? "soak,procstat,rusage,perf"
-				 : "procstat,rusage,perf");
+	have_sched = sched_here(s);
+	snprintf(list, len, "%s%s%s",
+		 c->cli.cpu_list ? c->cli.cpu_list : have_soak ? "soak," : "",
+		 c->cli.cpu_list ? "" : have_sched ? "sched," : "",
+		 c->cli.cpu_list ? "" : "procstat,rusage,perf");
 	s->meters = list;
 	if (!have_soak && !c->cli.cpu_list)
 		log_warn(
@@ -201,6 +241,8 @@ static void setup(struct selftest *s, char *list, size_t len)
 	for (tok = strtok_r(tmp, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save))
 		fprintf(s->out, "  %8s (err)", tok);
+	if (strstr(list, "sched"))
+		fprintf(s->out, "  %8s (err)", "sched-load");
 	fputc('\n', s->out);
 }
 
@@ -213,6 +255,8 @@ static int finish(struct selftest *s, const char *list)
 		res_metric(s->d, "cpu_box_pct", "%", RES_LOWER, 0);
 		res_metric(s->d, "true_pct", "%", RES_LOWER, 0);
 		res_metric(s->d, "error_pts", "points", RES_LOWER, 0);
+		res_metric(s->d, "load_pct", "%", RES_LOWER, 0);
+		res_metric(s->d, "load_error_pts", "points", RES_LOWER, 0);
 		if (sig_stop)
 			res_fail(s->d, "interrupted by %s",
 				 strsignal(sig_stop));
@@ -223,12 +267,17 @@ static int finish(struct selftest *s, const char *list)
 		fprintf(stderr, "cyclesoak: selftest interrupted\n");
 		return sig_exit_status();
 	}
+	fprintf(stderr, "cyclesoak: selftest done");
 	if (strstr(list, "soak"))
-		fprintf(stderr,
-			"cyclesoak: selftest done; soak meter's largest error %.1f points\n",
+		fprintf(stderr, "; soak meter's largest error %.1f points",
 			s->maxerr);
 	else
-		fprintf(stderr, "cyclesoak: selftest done (no soak meter)\n");
+		fprintf(stderr, " (no soak meter)");
+	if (strstr(list, "sched"))
+		fprintf(stderr,
+			"; sched meter's largest error on the load's share %.2f points",
+			s->sched_maxerr);
+	fputc('\n', stderr);
 	return wfail;
 }
 
@@ -243,7 +292,7 @@ int do_selftest(const struct cfg *c)
 		     {"busy-100", 1, 0},  {"all-busy", 1, 1}};
 	struct selftest s = {.c = c, .out = cli_text(&c->cli)};
 	struct soak_client keep = {.fd = -1};
-	char list[64], err[512];
+	char list[96], err[512];
 	int i;
 
 	s.d = cs_doc(c);
@@ -258,5 +307,9 @@ int do_selftest(const struct cfg *c)
 	soak_leave(&keep);
 	if (!sig_stop)
 		selftest_perturbation(&s);
+	if (!sig_stop && !c->quick)
+		selftest_judge(&s);
+	if (!sig_stop && !c->quick)
+		selftest_sched_cost(&s);
 	return finish(&s, list);
 }

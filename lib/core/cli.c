@@ -41,8 +41,9 @@ static const struct {
 	  "                        (cyclesoak --calibrate), else procstat\n" },
 	{ CLI_CPU | CLI_METERS, 0, { "cpu", optional_argument, NULL, O_CPU },
 	  "      --cpu[=LIST]      the meters: soak,procstat,rusage,perf (soak runs\n"
-	  "                        in pairs, metered and unmetered, and adds procstat)\n"
-	  "                        and profile (kernel profile by family, paired too)\n" },
+	  "                        in pairs, metered and unmetered, and adds procstat),\n"
+	  "                        profile (kernel profile by family, paired too) and\n"
+	  "                        sched (exact, from the kernel's events by BPF)\n" },
 	{ CLI_CPU | CLI_METERS, 0,
 	  { "profile", optional_argument, NULL, O_PROFILE },
 	  "      --profile[=FREQ]  add the profile meter (to --cpu's list, else\n"
@@ -293,7 +294,7 @@ static int take_common(const struct cli_tool *t, struct cli_common *c,
  */
 static void cpu_list_apart(int o, const char *arg, int argc, char **argv)
 {
-	static const char meters[] = ",soak,procstat,rusage,perf,profile,";
+	static const char meters[] = ",soak,procstat,rusage,perf,profile,sched,";
 	const char *s, *e;
 	char tok[24];
 

@@ -12,7 +12,7 @@
 
 const struct meter_ops *const meter_table[] = {
 	&meter_soak_ops, &meter_procstat_ops, &meter_rusage_ops,
-	&meter_perf_ops, &meter_profile_ops, NULL
+	&meter_perf_ops, &meter_profile_ops, &meter_sched_ops, NULL
 };
 
 const struct meter_ops *meter_find(const char *name)
@@ -23,6 +23,16 @@ const struct meter_ops *meter_find(const char *name)
 		if (!strcmp(meter_table[i]->name, name))
 			return meter_table[i];
 	return NULL;
+}
+
+int meter_index(const char *name)
+{
+	int i;
+
+	for (i = 0; name && meter_table[i]; i++)
+		if (!strcmp(meter_table[i]->name, name))
+			return i;
+	return -1;
 }
 
 unsigned meter_flags_of(const char *name)
@@ -187,9 +197,10 @@ int meterset_open(struct meterset *s, const char *list,
 	/* soak runs paired; /proc/stat costs nothing and describes both
 	 * runs of a pair, so it always comes along */
 	asked = count_words(buf);
-	/* a profile that cannot run here is one line, not the end of the
-	 * run: any other meter of the set (procstat at least) will do */
-	prof = list_any(buf, METER_NO_LOAD);
+	/* a profile or a sched meter that cannot run here is one line, not
+	 * the end of the run: any other meter of the set (procstat at
+	 * least) will do */
+	prof = list_any(buf, METER_OPTIONAL);
 	if (list_any(buf, METER_WITH_PROCSTAT) &&
 	    !list_has(buf, meter_procstat_ops.name) &&
 	    strlen(buf) + 1 + strlen(meter_procstat_ops.name) < sizeof(buf))
@@ -227,6 +238,20 @@ int meterset_open(struct meterset *s, const char *list,
 			 s->why[0]);
 		meterset_close(s);
 		return -ENODEV;
+	}
+	return 0;
+}
+
+int meterset_peer(struct meterset *s, pid_t pid, char *err, size_t len)
+{
+	int i, r;
+
+	for (i = 0; i < s->n; i++) {
+		if (!s->m[i] || !s->m[i]->ops->peer)
+			continue;
+		r = s->m[i]->ops->peer(s->m[i], pid, err, len);
+		if (r)
+			return r;
 	}
 	return 0;
 }
@@ -484,6 +509,8 @@ void meter_print(FILE *f, const char *side, const struct cpu_sample *s,
 		if (o && o->print)
 			o->print(f, side, &s[i]);
 		fputc('\n', f);
+		if (o && o->print_lines)
+			o->print_lines(f, side, &s[i]);
 		for (k = 0; k < s[i].ncounters; k++) {
 			const struct meter_counter *c = &s[i].ctr[k];
 

@@ -9,6 +9,10 @@
  *   perf      perf_event_open counters named as libpfm4 strings
  *   profile   a kernel profile of every CPU by symbol and family
  *             (lib/cpu/profile.h); runs paired, like soak
+ *   sched     exact: the scheduler's and the interrupts' events counted
+ *             by a BPF program (lib/cpu/schedcpu.h): busy time per CPU,
+ *             this process's and its peers' shares, softirq by vector;
+ *             no soakers, so unpaired
  *
  * A meter is opened once, then start/stop brackets a window; stop fills a
  * struct cpu_sample. Library code never prints; errors land in err.
@@ -21,10 +25,11 @@
 #include <sys/types.h>
 
 #include "profile.h"
+#include "schedcpu.h"
 
 #define METER_MAX_CPUS 256	/* per-CPU figures kept for this many */
 #define METER_MAX_COUNTERS 16	/* perf counters per meter */
-#define METER_MAX 4		/* meters in a set */
+#define METER_MAX 6		/* meters in a set */
 
 struct meter_counter {
 	char name[64];		/* libpfm4 event string as asked */
@@ -59,6 +64,7 @@ struct cpu_sample {
 	struct meter_counter ctr[METER_MAX_COUNTERS];
 	char note[256];		/* e.g. "soakers in cgroup cpu.idle=1" */
 	struct prof_summary prof; /* profile: families, top symbols */
+	struct sched_summary sched; /* sched: shares, softirq by vector */
 };
 
 struct meter_opts {
@@ -66,7 +72,11 @@ struct meter_opts {
 	const char *calib_file;	/* soak: NULL = default state file */
 	const char *perf_events; /* perf: comma list; NULL = defaults */
 	int perf_system_wide;	/* perf: per CPU instead of per process */
-	pid_t pid;		/* perf: process to count (0 = self) */
+	pid_t pid;		/* perf: process to count; sched: the one
+				 * told apart as "self" (0 = this one) */
+	const pid_t *peers;	/* sched: peer processes told apart
+				 * (--cpu-pid), npeers of them */
+	int npeers;
 	const char *cpus;	/* soak: CPU list to soak (NULL = online) */
 };
 
@@ -90,6 +100,12 @@ enum meter_flags {
 	METER_PROCESS = 1 << 4,	/* it measures one process, not the box */
 	METER_WITH_PROCSTAT = 1 << 5, /* a set with it gets procstat: free,
 				 * and it describes both runs of a pair */
+	METER_OPTIONAL = 1 << 6, /* one that cannot run here is a line, not
+				 * the end of the run: the set goes on
+				 * with the others (profile, sched) */
+	METER_SHARES = 1 << 7,	/* it splits the box's time by process:
+				 * this tool's share, its peers', the
+				 * rest (sched: cpu_sample.sched) */
 };
 
 /* A paired meter's words, in every output that speaks of its runs. */
@@ -114,6 +130,10 @@ struct meter_ops {
 	const char *help;
 	unsigned flags;		/* enum meter_flags */
 	const struct meter_words *words; /* METER_PAIRED: its words */
+	const char *exposes;	/* what a client of cyclesoak --serve would
+				 * read through it that the kernel may
+				 * refuse an unprivileged user ("perf
+				 * counters"); NULL: nothing such */
 	/* 0, or -errno with err saying why the meter cannot run here */
 	int (*open)(struct meter *m, const struct meter_opts *o, char *err,
 		    size_t len);
@@ -136,14 +156,20 @@ struct meter_ops {
 	/* its lines of the CPU block: after the common part of its line
 	 * (METER_NO_LOAD: the whole of it) */
 	void (*print)(FILE *f, const char *side, const struct cpu_sample *s);
+	/* and lines of its own after that line (sched's breakdown) */
+	void (*print_lines)(FILE *f, const char *side,
+			    const struct cpu_sample *s);
+	/* optional: one more peer process to tell apart from now on (a
+	 * meter that splits the box by process: sched) */
+	int (*peer)(struct meter *m, pid_t pid, char *err, size_t len);
 	size_t priv_size;	/* bytes of private state */
 };
 
 /*
  * A meter, in one statement: its ops' name and line of help (what
  * `--cpu=help` and the documents show), then its flags, words and
- * hooks (.flags, .words, .open, .start, .stop, .close, .pause,
- * .to_json, .from_json, .metrics, .print, .priv_size).
+ * hooks (.flags, .words, .open, .start, .stop, .close, .pause, .peer,
+ * .to_json, .from_json, .metrics, .print, .print_lines, .priv_size).
  */
 #define METER_DEFINE(ops, nm, hl, ...)                                      \
 	const struct meter_ops ops = { .name = nm, .help = hl, __VA_ARGS__ }
@@ -154,12 +180,14 @@ struct meter {
 };
 
 extern const struct meter_ops meter_soak_ops, meter_procstat_ops,
-	meter_rusage_ops, meter_perf_ops, meter_profile_ops;
+	meter_rusage_ops, meter_perf_ops, meter_profile_ops, meter_sched_ops;
 
 /* NULL-terminated table of all meters, in preference order. */
 extern const struct meter_ops *const meter_table[];
 
 const struct meter_ops *meter_find(const char *name);
+/* Its index in meter_table, -1 for a name the table lacks. */
+int meter_index(const char *name);
 /* Its flags (enum meter_flags), 0 for a name the table lacks ("pid"). */
 unsigned meter_flags_of(const char *name);
 /* The meters' names, in the table's order, joined by sep, into buf:
@@ -189,9 +217,11 @@ void meter_close(struct meter *m);
  * A set of meters read together. list is "soak,procstat" or NULL for the
  * default: soak when a calibration exists, else procstat (the caller's
  * output should name it). A list with soak gets procstat appended when it
- * lacks it (free, and it describes both runs of a pair). A meter that
+ * lacks it (free, and it describes both runs of a pair), and so does a
+ * list with profile or sched, which may not run here. A meter that
  * cannot open stays in the set as unavailable (its sample says why)
- * unless it is the only one.
+ * unless it is the only one; profile and sched never end a run: where
+ * they cannot run, their line says why and procstat measures.
  */
 struct meterset {
 	int n;
@@ -203,6 +233,10 @@ struct meterset {
 int meterset_open(struct meterset *s, const char *list,
 		  const struct meter_opts *o, char *err, size_t len);
 int meterset_start(struct meterset *s);
+/* A peer process to tell apart from now on, for every meter of the set
+ * that splits the box by process (sched). 0 (also when none does), or
+ * -errno with err from the first that failed. */
+int meterset_peer(struct meterset *s, pid_t pid, char *err, size_t len);
 /* "soak,procstat": the meters of the set, as opened. */
 const char *meterset_names(const struct meterset *s, char *buf, size_t len);
 /* Fills out[0..n-1]; returns n. */
@@ -276,6 +310,17 @@ struct res_doc;
 void prof_add_metrics(struct res_doc *d, json_t *sample, const char *side,
 		      const struct cpu_sample *s);
 void prof_print(FILE *f, const char *side, const struct cpu_sample *s);
+
+/* The sched meter's part of a sample (lib/cpu/sched_out.c), the same
+ * four: its "sched" object and back (checked), its metrics
+ * sched_<side>_<figure>_pct (metered: stored as metered_..., the figures
+ * of a run slowed by soakers), its lines of the CPU block. */
+json_t *sched_sample_json(const struct sched_summary *s);
+int sched_sample_from_json(json_t *j, struct sched_summary *s, char *err,
+			   size_t len);
+void sched_add_metrics(struct res_doc *d, json_t *sample, const char *side,
+		       const struct cpu_sample *s, int metered);
+void sched_print(FILE *f, const struct cpu_sample *s);
 
 /*
  * Put a window's figures into a result sample's metrics, declaring them

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * sched.bpf.c: the sched meter's BPF program. BTF-typed tracepoints
+ * (tp_btf: no tracefs needed) feed each CPU's accounting (sched_acct.h)
+ * in the map "cpus", indexed by CPU and mapped by the reader. Nothing
+ * is sent to user space: the reader copies the counters when it wants.
+ * The x86 vector programs are loaded only where the kernel has their
+ * tracepoints (the loader checks the BTF first).
+ *
+ * A task's class: pid 0 is the idle task, a SCHED_IDLE task a soaker,
+ * a process in "tracked" self or a peer (a fork of one is added), any
+ * other task other.
+ */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "sched_kern.h"
+#include "sched_acct.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct zs_cpu);
+	__uint(max_entries, 1);	/* the possible CPUs, set at load */
+} cpus SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u32);	/* tgid */
+	__type(value, __u32);	/* ZS_SELF or ZS_PEER */
+	__uint(max_entries, 1024); /* SCHED_MAX_PIDS */
+} tracked SEC(".maps");
+
+static __always_inline struct zs_cpu *this_cpu(void)
+{
+	__u32 k = bpf_get_smp_processor_id();
+
+	return bpf_map_lookup_elem(&cpus, &k);
+}
+
+static __always_inline __u32 class_of(struct task_struct *t)
+{
+	__u32 tgid, *c;
+
+	if (!t)
+		return ZS_OTHER;
+	if (t->pid == 0)
+		return ZS_IDLE;
+	if (t->policy == SCHED_IDLE)
+		return ZS_SOAKER;
+	tgid = (__u32)t->tgid;
+	c = bpf_map_lookup_elem(&tracked, &tgid);
+	return c ? *c : ZS_OTHER;
+}
+
+/* The current task's class, looked up only while the CPU's is not
+ * known yet (its first event). */
+static __always_inline __u32 cur_class(struct zs_cpu *c)
+{
+	if (c->cls < ZS_NCLASS)
+		return c->cls;
+	return class_of(bpf_get_current_task_btf());
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(on_switch, int preempt, struct task_struct *prev,
+	     struct task_struct *next)
+{
+	struct zs_cpu *c = this_cpu();
+
+	/* prev's class is the CPU's, once known: one lookup a switch */
+	if (c)
+		zs_switch(c, bpf_ktime_get_ns(),
+			  c->cls < ZS_NCLASS ? c->cls : class_of(prev),
+			  class_of(next));
+	return 0;
+}
+
+/* A new process whose parent is told apart is told apart too: named in
+ * copy_process, before it can ever run. */
+SEC("tp_btf/task_newtask")
+int BPF_PROG(on_newtask, struct task_struct *child, unsigned long flags)
+{
+	struct task_struct *parent = bpf_get_current_task_btf();
+	__u32 pt = (__u32)parent->tgid, ct = (__u32)child->tgid, *cls;
+
+	if (pt == ct)
+		return 0; /* a thread */
+	cls = bpf_map_lookup_elem(&tracked, &pt);
+	if (cls)
+		bpf_map_update_elem(&tracked, &ct, cls, BPF_NOEXIST);
+	return 0;
+}
+
+static __always_inline int irq_enter(__u32 kind)
+{
+	struct zs_cpu *c = this_cpu();
+
+	if (c)
+		zs_irq_enter(c, bpf_ktime_get_ns(), kind, cur_class(c));
+	return 0;
+}
+
+static __always_inline int irq_exit(__u32 kind)
+{
+	struct zs_cpu *c = this_cpu();
+
+	if (c)
+		zs_irq_exit(c, bpf_ktime_get_ns(), kind, cur_class(c));
+	return 0;
+}
+
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(on_irq_entry, int irq)
+{
+	return irq_enter(ZS_HI_DEVICE);
+}
+
+SEC("tp_btf/irq_handler_exit")
+int BPF_PROG(on_irq_exit, int irq)
+{
+	return irq_exit(ZS_HI_DEVICE);
+}
+
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(on_sirq_entry, unsigned int vec)
+{
+	struct zs_cpu *c = this_cpu();
+
+	if (c)
+		zs_sirq_enter(c, bpf_ktime_get_ns(), vec, cur_class(c));
+	return 0;
+}
+
+SEC("tp_btf/softirq_exit")
+int BPF_PROG(on_sirq_exit, unsigned int vec)
+{
+	struct zs_cpu *c = this_cpu();
+
+	if (c)
+		zs_sirq_exit(c, bpf_ktime_get_ns(), vec, cur_class(c));
+	return 0;
+}
+
+/* x86 irq_vectors: the local timer and the IPIs */
+/* the tick: the current task's class looked up afresh (zs_irq_enter) */
+SEC("tp_btf/local_timer_entry")
+int BPF_PROG(on_timer_entry, int vector)
+{
+	struct zs_cpu *c = this_cpu();
+
+	if (c)
+		zs_irq_enter(c, bpf_ktime_get_ns(), ZS_HI_TIMER,
+			     class_of(bpf_get_current_task_btf()));
+	return 0;
+}
+
+SEC("tp_btf/local_timer_exit")
+int BPF_PROG(on_timer_exit, int vector)
+{
+	return irq_exit(ZS_HI_TIMER);
+}
+
+SEC("tp_btf/reschedule_entry")
+int BPF_PROG(on_resched_entry, int vector)
+{
+	return irq_enter(ZS_HI_RESCHED);
+}
+
+SEC("tp_btf/reschedule_exit")
+int BPF_PROG(on_resched_exit, int vector)
+{
+	return irq_exit(ZS_HI_RESCHED);
+}
+
+SEC("tp_btf/call_function_entry")
+int BPF_PROG(on_callfn_entry, int vector)
+{
+	return irq_enter(ZS_HI_CALLFN);
+}
+
+SEC("tp_btf/call_function_exit")
+int BPF_PROG(on_callfn_exit, int vector)
+{
+	return irq_exit(ZS_HI_CALLFN);
+}
+
+SEC("tp_btf/call_function_single_entry")
+int BPF_PROG(on_callfn1_entry, int vector)
+{
+	return irq_enter(ZS_HI_CALLFN1);
+}
+
+SEC("tp_btf/call_function_single_exit")
+int BPF_PROG(on_callfn1_exit, int vector)
+{
+	return irq_exit(ZS_HI_CALLFN1);
+}

@@ -1,0 +1,501 @@
+/*
+ * test_sched.c: the sched meter without the kernel. Canned event streams
+ * drive the accounting the BPF program runs (sched_acct.h): idle entered
+ * and left, an irq nested in a softirq, a CPU that never switches, a
+ * span open when the counters are read, a soaker (SCHED_IDLE) current,
+ * exits whose entries came before the meter; then two readings through
+ * sched_summarize to the figures, and the figures through JSON and back
+ * (checked: they may come from a peer), the metrics and the lines; the
+ * meter where it cannot run (not root: one line, the set goes on with
+ * procstat) and, where this box lets BPF run, a live window.
+ */
+#include "config.h"
+#include "cpujson.h"
+#include "meter.h"
+#include "result.h"
+#include "schedcpu.h"
+#include "t.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MS 1000000ull /* ns */
+
+static struct zs_cpu fresh(zs_u64 t0)
+{
+	struct zs_cpu c;
+
+	memset(&c, 0, sizeof(c));
+	zs_init(&c, t0);
+	return c;
+}
+
+/* A reading of c at now: a copy, its open span closed. */
+static struct zs_cpu reading(const struct zs_cpu *c, zs_u64 now)
+{
+	struct zs_cpu r;
+
+	T_ASSERT(zs_copy(&r, c, 1) == 0);
+	zs_close(&r, now);
+	return r;
+}
+
+/* Idle, then a task of ours, then idle again: each span to its class. */
+static void idle_entered_and_left(void)
+{
+	struct zs_cpu c = fresh(0), r;
+
+	zs_switch(&c, 10 * MS, ZS_IDLE, ZS_SELF); /* attached while idle */
+	zs_switch(&c, 40 * MS, ZS_SELF, ZS_IDLE);
+	zs_switch(&c, 70 * MS, ZS_IDLE, ZS_OTHER);
+	zs_switch(&c, 80 * MS, ZS_OTHER, ZS_IDLE);
+	r = reading(&c, 100 * MS);
+	T_CHECK(r.task_ns[ZS_IDLE] == 10 * MS + 30 * MS + 20 * MS);
+	T_CHECK(r.task_ns[ZS_SELF] == 30 * MS);
+	T_CHECK(r.task_ns[ZS_OTHER] == 10 * MS);
+	T_CHECK(r.switches == 4);
+	T_CHECK(r.unknown_ns == 0 && r.odd == 0);
+	T_CHECK(zs_total(&r) == 100 * MS);
+	/* the state itself is not changed by a reading */
+	T_CHECK(c.task_ns[ZS_IDLE] == 40 * MS && c.ts == 80 * MS);
+}
+
+/* A softirq (NET_RX) in our task, a hardirq inside it, then the timer
+ * vector while idle. */
+static void irq_nested_in_softirq(void)
+{
+	struct zs_cpu c = fresh(0), r;
+
+	zs_switch(&c, 0, ZS_IDLE, ZS_SELF);
+	zs_sirq_enter(&c, 10 * MS, 3, ZS_SELF);
+	zs_irq_enter(&c, 12 * MS, ZS_HI_DEVICE, ZS_SELF);
+	zs_irq_exit(&c, 13 * MS, ZS_HI_DEVICE, ZS_SELF);
+	zs_sirq_exit(&c, 20 * MS, 3, ZS_SELF);
+	zs_switch(&c, 30 * MS, ZS_SELF, ZS_IDLE);
+	zs_irq_enter(&c, 40 * MS, ZS_HI_TIMER, ZS_IDLE);
+	zs_irq_exit(&c, 41 * MS, ZS_HI_TIMER, ZS_IDLE);
+	zs_sirq_enter(&c, 41 * MS, 1, ZS_IDLE);
+	zs_sirq_exit(&c, 43 * MS, 1, ZS_IDLE);
+	r = reading(&c, 50 * MS);
+	T_CHECK(r.task_ns[ZS_SELF] == 10 * MS + 10 * MS);
+	T_CHECK(r.vec_ns[3] == 9 * MS && r.vec_n[3] == 1);
+	T_CHECK(r.sirq_ns[ZS_SELF] == 9 * MS);
+	T_CHECK(r.hi_ns[ZS_HI_DEVICE] == 1 * MS && r.hi_n[ZS_HI_DEVICE] == 1);
+	T_CHECK(r.hirq_ns[ZS_SELF] == 1 * MS);
+	T_CHECK(r.hi_ns[ZS_HI_TIMER] == 1 * MS);
+	T_CHECK(r.hirq_ns[ZS_IDLE] == 1 * MS);
+	T_CHECK(r.vec_ns[1] == 2 * MS && r.sirq_ns[ZS_IDLE] == 2 * MS);
+	T_CHECK(r.task_ns[ZS_IDLE] == 10 * MS + 7 * MS);
+	T_CHECK(zs_total(&r) == 50 * MS && r.odd == 0);
+}
+
+/* A CPU spinning in one task the whole window: only timer ticks. The
+ * first tick names the task current since the meter attached. */
+static void never_switches(void)
+{
+	struct zs_cpu c = fresh(5 * MS), a, b;
+	struct sched_summary s;
+	double pc, busy;
+	zs_u64 t;
+
+	for (t = 9 * MS; t < 1000 * MS; t += 4 * MS) {
+		if (t == 101 * MS)
+			a = reading(&c, 100 * MS);
+		zs_irq_enter(&c, t, ZS_HI_TIMER, ZS_OTHER);
+		zs_irq_exit(&c, t + 20000, ZS_HI_TIMER, ZS_OTHER);
+	}
+	T_CHECK(c.cls == ZS_OTHER && c.unknown_ns == 0);
+	b = reading(&c, 1100 * MS);
+	/* a process told apart after it was switched in: the next tick
+	 * names it, and the span back to the last event is its */
+	c = fresh(0);
+	zs_switch(&c, 0, ZS_IDLE, ZS_OTHER);
+	zs_irq_enter(&c, 4 * MS, ZS_HI_TIMER, ZS_SELF);
+	zs_irq_exit(&c, 5 * MS, ZS_HI_TIMER, ZS_SELF);
+	T_CHECK(c.cls == ZS_SELF && c.task_ns[ZS_SELF] == 4 * MS);
+	zs_irq_enter(&c, 6 * MS, ZS_HI_RESCHED, ZS_OTHER); /* not a tick */
+	T_CHECK(c.cls == ZS_SELF);
+	T_CHECK(b.switches == 0);
+	busy = sched_summarize(&a, &b, 1, &s, &pc);
+	T_NEAR(busy, 100, 1e-9);
+	T_NEAR(pc, 100, 1e-9);
+	T_NEAR(s.other_pct + s.hardirq_pct, 100, 1e-9);
+	T_NEAR(s.hi_pct[ZS_HI_TIMER], 225 * 0.02 / 1000 * 100, 1e-9);
+	T_CHECK(s.hi_n[ZS_HI_TIMER] == 225);
+}
+
+/* The counters read in the middle of an idle span and of a softirq: the
+ * reader closes the span; the next reading continues from there. */
+static void span_open_at_read(void)
+{
+	struct zs_cpu c = fresh(0), a, b;
+	struct sched_summary s;
+	double busy;
+
+	zs_switch(&c, 0, ZS_OTHER, ZS_IDLE);
+	a = reading(&c, 30 * MS); /* 30 ms into an idle span */
+	T_CHECK(a.task_ns[ZS_IDLE] == 30 * MS);
+	zs_switch(&c, 50 * MS, ZS_IDLE, ZS_PEER);
+	zs_sirq_enter(&c, 60 * MS, 3, ZS_PEER);
+	b = reading(&c, 70 * MS); /* 10 ms into NET_RX */
+	busy = sched_summarize(&a, &b, 1, &s, NULL);
+	/* the window: 20 ms idle, 10 ms peer, 10 ms NET_RX in the peer */
+	T_NEAR(busy, 50, 1e-9);
+	T_NEAR(s.idle_pct, 50, 1e-9);
+	T_NEAR(s.peer_task_pct, 25, 1e-9);
+	T_NEAR(s.peer_softirq_pct, 25, 1e-9);
+	T_NEAR(s.peer_pct, 50, 1e-9);
+	T_NEAR(s.vec_pct[3], 25, 1e-9);
+	T_NEAR(s.softirq_pct, 25, 1e-9);
+	/* a reading taken before the last event (clocks of two CPUs): the
+	 * span is empty, never negative */
+	b = reading(&c, 55 * MS);
+	T_CHECK(zs_total(&b) == 60 * MS);
+}
+
+/* A soaker current: idle to this meter; its interrupts are busy. */
+static void soaker_current(void)
+{
+	struct zs_cpu c = fresh(0), a, b;
+	struct sched_summary s;
+	double busy, pc;
+
+	zs_switch(&c, 0, ZS_IDLE, ZS_SOAKER);
+	a = reading(&c, 0);
+	zs_irq_enter(&c, 50 * MS, ZS_HI_RESCHED, ZS_SOAKER);
+	zs_irq_exit(&c, 51 * MS, ZS_HI_RESCHED, ZS_SOAKER);
+	zs_sirq_enter(&c, 51 * MS, 7, ZS_SOAKER);
+	zs_sirq_exit(&c, 52 * MS, 7, ZS_SOAKER);
+	zs_switch(&c, 60 * MS, ZS_SOAKER, ZS_SELF);
+	zs_switch(&c, 80 * MS, ZS_SELF, ZS_SOAKER);
+	b = reading(&c, 100 * MS);
+	busy = sched_summarize(&a, &b, 1, &s, &pc);
+	T_NEAR(s.soaker_pct, 78, 1e-9);
+	T_NEAR(s.idle_pct, 0, 1e-9);
+	T_NEAR(busy, 22, 1e-9);
+	T_NEAR(pc, 22, 1e-9);
+	T_NEAR(s.self_pct, 20, 1e-9);
+	T_NEAR(s.idle_softirq_pct, 1, 1e-9);
+	T_NEAR(s.hardirq_pct, 1, 1e-9);
+	T_NEAR(s.hi_pct[ZS_HI_RESCHED], 1, 1e-9);
+	T_NEAR(s.vec_pct[7], 1, 1e-9);
+}
+
+/* Attached inside a softirq and a hardirq: their exits come first. A
+ * switch inside a handler is counted odd and ends it. */
+static void exits_before_entries(void)
+{
+	struct zs_cpu c = fresh(0), r;
+
+	zs_irq_exit(&c, 2 * MS, ZS_HI_CALLFN, ZS_OTHER);
+	T_CHECK(c.cls == ZS_OTHER);
+	zs_sirq_exit(&c, 5 * MS, 9, ZS_OTHER);
+	zs_sirq_enter(&c, 6 * MS, 3, ZS_OTHER);
+	zs_switch(&c, 8 * MS, ZS_OTHER, ZS_IDLE);
+	r = reading(&c, 10 * MS);
+	T_CHECK(r.hi_ns[ZS_HI_CALLFN] == 2 * MS);
+	T_CHECK(r.vec_ns[9] == 3 * MS);
+	T_CHECK(r.vec_ns[3] == 2 * MS);
+	T_CHECK(r.task_ns[ZS_OTHER] == 1 * MS);
+	T_CHECK(r.task_ns[ZS_IDLE] == 2 * MS);
+	T_CHECK(r.odd == 3); /* two exits without entry, one switch */
+	T_CHECK(r.sirq == 0 && r.hirq == 0);
+	/* an event never seen: the span before it stays unknown */
+	c = fresh(0);
+	r = reading(&c, 7 * MS);
+	T_CHECK(r.unknown_ns == 7 * MS);
+	/* out-of-range vectors and kinds are ignored */
+	zs_sirq_enter(&c, 8 * MS, ZS_NVEC, ZS_SELF);
+	zs_irq_enter(&c, 8 * MS, ZS_NHI, ZS_SELF);
+	T_CHECK(c.seq_begin == 0 && c.cls == ZS_UNKNOWN);
+}
+
+/* A copy taken while an update is in progress is refused. */
+static void copy_in_progress(void)
+{
+	struct zs_cpu c = fresh(0), r;
+
+	zs_switch(&c, 1 * MS, ZS_IDLE, ZS_SELF);
+	T_CHECK(zs_copy(&r, &c, 3) == 0);
+	c.seq_begin++; /* a writer started */
+	T_CHECK(zs_copy(&r, &c, 3) == -1);
+	c.seq_end++;
+	T_CHECK(zs_copy(&r, &c, 3) == 0);
+}
+
+/* Two CPUs: one idle, one half busy in our task: 25% of the box. */
+static void two_cpus(void)
+{
+	struct zs_cpu c[2] = {fresh(0), fresh(0)}, a[2], b[2];
+	struct sched_summary s;
+	double pc[2], busy;
+
+	zs_switch(&c[0], 0, ZS_OTHER, ZS_IDLE);
+	zs_switch(&c[1], 0, ZS_OTHER, ZS_IDLE);
+	a[0] = reading(&c[0], 0);
+	a[1] = reading(&c[1], 0);
+	zs_switch(&c[1], 10 * MS, ZS_IDLE, ZS_SELF);
+	zs_switch(&c[1], 60 * MS, ZS_SELF, ZS_IDLE);
+	b[0] = reading(&c[0], 100 * MS);
+	b[1] = reading(&c[1], 100 * MS);
+	busy = sched_summarize(a, b, 2, &s, pc);
+	T_NEAR(busy, 25, 1e-9);
+	T_NEAR(pc[0], 0, 1e-9);
+	T_NEAR(pc[1], 50, 1e-9);
+	T_NEAR(s.self_pct, 25, 1e-9);
+	T_CHECK(s.switches == 2);
+	T_CHECK(sched_events(&s) == 2);
+}
+
+static void names(void)
+{
+	T_STREQ(sched_vec_name(3), "NET_RX");
+	T_STREQ(sched_vec_name(9), "RCU");
+	T_CHECK(sched_vec_name(10) == NULL);
+	T_CHECK(sched_vec_find("NET_TX") == 2);
+	T_CHECK(sched_vec_find("net_tx") == -1);
+	T_STREQ(sched_hirq_name(ZS_HI_TIMER), "local_timer");
+	T_CHECK(sched_hirq_find("call_function_single") == ZS_HI_CALLFN1);
+	T_CHECK(sched_hirq_find("nmi") == -1);
+}
+
+static int has(json_t *sample, const char *name)
+{
+	return json_object_get(json_object_get(sample, "metrics"), name) !=
+	       NULL;
+}
+
+static double metric(json_t *sample, const char *name)
+{
+	return json_number_value(
+		json_object_get(json_object_get(sample, "metrics"), name));
+}
+
+static struct cpu_sample canned(void)
+{
+	struct cpu_sample s;
+
+	memset(&s, 0, sizeof(s));
+	snprintf(s.meter, sizeof(s.meter), "sched");
+	s.ok = 1;
+	s.ncpu = 2;
+	s.elapsed_s = 1;
+	s.busy_pct = 40;
+	s.sched.self_pct = 20;
+	s.sched.self_task_pct = 15;
+	s.sched.self_softirq_pct = 5;
+	s.sched.peer_pct = 10;
+	s.sched.peer_task_pct = 10;
+	s.sched.other_pct = 6;
+	s.sched.hardirq_pct = 3;
+	s.sched.idle_softirq_pct = 1;
+	s.sched.softirq_pct = 6;
+	s.sched.idle_pct = 55;
+	s.sched.soaker_pct = 5;
+	s.sched.vec_pct[3] = 5.5;
+	s.sched.vec_n[3] = 1234;
+	s.sched.vec_pct[9] = 0.5;
+	s.sched.vec_n[9] = 7;
+	s.sched.traced = 1u << ZS_HI_DEVICE | 1u << ZS_HI_TIMER;
+	s.sched.hi_pct[ZS_HI_TIMER] = 2;
+	s.sched.hi_n[ZS_HI_TIMER] = 1000;
+	s.sched.switches = 4321;
+	s.sched.npeers = 1;
+	return s;
+}
+
+/* The sample's JSON both ways, a hostile one refused, the metrics, the
+ * lines. */
+static void outputs(void)
+{
+	struct cpu_sample s = canned(), b;
+	struct res_doc *d = res_new("t", 0, NULL);
+	json_t *j, *x;
+	char err[256], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	j = cpu_sample_to_json(&s);
+	T_CHECK(cpu_sample_from_json(j, &b, err, sizeof(err)) == 0);
+	T_NEAR(b.sched.self_pct, 20, 1e-9);
+	T_NEAR(b.sched.self_softirq_pct, 5, 1e-9);
+	T_NEAR(b.sched.peer_pct, 10, 1e-9);
+	T_NEAR(b.sched.soaker_pct, 5, 1e-9);
+	T_NEAR(b.sched.vec_pct[3], 5.5, 1e-9);
+	T_CHECK(b.sched.vec_n[3] == 1234 && b.sched.vec_n[9] == 7);
+	T_CHECK(b.sched.traced == s.sched.traced);
+	T_CHECK(b.sched.hi_n[ZS_HI_TIMER] == 1000);
+	T_CHECK(b.sched.switches == 4321 && b.sched.npeers == 1);
+	/* the kinds not traced are not in the document */
+	x = json_object_get(json_object_get(j, "sched"), "hardirq");
+	T_CHECK(json_object_size(x) == 2 && json_object_get(x, "local_timer"));
+	/* from a peer: a share out of range, a vector we do not know, a
+	 * negative count, a figure missing */
+	x = json_object_get(j, "sched");
+	json_object_set_new(x, "self_pct", json_real(1e9));
+	T_CHECK(cpu_sample_from_json(j, &b, err, sizeof(err)) == -EINVAL);
+	T_CHECK(strstr(err, "sched") != NULL);
+	json_object_set_new(x, "self_pct", json_real(20));
+	json_object_set_new(json_object_get(x, "softirq"), "BOGUS",
+			    json_pack("{s:f, s:i}", "pct", 1.0, "count", 1));
+	T_CHECK(cpu_sample_from_json(j, &b, err, sizeof(err)) == -EINVAL);
+	json_object_del(json_object_get(x, "softirq"), "BOGUS");
+	json_object_set_new(json_object_get(json_object_get(x, "softirq"),
+					    "NET_RX"),
+			    "count", json_integer(-1));
+	T_CHECK(cpu_sample_from_json(j, &b, err, sizeof(err)) == -EINVAL);
+	json_object_set_new(json_object_get(json_object_get(x, "softirq"),
+					    "NET_RX"),
+			    "count", json_integer(1));
+	json_object_del(x, "peer_pct");
+	T_CHECK(cpu_sample_from_json(j, &b, err, sizeof(err)) == -EINVAL);
+	json_decref(j);
+	/* metrics: the shares and every vector; stored as metered_ in a run
+	 * slowed by soakers; sched is the primary when first */
+	j = json_object();
+	meter_add_metrics(d, j, "local", &s, 1, 0, 0);
+	T_NEAR(metric(j, "cpu_local_sched_pct"), 40, 1e-9);
+	T_NEAR(metric(j, "cpu_local_pct"), 40, 1e-9);
+	T_NEAR(metric(j, "sched_local_self_pct"), 20, 1e-9);
+	T_NEAR(metric(j, "sched_local_peer_pct"), 10, 1e-9);
+	T_NEAR(metric(j, "sched_local_softirq_net_rx_pct"), 5.5, 1e-9);
+	T_CHECK(has(j, "sched_local_softirq_rcu_pct"));
+	T_NEAR(metric(j, "sched_local_hardirq_local_timer_pct"), 2, 1e-9);
+	T_CHECK(!has(j, "sched_local_hardirq_reschedule_pct"));
+	json_decref(j);
+	j = json_object();
+	meter_add_metrics(d, j, "remote", &s, 1, 0, 1);
+	T_CHECK(has(j, "metered_sched_remote_self_pct"));
+	T_CHECK(!has(j, "sched_remote_self_pct"));
+	json_decref(j);
+	/* the lines: the shares, the vectors that ran, the note */
+	snprintf(s.note, sizeof(s.note), "traced: sched_switch");
+	f = open_memstream(&buf, &len);
+	meter_print(f, "local", &s, 1, 0);
+	fclose(f);
+	T_CHECK(strstr(buf, "sched     40.0% of 2 CPUs") != NULL);
+	T_CHECK(strstr(buf, "self 20.0% (task 15.0, softirq 5.0)") != NULL);
+	T_CHECK(strstr(buf, "NET_RX 5.50% (1234)") != NULL);
+	T_CHECK(strstr(buf, "HI ") == NULL);
+	T_CHECK(strstr(buf, "local_timer 2.00% (1000)") != NULL);
+	T_CHECK(strstr(buf, "note: traced: sched_switch") != NULL);
+	free(buf);
+	res_free(d);
+}
+
+/* Not root: the meter says why in one line, and the set goes on with
+ * procstat (a child that gives up root for it). */
+static void not_permitted(void)
+{
+	struct cpu_sample s[METER_MAX];
+	struct meterset set;
+	char err[256];
+	int st, ok = 1, n;
+	pid_t p;
+
+	if (geteuid() != 0)
+		return; /* then the live window below shows it */
+	p = fork();
+	T_ASSERT(p >= 0);
+	if (p == 0) {
+		if (setgid(65534) || setuid(65534))
+			_exit(77);
+		if (meterset_open(&set, "sched", NULL, err, sizeof(err)))
+			_exit(1);
+		ok = set.n == 2 && !set.m[0] && set.m[1] &&
+		     (strstr(set.why[0], "not permitted") ||
+		      strstr(set.why[0], "no BPF") ||
+		      strstr(set.why[0], "no BTF"));
+		if (!ok)
+			fprintf(stderr, "why: %s\n", set.why[0]);
+		meterset_start(&set);
+		n = meterset_stop(&set, s);
+		ok = ok && n == 2 && !s[0].ok && s[0].why[0] && s[1].ok;
+		meterset_close(&set);
+		_exit(ok ? 0 : 1);
+	}
+	T_ASSERT(waitpid(p, &st, 0) == p);
+	T_CHECK(WIFEXITED(st) &&
+		(WEXITSTATUS(st) == 0 || WEXITSTATUS(st) == 77));
+}
+
+/* A kernel without BTF (a root prefix without /sys/kernel/btf): one
+ * line, the set goes on with procstat. */
+static void no_btf(void)
+{
+	char dir[] = "/tmp/zcb-sched.XXXXXX", path[128], err[256];
+	struct meterset set;
+	FILE *f;
+
+	T_ASSERT(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/proc", dir);
+	T_ASSERT(mkdir(path, 0755) == 0);
+	snprintf(path, sizeof(path), "%s/proc/stat", dir);
+	f = fopen(path, "w");
+	T_ASSERT(f);
+	fputs("cpu  1 0 1 10 0 0 0 0 0 0\ncpu0 1 0 1 10 0 0 0 0 0 0\n", f);
+	fclose(f);
+	setenv("ZCB_PROC_ROOT", dir, 1);
+	T_ASSERT(meterset_open(&set, "sched", NULL, err, sizeof(err)) == 0);
+	T_CHECK(set.n == 2 && !set.m[0] && set.m[1]);
+	T_CHECK(strstr(set.why[0], "no BTF") || strstr(set.why[0], "no BPF"));
+	meterset_close(&set);
+	unsetenv("ZCB_PROC_ROOT");
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/proc", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
+/* Where BPF runs: a window of this process spinning. Its figures add up
+ * and it is self; no speed is judged. */
+static void live(void)
+{
+	struct meter_opts o = {0};
+	struct cpu_sample s;
+	struct meter *m;
+	char err[256];
+	double sum;
+
+	m = meter_open("sched", &o, err, sizeof(err));
+	if (!m) {
+		printf("live window skipped: %s\n", err);
+		return;
+	}
+	T_CHECK(meter_start(m) == 0);
+	t_spin(CLOCK_THREAD_CPUTIME_ID, 0.2);
+	T_CHECK(meter_stop(m, &s) == 0);
+	T_CHECK(s.ok && s.ncpu >= 1 && s.have_percpu);
+	T_CHECK(s.busy_pct > 0 && s.busy_pct <= 100);
+	T_CHECK(s.sched.self_task_pct > 0);
+	T_CHECK(s.sched.switches > 0);
+	sum = s.sched.self_pct + s.sched.peer_pct + s.sched.other_pct +
+	      s.sched.idle_softirq_pct + s.sched.hardirq_pct;
+	T_NEAR(sum, s.busy_pct, 1e-6);
+	T_NEAR(s.busy_pct + s.sched.idle_pct + s.sched.soaker_pct +
+		       s.sched.unknown_pct, 100, 1e-6);
+	T_CHECK(strstr(s.note, "sched_switch") != NULL);
+	meter_close(m);
+}
+
+int main(void)
+{
+	idle_entered_and_left();
+	irq_nested_in_softirq();
+	never_switches();
+	span_open_at_read();
+	soaker_current();
+	exits_before_entries();
+	copy_in_progress();
+	two_cpus();
+	names();
+	outputs();
+	not_permitted();
+	no_btf();
+	live();
+	return t_done();
+}
