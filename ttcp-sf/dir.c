@@ -26,94 +26,27 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define DIR_TYPE "ttcp-sf-setup/1"
 #define DIR_SRC	 (32ull << 20) /* the sending receiver's temp source */
-
-const char *dir_name(int reverse, int bidir)
-{
-	return bidir ? "bidir" : reverse ? "reverse" : "forward";
-}
 
 void dir_send_setup(const struct cfg *c, int fd, int flow)
 {
-	json_t *j = json_pack(
-		"{s:s, s:s, s:I, s:I, s:f, s:i, s:i}", "type", DIR_TYPE,
-		"direction", dir_name(c->reverse, c->bidir), "buflen",
-		(json_int_t)c->buflen, "nbuf",
-		(json_int_t)(c->duration > 0 ? 0 : c->nbuf), "duration",
-		c->duration, "flows", c->flows, "flow", flow);
-	int r;
+	struct dir_setup st = {
+		.reverse = c->reverse,
+		.bidir = c->bidir,
+		.buflen = c->buflen,
+		.nbuf = c->duration > 0 ? 0 : (uint64_t)c->nbuf,
+		.duration = c->duration,
+		.hot = c->hot,
+		.flows = c->flows,
+		.flow = flow,
+	};
+	json_t *j = dir_setup_build(&st);
+	int r = peerrep_send(fd, j, c->timeout_ms);
 
-	if (c->hot) /* -R --hot: the receiver sends a cache-hot buffer */
-		json_object_set_new(j, "hot", json_true());
-	r = peerrep_send(fd, j, c->timeout_ms);
 	json_decref(j);
 	if (r)
 		die("receiver %s:%d (phase: setup): %s", c->host, c->port,
 		    strerror(-r));
-}
-
-/* Field k of j, an integer in [lo, hi] (absent: def, when def >= lo). */
-static int get_int(json_t *j, const char *k, int64_t lo, int64_t hi,
-		   int64_t def, int64_t *out, char *why, size_t len)
-{
-	json_t *v = json_object_get(j, k);
-
-	if (!v && def >= lo) {
-		*out = def;
-		return 0;
-	}
-	if (!json_is_integer(v) || json_integer_value(v) < lo ||
-	    json_integer_value(v) > hi) {
-		snprintf(why, len, "field \"%s\" %s (%lld to %lld)", k,
-			 json_is_integer(v) ? "out of range" :
-					      "missing or not an integer",
-			 (long long)lo, (long long)hi);
-		return -EINVAL;
-	}
-	*out = json_integer_value(v);
-	return 0;
-}
-
-/* The setup's fields, checked; 0 or -EINVAL with why. */
-static int parse_setup(json_t *j, struct dir_setup *st, char *why, size_t len)
-{
-	const char *dir = json_string_value(json_object_get(j, "direction"));
-	json_t *d = json_object_get(j, "duration");
-	int64_t buflen, nbuf, flows, flow;
-
-	memset(st, 0, sizeof(*st));
-	if (!dir || (strcmp(dir, "forward") && strcmp(dir, "reverse") &&
-		     strcmp(dir, "bidir"))) {
-		snprintf(why, len, "field \"direction\" not forward, reverse or bidir");
-		return -EINVAL;
-	}
-	if (get_int(j, "buflen", 1, 64 << 20, 0, &buflen, why, len) ||
-	    get_int(j, "nbuf", 0, 1ll << 40, -1, &nbuf, why, len) ||
-	    get_int(j, "flows", 1, FLOWS_MAX, 1, &flows, why, len) ||
-	    get_int(j, "flow", 0, flows - 1, 0, &flow, why, len))
-		return -EINVAL;
-	st->duration = json_is_number(d) ? json_number_value(d) : -1;
-	if (!(st->duration >= 0 && st->duration <= 86400)) {
-		snprintf(why, len, "field \"duration\" missing or out of range (0 to 86400 s)");
-		return -EINVAL;
-	}
-	st->reverse = !strcmp(dir, "reverse");
-	st->bidir = !strcmp(dir, "bidir");
-	st->buflen = (uint64_t)buflen;
-	st->nbuf = (uint64_t)nbuf;
-	st->flows = (int)flows;
-	st->flow = (int)flow;
-	st->hot = json_is_true(json_object_get(j, "hot"));
-	if (!(st->reverse || st->bidir || st->flows > 1)) {
-		snprintf(why, len, "a forward stream of one flow needs no setup");
-		return -EINVAL;
-	}
-	if (!st->nbuf && st->duration <= 0) {
-		snprintf(why, len, "neither \"nbuf\" nor \"duration\"");
-		return -EINVAL;
-	}
-	return 0;
 }
 
 /* Wait until fd holds want bytes (or EOF, or ms passed): poll with
@@ -144,8 +77,8 @@ static int take_frame(int fd, int timeout_ms, struct dir_setup *st,
 		return -1;
 	}
 	type = json_string_value(json_object_get(j, "type"));
-	if (type && !strcmp(type, DIR_TYPE)) {
-		r = parse_setup(j, st, err, sizeof(err)) ? -1 : DIR_SETUP;
+	if (type && !strcmp(type, DIR_SETUP_TYPE)) {
+		r = dir_setup_parse(j, st, err, sizeof(err)) ? -1 : DIR_SETUP;
 		if (r < 0)
 			snprintf(why, len, "setup frame: %s", err);
 	} else if (h && !ctl_hello_parse(j, h, err, sizeof(err))) {

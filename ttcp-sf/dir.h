@@ -18,15 +18,6 @@
 
 struct rcv;
 
-struct dir_setup {
-	int reverse;	 /* -R: the receiver sends, -t receives */
-	int bidir;	 /* --bidir: both send */
-	uint64_t buflen; /* the sender's -l */
-	uint64_t nbuf;	 /* bytes = buflen * nbuf (0: duration) */
-	double duration; /* seconds, 0 = by count */
-	int hot;		/* -R --hot: send a cache-hot buffer */
-	int flows, flow; /* -P: how many, and which this is */
-};
 
 /* -t: the setup frame opening a -R, --bidir or -P connection. */
 void dir_send_setup(const struct cfg *c, int fd, int flow);
@@ -60,7 +51,5 @@ void dir_out_sample(struct res_doc *d, json_t *j, const struct sample *s);
 /* -r: the temp pattern file this side sends from (-R), opened once
  * per buffer length. */
 struct xfer_source *dir_rcv_source(struct rcv *r, uint64_t buflen, int hot);
-/* "reverse", "bidir" or "forward": the params' direction. */
-const char *dir_name(int reverse, int bidir);
 
 #endif

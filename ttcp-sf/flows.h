@@ -14,7 +14,6 @@
 #include "dir.h"
 #include "ttcp.h"
 
-#define FLOWS_MAX 1024 /* -P at most */
 
 enum flow_kind { FL_TX, FL_RX, FL_RR, FL_RRS };
 

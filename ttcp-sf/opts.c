@@ -117,7 +117,7 @@ static const struct cli_set sets[] = {
 	{'P', "-P", CLI_INT, TO(flows), 1, 1L << 30},
 	{'y', "--busy-poll", CLI_INT, TO(busy_poll), 1, 1000000},
 	CLI_SWITCH('K', "--cork", TO(cork)),
-	{'k', "--threads", CLI_INT, TO(threads), 1, FLOWS_MAX},
+	{'k', "--threads", CLI_INT, TO(threads), 1, TTCP_FLOWS_MAX},
 	{0},
 };
 
@@ -288,9 +288,9 @@ static void check_flows(const struct cfg *c)
 {
 	const char *m = c->ops->name;
 
-	if (c->flows > FLOWS_MAX)
+	if (c->flows > TTCP_FLOWS_MAX)
 		die_usage("-P %d: at most %d flows (the limit of this build)",
-			  c->flows, FLOWS_MAX);
+			  c->flows, TTCP_FLOWS_MAX);
 	if (c->threads > 1 && c->trans && c->flows == 1)
 		die_usage("--threads %d: for -P", c->threads);
 	if (c->trans && c->threads > c->flows)

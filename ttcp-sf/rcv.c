@@ -318,7 +318,7 @@ int do_receive(const struct cfg *c, struct res_doc *d)
 	if (xfer_probe(r.ops, why, sizeof(why)))
 		die("-m %s cannot run here: %s", r.ops->name, why);
 	ctl_self(r.me, sizeof(r.me), r.boot, sizeof(r.boot));
-	r.lfd = sock_listen(bind, c->port, SOCK_STREAM, FLOWS_MAX, &port, err,
+	r.lfd = sock_listen(bind, c->port, SOCK_STREAM, TTCP_FLOWS_MAX, &port, err,
 			    sizeof(err));
 	if (r.lfd < 0)
 		die("listen on %s:%d: %s", bind, c->port, err);

@@ -26,37 +26,6 @@
 
 #include "ttcp.h"
 
-#define RR_SETUP     20		 /* bytes of the setup frame */
-#define RR_MAGIC     "ZCBRR1"	 /* its first 6 bytes */
-#define RR_MAX_SIZE  (64u << 20) /* TCP request/response at most */
-#define RR_UDP_MAX   65507	 /* a UDP datagram at most */
-#define RR_BURST_MAX 1024	 /* --burst at most */
-#define RR_FLOWS_MAX 1024	 /* -P at most (flows.h) */
-
-enum rr_kind {
-	RR_TCP = 1,	/* TCP_RR */
-	RR_CRR = 2,	/* TCP_CRR */
-	RR_CRR_END = 3, /* CRR: the sample is over */
-	RR_UDP = 4,	/* UDP_RR setup */
-	RR_UDP_END = 5, /* UDP_RR end; "req" holds the count sent */
-};
-
-struct rr_setup {
-	int kind;	    /* enum rr_kind */
-	uint32_t req, resp; /* sizes (for RR_UDP_END: req = count) */
-	uint16_t flows;	    /* -P: connections of the sample (1) */
-	uint16_t flow;	    /* which this is, 0-based */
-};
-
-void rr_setup_put(unsigned char *b, const struct rr_setup *s);
-/* 0, or -EINVAL when b is not a setup frame (wrong magic or kind, or a
- * size out of range) with why (len bytes; why may be NULL) naming the
- * field, its value and its limit. */
-int rr_setup_get(const unsigned char *b, struct rr_setup *s, char *why,
-		 size_t len);
-/* "tcp_rr", "tcp_crr", "udp_rr" */
-const char *rr_name(int kind);
-
 /* The sequence stamp of UDP requests: its first min(4, size) bytes. */
 void rr_stamp_put(unsigned char *b, size_t size, uint64_t seq);
 uint32_t rr_stamp_get(const unsigned char *b, size_t size);

@@ -12,12 +12,12 @@
 
 #include "cli.h"
 #include "cpuwin.h"
+#include "frame.h"
 #include "meter.h"
 #include "result.h"
 #include "xfer.h"
 
 #define TTCP_PORT 5001		/* ttcp's default port */
-#define TTCP_MAX_SAMPLES 1000	/* --repeat / --confidence ceiling */
 #define TTCP_UDP_MAGIC 0x5a434255u /* "ZCBU": our UDP data datagrams */
 #define TTCP_UDP_HDR 8		/* magic + sequence number */
 
@@ -99,78 +99,8 @@ struct sample {
 	json_t *intervals;	/* -i: the sample's intervals (owned) */
 };
 
-/*
- * The end-of-run exchange (a second TCP connection to the receiver's port
- * after the data, so a plain ttcp peer never sees a byte of it): the
- * transmitter's hello, the receiver's report, each one lib/wire/peerrep frame.
- */
-struct ctl_hello {
-	char method[32];	/* send method */
-	char source[8];		/* "file" / "hot" */
-	char proto[4];		/* "tcp" / "udp" */
-	char hostname[256];
-	char boot_id[40];	/* /proc/sys/kernel/random/boot_id */
-	uint64_t buflen;
-	uint64_t bytes;		/* bytes sent in this sample */
-	uint64_t dgrams;	/* UDP datagrams sent */
-	int sample;		/* 0-based */
-	int more;		/* 1: another sample follows */
-	int soak;		/* this run: 1 metered, 0 unmetered (soakers
-				 * parked), -1 not paired */
-	int rr_kind;		/* --rr: enum rr_kind, 0 = a stream */
-	uint64_t trans;		/* --rr: transactions done */
-	int dir;		/* 0 forward, 1 -R, 2 --bidir */
-	uint64_t rev_bytes;	/* --bidir: bytes -t received */
-	int nflows;		/* -P: flows, 0 = one connection */
-	uint64_t *flow_count;	/* their bytes or transactions (parse:
-				 * owned, ctl_hello_free) */
-	int soak_next;		/* the next run's kind, so a receiver on
-				 * another box parks or wakes its soakers
-				 * before it starts; -1 not paired */
-};
-
-struct ctl_report {
-	json_t *host;		/* the receiver's host facts (owned) */
-	int ncpu;
-	struct cpu_sample cpu[METER_MAX];
-	char recv_method[32];
-	char hostname[256];
-	char boot_id[40];
-	uint64_t bytes, calls, bad_bytes;
-	int verified;		/* the receiver checked the pattern */
-	double elapsed_s;
-	int64_t lost;		/* UDP: -1 = unknown */
-	uint64_t dgrams;
-	double zc_copied_pct;	/* NAN = none */
-	uint64_t trans;		/* --rr: transactions answered */
-	uint64_t rr_lost;	/* UDP --rr: requests that never arrived */
-	uint64_t rev_bytes;	/* --bidir: bytes the receiver sent */
-	double rev_elapsed_s;	/* and their seconds */
-	int nflows;		/* -P: flows, 0 = one connection */
-	uint64_t *flow_count;	/* their counts (parse: owned) */
-};
-
-/*
- * One frame from fd, whole within ms (not each step: a peer that trickles
- * it stalls it). 0 with *out (new reference); else -errno with *got the
- * bytes that came (0: nothing came, or the peer closed at once) and err
- * saying where it stopped ("stalled mid-frame after 9 of 1200 bytes
- * within 2000 ms"); -EINVAL when the bytes are not a frame.
- */
-int ctl_recv_frame(int fd, int ms, json_t **out, size_t *got, char *err,
-		   size_t len);
-json_t *ctl_hello_build(const struct ctl_hello *h);
-int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len);
-json_t *ctl_report_build(const struct ctl_report *r,
-			 const struct cpu_sample *cpu, int n);
-int ctl_report_parse(json_t *j, struct ctl_report *r, char *err, size_t len);
-void ctl_report_free(struct ctl_report *r);
-void ctl_hello_free(struct ctl_hello *h);
-/* -P: 1 when both ends counted the same per flow, else 0 with why. */
-int ctl_flows_match(const uint64_t *a, int na, const uint64_t *b, int nb,
-		    char *why, size_t len);
-/* Our host name and boot id, for same-box detection. */
-void ctl_self(char *host, size_t hlen, char *boot, size_t blen);
+/* The end-of-run exchange (struct ctl_hello, ctl_report), the setup
+ * frames and the connection: frame.h, conn.c. */
 
 /* opts.c: the settings, defaults first; dies on a bad command line. */
 void parse_opts(struct cfg *c, int argc, char **argv);
@@ -179,8 +109,8 @@ void parse_opts(struct cfg *c, int argc, char **argv);
 int do_transmit(const struct cfg *c, struct res_doc *d);
 int do_receive(const struct cfg *c, struct res_doc *d);
 
-/* xmit.c: the data socket to the receiver (-t), its options set; dies
- * naming the receiver and the phase. */
+/* conn.c: the data socket to the receiver (-t), its options set; dies
+ * naming the receiver and the phase (none after a signal). */
 int ttcp_connect(const struct cfg *c, int type);
 /* xmit_udp.c: one UDP stream sample of -t. */
 void xmit_udp_sample(const struct cfg *c, struct cpuwin *w,
@@ -206,8 +136,20 @@ int bound_hit(struct bound *b);
 void bound_check(struct bound *b, const struct cfg *c, const char *phase);
 void bound_stop(struct bound *b);
 
-/* sockopt.c: -b, -D, --cc and the timeout on a socket of either side. */
+/* conn.c: -b, -D, --cc and the timeout on a socket of either side. */
 void ttcp_socket_opts(const struct cfg *c, int fd, int sending);
+/*
+ * One frame from fd, whole within ms (not each step: a peer that trickles
+ * it stalls it). 0 with *out (new reference); else -errno with *got the
+ * bytes that came (0: nothing came, or the peer closed at once) and err
+ * saying where it stopped ("stalled mid-frame after 9 of 1200 bytes
+ * within 2000 ms"); -EINVAL when the bytes are not a frame.
+ */
+int ctl_recv_frame(int fd, int ms, json_t **out, size_t *got, char *err,
+		   size_t len);
+/* Our host name and boot id, for same-box detection. */
+void ctl_self(char *host, size_t hlen, char *boot, size_t blen);
+
 /* This side's CPU window (-c, --cpu; the peer's report is its remote
  * side); dies on a bad meter list. */
 void ttcp_cpu_open(const struct cfg *c, struct cpuwin *w);

@@ -106,21 +106,6 @@ static void drain(const struct cfg *c, int fd)
 	}
 }
 
-int ttcp_connect(const struct cfg *c, int type)
-{
-	char err[512];
-	int fd;
-
-	if (sig_stop) /* a connection now would carry nothing */
-		out_interrupted("t", "connect", NULL);
-	fd = sock_connect(c->host, c->port, type, c->timeout_ms, err,
-			  sizeof(err));
-	if (fd < 0)
-		die("receiver %s:%d (phase: connect): %s", c->host, c->port,
-		    err);
-	ttcp_socket_opts(c, fd, 1);
-	return fd;
-}
 
 static void tcp_sample(struct xmit *t, struct sample *s)
 {

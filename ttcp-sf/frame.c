@@ -1,114 +1,197 @@
 /*
- * ctl.c: the end-of-run exchange of ttcp-sf. After the data connection is
- * done, the transmitter connects again to the receiver's port and sends a
- * hello (its method, bytes sent, host and boot id); the receiver answers
- * with its report (CPU samples, bytes seen, pattern check). Both travel
- * as lib/wire/peerrep frames; this file reads them whole within one
- * deadline, and builds and checks the JSON inside. Every field from the
- * wire is checked for type and range before use; every string is
- * escaped (lib/core/esc) as it is read, and a method must be one of
- * lib/xfer's, so no printer shows a peer's bytes raw.
+ * frame.c: the frames of ttcp-sf's two sides (frame.h): the setup frames
+ * that open a data connection and the end-of-run exchange. Each is
+ * built here and decoded here, every field checked for type and range
+ * before use, every string escaped (lib/core/esc) as it is read, and a
+ * method one of lib/xfer's, so no printer shows a peer's bytes raw.
  */
 #include "config.h"
-#include "clock.h"
 #include "cpujson.h"
 #include "esc.h"
-#include "ttcp.h"
+#include "frame.h"
 #include "hostinfo.h"
-#include "peerrep.h"
-#include "sig.h"
-#include "sock.h"
+#include "xfer.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
-#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define CTL_HELLO "ttcp-sf-hello/1"
 #define CTL_REPORT "ttcp-sf-report/1"
 #define CTL_MAX_BYTES (1ull << 62)	/* any count beyond this is a lie */
-#define CTL_MAX_FLOWS 1024		/* -P at most (flows.h) */
 
-void ctl_self(char *host, size_t hlen, char *boot, size_t blen)
+/* -R, --bidir and -P's setup frame */
+
+const char *dir_name(int reverse, int bidir)
 {
-	if (gethostname(host, hlen))
-		snprintf(host, hlen, "?");
-	host[hlen - 1] = '\0';
-	if (host_read_file("", "/proc/sys/kernel/random/boot_id", boot,
-			   blen) < 0)
-		snprintf(boot, blen, "?");
+	return bidir ? "bidir" : reverse ? "reverse" : "forward";
 }
 
-/* Read into b[*have, want) until whole, EOF or the deadline: 0 whole,
- * -ETIMEDOUT, -EPIPE (closed), -EINTR (a signal), or -errno. */
-static int read_until(int fd, uint8_t *b, size_t *have, size_t want,
-		      double deadline)
+json_t *dir_setup_build(const struct dir_setup *st)
 {
-	ssize_t n;
-	int left;
+	json_t *j = json_pack(
+		"{s:s, s:s, s:I, s:I, s:f, s:i, s:i}", "type", DIR_SETUP_TYPE,
+		"direction", dir_name(st->reverse, st->bidir), "buflen",
+		(json_int_t)st->buflen, "nbuf", (json_int_t)st->nbuf,
+		"duration", st->duration, "flows", st->flows, "flow",
+		st->flow);
 
-	while (*have < want) {
-		left = (int)((deadline - clock_now()) * 1000);
-		if (left <= 0 || sock_wait(fd, POLLIN, left) == 0)
-			return -ETIMEDOUT;
-		n = read(fd, b + *have, want - *have);
-		if (n == 0)
-			return -EPIPE;
-		if (n < 0 && errno == EINTR && !sig_stop)
-			continue;
-		if (n < 0)
-			return -errno;
-		*have += (size_t)n;
+	if (st->hot) /* -R --hot: the receiver sends a cache-hot buffer */
+		json_object_set_new(j, "hot", json_true());
+	return j;
+}
+
+/* Field k of j, an integer in [lo, hi] (absent: def, when def >= lo). */
+static int get_int(json_t *j, const char *k, int64_t lo, int64_t hi,
+		   int64_t def, int64_t *out, char *why, size_t len)
+{
+	json_t *v = json_object_get(j, k);
+
+	if (!v && def >= lo) {
+		*out = def;
+		return 0;
+	}
+	if (!json_is_integer(v) || json_integer_value(v) < lo ||
+	    json_integer_value(v) > hi) {
+		snprintf(why, len, "field \"%s\" %s (%lld to %lld)", k,
+			 json_is_integer(v) ? "out of range" :
+					      "missing or not an integer",
+			 (long long)lo, (long long)hi);
+		return -EINVAL;
+	}
+	*out = json_integer_value(v);
+	return 0;
+}
+
+/* The setup's fields, checked; 0 or -EINVAL with why. */
+int dir_setup_parse(json_t *j, struct dir_setup *st, char *why, size_t len)
+{
+	const char *dir = json_string_value(json_object_get(j, "direction"));
+	json_t *d = json_object_get(j, "duration");
+	int64_t buflen, nbuf, flows, flow;
+
+	memset(st, 0, sizeof(*st));
+	if (!dir || (strcmp(dir, "forward") && strcmp(dir, "reverse") &&
+		     strcmp(dir, "bidir"))) {
+		snprintf(why, len, "field \"direction\" not forward, reverse or bidir");
+		return -EINVAL;
+	}
+	if (get_int(j, "buflen", 1, 64 << 20, 0, &buflen, why, len) ||
+	    get_int(j, "nbuf", 0, 1ll << 40, -1, &nbuf, why, len) ||
+	    get_int(j, "flows", 1, TTCP_FLOWS_MAX, 1, &flows, why, len) ||
+	    get_int(j, "flow", 0, flows - 1, 0, &flow, why, len))
+		return -EINVAL;
+	st->duration = json_is_number(d) ? json_number_value(d) : -1;
+	if (!(st->duration >= 0 && st->duration <= 86400)) {
+		snprintf(why, len, "field \"duration\" missing or out of range (0 to 86400 s)");
+		return -EINVAL;
+	}
+	st->reverse = !strcmp(dir, "reverse");
+	st->bidir = !strcmp(dir, "bidir");
+	st->buflen = (uint64_t)buflen;
+	st->nbuf = (uint64_t)nbuf;
+	st->flows = (int)flows;
+	st->flow = (int)flow;
+	st->hot = json_is_true(json_object_get(j, "hot"));
+	if (!(st->reverse || st->bidir || st->flows > 1)) {
+		snprintf(why, len, "a forward stream of one flow needs no setup");
+		return -EINVAL;
+	}
+	if (!st->nbuf && st->duration <= 0) {
+		snprintf(why, len, "neither \"nbuf\" nor \"duration\"");
+		return -EINVAL;
 	}
 	return 0;
 }
 
-int ctl_recv_frame(int fd, int ms, json_t **out, size_t *got, char *err,
-		   size_t len)
-{
-	double deadline = clock_now() + ms / 1000.0;
-	uint8_t hdr[PEERREP_HDR], *b = hdr;
-	size_t used, want = PEERREP_HDR;
-	uint32_t be;
-	int r, d;
+/* --rr's setup frame */
 
-	*got = 0;
-	*out = NULL;
-	r = read_until(fd, hdr, got, want, deadline);
-	if (!r) {
-		d = peerrep_decode(hdr, want, &used, out, err, len);
-		if (d < 0)
-			return d;
-		memcpy(&be, hdr + 4, 4);
-		want += ntohl(be);
-		b = malloc(want);
-		if (!b)
-			abort();
-		memcpy(b, hdr, PEERREP_HDR);
-		r = read_until(fd, b, got, want, deadline);
-	}
-	if (!r && peerrep_decode(b, want, &used, out, err, len) != 1)
-		r = -EINVAL;
-	else if (r && !*got)
-		snprintf(err, len, "%s", r == -ETIMEDOUT ? "nothing came" :
-					 r == -EPIPE	 ? "closed at once" :
-							   strerror(-r));
-	else if (r)
-		snprintf(err, len, "%s mid-frame after %zu of %zu bytes",
-			 r == -ETIMEDOUT ? "stalled" :
-			 r == -EPIPE	 ? "closed" :
-					   strerror(-r),
-			 *got, want);
-	if (r == -ETIMEDOUT)
-		snprintf(err + strlen(err), len - strlen(err),
-			 " within %d ms", ms);
-	if (b != hdr)
-		free(b);
-	return r;
+void rr_setup_put(unsigned char *b, const struct rr_setup *s)
+{
+	uint32_t req = htonl(s->req), resp = htonl(s->resp);
+
+	memcpy(b, RR_MAGIC, 6);
+	b[6] = (unsigned char)s->kind;
+	b[7] = 0;
+	memcpy(b + 8, &req, 4);
+	memcpy(b + 12, &resp, 4);
+	b[16] = (unsigned char)(s->flows >> 8);
+	b[17] = (unsigned char)s->flows;
+	b[18] = (unsigned char)(s->flow >> 8);
+	b[19] = (unsigned char)s->flow;
 }
+
+/* -EINVAL, saying why (when asked). */
+static int __attribute__((format(printf, 3, 4)))
+bad(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why) {
+		va_start(ap, fmt);
+		vsnprintf(why, len, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+int rr_setup_get(const unsigned char *b, struct rr_setup *s, char *why,
+		 size_t len)
+{
+	uint32_t req, resp, max;
+
+	if (memcmp(b, RR_MAGIC, 6))
+		return bad(why, len, "no --rr setup frame");
+	if (b[7] || b[6] < RR_TCP || b[6] > RR_UDP_END)
+		return bad(why, len, "kind %u.%u unknown (1 to %d)", b[6], b[7],
+			   RR_UDP_END);
+	memcpy(&req, b + 8, 4);
+	memcpy(&resp, b + 12, 4);
+	s->kind = b[6];
+	s->req = ntohl(req);
+	s->resp = ntohl(resp);
+	s->flows = (uint16_t)(b[16] << 8 | b[17]);
+	s->flow = (uint16_t)(b[18] << 8 | b[19]);
+	if (!s->flows || s->flows > TTCP_FLOWS_MAX)
+		return bad(why, len, "%u flows out of range (1 to %d)",
+			   s->flows, TTCP_FLOWS_MAX);
+	if (s->flow >= s->flows)
+		return bad(why, len, "flow %u of %u", s->flow + 1, s->flows);
+	if (s->flows > 1 && s->kind != RR_TCP)
+		return bad(why, len, "%u flows of %s (-P is TCP_RR's only)",
+			   s->flows, rr_name(s->kind));
+	if (s->kind == RR_CRR_END || s->kind == RR_UDP_END)
+		return 0;
+	max = s->kind == RR_UDP ? RR_UDP_MAX : RR_MAX_SIZE;
+	if (!s->req || s->req > max)
+		return bad(why, len, "request size %u out of range (1 to %u%s)",
+			   s->req, max, s->kind == RR_UDP ? ", a datagram" : "");
+	if (!s->resp || s->resp > max)
+		return bad(why, len, "response size %u out of range (1 to %u%s)",
+			   s->resp, max, s->kind == RR_UDP ? ", a datagram" : "");
+	return 0;
+}
+
+const char *rr_name(int kind)
+{
+	switch (kind) {
+	case RR_TCP:
+		return "tcp_rr";
+	case RR_CRR:
+	case RR_CRR_END:
+		return "tcp_crr";
+	case RR_UDP:
+	case RR_UDP_END:
+		return "udp_rr";
+	}
+	return "?";
+}
+
+/* The end-of-run exchange */
 
 /* A string field, escaped: a peer's control bytes never reach a
  * terminal. It must fit len escaped. */
@@ -191,9 +274,9 @@ static int get_flows(json_t *j, uint64_t **out, int *n, char *err,
 	if (!a)
 		return 0;
 	if (!json_is_array(a) || !json_array_size(a) ||
-	    json_array_size(a) > CTL_MAX_FLOWS) {
+	    json_array_size(a) > TTCP_FLOWS_MAX) {
 		snprintf(err, len, "field \"flow_counts\" not an array of 1 to %d counts",
-			 CTL_MAX_FLOWS);
+			 TTCP_FLOWS_MAX);
 		return -EINVAL;
 	}
 	*out = calloc(json_array_size(a), sizeof(uint64_t));
