@@ -1,14 +1,18 @@
 /*
- * fuzz_ttcpctl.c: ttcp-sf's end-of-run exchange (ttcp-sf/ctl.c): the
- * transmitter's hello and the receiver's report, each a lib/wire/peerrep frame.
+ * fuzz_ttcpctl.c: every frame ttcp-sf's sides send each other, through
+ * its one decoder (ttcp-sf/frame.c): the transmitter's hello, the
+ * receiver's report and the -R/--bidir/-P setup frame (each a
+ * lib/wire/peerrep frame), and --rr's 20-byte setup frame.
  * Input: [mode][split][frames].
  *   mode 0: the frames decoded from one buffer.
  *   mode 1: both ends' socket path: a peer sends the frames in chunks;
  *           each is received with peerrep_recv; a hello is answered with
  *           a report as the receiver does (ctl_report_build, peerrep_send).
- * Every frame is parsed as a hello and as a report; what parses must come
- * back unchanged through build, encode, decode and parse again (what one
- * end accepts, the other end's encoder can say).
+ *   mode 2: the buffer as --rr setup frames, 20 bytes each.
+ * Every peerrep frame is parsed as a hello, as a report and as a setup;
+ * what parses must come back unchanged through build, encode, decode and
+ * parse again (what one end accepts, the other end's encoder can say),
+ * and a refusal must say why.
  */
 #include "config.h"
 #include "fz.h"
@@ -91,10 +95,51 @@ static void report_round_trip(const struct ctl_report *r)
 	json_decref(j);
 }
 
-/* One frame: parse as both; 1 when it was a hello. */
+static void setup_round_trip(const struct dir_setup *st)
+{
+	struct dir_setup back;
+	char why[256] = "";
+	json_t *j = wire(dir_setup_build(st));
+
+	if (dir_setup_parse(j, &back, why, sizeof(why)) ||
+	    back.reverse != st->reverse || back.bidir != st->bidir ||
+	    back.buflen != st->buflen || back.nbuf != st->nbuf ||
+	    back.duration != st->duration || back.hot != st->hot ||
+	    back.flows != st->flows || back.flow != st->flow)
+		__builtin_trap();
+	json_decref(j);
+}
+
+/* --rr's setup frames, 20 bytes each: what decodes encodes the same. */
+static void rr_setups(const uint8_t *data, size_t size)
+{
+	unsigned char again[RR_SETUP];
+	struct rr_setup su;
+	char why[256];
+	size_t off;
+
+	for (off = 0; off + RR_SETUP <= size; off += RR_SETUP) {
+		memset(&su, 0, sizeof(su));
+		why[0] = '\0';
+		if (rr_setup_get(data + off, &su, why, sizeof(why))) {
+			if (!why[0])
+				__builtin_trap();
+			continue;
+		}
+		rr_setup_put(again, &su);
+		if (memcmp(again, data + off, RR_SETUP) &&
+		    su.kind != RR_CRR_END && su.kind != RR_UDP_END)
+			__builtin_trap();
+		if (rr_setup_get(again, &su, NULL, 0))
+			__builtin_trap();
+	}
+}
+
+/* One frame: parse as all three; 1 when it was a hello. */
 static int frame(json_t *j)
 {
 	struct ctl_report rep;
+	struct dir_setup st;
 	struct ctl_hello h;
 	char err[256];
 	int hello = 0;
@@ -114,6 +159,11 @@ static int frame(json_t *j)
 	} else if (!err[0]) {
 		__builtin_trap();
 	}
+	err[0] = '\0';
+	if (!dir_setup_parse(j, &st, err, sizeof(err)))
+		setup_round_trip(&st);
+	else if (!err[0])
+		__builtin_trap();
 	return hello;
 }
 
@@ -168,7 +218,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 2 || size > 2 * PEERREP_MAX)
 		return 0;
-	if (data[0] & 1)
+	if (data[0] & 2)
+		rr_setups(data + 2, size - 2);
+	else if (data[0] & 1)
 		sockets(data + 2, size - 2, data[1]);
 	else
 		buffer(data + 2, size - 2);

@@ -327,6 +327,34 @@ static void gen_ttcpctl(void)
 	json_object_set_new(j, "bytes", json_integer(-1));
 	add_frame(&b, j);
 	put_ms("ttcpctl", "bad-report", 0, 0, &b);
+	reset(&b);
+	{ /* -P 4 -R, and --bidir by duration: the setup frames */
+		struct dir_setup st = {.reverse = 1, .buflen = 8192,
+				       .nbuf = 2048, .flows = 4, .flow = 3};
+
+		add_frame(&b, dir_setup_build(&st));
+		st = (struct dir_setup){.bidir = 1, .buflen = 65536,
+					.duration = 2.5, .hot = 1, .flows = 1};
+		add_frame(&b, dir_setup_build(&st));
+	}
+	put_ms("ttcpctl", "setup", 0, 0, &b);
+	reset(&b);
+	{ /* --rr -P 2, --crr's end, UDP_RR's with its count */
+		struct rr_setup su[] = {
+			{.kind = RR_TCP, .req = 1, .resp = 1, .flows = 2},
+			{.kind = RR_CRR_END, .req = 0, .resp = 0, .flows = 1},
+			{.kind = RR_UDP, .req = 1400, .resp = 64, .flows = 1},
+			{.kind = RR_UDP_END, .req = 41, .resp = 0, .flows = 1},
+		};
+		unsigned char f[RR_SETUP];
+		size_t i;
+
+		for (i = 0; i < sizeof(su) / sizeof(su[0]); i++) {
+			rr_setup_put(f, &su[i]);
+			add(&b, f, sizeof(f));
+		}
+	}
+	put_ms("ttcpctl", "rr-setup", 2, 0, &b);
 	free(b.b);
 }
 

@@ -115,14 +115,14 @@ static void properties(void)
 	int i;
 
 	T_STREQ(meter_names(names, sizeof(names), ","),
-		"soak,procstat,rusage,perf,profile");
+		"soak,procstat,rusage,perf,profile,sched");
 	for (i = 0; meter_table[i]; i++) {
 		const struct meter_ops *o = meter_table[i];
 
 		/* a paired meter pauses and has its words; one that pauses
 		 * is paired */
 		T_CHECK(!(o->flags & METER_PAIRED) == !o->pause);
-		T_CHECK(!(o->flags & METER_PAIRED) == !o->words);
+		T_CHECK(!(o->flags & METER_PAIRED) || o->words);
 		T_CHECK(!(o->flags & METER_NO_LOAD) ||
 			(o->print && o->metrics && o->to_json && o->from_json));
 	}
@@ -167,7 +167,7 @@ int main(void)
 	properties();
 	/* unknown names are named in the error */
 	T_CHECK(meter_open("bogus", &o, err, sizeof(err)) == NULL);
-	T_STREQ(err, "unknown CPU meter \"bogus\" (soak, procstat, rusage, perf, profile)");
+	T_STREQ(err, "unknown CPU meter \"bogus\" (soak, procstat, rusage, perf, profile, sched)");
 	T_CHECK(meterset_open(&set, "procstat,bogus", &o, err, sizeof(err)) ==
 		-EINVAL);
 	T_CHECK(strstr(err, "bogus") != NULL);
