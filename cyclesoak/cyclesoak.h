@@ -43,7 +43,10 @@ struct cfg {
 				 * with no window silent this long */
 	double max_window_s;	/* --max-window: longest window or SOAK off */
 	int host_details;	/* --host-details: HOST shows cmdline, memory */
-	unsigned serve_allow;	/* --serve-allow: CS_SERVE_* meters served */
+	unsigned serve_allow;	/* --serve-allow: the meters served that
+				 * expose what the kernel may refuse a
+				 * client (meter_ops.exposes), a bit per
+				 * meter_table index */
 	double load_s;		/* --duration: selftest seconds per load */
 	int quick;		/* --quick: selftest without the stream part */
 	char **cmd;		/* -- CMD ARGS */
@@ -53,8 +56,6 @@ struct cfg {
 
 /* --serve-allow: the meters that read more than the box's load, served
  * to a client only when the operator names them. */
-#define CS_SERVE_PERF	 1u /* perf counters */
-#define CS_SERVE_PROFILE 2u /* a kernel profile of the whole box */
 
 /* --- common.c: what every mode uses ----------------------------------- */
 

@@ -103,28 +103,45 @@ static void set_mode(struct cfg *c, enum cs_mode m, const char *opt)
 	c->mode = m;
 }
 
-/* --serve-allow=perf,profile: the CS_SERVE_* bits. */
+/* The meters that expose what the kernel may refuse ("perf or
+ * profile"), for --serve-allow's words. */
+static const char *guarded_names(char *buf, size_t len)
+{
+	int i, n = 0, k = 0;
+
+	for (i = 0; meter_table[i]; i++)
+		n += meter_table[i]->exposes != NULL;
+	buf[0] = '\0';
+	for (i = 0; meter_table[i]; i++)
+		if (meter_table[i]->exposes)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+				 !k++ ? "" : k == n ? " or " : ", ",
+				 meter_table[i]->name);
+	return buf;
+}
+
+/* --serve-allow=perf,profile: a bit per meter_table index. */
 static unsigned serve_allow(const char *arg)
 {
-	char buf[256], *tok, *save = NULL;
+	char buf[256], names[128], *tok, *save = NULL;
 	unsigned bits = 0;
+	int i;
 
 	if (strlen(arg) >= sizeof(buf))
 		die_usage("--serve-allow: list too long");
 	snprintf(buf, sizeof(buf), "%s", arg);
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "perf"))
-			bits |= CS_SERVE_PERF;
-		else if (!strcmp(tok, "profile"))
-			bits |= CS_SERVE_PROFILE;
-		else
-			die_usage("--serve-allow: \"%s\" is not perf or profile "
+		i = meter_index(tok);
+		if (i < 0 || !meter_table[i]->exposes)
+			die_usage("--serve-allow: \"%s\" is not %s "
 				  "(the other meters are always served)",
-				  tok);
+				  tok, guarded_names(names, sizeof(names)));
+		bits |= 1u << i;
 	}
 	if (!bits)
-		die_usage("--serve-allow: name perf, profile or both");
+		die_usage("--serve-allow: name %s (one or more)",
+			  guarded_names(names, sizeof(names)));
 	return bits;
 }
 

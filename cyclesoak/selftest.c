@@ -99,7 +99,7 @@ static void record_load(struct selftest *s, const char *load, double truth,
 		res_sample_set(x, name, smp[i].busy_pct);
 		res_sample_set(x, "true_pct", truth);
 		res_sample_set(x, "error_pts", smp[i].busy_pct - truth);
-		if (!strcmp(smp[i].meter, "sched")) {
+		if (meter_flags_of(smp[i].meter) & METER_SHARES) {
 			res_sample_set(x, "load_pct", smp[i].sched.self_pct);
 			res_sample_set(x, "load_error_pts",
 				       smp[i].sched.self_pct - truth);
@@ -109,7 +109,7 @@ static void record_load(struct selftest *s, const char *load, double truth,
 		res_metric(s->d, name, "%", RES_LOWER, 0);
 	}
 	for (i = 0; i < n; i++)
-		if (smp[i].ok && !strcmp(smp[i].meter, "sched"))
+		if (smp[i].ok && (meter_flags_of(smp[i].meter) & METER_SHARES))
 			sched_self(s, truth, &smp[i]);
 	fputc('\n', s->out);
 	fflush(s->out);

@@ -150,15 +150,6 @@ static void cmd_hello(struct server *s, struct sclient *k)
  * kernel.perf_event_paranoid refuses them (a profile of every CPU's
  * kernel, by symbol; perf counters).
  */
-static const struct {
-	const char *meter;
-	unsigned bit;
-	const char *what;
-} guarded[] = {
-	{"perf", CS_SERVE_PERF, "perf counters"},
-	{"profile", CS_SERVE_PROFILE, "a kernel profile of the whole box"},
-};
-
 /* Is w one of the comma-separated words of list? */
 static int has_word(const char *list, const char *w)
 {
@@ -177,16 +168,17 @@ static int has_word(const char *list, const char *w)
 int cs_serve_allowed(const struct cfg *c, const char *list, char *why,
 		     size_t len)
 {
-	size_t i;
+	const struct meter_ops *o;
+	int i;
 
-	for (i = 0; i < sizeof(guarded) / sizeof(guarded[0]); i++) {
-		if (!has_word(list, guarded[i].meter) ||
-		    (c->serve_allow & guarded[i].bit))
+	for (i = 0; (o = meter_table[i]); i++) {
+		if (!o->exposes || !has_word(list, o->name) ||
+		    (c->serve_allow & (1u << i)))
 			continue;
 		snprintf(why, len,
 			 "meter %s is not served: it reads %s (start the "
 			 "server with --serve-allow=%s)",
-			 guarded[i].meter, guarded[i].what, guarded[i].meter);
+			 o->name, o->exposes, o->name);
 		return -EPERM;
 	}
 	return 0;

@@ -235,6 +235,7 @@ static void perf_close(struct meter *m)
 
 METER_DEFINE(meter_perf_ops, "perf",
 	     "perf_event_open counters named as libpfm4 strings",
+	     .exposes = "perf counters",
 	     .open = perf_open, .close = perf_close,
 	     .start = perf_start, .stop = perf_stop,
 	     .priv_size = sizeof(struct perf_priv));

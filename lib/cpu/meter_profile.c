@@ -161,8 +161,10 @@ static void prof_metrics(struct res_doc *d, json_t *sample, const char *side,
 
 METER_DEFINE(meter_profile_ops, "profile",
 	     "kernel profile of every CPU by symbol and family (perf sampling)",
-	     .flags = METER_PAIRED | METER_NO_LOAD | METER_WITH_PROCSTAT,
+	     .flags = METER_PAIRED | METER_NO_LOAD | METER_WITH_PROCSTAT |
+		      METER_OPTIONAL,
 	     .words = &prof_words,
+	     .exposes = "a kernel profile of the whole box",
 	     .to_json = prof_to_json, .from_json = prof_from_json,
 	     .metrics = prof_metrics, .print = prof_print,
 	     .open = prof_open, .close = prof_close,
