@@ -95,7 +95,7 @@ void print_run(FILE *f, const struct sample *s, const char *by, long i,
  * metered ones, and a perturbation outside 0.95-1.05 is a footnote under
  * the table.
  */
-void print_table(FILE *f, struct res_doc *doc, const struct sample *s,
+void chat_print_table(FILE *f, struct res_doc *doc, const struct sample *s,
 		 long n);
 
 #endif

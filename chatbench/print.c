@@ -109,7 +109,7 @@ static void meter_rows(FILE *f, const char *side, const struct sample *s,
 	free(unm);
 }
 
-void print_table(FILE *f, struct res_doc *doc, const struct sample *s,
+void chat_print_table(FILE *f, struct res_doc *doc, const struct sample *s,
 		 long n)
 {
 	struct layout_opts o = {.out = f, .fmt = FMT_TEXT, .stat = ST_AUTO};

@@ -328,7 +328,7 @@ static void client_report(struct client *k)
 	int ok, runs;
 
 	if (n > 1)
-		print_table(k->out, k->doc, k->s, n);
+		chat_print_table(k->out, k->doc, k->s, n);
 	if (c->cli.conf_level > 0 && n > 1) {
 		ok = series_confidence(&k->ser, 0, &hw) == 1;
 		series_results(&k->ser, 0, &runs);

@@ -1,8 +1,9 @@
 /*
  * conn.c: ttcp-sf's connections: the transmitter's data socket to the
  * receiver, the socket options both sides set (-b, -D, --cc, the
- * timeouts), a frame read whole within one deadline, and who this side
- * is (host name and boot id, for same-box detection).
+ * timeouts), a frame read whole within one deadline, and the receiver's
+ * peek at what a data connection opens with (a setup frame, a hello, or
+ * a classic stream that never loses a byte to the look).
  */
 #include "config.h"
 #include "clock.h"
@@ -78,18 +79,6 @@ void ttcp_socket_opts(const struct cfg *c, int fd, int sending)
 		say(c, fd);
 }
 
-void ttcp_cpu_open(const struct cfg *c, struct cpuwin *w)
-{
-	struct cpuwin_cfg wc = {
-		.local = c->com.cpu,
-		.local_list = c->com.cpu_list,
-		.peer_side = "remote",
-	};
-	char err[512];
-
-	if (cpuwin_open(w, &wc, err, sizeof(err)))
-		die("%s", err);
-}
 
 int ttcp_connect(const struct cfg *c, int type)
 {
@@ -107,15 +96,6 @@ int ttcp_connect(const struct cfg *c, int type)
 	return fd;
 }
 
-void ctl_self(char *host, size_t hlen, char *boot, size_t blen)
-{
-	if (gethostname(host, hlen))
-		snprintf(host, hlen, "?");
-	host[hlen - 1] = '\0';
-	if (host_read_file("", "/proc/sys/kernel/random/boot_id", boot,
-			   blen) < 0)
-		snprintf(boot, blen, "?");
-}
 
 /* Read into b[*have, want) until whole, EOF or the deadline: 0 whole,
  * -ETIMEDOUT, -EPIPE (closed), -EINTR (a signal), or -errno. */
@@ -185,3 +165,68 @@ int ctl_recv_frame(int fd, int ms, json_t **out, size_t *got, char *err,
 	return r;
 }
 
+/* Wait until fd holds want bytes (or EOF, or ms passed): poll with
+ * SO_RCVLOWAT, so no busy wait. */
+static void wait_for(int fd, int want, int ms)
+{
+	int one = 1;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &want, sizeof(want)))
+		return;
+	sock_wait(fd, POLLIN, ms);
+	setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &one, sizeof(one));
+}
+
+/* The frame that begins fd, read whole, as a setup or a hello. */
+static int take_frame(int fd, int timeout_ms, struct dir_setup *st,
+		      struct ctl_hello *h, char *why, size_t len)
+{
+	const char *type;
+	char err[256];
+	size_t got;
+	json_t *j;
+	int r;
+
+	r = ctl_recv_frame(fd, timeout_ms, &j, &got, err, sizeof(err));
+	if (r) {
+		snprintf(why, len, "setup frame: %s", err);
+		return -1;
+	}
+	type = json_string_value(json_object_get(j, "type"));
+	if (type && !strcmp(type, DIR_SETUP_TYPE)) {
+		r = dir_setup_parse(j, st, err, sizeof(err)) ? -1 : OPEN_SETUP;
+		if (r < 0)
+			snprintf(why, len, "setup frame: %s", err);
+	} else if (h && !ctl_hello_parse(j, h, err, sizeof(err))) {
+		r = OPEN_HELLO;
+	} else {
+		snprintf(why, len, "a frame of type \"%.40s\" where a setup frame (or data) belongs",
+			 type ? type : "(none)");
+		r = -1;
+	}
+	json_decref(j);
+	return r;
+}
+
+int ttcp_peek_open(int fd, int timeout_ms, struct dir_setup *st,
+	     struct ctl_hello *h, char *why, size_t len)
+{
+	unsigned char b[PEERREP_HDR];
+	uint32_t be, n;
+	ssize_t k;
+
+	if (sock_wait(fd, POLLIN, timeout_ms) <= 0)
+		return OPEN_STREAM; /* the stream's own wait says what happened */
+	k = recv(fd, b, sizeof(b), MSG_PEEK);
+	if (k > 0 && k < PEERREP_HDR && !memcmp(b, PEERREP_MAGIC, k < 4 ? (size_t)k : 4)) {
+		wait_for(fd, PEERREP_HDR, timeout_ms); /* the rest of a header */
+		k = recv(fd, b, sizeof(b), MSG_PEEK);
+	}
+	if (k < PEERREP_HDR || memcmp(b, PEERREP_MAGIC, 4))
+		return OPEN_STREAM; /* a classic stream, or closed at once */
+	memcpy(&be, b + 4, 4);
+	n = ntohl(be);
+	if (n == 0 || n > PEERREP_MAX)
+		return OPEN_STREAM; /* the magic by chance: no frame is that */
+	return take_frame(fd, timeout_ms, st, h, why, len);
+}

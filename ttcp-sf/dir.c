@@ -15,6 +15,7 @@
 #include "rcv.h"
 #include "sig.h"
 #include "sock.h"
+#include "xmit.h"
 #include "units.h"
 
 #include <arpa/inet.h>
@@ -47,72 +48,6 @@ void dir_send_setup(const struct cfg *c, int fd, int flow)
 	if (r)
 		die("receiver %s:%d (phase: setup): %s", c->host, c->port,
 		    strerror(-r));
-}
-
-/* Wait until fd holds want bytes (or EOF, or ms passed): poll with
- * SO_RCVLOWAT, so no busy wait. */
-static void wait_for(int fd, int want, int ms)
-{
-	int one = 1;
-
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &want, sizeof(want)))
-		return;
-	sock_wait(fd, POLLIN, ms);
-	setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &one, sizeof(one));
-}
-
-/* The frame that begins fd, read whole, as a setup or a hello. */
-static int take_frame(int fd, int timeout_ms, struct dir_setup *st,
-		      struct ctl_hello *h, char *why, size_t len)
-{
-	const char *type;
-	char err[256];
-	size_t got;
-	json_t *j;
-	int r;
-
-	r = ctl_recv_frame(fd, timeout_ms, &j, &got, err, sizeof(err));
-	if (r) {
-		snprintf(why, len, "setup frame: %s", err);
-		return -1;
-	}
-	type = json_string_value(json_object_get(j, "type"));
-	if (type && !strcmp(type, DIR_SETUP_TYPE)) {
-		r = dir_setup_parse(j, st, err, sizeof(err)) ? -1 : DIR_SETUP;
-		if (r < 0)
-			snprintf(why, len, "setup frame: %s", err);
-	} else if (h && !ctl_hello_parse(j, h, err, sizeof(err))) {
-		r = DIR_HELLO;
-	} else {
-		snprintf(why, len, "a frame of type \"%.40s\" where a setup frame (or data) belongs",
-			 type ? type : "(none)");
-		r = -1;
-	}
-	json_decref(j);
-	return r;
-}
-
-int dir_peek(int fd, int timeout_ms, struct dir_setup *st,
-	     struct ctl_hello *h, char *why, size_t len)
-{
-	unsigned char b[PEERREP_HDR];
-	uint32_t be, n;
-	ssize_t k;
-
-	if (sock_wait(fd, POLLIN, timeout_ms) <= 0)
-		return DIR_STREAM; /* the stream's own wait says what happened */
-	k = recv(fd, b, sizeof(b), MSG_PEEK);
-	if (k > 0 && k < PEERREP_HDR && !memcmp(b, PEERREP_MAGIC, k < 4 ? (size_t)k : 4)) {
-		wait_for(fd, PEERREP_HDR, timeout_ms); /* the rest of a header */
-		k = recv(fd, b, sizeof(b), MSG_PEEK);
-	}
-	if (k < PEERREP_HDR || memcmp(b, PEERREP_MAGIC, 4))
-		return DIR_STREAM; /* a classic stream, or closed at once */
-	memcpy(&be, b + 4, 4);
-	n = ntohl(be);
-	if (n == 0 || n > PEERREP_MAX)
-		return DIR_STREAM; /* the magic by chance: no frame is that */
-	return take_frame(fd, timeout_ms, st, h, why, len);
 }
 
 /* One connection's run: what it sends and what it receives. */
@@ -215,6 +150,8 @@ static struct xfer *open_x(const struct xfer_ops *ops, int fd,
 static void fill(struct sample *s, const struct run *u, struct xfer *main,
 		 int main_is_rx, int bidir)
 {
+	struct dir_part *p;
+
 	s->bytes = (uint64_t)(main_is_rx ? u->got : u->sent);
 	s->elapsed_s = (main_is_rx || !bidir ? u->rx_end : u->tx_end) - u->t0;
 	s->calls = main->calls;
@@ -227,16 +164,19 @@ static void fill(struct sample *s, const struct run *u, struct xfer *main,
 		s->verified =
 			u->rx->verify && (u->rx->ops->flags & XFER_SEES_BYTES);
 	}
-	s->dir = bidir ? 2 : 1;
+	p = dir_add(s, bidir ? 2 : 1);
 	if (bidir) {
-		s->rev_bytes = (uint64_t)(main_is_rx ? u->sent : u->got);
-		s->rev_elapsed_s = (main_is_rx ? u->tx_end : u->rx_end) - u->t0;
+		p->rev_bytes = (uint64_t)(main_is_rx ? u->sent : u->got);
+		p->rev_elapsed_s = (main_is_rx ? u->tx_end : u->rx_end) - u->t0;
 	}
 }
 
-void dir_xmit_sample(const struct cfg *c, struct cpuwin *w,
-		     struct xfer_source *src, struct sample *s)
+/* -t: one sample of -R or --bidir (--bidir sends from the source). */
+static void dir_xmit(struct xmit *t, struct sample *s)
 {
+	const struct cfg *c = t->c;
+	struct cpuwin *w = &t->w;
+	struct xfer_source *src = &t->src;
 	struct run u = {
 		.total = c->duration > 0 ? 0 : (uint64_t)c->buflen * c->nbuf,
 		.duration = c->duration};
@@ -271,7 +211,7 @@ void dir_xmit_sample(const struct cfg *c, struct cpuwin *w,
 		fprintf(ttcp_out,
 			"ttcp-t: pattern check: %llu of %llu bytes wrong\n",
 			(unsigned long long)s->bad_bytes,
-			(unsigned long long)(c->bidir ? s->rev_bytes
+			(unsigned long long)(c->bidir ? dir_part_of(s)->rev_bytes
 						      : s->bytes));
 	if (s->bad_bytes)
 		die("receiver %s:%d sent %llu bytes not matching the pattern",
@@ -303,9 +243,11 @@ struct xfer_source *dir_rcv_source(struct rcv *r, uint64_t buflen, int hot)
 	return &r->src;
 }
 
-void dir_rcv_sample(struct rcv *r, int fd, const struct dir_setup *st,
-		    struct sample *s)
+/* -r: one sample of a -R or --bidir connection whose setup came. */
+static int dir_rcv(struct rcv *r, const struct rcv_open *o, struct sample *s)
 {
+	const struct dir_setup *st = &o->st;
+	int fd = o->fd;
 	const struct cfg *c = r->c;
 	struct run u = {.fd = fd,
 			.total = st->buflen * st->nbuf,
@@ -332,38 +274,171 @@ void dir_rcv_sample(struct rcv *r, int fd, const struct dir_setup *st,
 	xfer_close(u.tx);
 	if (u.rx)
 		xfer_close(u.rx);
+	close(fd);
+	return 0;
 }
 
-void dir_out_header(const struct cfg *c)
+/* -t -R's first line: the receiver sends. */
+static void dir_xmit_open(struct xmit *t)
 {
+	const struct cfg *c = t->c;
+
+	if (!c->reverse) { /* --bidir sends too */
+		xmit_open_source(t);
+		return;
+	}
+	t->source = "file";
 	fprintf(ttcp_out,
 		"ttcp-t: buflen=%zu, nbuf=%ld, align=%zu/%zu, port=%d  tcp  <- %s (-R: it sends, method %s here)\n",
 		c->buflen, c->nbuf, c->align, c->offset, c->port, c->host,
 		c->ops->name);
 }
 
-void dir_out_rev(const char *side, const struct cfg *c, const struct sample *s)
+static int dir_xmit_match(const struct cfg *c)
 {
-	const char *label;
-	double v = units_rate((double)s->rev_bytes, s->rev_elapsed_s, c->fmt,
-			      &label);
+	return c->reverse || c->bidir;
+}
 
+static int dir_rcv_match(const struct cfg *c, const struct rcv_open *o)
+{
+	(void)c;
+	return o && o->setup && o->st.flows <= 1;
+}
+
+const struct ttcp_mode ttcp_dir_mode = {
+	.name = "dir",
+	.xmit_match = dir_xmit_match,
+	.rcv_match = dir_rcv_match,
+	.xmit_open = dir_xmit_open,
+	.xmit = dir_xmit,
+	.rcv = dir_rcv,
+};
+
+struct dir_part *dir_add(struct sample *s, int dir)
+{
+	struct dir_part *p = sample_add(s, &dir_part);
+
+	p->dir = dir;
+	return p;
+}
+
+static int dir_reverse(const struct sample *s)
+{
+	return dir_part_of(s)->dir == 1;
+}
+
+/* --bidir: the other direction's ttcp rate line. */
+static void dir_lines(const char *side, const struct cfg *c,
+		      const struct sample *s)
+{
+	const struct dir_part *p = dir_part_of(s);
+	const char *label;
+	double v;
+
+	if (p->dir != 2)
+		return;
+	v = units_rate((double)p->rev_bytes, p->rev_elapsed_s, c->fmt, &label);
 	fprintf(ttcp_out,
 		"ttcp-%s: other way (%s): %llu bytes in %.2f real seconds = %.2f %s/sec +++\n",
 		side, *side == 't' ? "received" : "sent",
-		(unsigned long long)s->rev_bytes, s->rev_elapsed_s, v, label);
+		(unsigned long long)p->rev_bytes, p->rev_elapsed_s, v, label);
 }
 
-void dir_out_sample(struct res_doc *d, json_t *j, const struct sample *s)
+static void dir_params(json_t *params, const struct cfg *c,
+		       const struct sample *s)
 {
-	if (s->dir != 2)
+	const struct dir_part *p = dir_part_of(s);
+
+	(void)c;
+	if (p->dir)
+		json_object_set_new(params, "direction",
+				    json_string(dir_name(p->dir == 1,
+							 p->dir == 2)));
+}
+
+/* --bidir: the other direction's rate and raw counts. */
+static void dir_doc(struct res_doc *d, const struct cfg *c, json_t *j,
+		    const struct sample *s, const struct ctl_report *rep,
+		    int same_box)
+{
+	const struct dir_part *p = dir_part_of(s);
+
+	(void)c, (void)rep, (void)same_box;
+	if (p->dir != 2)
 		return;
 	res_metric(d, "rev_throughput_MBps", "MB/s", RES_HIGHER, 1);
 	res_sample_set(j, "rev_throughput_MBps",
-		       s->rev_elapsed_s > 0
-			       ? (double)s->rev_bytes / s->rev_elapsed_s / 1e6
+		       p->rev_elapsed_s > 0
+			       ? (double)p->rev_bytes / p->rev_elapsed_s / 1e6
 			       : 0);
 	json_object_set_new(j, "rev_bytes",
-			    json_integer((json_int_t)s->rev_bytes));
-	json_object_set_new(j, "rev_elapsed_s", json_real(s->rev_elapsed_s));
+			    json_integer((json_int_t)p->rev_bytes));
+	json_object_set_new(j, "rev_elapsed_s", json_real(p->rev_elapsed_s));
 }
+
+static void dir_hello(struct ctl_hello *h, const struct sample *s)
+{
+	const struct dir_part *p = dir_part_of(s);
+
+	h->dir = p->dir;
+	h->rev_bytes = p->rev_bytes;
+}
+
+static void dir_report(struct ctl_report *rep, const struct sample *s)
+{
+	const struct dir_part *p = dir_part_of(s);
+
+	rep->rev_bytes = p->rev_bytes;
+	rep->rev_elapsed_s = p->rev_elapsed_s;
+}
+
+static void dir_check_report(const struct cfg *c, const struct sample *s,
+			     const struct ctl_report *rep)
+{
+	const struct dir_part *p = dir_part_of(s);
+
+	if (p->dir == 2 && rep->rev_bytes != p->rev_bytes)
+		die("receiver %s:%d sent %llu bytes, %llu arrived (phase: report)",
+		    c->host, c->port, (unsigned long long)rep->rev_bytes,
+		    (unsigned long long)p->rev_bytes);
+}
+
+static void dir_check_hello(const struct rcv *r, const struct ctl_hello *h,
+			    const struct sample *s)
+{
+	const struct dir_part *p = dir_part_of(s);
+
+	if (p->dir == 2 && h->rev_bytes != p->rev_bytes)
+		die("this side sent %llu bytes, %llu reached transmitter %s (phase: data)",
+		    (unsigned long long)p->rev_bytes,
+		    (unsigned long long)h->rev_bytes, r->peer);
+}
+
+/* -R: this side sent with write; the closing line says so. */
+static void dir_closing(const struct rcv *r, const struct sample *s,
+			const char *method, int same)
+{
+	double el = s->elapsed_s > 0 ? s->elapsed_s : 0;
+
+	if (!dir_reverse(s)) {
+		out_closing(r->ops->name, method, r->c, s, same);
+		return;
+	}
+	fprintf(ttcp_out, "ttcp-sf: write -> %s tcp (-R): %.1f MB/s%s\n",
+		r->peer, el > 0 ? (double)s->bytes / el / 1e6 : 0.0,
+		same ? " (same box)" : "");
+}
+
+const struct ttcp_part dir_part = {
+	.name = "dir",
+	.size = sizeof(struct dir_part),
+	.lines = dir_lines,
+	.params = dir_params,
+	.doc = dir_doc,
+	.hello = dir_hello,
+	.report = dir_report,
+	.check_report = dir_check_report,
+	.check_hello = dir_check_hello,
+	.closing = dir_closing,
+	.reverse = dir_reverse,
+};

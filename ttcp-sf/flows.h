@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "dir.h"
+#include "mode.h"
 #include "ttcp.h"
 
 
@@ -57,10 +58,8 @@ struct flows {
  * flow that failed and its phase. Sockets are closed at their end. */
 int flows_run(struct flows *fs, char *err, size_t len);
 
-/* flows_side.c: the sides' samples. */
-/* -t -P: N connections, each with its setup, then the run. */
-void flows_xmit_sample(const struct cfg *c, struct cpuwin *w,
-		       struct xfer_source *src, struct sample *s);
+/* flows_side.c: the sides' samples (the flows mode, mode.h) and -P's
+ * part of a sample. */
 /* -r: a -P sample on fds[0..n) (fds[i] is flow i, its setup read);
  * kind FL_RX (a stream, read with -m), FL_TX (-R: sent from this side's
  * temp file as st says) or FL_RRS (--rr; st NULL). */
@@ -72,15 +71,20 @@ void flows_rcv_sample(struct rcv *r, int *fds, int n, enum flow_kind kind,
  * st) came: fds[st->flows] in flow order (malloc'd); dies when they do
  * not all come within --timeout or a setup disagrees. */
 int *flows_accept(struct rcv *r, int fd, const struct dir_setup *st);
-/* Per-flow lines, the sum and Jain's fairness index; the sample's
- * figures (flows_MBps or per-flow trans/s, fairness_jain). */
-void flows_out(const char *side, const struct sample *s);
-void flows_out_sample(struct res_doc *d, json_t *j, const struct sample *s);
-void flows_sample_free(struct sample *s);
+/* -P's part of a sample: per flow, its bytes (or transactions) and
+ * seconds. */
+struct flows_part {
+	int n;			/* flows */
+	uint64_t *count;	/* n counts (owned) */
+	double *secs;		/* n durations (owned) */
+};
+static inline struct flows_part *flows_of(const struct sample *s)
+{
+	return sample_part(s, &flows_part);
+}
 /* -r: room for n more connections (the soft fd limit raised up to the
  * hard one). */
 void flows_raise_fds(int n);
 /* Jain's index of x[0..n): (sum x)^2 / (n sum x^2), 1 = fair. */
 double flows_jain(const double *x, int n);
-
 #endif

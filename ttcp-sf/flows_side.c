@@ -15,6 +15,7 @@
 #include "rcv.h"
 #include "rr.h"
 #include "sig.h"
+#include "xmit.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -56,6 +57,8 @@ double flows_jain(const double *x, int n)
 /* The sample's figures from a finished run. */
 static void fill(const struct flows *fs, struct sample *s)
 {
+	struct rr_part *rp = rr_of(s);
+	struct flows_part *fp;
 	double end = fs->t0, t0 = 0;
 	int i;
 
@@ -65,17 +68,19 @@ static void fill(const struct flows *fs, struct sample *s)
 	if (!t0)
 		t0 = fs->t0;
 
-	s->nflows = fs->n;
-	s->flow_count = xcalloc((size_t)fs->n, sizeof(uint64_t));
-	s->flow_secs = xcalloc((size_t)fs->n, sizeof(double));
+	fp = sample_add(s, &flows_part);
+	fp->n = fs->n;
+	fp->count = xcalloc((size_t)fs->n, sizeof(uint64_t));
+	fp->secs = xcalloc((size_t)fs->n, sizeof(double));
 	for (i = 0; i < fs->n; i++) {
 		const struct flow *f = &fs->f[i];
 		int rr = fs->kind == FL_RR || fs->kind == FL_RRS;
 
-		s->flow_count[i] = rr ? f->trans : f->bytes;
-		s->flow_secs[i] = f->end - (f->start > 0 ? f->start : fs->t0);
+		fp->count[i] = rr ? f->trans : f->bytes;
+		fp->secs[i] = f->end - (f->start > 0 ? f->start : fs->t0);
 		s->bytes += rr ? f->trans * fs->req : f->bytes;
-		s->trans += f->trans;
+		if (rp)
+			rp->trans += f->trans;
 		s->calls += f->x ? f->x->calls : f->trans;
 		if (f->end > end)
 			end = f->end;
@@ -158,9 +163,12 @@ static struct xfer *open_x(const struct cfg *c, int fd, struct xfer_source *src)
 	return x;
 }
 
-void flows_xmit_sample(const struct cfg *c, struct cpuwin *w,
-		       struct xfer_source *src, struct sample *s)
+/* -t -P: N connections, each with its setup, then the run. */
+static void flows_xmit(struct xmit *t, struct sample *s)
 {
+	const struct cfg *c = t->c;
+	struct cpuwin *w = &t->w;
+	struct xfer_source *src = &t->src;
 	struct xfer_source *srcs =
 		c->rr || c->reverse ? NULL : thread_sources(c, src);
 	struct flows fs = {.kind = c->rr	? FL_RR
@@ -203,16 +211,10 @@ void flows_xmit_sample(const struct cfg *c, struct cpuwin *w,
 	fs.deadline_ns = c->reverse ? 0 : (uint64_t)(c->duration * 1e9);
 	if (c->duration > 0) /* what the receiver may keep us */
 		fs.hard_ns = (uint64_t)((c->duration + ttcp_grace(c)) * 1e9);
-	s->dir = c->reverse;
-	if (c->rr) {
-		s->lat = xcalloc(1, sizeof(*s->lat));
-		if (hist_init(s->lat))
-			die("out of memory (latency histogram)");
-		fs.lat = s->lat;
-		s->rr_kind = RR_TCP;
-		s->rr_req = c->rr_req;
-		s->rr_resp = c->rr_resp;
-	}
+	if (c->reverse)
+		dir_add(s, 1);
+	if (c->rr)
+		fs.lat = rr_add(s, RR_TCP, c->rr_req, c->rr_resp, 1)->lat;
 	run(&fs, w, s, who);
 	for (i = 0; i < fs.n; i++)
 		if (fs.f[i].x)
@@ -259,11 +261,11 @@ int *flows_accept(struct rcv *r, int fd, const struct dir_setup *st)
 			die("%d of %d flows connected within %d ms (phase: flow accept)",
 			    got, st->flows, r->c->timeout_ms);
 		ttcp_socket_opts(r->c, fd, 0);
-		d = dir_peek(fd, r->c->timeout_ms, &o, NULL, why, sizeof(why));
+		d = ttcp_peek_open(fd, r->c->timeout_ms, &o, NULL, why, sizeof(why));
 		if (d < 0)
 			die("transmitter %s: flow %d of %d: %s (phase: flow accept)",
 			    r->peer, got + 1, st->flows, why);
-		if (d != DIR_SETUP || o.flows != st->flows || fds[o.flow] >= 0 ||
+		if (d != OPEN_SETUP || o.flows != st->flows || fds[o.flow] >= 0 ||
 		    o.reverse != st->reverse || o.bidir)
 			die("transmitter %s: flow %d of %d came without its setup, or twice (phase: flow accept)",
 			    r->peer, got + 1, st->flows);
@@ -328,43 +330,43 @@ void flows_rcv_sample(struct rcv *r, int *fds, int n, enum flow_kind kind,
 	}
 	if (kind == FL_TX)
 		rcv_senders(r, &fs, st, &srcs);
+	if (kind == FL_RRS)
+		rr_add(s, RR_TCP, req, resp, 0);
 	run(&fs, &r->w, s, who);
 	for (i = 0; i < n; i++)
 		if (fs.f[i].x)
 			xfer_close(fs.f[i].x);
 	if (srcs)
 		thread_sources_free(c, srcs);
-	s->dir = kind == FL_TX; /* -R */
-	if (kind == FL_RRS) {
-		s->rr_kind = RR_TCP;
-		s->rr_req = req;
-		s->rr_resp = resp;
-	}
+	if (kind == FL_TX) /* -R */
+		dir_add(s, 1);
 	free(fs.f);
 	free(fds);
 }
 
-void flows_out(const char *side, const struct sample *s)
+/* Per-flow lines, the sum and Jain's fairness index. */
+static void flows_lines(const char *side, const struct cfg *c,
+			const struct sample *s)
 {
-	double *r = xcalloc((size_t)s->nflows, sizeof(double));
-	double *sorted = xcalloc((size_t)s->nflows, sizeof(double)), sum = 0;
-	const char *unit = s->rr_kind ? "trans/s" : "MB/s";
-	int i, n = s->nflows;
+	const struct flows_part *fp = flows_of(s);
+	int n = fp->n, trans = rr_of(s) != NULL, i;
+	double *r = xcalloc((size_t)n, sizeof(double));
+	double *sorted = xcalloc((size_t)n, sizeof(double)), sum = 0;
+	const char *unit = trans ? "trans/s" : "MB/s";
 
+	(void)c;
 	for (i = 0; i < n; i++) {
-		r[i] = s->flow_secs[i] > 0
-			       ? (double)s->flow_count[i] / s->flow_secs[i]
-			       : 0;
-		if (!s->rr_kind)
+		r[i] = fp->secs[i] > 0 ? (double)fp->count[i] / fp->secs[i] : 0;
+		if (!trans)
 			r[i] /= 1e6;
 		sum += r[i];
 		if (n <= FLOW_LINES)
 			fprintf(ttcp_out,
 				"ttcp-%s: flow %d: %llu %s in %.2f s = %.1f %s\n",
 				side, i + 1,
-				(unsigned long long)s->flow_count[i],
-				s->rr_kind ? "transactions" : "bytes",
-				s->flow_secs[i], r[i], unit);
+				(unsigned long long)fp->count[i],
+				trans ? "transactions" : "bytes",
+				fp->secs[i], r[i], unit);
 	}
 	memcpy(sorted, r, (size_t)n * sizeof(double));
 	qsort(sorted, (size_t)n, sizeof(double), cmp_double);
@@ -376,32 +378,132 @@ void flows_out(const char *side, const struct sample *s)
 	free(sorted);
 }
 
-void flows_out_sample(struct res_doc *d, json_t *j, const struct sample *s)
+/* The sample's per-flow figures and fairness_jain. */
+static void flows_doc(struct res_doc *d, const struct cfg *c, json_t *j,
+		      const struct sample *s, const struct ctl_report *rep,
+		      int same_box)
 {
-	double *r = xcalloc((size_t)s->nflows, sizeof(double));
+	const struct flows_part *fp = flows_of(s);
+	double *r = xcalloc((size_t)fp->n, sizeof(double));
 	json_t *a = json_array();
-	int i;
+	int i, trans = rr_of(s) != NULL;
 
-	for (i = 0; i < s->nflows; i++) {
-		r[i] = s->flow_secs[i] > 0
-			       ? (double)s->flow_count[i] / s->flow_secs[i]
-			       : 0;
+	(void)c, (void)rep, (void)same_box;
+	for (i = 0; i < fp->n; i++) {
+		r[i] = fp->secs[i] > 0 ? (double)fp->count[i] / fp->secs[i] : 0;
 		json_array_append_new(
 			a, json_pack("{s:I, s:f}",
-				     s->rr_kind ? "transactions" : "bytes",
-				     (json_int_t)s->flow_count[i], "elapsed_s",
-				     s->flow_secs[i]));
+				     trans ? "transactions" : "bytes",
+				     (json_int_t)fp->count[i], "elapsed_s",
+				     fp->secs[i]));
 	}
 	json_object_set_new(j, "flows", a);
 	res_metric(d, "fairness_jain", "", RES_HIGHER, 0);
-	res_sample_set(j, "fairness_jain", flows_jain(r, s->nflows));
+	res_sample_set(j, "fairness_jain", flows_jain(r, fp->n));
 	free(r);
 }
 
-void flows_sample_free(struct sample *s)
+static void flows_params(json_t *params, const struct cfg *c,
+			 const struct sample *s)
 {
-	free(s->flow_count);
-	free(s->flow_secs);
-	s->flow_count = NULL;
-	s->flow_secs = NULL;
+	(void)c;
+	json_object_set_new(params, "flows", json_integer(flows_of(s)->n));
 }
+
+static void flows_hello(struct ctl_hello *h, const struct sample *s)
+{
+	const struct flows_part *fp = flows_of(s);
+
+	h->nflows = fp->n;
+	h->flow_count = fp->count;
+}
+
+static void flows_report(struct ctl_report *rep, const struct sample *s)
+{
+	const struct flows_part *fp = flows_of(s);
+
+	rep->nflows = fp->n;
+	rep->flow_count = fp->count;
+}
+
+static void flows_check_report(const struct cfg *c, const struct sample *s,
+			       const struct ctl_report *rep)
+{
+	const struct flows_part *fp = flows_of(s);
+	char why[128];
+
+	if (!ctl_flows_match(fp->count, fp->n, rep->flow_count, rep->nflows,
+			     why, sizeof(why)))
+		die("receiver %s:%d: per-flow counts differ: %s (phase: report)",
+		    c->host, c->port, why);
+}
+
+static void flows_check_hello(const struct rcv *r, const struct ctl_hello *h,
+			      const struct sample *s)
+{
+	const struct flows_part *fp = flows_of(s);
+	char why[128];
+
+	if (!ctl_flows_match(h->flow_count, h->nflows, fp->count, fp->n, why,
+			     sizeof(why)))
+		die("transmitter %s: per-flow counts differ: %s (phase: report)",
+		    r->peer, why);
+}
+
+static void flows_free(void *data)
+{
+	struct flows_part *fp = data;
+
+	free(fp->count);
+	free(fp->secs);
+}
+
+const struct ttcp_part flows_part = {
+	.name = "flows",
+	.size = sizeof(struct flows_part),
+	.lines = flows_lines,
+	.params = flows_params,
+	.doc = flows_doc,
+	.hello = flows_hello,
+	.report = flows_report,
+	.check_report = flows_check_report,
+	.check_hello = flows_check_hello,
+	.free = flows_free,
+};
+
+/* -r: a -P stream (or -P -R) whose first connection and setup came. */
+static int flows_rcv(struct rcv *r, const struct rcv_open *o, struct sample *s)
+{
+	flows_rcv_sample(r, flows_accept(r, o->fd, &o->st), o->st.flows,
+			 o->st.reverse ? FL_TX : FL_RX, 0, 0, &o->st, s);
+	return 0;
+}
+
+static int flows_xmit_match(const struct cfg *c)
+{
+	return c->flows > 1;
+}
+
+static int flows_rcv_match(const struct cfg *c, const struct rcv_open *o)
+{
+	(void)c;
+	return o && o->setup && o->st.flows > 1;
+}
+
+/* What the flows carry opens as it does on one connection. */
+static void flows_xmit_open(struct xmit *t)
+{
+	if (t->c->rr)
+		ttcp_rr_mode.xmit_open(t);
+	else
+		ttcp_dir_mode.xmit_open(t);
+}
+
+const struct ttcp_mode ttcp_flows_mode = {
+	.name = "flows",
+	.xmit_match = flows_xmit_match,
+	.rcv_match = flows_rcv_match,
+	.xmit_open = flows_xmit_open,
+	.xmit = flows_xmit,
+	.rcv = flows_rcv,
+};

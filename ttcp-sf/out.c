@@ -3,12 +3,12 @@
  * document and its config, ttcp's rate lines, a case's params, the CPU
  * block per meter for local and remote (once when both ends are one
  * box), the one-line local/remote CPU and service demand, and the
- * result sample; and the dispatch to what --rr (rr_out.c), -R/--bidir
- * (dir.c) and -P (flows_side.c) add to each.
+ * result sample; and the calls of each part's hooks (mode.h) for what
+ * --rr, -P, -R/--bidir and -u add to each.
  */
 #include "config.h"
 #include "dir.h"
-#include "flows.h"
+#include "mode.h"
 #include "rr.h"
 #include "sig.h"
 #include "ttcp.h"
@@ -18,8 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-FILE *ttcp_out;
-static struct res_doc *run_doc; /* out_doc's, for out_interrupted */
 
 static json_t *cfg_json(const struct cfg *c)
 {
@@ -62,26 +60,13 @@ struct res_doc *out_doc(const struct cfg *c, int argc, char **argv)
 	struct res_doc *d = cli_result_doc(&c->com, "ttcp-sf", argc, argv);
 
 	ttcp_out = c->com.json_stdout || c->com.json_stream ? stderr : stdout;
-	run_doc = d;
+	side_doc(d);
 	res_set(d, "config", cfg_more(c));
 	res_metric(d, "throughput_MBps", "MB/s", RES_HIGHER, 1);
 	res_metric(d, "elapsed_s", "s", RES_LOWER, 0);
 	if (c->rr)
 		rr_out_metrics(d);
 	return d;
-}
-
-void out_interrupted(const char *side, const char *phase, const char *detail)
-{
-	fprintf(ttcp_out, "ttcp-%s: interrupted by a signal (phase: %s)%s%s\n",
-		side, phase, detail ? ": " : "", detail ? detail : "");
-	fflush(ttcp_out);
-	if (run_doc) {
-		res_fail(run_doc, "stopped by signal %d (phase: %s)",
-			 (int)sig_stop, phase);
-		res_finish(run_doc);
-	}
-	exit(sig_exit_status());
 }
 
 void out_rate(const char *side, const struct cfg *c, const struct sample *s)
@@ -143,7 +128,8 @@ void out_cpu(const char *side, const struct cfg *c, const struct sample *s,
 {
 	const struct cpu_sample *l = first_ok(s->cpu.local, s->cpu.nlocal);
 	const struct cpu_sample *r = NULL;
-	double bytes = s->rr_kind ? 0 : (double)s->bytes; /* --rr: per tx */
+	int trans = sample_trans_part(s) != NULL;
+	double bytes = trans ? 0 : (double)s->bytes; /* --rr: per tx */
 	int i;
 
 	if (!c->com.cpu)
@@ -173,7 +159,7 @@ void out_cpu(const char *side, const struct cfg *c, const struct sample *s,
 		fprintf(ttcp_out, "ttcp-%s: no usable CPU meter\n", side);
 		return;
 	}
-	if (s->rr_kind)
+	if (trans)
 		return; /* rr_out.c: CPU per transaction */
 	if (same_box)
 		fprintf(ttcp_out, "ttcp-%s: cpu box %.1f%%, sd %.3f us/KB (%s; both ends on this box)\n",
@@ -199,7 +185,7 @@ json_t *out_sample(struct res_doc *d, const struct cfg *c,
 	double mbps = s->elapsed_s > 0 ? (double)s->bytes / s->elapsed_s / 1e6 :
 					 0;
 
-	if (!s->rr_kind) /* --rr: trans_per_s (rr_out.c) */
+	if (!sample_trans_part(s)) /* --rr: trans_per_s (rr_out.c) */
 		res_sample_set(j, "throughput_MBps", mbps);
 	res_sample_set(j, "elapsed_s", s->elapsed_s);
 	json_object_set_new(j, "bytes", json_integer((json_int_t)s->bytes));
@@ -212,14 +198,9 @@ json_t *out_sample(struct res_doc *d, const struct cfg *c,
 		res_metric(d, "zc_copied_pct", "%", RES_LOWER, 0);
 		res_sample_set(j, "zc_copied_pct", s->zc_copied_pct);
 	}
-	if (c->udp) {
-		json_object_set_new(j, "datagrams",
-				    json_integer((json_int_t)s->dgrams));
-		json_object_set_new(j, "lost", s->lost >= 0 ?
-					       json_integer(s->lost) :
-					       json_null());
-	}
 	if (c->com.cpu) {
+		int trans = sample_trans_part(s) != NULL; /* CPU per tx */
+
 		struct cpuwin_sample cs = s->cpu;
 
 		/* the run's kind as the pair has it (the receiver learns it
@@ -229,9 +210,9 @@ json_t *out_sample(struct res_doc *d, const struct cfg *c,
 		if (rep)
 			cpuwin_peer_figures(&cs, rep->cpu, rep->ncpu);
 		cpuwin_add_side(d, j, &cs, CPUWIN_LOCAL,
-				s->rr_kind ? 0 : (double)s->bytes);
+				trans ? 0 : (double)s->bytes);
 		cpuwin_add_side(d, j, &cs, CPUWIN_PEER,
-				s->rr_kind || !rep ? 0 : (double)rep->bytes);
+				trans || !rep ? 0 : (double)rep->bytes);
 	}
 	if (rep) {
 		json_t *r = json_pack("{s:s, s:I, s:I, s:I, s:b, s:f}",
@@ -242,14 +223,6 @@ json_t *out_sample(struct res_doc *d, const struct cfg *c,
 				      rep->verified, "elapsed_s",
 				      rep->elapsed_s);
 
-		if (c->udp) {
-			json_object_set_new(r, "datagrams",
-					    json_integer((json_int_t)rep->dgrams));
-			json_object_set_new(r, "lost",
-					    rep->lost >= 0 ?
-						    json_integer(rep->lost) :
-						    json_null());
-		}
 		json_object_set_new(j, "remote", r);
 	}
 	return j;
@@ -257,38 +230,48 @@ json_t *out_sample(struct res_doc *d, const struct cfg *c,
 
 void out_lines(const char *side, const struct cfg *c, const struct sample *s)
 {
-	if (s->rr_kind)
-		rr_out_lines(side, s);
+	const struct ttcp_part *t = sample_trans_part(s);
+	int i;
+
+	if (t) /* its transactions, not ttcp's bytes */
+		t->lines(side, c, s);
 	else
 		out_rate(side, c, s);
-	if (s->dir == 2)
-		dir_out_rev(side, c, s);
-	if (s->nflows)
-		flows_out(side, s);
+	for (i = 0; ttcp_parts[i]; i++)
+		if (s->part[i] && ttcp_parts[i] != t && ttcp_parts[i]->lines)
+			ttcp_parts[i]->lines(side, c, s);
+}
+
+void out_closing(const char *recv_method, const char *method,
+		 const struct cfg *c, const struct sample *s, int same)
+{
+	double el = s->elapsed_s > 0 ? s->elapsed_s : 0;
+
+	fprintf(ttcp_out, "ttcp-sf: %s <- %s %s: %.1f MB/s%s\n", recv_method,
+		method, c->udp ? "udp" : "tcp",
+		el > 0 ? (double)s->bytes / el / 1e6 : 0.0,
+		same ? " (same box)" : "");
 }
 
 void out_params_more(json_t *params, const struct cfg *c,
 		     const struct sample *s)
 {
-	if (s->rr_kind)
-		rr_out_params(params, c, s);
-	if (s->nflows)
-		json_object_set_new(params, "flows", json_integer(s->nflows));
-	if (s->dir)
-		json_object_set_new(params, "direction",
-				    json_string(dir_name(s->dir == 1,
-							 s->dir == 2)));
+	int i;
+
+	for (i = 0; ttcp_parts[i]; i++)
+		if (s->part[i] && ttcp_parts[i]->params)
+			ttcp_parts[i]->params(params, c, s);
 }
 
 void out_sample_more(struct res_doc *d, const struct cfg *c, json_t *j,
 		     const struct sample *s, const struct ctl_report *rep,
 		     int same_box)
 {
-	if (s->rr_kind)
-		rr_out_sample(d, c, j, s, rep, same_box);
-	dir_out_sample(d, j, s);
-	if (s->nflows)
-		flows_out_sample(d, j, s);
+	int i;
+
+	for (i = 0; ttcp_parts[i]; i++)
+		if (s->part[i] && ttcp_parts[i]->doc)
+			ttcp_parts[i]->doc(d, c, j, s, rep, same_box);
 	if (s->intervals)
 		json_object_set(j, "intervals", s->intervals);
 }

@@ -16,8 +16,10 @@
 #include "dir.h"
 #include "flows.h"
 #include "ival.h"
+#include "mode.h"
 #include "rcv.h"
 #include "rr.h"
+#include "udp.h"
 #include "sig.h"
 #include "sock.h"
 
@@ -31,96 +33,6 @@
 #include <unistd.h>
 
 
-/* A hello at the data accept after a connection closed empty: that
- * was the sample, of no bytes; the exchange takes the hello. */
-static int empty_sample(struct rcv *r, int fd, struct sample *s)
-{
-	r->hello_fd = fd;
-	s->bytes = 0;
-	s->calls = 0;
-	s->zc_copied_pct = NAN;
-	s->verified = r->c->verify && (r->ops->flags & XFER_SEES_BYTES);
-	return 0;
-}
-
-static int tcp_sample(struct rcv *r, int first, struct sample *s)
-{
-	const struct cfg *c = r->c;
-	struct rcv_wait w;
-	struct dir_setup st;
-	char err[512];
-	struct xfer *x;
-	double t0;
-	int64_t n;
-	int fd, d;
-
-	rcv_wait_init(&w, first ? c->wait_ms : c->timeout_ms, NULL);
-	for (;;) {
-		fd = rcv_accept_data(r, &w, "data accept");
-		if (fd <= 0) {
-			if (sig_stop)
-				return -1;
-			rcv_wait_over(r, &w);
-		}
-		fprintf(ttcp_out, "ttcp-r: accept from %s\n", r->peer);
-		fflush(ttcp_out);
-		ttcp_socket_opts(c, fd, 0);
-		d = dir_peek(fd, c->timeout_ms, &st, w.empty[0] ? &r->hello : NULL,
-			     err, sizeof(err));
-		if (d < 0)
-			die("transmitter %s: %s (phase: setup)", r->peer, err);
-		if (d == DIR_HELLO)
-			return empty_sample(r, fd, s);
-		if (d == DIR_SETUP) { /* -R, -P... */
-			if (st.flows > 1)
-				flows_rcv_sample(r, flows_accept(r, fd, &st),
-						 st.flows,
-						 st.reverse ? FL_TX : FL_RX, 0,
-						 0, &st, s);
-			else
-				dir_rcv_sample(r, fd, &st, s);
-			close(fd);
-			return 0;
-		}
-		x = xfer_open(r->ops, fd, NULL, c->buflen, err, sizeof(err));
-		if (!x)
-			die("%s", err);
-		if ((c->align || c->offset) &&
-		    xfer_set_rbuf_align(x, c->align, c->offset))
-			die("-A/-O: out of memory");
-		x->timeout_ms = c->timeout_ms;
-		x->verify = c->verify;
-		x->touch = c->touch;
-		cpuwin_start(&r->w, NULL, 0);
-		ival_watch(ttcp_iv, &x->bytes);
-		t0 = clock_now();
-		n = xfer_recv_stream(x, 0, 0, &sig_stop);
-		ival_watch(ttcp_iv, NULL);
-		s->elapsed_s = clock_now() - t0;
-		cpuwin_stop(&r->w, &s->cpu, NULL, 0);
-		if (n != 0 || sig_stop)
-			break;
-		/* a port probe, or a transmitter gone before a byte */
-		rcv_wait_empty(r, &w);
-		xfer_close(x);
-		close(fd);
-	}
-	if (n < 0)
-		die("transmitter %s (phase: data, after %llu bytes): %s",
-		    r->peer, (unsigned long long)x->bytes, x->err);
-	s->bytes = (uint64_t)n;
-	s->calls = x->calls;
-	s->counters = xfer_counters_json(x);
-	s->zc_copied_pct = xfer_zc_copied_pct(x);
-	xfer_zc_warning(x, s->zc_warn, sizeof(s->zc_warn));
-	s->bad_bytes = x->bad_bytes;
-	s->verified = c->verify && (r->ops->flags & XFER_SEES_BYTES);
-	xfer_close(x);
-	close(fd); /* the transmitter's clock stops at this EOF */
-	return 0;
-}
-
-
 /*
  * The exchange: 1 with *h filled (report sent), 0 when no hello came
  * (why says so).
@@ -132,7 +44,7 @@ static int exchange(struct rcv *r, const struct sample *s,
 	struct ctl_report rep;
 	char err[512];
 	json_t *j;
-	int fd, e;
+	int fd, e, i;
 
 	fd = rcv_await_hello(r, h, why, wlen);
 	if (fd < 0)
@@ -157,12 +69,9 @@ static int exchange(struct rcv *r, const struct sample *s,
 	rep.lost = s->lost;
 	rep.dgrams = s->dgrams;
 	rep.zc_copied_pct = s->zc_copied_pct;
-	rep.trans = s->trans;
-	rep.rr_lost = s->rr_lost;
-	rep.rev_bytes = s->rev_bytes;
-	rep.rev_elapsed_s = s->rev_elapsed_s;
-	rep.nflows = s->nflows;
-	rep.flow_count = s->flow_count;
+	for (i = 0; ttcp_parts[i]; i++)
+		if (s->part[i] && ttcp_parts[i]->report)
+			ttcp_parts[i]->report(&rep, s);
 	j = ctl_report_build(&rep, s->cpu.local,
 			     c->com.cpu ? s->cpu.nlocal : 0);
 	e = peerrep_send(fd, j, c->report_ms);
@@ -174,69 +83,105 @@ static int exchange(struct rcv *r, const struct sample *s,
 	return 1;
 }
 
-/* One sample of what comes, -i's reporter around; -1 when stopped. */
+/* A hello at the data accept after a connection closed empty: that
+ * was the sample, of no bytes; the exchange takes the hello. */
+static int empty_sample(struct rcv *r, int fd, struct sample *s)
+{
+	r->hello_fd = fd;
+	s->bytes = 0;
+	s->calls = 0;
+	s->zc_copied_pct = NAN;
+	s->verified = r->c->verify && (r->ops->flags & XFER_SEES_BYTES);
+	return 0;
+}
+
+/*
+ * A sample on a data connection: accepted within the wait, what it
+ * opens with peeked (a setup frame, or data), and made by the mode that
+ * asks for (stream, -R/--bidir, -P). A connection that closes without a
+ * byte is not the sample: accept again, the wait shortened. 0 or -1
+ * when stopped.
+ */
+static int conn_sample(struct rcv *r, int first, struct sample *s)
+{
+	const struct cfg *c = r->c;
+	struct rcv_open o;
+	struct rcv_wait w;
+	char err[512];
+	int d, k;
+
+	rcv_wait_init(&w, first ? c->wait_ms : c->timeout_ms, NULL);
+	for (;;) {
+		memset(&o, 0, sizeof(o));
+		o.fd = rcv_accept_data(r, &w, "data accept");
+		if (o.fd <= 0) {
+			if (sig_stop)
+				return -1;
+			rcv_wait_over(r, &w);
+		}
+		fprintf(ttcp_out, "ttcp-r: accept from %s\n", r->peer);
+		fflush(ttcp_out);
+		ttcp_socket_opts(c, o.fd, 0);
+		d = ttcp_peek_open(o.fd, c->timeout_ms, &o.st,
+			     w.empty[0] ? &r->hello : NULL, err, sizeof(err));
+		if (d < 0)
+			die("transmitter %s: %s (phase: setup)", r->peer, err);
+		if (d == OPEN_HELLO)
+			return empty_sample(r, o.fd, s);
+		o.setup = d == OPEN_SETUP;
+		k = ttcp_rcv_mode(c, &o)->rcv(r, &o, s);
+		if (k != 1)
+			return k;
+		rcv_wait_empty(r, &w); /* a port probe, or a transmitter
+					* gone before a byte */
+	}
+}
+
+/* One sample of what comes, -i's reporter around; -1 when stopped. A
+ * mode the options name (--rr, -u) takes its connections itself. */
 static int run_sample(struct rcv *r, int idx, struct sample *s)
 {
 	const struct cfg *c = r->c;
-	int stop = 0;
+	const struct ttcp_mode *m = ttcp_rcv_mode(c, NULL);
+	int stop;
 
 	ttcp_ival_start(c, "r", idx, c->rr != 0);
-	if (c->rr)
-		stop = rr_rcv_sample(r, idx == 0, s);
-	else if (c->udp)
-		rcv_udp_sample(r, idx == 0, s);
-	else
-		stop = tcp_sample(r, idx == 0, s);
-	s->intervals = ttcp_ival_stop(c->rr ? s->trans : s->bytes);
+	stop = m ? m->rcv(r, NULL, s) : conn_sample(r, idx == 0, s);
+	s->intervals = ttcp_ival_stop(sample_count(s));
 	return stop;
 }
 
-/* The transmitter's counts (its hello) against this side's. */
+/* The transmitter's counts (its hello) against this side's: the bytes
+ * (UDP loses some by design), then each part's own. */
 static void check_hello(const struct rcv *r, const struct ctl_hello *h,
 			const struct sample *s)
 {
-	const struct cfg *c = r->c;
-	char why[128];
+	int i, rev = sample_reverse(s);
 
-	if (!c->udp && h->bytes != s->bytes)
+	if (!sample_part(s, &udp_part) && !sample_part(s, &rr_part) &&
+	    h->bytes != s->bytes)
 		die("transmitter %s %s %llu bytes, %llu %s here (phase: data)",
-		    r->peer, s->dir == 1 ? "received" : "sent",
+		    r->peer, rev ? "received" : "sent",
 		    (unsigned long long)h->bytes,
-		    (unsigned long long)s->bytes,
-		    s->dir == 1 ? "sent" : "arrived");
-	if (s->dir == 2 && h->rev_bytes != s->rev_bytes)
-		die("this side sent %llu bytes, %llu reached transmitter %s (phase: data)",
-		    (unsigned long long)s->rev_bytes,
-		    (unsigned long long)h->rev_bytes, r->peer);
-	if (s->nflows && !ctl_flows_match(h->flow_count, h->nflows,
-					  s->flow_count, s->nflows, why,
-					  sizeof(why)))
-		die("transmitter %s: per-flow counts differ: %s (phase: report)",
-		    r->peer, why);
-	if (c->rr && s->rr_kind != RR_UDP && h->trans != s->trans)
-		die("transmitter %s counted %llu transactions, %llu answered here (phase: report)",
-		    r->peer, (unsigned long long)h->trans,
-		    (unsigned long long)s->trans);
+		    (unsigned long long)s->bytes, rev ? "sent" : "arrived");
+	for (i = 0; ttcp_parts[i]; i++)
+		if (s->part[i] && ttcp_parts[i]->check_hello)
+			ttcp_parts[i]->check_hello(r, h, s);
 }
 
-/* The receiver's one-line summary of a sample. */
+/* The receiver's one-line summary of a sample: a part's own, else the
+ * stream's. */
 static void closing_line(const struct rcv *r, const struct sample *s,
 			 const char *method, int same)
 {
-	double el = s->elapsed_s > 0 ? s->elapsed_s : 0;
+	int i;
 
-	if (r->c->rr)
-		fprintf(ttcp_out, "ttcp-sf: %s <- %s: %.1f trans/s%s\n",
-			rr_name(s->rr_kind), r->peer,
-			el > 0 ? (double)s->trans / el : 0.0,
-			same ? " (same box)" : "");
-	else
-		fprintf(ttcp_out, "ttcp-sf: %s %s %s %s: %.1f MB/s%s\n",
-			s->dir == 1 ? "write" : r->ops->name,
-			s->dir == 1 ? "->" : "<-", s->dir == 1 ? r->peer : method,
-			s->dir == 1 ? "tcp (-R)" : r->c->udp ? "udp" : "tcp",
-			el > 0 ? (double)s->bytes / el / 1e6 : 0.0,
-			same ? " (same box)" : "");
+	for (i = 0; ttcp_parts[i]; i++)
+		if (s->part[i] && ttcp_parts[i]->closing) {
+			ttcp_parts[i]->closing(r, s, method, same);
+			return;
+		}
+	out_closing(r->ops->name, method, r->c, s, same);
 }
 
 static int one_sample(struct rcv *r, int idx)
@@ -260,7 +205,7 @@ static int one_sample(struct rcv *r, int idx)
 		fprintf(ttcp_out, "ttcp-r: pattern check: %llu of %llu bytes wrong\n",
 			(unsigned long long)s.bad_bytes,
 			(unsigned long long)s.bytes);
-	else if (c->verify && s.dir != 1)
+	else if (c->verify && !sample_reverse(&s))
 		fprintf(ttcp_out, "ttcp-r: -V: %s does not see the bytes; the count is checked%s\n",
 			r->ops->name, c->report ? " against the hello" : "");
 	if (c->report && !sig_stop)
@@ -286,7 +231,7 @@ static int one_sample(struct rcv *r, int idx)
 		    r->peer, (unsigned long long)s.bad_bytes);
 	out_cpu("r", c, &s, NULL, same,
 		have ? "the transmitter holds its own figures" : why);
-	if (s.dir == 1) /* -R: this side sent with write */
+	if (sample_reverse(&s)) /* -R: this side sent with write */
 		j = out_params("write", have ? h.method : "unknown", c,
 			       "receive", "file");
 	else
@@ -299,11 +244,9 @@ static int one_sample(struct rcv *r, int idx)
 	if (s.paired)
 		res_sample_pair(r->d, j, s.pair, s.metered);
 	res_sample(kase, j);
-	json_decref(s.counters);
-	flows_sample_free(&s);
-	json_decref(s.intervals);
 	ctl_hello_free(&h);
 	closing_line(r, &s, have ? h.method : "?", same);
+	sample_free(&s);
 	return more;
 }
 

@@ -79,7 +79,5 @@ int rcv_accept_data(struct rcv *r, const struct rcv_wait *w,
  */
 int rcv_await_hello(struct rcv *r, struct ctl_hello *h, char *why,
 		    size_t len);
-/* rcv_udp.c: one UDP stream sample. */
-void rcv_udp_sample(struct rcv *r, int first, struct sample *s);
 
 #endif

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mode.h"
 #include "ttcp.h"
 
 /* The sequence stamp of UDP requests: its first min(4, size) bytes. */
@@ -38,29 +39,36 @@ uint32_t rr_stamp_get(const unsigned char *b, size_t size);
 ssize_t rr_read_full(int fd, void *buf, size_t len);
 ssize_t rr_write_full(int fd, const void *buf, size_t len);
 
-/* rr_xmit.c: one sample of the transmitter; dies on a fault, naming
- * the peer, the phase and the transaction. */
-void rr_xmit_sample(const struct cfg *c, struct cpuwin *w, struct sample *s);
-/* rr_rcv.c: one sample of the receiver; -1 when stopped by a signal. */
-struct rcv;
-int rr_rcv_sample(struct rcv *r, int first, struct sample *s);
+/* --rr's part of a sample (mode.h): what request/response counted. */
+struct rr_part {
+	int kind;		/* enum rr_kind of the sample */
+	uint32_t req, resp;	/* its sizes */
+	uint64_t trans;		/* transactions answered (-i reads it) */
+	struct hist *lat;	/* -t: their latency in ns (owned) */
+	uint64_t lost;		/* UDP: requests without an answer */
+	uint64_t late;		/* UDP: answers after their request's timeout */
+};
+static inline struct rr_part *rr_of(const struct sample *s)
+{
+	return sample_part(s, &rr_part);
+}
+/* The part of a sample of kind, sizes req and resp, with -t's latency
+ * histogram (lat). */
+struct rr_part *rr_add(struct sample *s, int kind, uint32_t req,
+		       uint32_t resp, int lat);
 
-/* rr_out.c: the lines and the result-sample figures of a sample. */
+/* rr_rcv.c: one sample of the receiver (the rr mode's rcv); -1 when
+ * stopped by a signal. rr_xmit.c's transmitter dies on a fault, naming
+ * the peer, the phase and the transaction. */
+struct rcv;
+int rr_rcv_sample(struct rcv *r, const struct rcv_open *o, struct sample *s);
+/* rr_out.c: -t's first line, and the metrics of the document. */
 void rr_out_header(const struct cfg *c);
-void rr_out_lines(const char *side, const struct sample *s);
-/* The sample's figures, and CPU per transaction printed and stored. */
-void rr_out_sample(struct res_doc *d, const struct cfg *c, json_t *j,
-		   const struct sample *s, const struct ctl_report *rep,
-		   int same_box);
 void rr_out_metrics(struct res_doc *d);
-/* The closing line of -t, with the median of the rates. */
-void rr_out_summary(const struct cfg *c, double median, int n, int paired);
-/* -t: the receiver's counts must match ours; dies naming both. */
-void rr_check_report(const struct cfg *c, const struct sample *s,
-		     const struct ctl_report *rep);
-/* The sample's histogram, freed. */
-void rr_sample_free(struct sample *s);
-/* The case key of a request/response case: workload, sizes, burst. */
-void rr_out_params(json_t *params, const struct cfg *c, const struct sample *s);
+/* The closing line of -t, with the median of the rates (by: the meter
+ * that paired the runs, NULL unpaired). */
+void rr_out_summary(const struct cfg *c, double median, int n,
+		    const char *by);
+/* The receiver's -P --rr: the flows engine answers (flows_side.c). */
 
 #endif

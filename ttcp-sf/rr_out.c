@@ -8,6 +8,7 @@
 #include "config.h"
 #include "hist.h"
 #include "log.h"
+#include "rcv.h"
 #include "rr.h"
 
 #include <math.h>
@@ -28,7 +29,37 @@ static const struct {
 
 static double tps(const struct sample *s)
 {
-	return s->elapsed_s > 0 ? (double)s->trans / s->elapsed_s : 0;
+	const struct rr_part *p = rr_of(s);
+
+	return s->elapsed_s > 0 ? (double)p->trans / s->elapsed_s : 0;
+}
+
+static uint64_t rr_count(const struct sample *s)
+{
+	return rr_of(s)->trans;
+}
+
+static void hist_release(struct hist *h)
+{
+	if (h)
+		hist_free(h);
+	free(h);
+}
+
+struct rr_part *rr_add(struct sample *s, int kind, uint32_t req,
+		       uint32_t resp, int lat)
+{
+	struct rr_part *p = sample_add(s, &rr_part);
+
+	p->kind = kind;
+	p->req = req;
+	p->resp = resp;
+	if (lat && !p->lat) {
+		p->lat = calloc(1, sizeof(*p->lat));
+		if (!p->lat || hist_init(p->lat))
+			die("out of memory (latency histogram)");
+	}
+	return p;
 }
 
 void rr_out_header(const struct cfg *c)
@@ -45,28 +76,31 @@ void rr_out_header(const struct cfg *c)
 		c->burst, c->port, c->host);
 }
 
-void rr_out_lines(const char *side, const struct sample *s)
+static void rr_lines(const char *side, const struct cfg *c,
+		     const struct sample *s)
 {
+	const struct rr_part *p = rr_of(s);
 	size_t i;
 
+	(void)c;
 	fprintf(ttcp_out,
 		"ttcp-%s: %s %u,%u bytes: %llu transactions in %.2f real seconds = %.1f trans/sec +++\n",
-		side, rr_name(s->rr_kind), s->rr_req, s->rr_resp,
-		(unsigned long long)s->trans, s->elapsed_s, tps(s));
-	if (s->rr_kind == RR_UDP)
+		side, rr_name(p->kind), p->req, p->resp,
+		(unsigned long long)p->trans, s->elapsed_s, tps(s));
+	if (p->kind == RR_UDP)
 		fprintf(ttcp_out,
 			"ttcp-%s: %llu requests lost%s, %llu late answers\n",
-			side, (unsigned long long)s->rr_lost,
+			side, (unsigned long long)p->lost,
 			*side == 't' ? " (no answer in time)"
 				     : " (never arrived here)",
-			(unsigned long long)s->rr_late);
-	if (!s->lat || !s->lat->count)
+			(unsigned long long)p->late);
+	if (!p->lat || !p->lat->count)
 		return;
 	fprintf(ttcp_out, "ttcp-%s: latency us: mean %.1f", side,
-		hist_mean(s->lat) / 1e3);
+		hist_mean(p->lat) / 1e3);
 	for (i = 0; i < NPCT; i++)
 		fprintf(ttcp_out, " %s %.1f", pcts[i].label,
-			(double)hist_percentile(s->lat, pcts[i].p) / 1e3);
+			(double)hist_percentile(p->lat, pcts[i].p) / 1e3);
 	fprintf(ttcp_out, "\n");
 }
 
@@ -113,7 +147,7 @@ static void put_cpu(struct res_doc *d, json_t *j, const char *side,
 {
 	double l, r = NAN;
 
-	l = per_tx(d, j, "local", s->cpu.local, s->cpu.nlocal, s->trans,
+	l = per_tx(d, j, "local", s->cpu.local, s->cpu.nlocal, rr_of(s)->trans,
 		   s->metered);
 	if (rep)
 		r = per_tx(d, j, "remote", rep->cpu, rep->ncpu, rep->trans,
@@ -132,74 +166,132 @@ static void put_cpu(struct res_doc *d, json_t *j, const char *side,
 			l);
 }
 
-void rr_out_sample(struct res_doc *d, const struct cfg *c, json_t *j,
+static void rr_doc(struct res_doc *d, const struct cfg *c, json_t *j,
 		   const struct sample *s, const struct ctl_report *rep,
 		   int same_box)
 {
+	const struct rr_part *p = rr_of(s);
 	size_t i;
 
 	res_sample_set(j, "trans_per_s", tps(s));
 	json_object_set_new(j, "transactions",
-			    json_integer((json_int_t)s->trans));
-	if (s->rr_kind == RR_UDP)
+			    json_integer((json_int_t)p->trans));
+	if (p->kind == RR_UDP)
 		json_object_set_new(j, "rr_lost",
-				    json_integer((json_int_t)s->rr_lost));
+				    json_integer((json_int_t)p->lost));
 	if (s->cpu.nlocal || (rep && rep->ncpu))
 		put_cpu(d, j, c->trans ? "t" : "r", s, rep, same_box);
-	if (!s->lat)
+	if (!p->lat)
 		return;
-	json_object_set_new(j, "latency_hist", hist_to_json(s->lat, "ns"));
-	if (!s->lat->count)
+	json_object_set_new(j, "latency_hist", hist_to_json(p->lat, "ns"));
+	if (!p->lat->count)
 		return;
-	res_sample_set(j, "lat_mean_us", hist_mean(s->lat) / 1e3);
+	res_sample_set(j, "lat_mean_us", hist_mean(p->lat) / 1e3);
 	for (i = 0; i < NPCT; i++)
 		res_sample_set(j, pcts[i].name,
-			       (double)hist_percentile(s->lat, pcts[i].p) /
+			       (double)hist_percentile(p->lat, pcts[i].p) /
 				       1e3);
 }
 
-void rr_out_params(json_t *params, const struct cfg *c, const struct sample *s)
+/* The case key of a request/response case: workload, sizes, burst. */
+static void rr_params(json_t *params, const struct cfg *c,
+		      const struct sample *s)
 {
-	json_object_set_new(params, "workload",
-			    json_string(rr_name(s->rr_kind)));
-	json_object_set_new(params, "size", json_integer(s->rr_req));
-	json_object_set_new(params, "resp_size", json_integer(s->rr_resp));
+	const struct rr_part *p = rr_of(s);
+
+	json_object_set_new(params, "workload", json_string(rr_name(p->kind)));
+	json_object_set_new(params, "size", json_integer(p->req));
+	json_object_set_new(params, "resp_size", json_integer(p->resp));
 	if (c->trans)
 		json_object_set_new(params, "burst", json_integer(c->burst));
 }
 
-void rr_out_summary(const struct cfg *c, double median, int n, int paired)
+void rr_out_summary(const struct cfg *c, double median, int n,
+		    const char *by)
 {
-	fprintf(ttcp_out, "ttcp-sf: %s %u,%u -> %s: %.1f trans/s%s%s\n",
+	fprintf(ttcp_out, "ttcp-sf: %s %u,%u -> %s: %.1f trans/s%s%s%s%s\n",
 		rr_name(c->udp ? RR_UDP : c->rr), c->rr_req, c->rr_resp,
 		c->host, median, n > 1 ? " (median)" : "",
-		paired ? ", unmetered runs; soak CPU from the metered runs"
-		       : "");
+		by ? ", unmetered runs; " : "",
+		by ? meter_words_of(by)->from : "",
+		by ? " from the metered runs" : "");
 }
 
-/* The receiver's counts against ours (ctl.c brought them). */
-void rr_check_report(const struct cfg *c, const struct sample *s,
-		     const struct ctl_report *rep)
+/* The receiver's counts against ours (the report brought them). */
+static void rr_check_report(const struct cfg *c, const struct sample *s,
+			    const struct ctl_report *rep)
 {
-	uint64_t sent = s->trans + s->rr_lost;
+	const struct rr_part *p = rr_of(s);
+	uint64_t sent = p->trans + p->lost;
 
-	if (s->rr_kind != RR_UDP && rep->trans != s->trans)
+	if (p->kind != RR_UDP && rep->trans != p->trans)
 		die("receiver %s:%d answered %llu transactions, %llu here (phase: report)",
 		    c->host, c->port, (unsigned long long)rep->trans,
-		    (unsigned long long)s->trans);
-	if (s->rr_kind == RR_UDP &&
-	    (rep->trans > sent || rep->trans < s->trans))
+		    (unsigned long long)p->trans);
+	if (p->kind == RR_UDP &&
+	    (rep->trans > sent || rep->trans < p->trans))
 		die("receiver %s:%d answered %llu requests; %llu sent, %llu answers came (phase: report)",
 		    c->host, c->port, (unsigned long long)rep->trans,
-		    (unsigned long long)sent, (unsigned long long)s->trans);
+		    (unsigned long long)sent, (unsigned long long)p->trans);
 	fprintf(ttcp_out, "ttcp-t: receiver answered %llu of %llu requests\n",
 		(unsigned long long)rep->trans, (unsigned long long)sent);
 }
 
-void rr_sample_free(struct sample *s)
+/* The transmitter's count against ours (UDP_RR: lost requests never
+ * came, so the counts differ by design). */
+static void rr_check_hello(const struct rcv *r, const struct ctl_hello *h,
+			   const struct sample *s)
 {
-	if (s->lat)
-		hist_free(s->lat);
-	free(s->lat);
-	s->lat = NULL;
+	const struct rr_part *p = rr_of(s);
+
+	if (p->kind != RR_UDP && h->trans != p->trans)
+		die("transmitter %s counted %llu transactions, %llu answered here (phase: report)",
+		    r->peer, (unsigned long long)h->trans,
+		    (unsigned long long)p->trans);
 }
+
+static void rr_hello(struct ctl_hello *h, const struct sample *s)
+{
+	const struct rr_part *p = rr_of(s);
+
+	h->rr_kind = p->kind;
+	h->trans = p->trans;
+}
+
+static void rr_report(struct ctl_report *rep, const struct sample *s)
+{
+	const struct rr_part *p = rr_of(s);
+
+	rep->trans = p->trans;
+	rep->rr_lost = p->lost;
+}
+
+static void rr_closing(const struct rcv *r, const struct sample *s,
+		       const char *method, int same)
+{
+	(void)method;
+	fprintf(ttcp_out, "ttcp-sf: %s <- %s: %.1f trans/s%s\n",
+		rr_name(rr_of(s)->kind), r->peer, tps(s),
+		same ? " (same box)" : "");
+}
+
+static void rr_free(void *data)
+{
+	hist_release(((struct rr_part *)data)->lat);
+}
+
+const struct ttcp_part rr_part = {
+	.name = "rr",
+	.size = sizeof(struct rr_part),
+	.counts_trans = 1,
+	.lines = rr_lines,
+	.count = rr_count,
+	.params = rr_params,
+	.doc = rr_doc,
+	.hello = rr_hello,
+	.report = rr_report,
+	.check_report = rr_check_report,
+	.check_hello = rr_check_hello,
+	.closing = rr_closing,
+	.free = rr_free,
+};

@@ -14,6 +14,7 @@
 #include "log.h"
 #include "rcv.h"
 #include "rr.h"
+#include "udp.h"
 #include "sig.h"
 #include "sock.h"
 
@@ -31,6 +32,7 @@
 struct rrs {
 	struct rcv *r;
 	struct sample *s;
+	struct rr_part *p;	/* s's request/response part */
 	struct rr_setup su; /* as the first setup said */
 	unsigned char *req, *resp;
 };
@@ -38,7 +40,7 @@ struct rrs {
 static void __attribute__((noreturn))
 fault(const struct rrs *x, const char *phase, ssize_t n, size_t want)
 {
-	unsigned long long t = (unsigned long long)x->s->trans + 1;
+	unsigned long long t = (unsigned long long)x->p->trans + 1;
 
 	if (n == -ETIMEDOUT)
 		die("transmitter %s (phase: %s, transaction %llu): nothing within %d ms",
@@ -110,7 +112,7 @@ static int answer(struct rrs *x, int fd)
 	n = rr_write_full(fd, x->resp, x->su.resp);
 	if (n != (ssize_t)x->su.resp)
 		fault(x, "response", n, x->su.resp);
-	ctr_add(&x->s->trans, 1);
+	ctr_add(&x->p->trans, 1);
 	return 1;
 }
 
@@ -137,7 +139,7 @@ static int crr(struct rrs *x, int fd)
 		if (su.kind != RR_CRR || su.req != x->su.req ||
 		    su.resp != x->su.resp)
 			die("transmitter %s changed the --rr setup mid-sample (phase: setup, transaction %llu)",
-			    x->r->peer, (unsigned long long)x->s->trans + 1);
+			    x->r->peer, (unsigned long long)x->p->trans + 1);
 	}
 	close(fd);
 	return 0;
@@ -200,7 +202,7 @@ static int tcp_serve(struct rrs *x, int first)
 		return rr_flows(x, fd);
 	buffers(x);
 	cpuwin_start(&x->r->w, NULL, 0);
-	ival_watch(ttcp_iv, &x->s->trans);
+	ival_watch(ttcp_iv, &x->p->trans);
 	t0 = clock_now();
 	if (x->su.kind == RR_CRR) {
 		r = crr(x, fd);
@@ -286,7 +288,7 @@ static int udp_one(struct rrs *x, struct udp_rr *u, ssize_t n,
 	if (sendto(x->r->ufd, x->resp, x->su.resp, 0,
 		   (const struct sockaddr *)from, alen) < 0)
 		log_debug("UDP response: %s", strerror(errno)); /* a loss */
-	ctr_add(&x->s->trans, 1);
+	ctr_add(&x->p->trans, 1);
 	return 0;
 }
 
@@ -316,7 +318,7 @@ static int udp_serve(struct rrs *x, int first)
 			    ms);
 		if (w == 0)
 			die("transmitter %s went quiet for %d ms without its end datagram (phase: UDP requests, after %llu transactions)",
-			    x->r->peer, ms, (unsigned long long)x->s->trans);
+			    x->r->peer, ms, (unsigned long long)x->p->trans);
 		alen = sizeof(from);
 		n = recvfrom(x->r->ufd, x->req, UDP_BUF, 0,
 			     (struct sockaddr *)&from, &alen);
@@ -327,8 +329,8 @@ static int udp_serve(struct rrs *x, int first)
 	}
 	x->s->elapsed_s = clock_now() - u.t0;
 	cpuwin_stop(&x->r->w, &x->s->cpu, NULL, 0);
-	x->s->rr_lost = (uint64_t)u.sent > x->s->trans
-				? (uint64_t)u.sent - x->s->trans
+	x->p->lost = (uint64_t)u.sent > x->p->trans
+				? (uint64_t)u.sent - x->p->trans
 				: 0;
 	if (u.strays)
 		res_warn(x->r->d, "UDP --rr: %ld stray datagram%s ignored",
@@ -336,18 +338,23 @@ static int udp_serve(struct rrs *x, int first)
 	return 0;
 }
 
-int rr_rcv_sample(struct rcv *r, int first, struct sample *s)
+int rr_rcv_sample(struct rcv *r, const struct rcv_open *o, struct sample *s)
 {
 	struct rrs x = {.r = r, .s = s};
-	int ret = r->c->udp ? udp_serve(&x, first) : tcp_serve(&x, first);
+	int first = r->sample == 0, ret;
 
-	s->rr_kind = x.su.kind;
-	s->rr_req = x.su.req;
-	s->rr_resp = x.su.resp;
-	s->bytes = s->trans * x.su.req;
-	s->calls = s->trans;
+	(void)o;
+	x.p = sample_add(s, &rr_part);
+	ret = r->c->udp ? udp_serve(&x, first) : tcp_serve(&x, first);
+	x.p->kind = x.su.kind;
+	x.p->req = x.su.req;
+	x.p->resp = x.su.resp;
+	s->bytes = x.p->trans * x.su.req;
+	s->calls = x.p->trans;
 	s->zc_copied_pct = NAN;
 	s->lost = -1;
+	if (r->c->udp)
+		sample_add(s, &udp_part); /* its datagrams' keys */
 	free(x.req);
 	free(x.resp);
 	return ret;

@@ -15,6 +15,8 @@
 #include "ival.h"
 #include "log.h"
 #include "rr.h"
+#include "udp.h"
+#include "xmit.h"
 #include "sig.h"
 #include "sock.h"
 
@@ -30,6 +32,7 @@
 struct rrx {
 	const struct cfg *c;
 	struct sample *s;
+	struct rr_part *p;   /* s's request/response part */
 	unsigned char *req;  /* setup frame + one request */
 	unsigned char *resp; /* one response */
 	uint64_t target;     /* transactions to do (UINT64_MAX: --duration) */
@@ -50,15 +53,15 @@ static void *xmalloc0(size_t n)
  * answered and lost before it. */
 static const char *which(const struct rrx *x, char *b, size_t len)
 {
-	const struct sample *s = x->s;
+	const struct rr_part *p = x->p;
 
 	snprintf(b, len, "transaction %llu",
-		 (unsigned long long)(s->trans + s->rr_lost + 1));
-	if (s->rr_lost)
+		 (unsigned long long)(p->trans + p->lost + 1));
+	if (p->lost)
 		snprintf(b + strlen(b), len - strlen(b),
 			 "; %llu answered, %llu lost before it",
-			 (unsigned long long)s->trans,
-			 (unsigned long long)s->rr_lost);
+			 (unsigned long long)p->trans,
+			 (unsigned long long)p->lost);
 	return b;
 }
 
@@ -68,7 +71,7 @@ static void __attribute__((noreturn))
 fault(const struct rrx *x, const char *phase, ssize_t r, size_t want)
 {
 	const struct cfg *c = x->c;
-	uint64_t n = x->s->trans + x->s->rr_lost + 1;
+	uint64_t n = x->p->trans + x->p->lost + 1;
 	char where[160], t[96];
 
 	snprintf(where, sizeof(where), "%s, %s", phase, which(x, t, sizeof(t)));
@@ -89,7 +92,7 @@ fault(const struct rrx *x, const char *phase, ssize_t r, size_t want)
 /* Another transaction? -n counts requests sent: answered or lost. */
 static int more(const struct rrx *x, uint64_t now)
 {
-	return x->s->trans + x->s->rr_lost < x->target && !sig_stop &&
+	return x->p->trans + x->p->lost < x->target && !sig_stop &&
 	       (!x->deadline || now < x->deadline);
 }
 
@@ -124,8 +127,8 @@ static void tcp_one(struct rrx *x, int fd)
 		if (r != (ssize_t)c->rr_resp)
 			fault(x, "response", r, c->rr_resp);
 		t1 = clock_ns();
-		hist_add(x->s->lat, t1 - t0);
-		ctr_add(&x->s->trans, 1);
+		hist_add(x->p->lat, t1 - t0);
+		ctr_add(&x->p->trans, 1);
 		t0 = t1;
 		out = x->req + RR_SETUP;
 		olen = c->rr_req;
@@ -176,14 +179,14 @@ static void burst_recv(struct rrx *x, struct flight *f, int fd)
 		      c->rr_resp);
 	f->pend += (uint64_t)r;
 	while (f->pend >= c->rr_resp) {
-		if (x->s->trans >= f->sent)
+		if (x->p->trans >= f->sent)
 			die("receiver %s:%d answered a request not yet sent (phase: response, transaction %llu)",
 			    c->host, c->port,
-			    (unsigned long long)x->s->trans + 1);
+			    (unsigned long long)x->p->trans + 1);
 		f->pend -= c->rr_resp;
-		hist_add(x->s->lat,
-			 now - f->ts[x->s->trans % (uint64_t)c->burst]);
-		ctr_add(&x->s->trans, 1);
+		hist_add(x->p->lat,
+			 now - f->ts[x->p->trans % (uint64_t)c->burst]);
+		ctr_add(&x->p->trans, 1);
 	}
 }
 
@@ -201,11 +204,11 @@ static void tcp_burst(struct rrx *x, int fd)
 		    (f.sent >= x->target ||
 		     (x->deadline && clock_ns() >= x->deadline)))
 			open = 0; /* no new requests */
-		if (!open && x->s->trans == f.sent)
+		if (!open && x->p->trans == f.sent)
 			break;
 		p.events = POLLIN;
 		if (f.off ||
-		    (open && f.sent - x->s->trans < (uint64_t)c->burst))
+		    (open && f.sent - x->p->trans < (uint64_t)c->burst))
 			p.events |= POLLOUT;
 		w = poll(&p, 1, c->timeout_ms);
 		if (w == 0)
@@ -259,8 +262,8 @@ static void tcp_crr(struct rrx *x)
 		bound_fd(x->bound, -1);
 		close(fd);
 		t1 = clock_ns();
-		hist_add(x->s->lat, t1 - t0);
-		ctr_add(&x->s->trans, 1);
+		hist_add(x->p->lat, t1 - t0);
+		ctr_add(&x->p->trans, 1);
 		t0 = t1;
 	}
 	if (sig_stop) /* no end frame: the receiver's --timeout ends it */
@@ -333,7 +336,7 @@ static int udp_answer(struct rrx *x, int fd, uint64_t t0, size_t k)
 		if (rr_stamp_get(x->resp, k) ==
 		    rr_stamp_get(x->req + RR_SETUP, k))
 			return 1;
-		x->s->rr_late++; /* the answer to a request given up */
+		x->p->late++; /* the answer to a request given up */
 	}
 }
 
@@ -348,7 +351,7 @@ static void udp_lost(struct rrx *x, uint64_t last)
 	    clock_ns() - last >= (uint64_t)c->timeout_ms * 1000000)
 		die("receiver %s:%d (phase: UDP response, %s): no answer within %d ms (--timeout)",
 		    c->host, c->port, which(x, t, sizeof(t)), c->timeout_ms);
-	x->s->rr_lost++;
+	x->p->lost++;
 }
 
 /* UDP_RR: a lost request or answer costs --rr-timeout and is counted. */
@@ -372,15 +375,15 @@ static void udp_rr(struct rrx *x)
 				fault(x, "UDP request", -errno, c->rr_req);
 		if (udp_answer(x, fd, t0, k)) {
 			last = clock_ns();
-			hist_add(x->s->lat, last - t0);
-			ctr_add(&x->s->trans, 1);
+			hist_add(x->p->lat, last - t0);
+			ctr_add(&x->p->trans, 1);
 		} else if (!sig_stop) {
 			udp_lost(x, last);
 		}
 	}
-	if (!sig_stop && !x->s->trans && x->s->rr_lost)
+	if (!sig_stop && !x->p->trans && x->p->lost)
 		die("receiver %s:%d answered none of the %llu requests (phase: UDP response, each lost after --rr-timeout %d ms)",
-		    c->host, c->port, (unsigned long long)x->s->rr_lost,
+		    c->host, c->port, (unsigned long long)x->p->lost,
 		    c->rr_timeout_ms);
 	su = (struct rr_setup){.kind = RR_UDP_END, .req = (uint32_t)seq,
 			       .flows = 1};
@@ -389,8 +392,10 @@ static void udp_rr(struct rrx *x)
 	close(fd);
 }
 
-void rr_xmit_sample(const struct cfg *c, struct cpuwin *w, struct sample *s)
+/* -t: one sample, as the options say. */
+static void rr_xmit(struct xmit *t, struct sample *s)
 {
+	const struct cfg *c = t->c;
 	struct rr_setup su = {.kind = c->rr == RR_CRR ? RR_CRR : RR_TCP,
 			      .req = c->rr_req,
 			      .resp = c->rr_resp,
@@ -399,16 +404,14 @@ void rr_xmit_sample(const struct cfg *c, struct cpuwin *w, struct sample *s)
 	struct rrx x = {.c = c, .s = s};
 	uint64_t t0;
 
+	x.p = rr_add(s, c->udp ? RR_UDP : su.kind, c->rr_req, c->rr_resp, 1);
 	x.req = xmalloc0(RR_SETUP + c->rr_req);
 	x.resp = xmalloc0(rsz);
-	s->lat = xmalloc0(sizeof(*s->lat));
-	if (hist_init(s->lat))
-		die("out of memory (latency histogram)");
 	rr_setup_put(x.req, &su);
 	x.target = c->duration > 0 ? UINT64_MAX : (uint64_t)c->nbuf;
-	cpuwin_start(w, NULL, 0);
+	cpuwin_start(&t->w, NULL, 0);
 	t0 = clock_ns();
-	ival_watch(ttcp_iv, &s->trans);
+	ival_watch(ttcp_iv, &x.p->trans);
 	if (c->duration > 0)
 		x.deadline = t0 + (uint64_t)(c->duration * 1e9);
 	if (!c->udp) /* UDP: every wait is bounded by --rr-timeout */
@@ -422,14 +425,37 @@ void rr_xmit_sample(const struct cfg *c, struct cpuwin *w, struct sample *s)
 	bound_stop(x.bound);
 	s->elapsed_s = (double)(clock_ns() - t0) / 1e9;
 	ival_watch(ttcp_iv, NULL);
-	cpuwin_stop(w, &s->cpu, NULL, 0);
-	s->rr_kind = c->udp ? RR_UDP : su.kind;
-	s->rr_req = c->rr_req;
-	s->rr_resp = c->rr_resp;
-	s->bytes = (s->trans + s->rr_lost) * c->rr_req;
-	s->calls = s->trans;
+	cpuwin_stop(&t->w, &s->cpu, NULL, 0);
+	s->bytes = (x.p->trans + x.p->lost) * c->rr_req;
+	s->calls = x.p->trans;
 	s->zc_copied_pct = NAN;
 	s->lost = -1;
+	if (c->udp)
+		sample_add(s, &udp_part); /* its datagrams' keys */
 	free(x.req);
 	free(x.resp);
 }
+
+static int rr_xmit_match(const struct cfg *c)
+{
+	return c->rr != 0;
+}
+
+static int rr_rcv_match(const struct cfg *c, const struct rcv_open *o)
+{
+	return !o && c->rr;
+}
+
+static void rr_xmit_open(struct xmit *t)
+{
+	rr_out_header(t->c);
+}
+
+const struct ttcp_mode ttcp_rr_mode = {
+	.name = "rr",
+	.xmit_match = rr_xmit_match,
+	.rcv_match = rr_rcv_match,
+	.xmit_open = rr_xmit_open,
+	.xmit = rr_xmit,
+	.rcv = rr_rcv_sample,
+};

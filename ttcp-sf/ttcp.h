@@ -64,7 +64,9 @@ struct cfg {
 	int cork;		/* --cork: TCP_CORK on the sending socket */
 };
 
-/* What one side measured in one sample. */
+/* What one side measured in one sample: the figures of every mode, and
+ * the parts of a mode's own (mode.h). */
+#define TTCP_PARTS 4		/* parts of ttcp_parts[] (mode.h) */
 struct sample {
 	uint64_t bytes;		/* payload moved */
 	uint64_t calls;		/* I/O calls */
@@ -81,21 +83,7 @@ struct sample {
 	int paired;		/* one run of a metered/unmetered pair */
 	int metered;		/* soakers ran (lib/cpu/meter.h, paired runs) */
 	int pair;		/* which pair, 0-based */
-	/* --rr (rr.h) */
-	int rr_kind;		/* enum rr_kind of the sample, 0 = stream */
-	uint32_t rr_req, rr_resp; /* its sizes */
-	uint64_t trans;		/* transactions answered */
-	struct hist *lat;	/* -t: their latency in ns (owned) */
-	uint64_t rr_lost;	/* UDP: requests without an answer */
-	uint64_t rr_late;	/* UDP: answers after their request's timeout */
-	/* -R, --bidir (dir.h) */
-	int dir;		/* 0 forward, 1 reverse, 2 bidir */
-	uint64_t rev_bytes;	/* --bidir: the other direction's bytes */
-	double rev_elapsed_s;	/* and its seconds */
-	/* -P (flows.h) */
-	int nflows;		/* 0: one connection */
-	uint64_t *flow_count;	/* per flow: bytes or transactions (owned) */
-	double *flow_secs;	/* per flow: seconds (owned) */
+	void *part[TTCP_PARTS];	/* each part's data (mode.h), NULL none */
 	json_t *intervals;	/* -i: the sample's intervals (owned) */
 };
 
@@ -112,9 +100,6 @@ int do_receive(const struct cfg *c, struct res_doc *d);
 /* conn.c: the data socket to the receiver (-t), its options set; dies
  * naming the receiver and the phase (none after a signal). */
 int ttcp_connect(const struct cfg *c, int type);
-/* xmit_udp.c: one UDP stream sample of -t. */
-void xmit_udp_sample(const struct cfg *c, struct cpuwin *w,
-		     struct xfer_source *src, struct sample *s);
 
 /*
  * bound.c: with --duration, the receiver keeps the transmitter at most
@@ -147,12 +132,21 @@ void ttcp_socket_opts(const struct cfg *c, int fd, int sending);
  */
 int ctl_recv_frame(int fd, int ms, json_t **out, size_t *got, char *err,
 		   size_t len);
-/* Our host name and boot id, for same-box detection. */
-void ctl_self(char *host, size_t hlen, char *boot, size_t blen);
-
-/* This side's CPU window (-c, --cpu; the peer's report is its remote
- * side); dies on a bad meter list. */
-void ttcp_cpu_open(const struct cfg *c, struct cpuwin *w);
+/* What a data connection opens with (ttcp_peek_open). */
+enum ttcp_open {
+	OPEN_STREAM, /* a classic stream (nothing taken), or closed at once */
+	OPEN_SETUP,  /* a setup frame, taken: *st filled */
+	OPEN_HELLO,  /* a ttcp-sf hello, taken: *h filled (the data of its
+		     * sample never came: a connection closed empty) */
+};
+/*
+ * -r: what fd's first bytes are (enum ttcp_open). A frame is read whole,
+ * of any size a frame may have, within timeout_ms, without a busy wait.
+ * -1 with why when it is a frame but not a good setup (a field out of
+ * range, say), or when it stalls; h NULL: a hello is not expected.
+ */
+int ttcp_peek_open(int fd, int timeout_ms, struct dir_setup *st,
+	     struct ctl_hello *h, char *why, size_t len);
 
 /* ival.c: -i SECS and --json-stream, lib/cpu/ival's reporter with
  * ttcp's words ("ttcp-t", "ttcp-r"; bytes, or transactions with --rr).
@@ -169,15 +163,26 @@ json_t *ttcp_ival_stop(uint64_t final);
 /* --json-stream: the end object, with the whole result document. */
 void ttcp_ival_end(const struct cfg *c, struct res_doc *d);
 
-/* out.c: what both sides print and record. */
+/* side.c: what each side is: its text, its end on a signal, who it is,
+ * its CPU window. */
 extern FILE *ttcp_out;		/* human text: stdout, stderr under -J */
-/* The result document of this run: config, metrics, output, label. */
-struct res_doc *out_doc(const struct cfg *c, int argc, char **argv);
+/* The run's document, finished as failed by out_interrupted. */
+void side_doc(struct res_doc *d);
+/* Our host name and boot id, for same-box detection. */
+void ctl_self(char *host, size_t hlen, char *boot, size_t blen);
+/* This side's CPU window (-c, --cpu; the peer's report is its remote
+ * side); dies on a bad meter list. */
+void ttcp_cpu_open(const struct cfg *c, struct cpuwin *w);
+
 /* A signal came before this side could start (or go on with) what comes
  * next: one line naming the phase (and detail, or NULL), the document
  * failed, exit 128 + the signal. Nothing more reaches the peer. */
 void out_interrupted(const char *side, const char *phase,
 		     const char *detail) __attribute__((noreturn));
+
+/* out.c: what both sides print and record. */
+/* The result document of this run: config, metrics, output, label. */
+struct res_doc *out_doc(const struct cfg *c, int argc, char **argv);
 /* The meters line (pairs: with "; soak runs in pairs ..."), and one
  * line (and a warning in d) for each meter of the list that cannot run
  * here. */
@@ -194,10 +199,14 @@ void out_cpu(const char *side, const struct cfg *c, const struct sample *s,
 json_t *out_sample(struct res_doc *d, const struct cfg *c,
 		   const struct sample *s, const struct ctl_report *rep,
 		   int same_box);
-/* A sample's rate lines: ttcp's (out_rate) or --rr's, then what
- * --bidir and -P add. */
+/* A sample's rate lines: ttcp's (out_rate) or those of a part that
+ * counts transactions, then every other part's (mode.h). */
 void out_lines(const char *side, const struct cfg *c, const struct sample *s);
-/* What --rr, -R/--bidir and -P add to a case's params, and to a sample. */
+/* -r: the stream's closing line of a sample (recv_method: this side's,
+ * method: the transmitter's, from its hello). */
+void out_closing(const char *recv_method, const char *method,
+		 const struct cfg *c, const struct sample *s, int same);
+/* What the sample's parts add to a case's params, and to a sample. */
 void out_params_more(json_t *params, const struct cfg *c,
 		     const struct sample *s);
 void out_sample_more(struct res_doc *d, const struct cfg *c, json_t *j,

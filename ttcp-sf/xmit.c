@@ -7,6 +7,7 @@
  * sequence number, and 4 end datagrams holding the count sent.
  */
 #include "config.h"
+#include "xmit.h"
 #include "clock.h"
 #include "dir.h"
 #include "flows.h"
@@ -14,6 +15,7 @@
 #include "log.h"
 #include "peerrep.h"
 #include "rr.h"
+#include "udp.h"
 #include "series.h"
 #include "sig.h"
 #include "sock.h"
@@ -33,22 +35,8 @@
 #define SRC_MIN (32ull << 20)	/* automatic source: at least this */
 #define SRC_MAX (256ull << 20)	/* and at most this */
 
-struct xmit {
-	const struct cfg *c;
-	struct res_doc *d;
-	const struct xfer_ops *ops;
-	struct xfer_source src;
-	struct cpuwin w;	/* this side's CPU (-c) */
-	const char *paired_by;	/* "soak", "profile" or NULL: the meter
-				 * whose cost makes the runs go in pairs */
-	const char *source;	/* "file" / "hot" */
-	char me[256], boot[40];
-	uint64_t zc_completions, zc_copied; /* over all samples */
-	struct series ser;	/* which run comes next, and the rates */
-	struct sample s;	/* the run being made (run, then done) */
-};
 
-static void open_source(struct xmit *t)
+void xmit_open_source(struct xmit *t)
 {
 	const struct cfg *c = t->c;
 	uint64_t size = c->source_size;
@@ -69,6 +57,7 @@ static void open_source(struct xmit *t)
 		out_interrupted("t", "making the source", err);
 	if (r)
 		die("%s", err);
+	t->have_src = 1;
 	t->src.touch = c->touch;
 	t->source = c->hot && (t->ops->flags & XFER_HOT_BUF) ? "hot" : "file";
 	/* seed 001's command line has no -m: say what that sends with */
@@ -84,75 +73,6 @@ static void open_source(struct xmit *t)
 					     "");
 }
 
-/* After SHUT_WR: wait until the receiver closes (it has read it all). */
-static void drain(const struct cfg *c, int fd)
-{
-	char b[256];
-	ssize_t r;
-
-	for (;;) {
-		r = sock_wait(fd, POLLIN, c->timeout_ms);
-		if (r == 0)
-			die("receiver %s:%d did not finish reading within %d ms (phase: end of data)",
-			    c->host, c->port, c->timeout_ms);
-		r = read(fd, b, sizeof(b));
-		if (r == 0)
-			return;
-		if (r < 0 && errno != EINTR)
-			die("receiver %s:%d at the end of data: %s", c->host,
-			    c->port, strerror(errno));
-		if (sig_stop)
-			return;
-	}
-}
-
-
-static void tcp_sample(struct xmit *t, struct sample *s)
-{
-	const struct cfg *c = t->c;
-	double t0, deadline = 0;
-	struct bound *b;
-	char err[512];
-	struct xfer *x;
-	int64_t n;
-	int fd;
-
-	fd = ttcp_connect(c, SOCK_STREAM);
-	x = xfer_open(t->ops, fd, &t->src, c->buflen, err, sizeof(err));
-	if (!x)
-		die("%s", err);
-	x->timeout_ms = c->timeout_ms;
-	cpuwin_start(&t->w, NULL, 0);
-	ival_watch(ttcp_iv, &x->bytes);
-	t0 = clock_now();
-	if (c->duration > 0)
-		deadline = t0 + c->duration;
-	b = bound_start(c, t0, fd); /* a receiver that stops reading */
-	n = xfer_send_stream(x, 0,
-			     c->duration > 0 ? 0 : (uint64_t)c->buflen * c->nbuf,
-			     deadline, &sig_stop);
-	if (n < 0) {
-		bound_check(b, c, "data");
-		die("receiver %s:%d (phase: data, after %llu bytes): %s",
-		    c->host, c->port, (unsigned long long)x->bytes, x->err);
-	}
-	ival_watch(ttcp_iv, NULL);
-	shutdown(fd, SHUT_WR);
-	drain(c, fd);
-	bound_check(b, c, "end of data");
-	bound_stop(b);
-	s->elapsed_s = clock_now() - t0;
-	cpuwin_stop(&t->w, &s->cpu, NULL, 0);
-	s->bytes = (uint64_t)n;
-	s->calls = x->calls;
-	s->counters = xfer_counters_json(x);
-	s->zc_copied_pct = xfer_zc_copied_pct(x);
-	xfer_zc_warning(x, s->zc_warn, sizeof(s->zc_warn));
-	t->zc_completions += x->zc_completions;
-	t->zc_copied += x->zc_copied;
-	xfer_close(x);
-	close(fd);
-}
 
 /*
  * The end-of-run exchange. 1 with *rep filled, 0 when the receiver took
@@ -166,7 +86,7 @@ static int exchange(struct xmit *t, const struct sample *s, int idx,
 	char err[512];
 	size_t got = 0;
 	json_t *j;
-	int fd, r;
+	int fd, r, i;
 
 	memset(&h, 0, sizeof(h));
 	snprintf(h.method, sizeof(h.method), "%s", t->ops->name);
@@ -179,12 +99,9 @@ static int exchange(struct xmit *t, const struct sample *s, int idx,
 	h.dgrams = s->dgrams;
 	h.sample = idx;
 	h.more = more;
-	h.rr_kind = s->rr_kind;
-	h.dir = s->dir;
-	h.rev_bytes = s->rev_bytes;
-	h.nflows = s->nflows;
-	h.flow_count = s->flow_count;
-	h.trans = s->trans;
+	for (i = 0; ttcp_parts[i]; i++)
+		if (s->part[i] && ttcp_parts[i]->hello)
+			ttcp_parts[i]->hello(&h, s);
 	h.soak = s->paired ? s->metered : -1;
 	h.soak_next = s->paired ? !s->metered : -1;
 	fd = sock_connect(c->host, c->port, SOCK_STREAM, c->report_ms, err,
@@ -222,24 +139,20 @@ static int exchange(struct xmit *t, const struct sample *s, int idx,
 	return 1;
 }
 
+/* The receiver's counts against this side's: the bytes (UDP loses some
+ * by design, request/response counts transactions), the pattern, then
+ * each part's own. */
 static void check_report(struct xmit *t, const struct sample *s,
 			 const struct ctl_report *rep)
 {
 	const struct cfg *c = t->c;
-	char why[128];
+	int i;
 
-	if (c->rr)
-		rr_check_report(c, s, rep);
-	if (s->nflows && !ctl_flows_match(s->flow_count, s->nflows,
-					  rep->flow_count, rep->nflows, why,
-					  sizeof(why)))
-		die("receiver %s:%d: per-flow counts differ: %s (phase: report)",
-		    c->host, c->port, why);
-	if (c->bidir && rep->rev_bytes != s->rev_bytes)
-		die("receiver %s:%d sent %llu bytes, %llu arrived (phase: report)",
-		    c->host, c->port, (unsigned long long)rep->rev_bytes,
-		    (unsigned long long)s->rev_bytes);
-	if (!c->udp && rep->bytes != s->bytes)
+	for (i = 0; ttcp_parts[i]; i++) /* UDP's line comes last */
+		if (s->part[i] && ttcp_parts[i] != &udp_part &&
+		    ttcp_parts[i]->check_report)
+			ttcp_parts[i]->check_report(c, s, rep);
+	if (!sample_part(s, &udp_part) && rep->bytes != s->bytes)
 		die("receiver %s:%d got %llu bytes of %llu sent (phase: report)",
 		    c->host, c->port, (unsigned long long)rep->bytes,
 		    (unsigned long long)s->bytes);
@@ -249,10 +162,8 @@ static void check_report(struct xmit *t, const struct sample *s,
 	if (rep->verified)
 		fprintf(ttcp_out, "ttcp-t: receiver verified the pattern of %llu bytes\n",
 			(unsigned long long)rep->bytes);
-	if (c->udp && !c->rr)
-		fprintf(ttcp_out, "ttcp-t: receiver got %llu of %llu datagrams (%lld lost)\n",
-			(unsigned long long)rep->dgrams,
-			(unsigned long long)s->dgrams, (long long)rep->lost);
+	if (sample_part(s, &udp_part))
+		udp_part.check_report(c, s, rep);
 }
 
 static void print_run_kind(const struct xmit *t, const struct sample *s)
@@ -262,32 +173,12 @@ static void print_run_kind(const struct xmit *t, const struct sample *s)
 			meter_pair_run(t->paired_by, s->metered));
 }
 
-static void workload(struct xmit *t, struct sample *s);
-
-/* One sample of the workload the options chose, -i's reporter around. */
+/* One sample of the mode, -i's reporter around. */
 static void run_sample(struct xmit *t, int idx, struct sample *s)
 {
-	const struct cfg *c = t->c;
-
-	ttcp_ival_start(c, "t", idx, c->rr != 0);
-	workload(t, s);
-	s->intervals = ttcp_ival_stop(c->rr ? s->trans : s->bytes);
-}
-
-static void workload(struct xmit *t, struct sample *s)
-{
-	const struct cfg *c = t->c;
-
-	if (c->flows > 1)
-		flows_xmit_sample(c, &t->w, &t->src, s);
-	else if (c->rr)
-		rr_xmit_sample(c, &t->w, s);
-	else if (c->reverse || c->bidir)
-		dir_xmit_sample(c, &t->w, &t->src, s);
-	else if (c->udp)
-		xmit_udp_sample(c, &t->w, &t->src, s);
-	else
-		tcp_sample(t, s);
+	ttcp_ival_start(t->c, "t", idx, t->c->rr != 0);
+	t->mode->xmit(t, s);
+	s->intervals = ttcp_ival_stop(sample_count(s));
 }
 
 /* The series' run: one sample of the workload, its rate. */
@@ -305,9 +196,7 @@ static int xmit_run(void *ctx, const struct series_run *r, double *rate,
 	s->pair = r->rep;
 	print_run_kind(t, s);
 	run_sample(t, r->seq, s);
-	*rate = s->elapsed_s > 0 ? (double)s->bytes / s->elapsed_s / 1e6 : 0;
-	if (t->c->rr) /* the rate of a case: transactions */
-		*rate = s->elapsed_s > 0 ? (double)s->trans / s->elapsed_s : 0;
+	*rate = sample_rate(s); /* MB/s, or transactions/s */
 	return SERIES_OK;
 }
 
@@ -378,10 +267,7 @@ static int xmit_done(void *ctx, const struct series_run *r, int more,
 	if (s->paired)
 		res_sample_pair(t->d, j, s->pair, s->metered);
 	res_sample(kase, j);
-	json_decref(s->counters);
-	rr_sample_free(s);
-	json_decref(s->intervals);
-	flows_sample_free(s);
+	sample_free(s);
 	if (have)
 		ctl_report_free(&rep);
 	return 0;
@@ -430,7 +316,8 @@ static void summary(struct xmit *t)
 	if (paired && *series_perturbation_note(ser, 0, note, sizeof(note)))
 		fprintf(ttcp_out, "ttcp-t: perturbation: %s\n", note);
 	if (c->rr) {
-		rr_out_summary(c, stats_median(x, (size_t)n), n, paired);
+		rr_out_summary(c, stats_median(x, (size_t)n), n,
+			       paired ? t->paired_by : NULL);
 		return;
 	}
 	fprintf(ttcp_out, "ttcp-sf: %s %s %zux%ld %s %s: %.1f MB/s%s%s%s%s\n",
@@ -473,16 +360,12 @@ int do_transmit(const struct cfg *c, struct res_doc *d)
 	char err[512], why[256];
 
 	t = (struct xmit){.c = c, .d = d, .ops = c->ops};
+	t.mode = ttcp_xmit_mode(c);
 	if (xfer_probe(t.ops, why, sizeof(why)))
 		die("-m %s cannot run here: %s", t.ops->name, why);
 	ctl_self(t.me, sizeof(t.me), t.boot, sizeof(t.boot));
-	t.source = c->reverse ? "file" : "none"; /* else open_source's */
-	if (c->rr)
-		rr_out_header(c);
-	else if (c->reverse)
-		dir_out_header(c);
-	else
-		open_source(&t);
+	t.source = "none"; /* a mode that sends says what from */
+	t.mode->xmit_open(&t);
 	ttcp_cpu_open(c, &t.w);
 	t.paired_by = cpuwin_paired_by(&t.w);
 	if (c->com.cpu)
@@ -500,7 +383,7 @@ int do_transmit(const struct cfg *c, struct res_doc *d)
 	summary(&t);
 	series_close(&t.ser);
 	cpuwin_close(&t.w);
-	if (!c->rr && !c->reverse)
+	if (t.have_src)
 		xfer_source_close(&t.src);
 	return 0;
 }

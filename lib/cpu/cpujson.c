@@ -218,3 +218,17 @@ int cpujson_from_report(json_t *rep, struct cpu_sample *s, int max, char *err,
 	return (int)json_array_size(a);
 }
 
+void meter_add_raw(json_t *sample, const char *side,
+		   const struct cpu_sample *s, int n)
+{
+	json_t *cpu = json_object_get(sample, "cpu"), *a = json_array();
+	int i;
+
+	if (!cpu) {
+		cpu = json_object();
+		json_object_set_new(sample, "cpu", cpu);
+	}
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, cpu_sample_to_json(&s[i]));
+	json_object_set_new(cpu, side, a);
+}

@@ -1,6 +1,5 @@
 /* meter.c: the meter table, meter sets, service demand, JSON and print. */
 #include "config.h"
-#include "cpujson.h"
 #include "meter.h"
 #include "result.h"
 #include "stats.h"
@@ -466,21 +465,6 @@ void meter_put_metric(struct res_doc *d, json_t *sample, const char *unit,
 		      int metered, const char *name, double v)
 {
 	put(d, sample, unit, metered, "%s%s", name, "", v);
-}
-
-void meter_add_raw(json_t *sample, const char *side,
-		   const struct cpu_sample *s, int n)
-{
-	json_t *cpu = json_object_get(sample, "cpu"), *a = json_array();
-	int i;
-
-	if (!cpu) {
-		cpu = json_object();
-		json_object_set_new(sample, "cpu", cpu);
-	}
-	for (i = 0; i < n; i++)
-		json_array_append_new(a, cpu_sample_to_json(&s[i]));
-	json_object_set_new(cpu, side, a);
 }
 
 void meter_print(FILE *f, const char *side, const struct cpu_sample *s,

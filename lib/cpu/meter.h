@@ -345,7 +345,7 @@ void meter_add_metrics(struct res_doc *d, json_t *sample, const char *side,
  * as metered_<name> when metered (a meter's .metrics hook). */
 void meter_put_metric(struct res_doc *d, json_t *sample, const char *unit,
 		      int metered, const char *name, double v);
-/* A "cpu": {side: [...]} entry with the full samples. */
+/* A "cpu": {side: [...]} entry with the full samples (cpujson.c). */
 void meter_add_raw(json_t *sample, const char *side,
 		   const struct cpu_sample *s, int n);
 

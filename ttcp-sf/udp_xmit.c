@@ -1,5 +1,5 @@
 /*
- * xmit_udp.c: the transmitting side's UDP stream (-t -u), in ttcp's
+ * udp_xmit.c: the transmitting side's UDP stream (-t -u), in ttcp's
  * framing: a 4-byte start datagram, data datagrams that begin with
  * "ZCBU" and a sequence number (the receiver counts losses by them), and
  * 4 end datagrams holding the count sent.
@@ -10,7 +10,10 @@
 #include "ival.h"
 #include "log.h"
 #include "sig.h"
+#include "rr.h"
 #include "ttcp.h"
+#include "udp.h"
+#include "xmit.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -58,9 +61,11 @@ static void udp_fill(const struct cfg *c, struct xfer_source *src, uint64_t seq)
 	memcpy(src->buf, be, sizeof(be));
 }
 
-void xmit_udp_sample(const struct cfg *c, struct cpuwin *w,
-		     struct xfer_source *src, struct sample *s)
+static void udp_xmit(struct xmit *t, struct sample *s)
 {
+	const struct cfg *c = t->c;
+	struct cpuwin *w = &t->w;
+	struct xfer_source *src = &t->src;
 	uint64_t seq, n = c->duration > 0 ? UINT64_MAX : (uint64_t)c->nbuf;
 	double t0, deadline = 0;
 	uint32_t cnt;
@@ -92,5 +97,65 @@ void xmit_udp_sample(const struct cfg *c, struct cpuwin *w,
 	cpuwin_stop(w, &s->cpu, NULL, 0);
 	s->lost = -1;
 	s->zc_copied_pct = NAN;
+	sample_add(s, &udp_part);
 	close(fd);
 }
+
+static int udp_xmit_match(const struct cfg *c)
+{
+	return c->udp;
+}
+
+static int udp_rcv_match(const struct cfg *c, const struct rcv_open *o)
+{
+	return !o && c->udp;
+}
+
+const struct ttcp_mode ttcp_udp_mode = {
+	.name = "udp",
+	.xmit_match = udp_xmit_match,
+	.rcv_match = udp_rcv_match,
+	.xmit_open = xmit_open_source,
+	.xmit = udp_xmit,
+	.rcv = udp_rcv_sample,
+};
+
+/* UDP's part: the datagrams each side counted (common figures of the
+ * hello and the report), in the document and checked. */
+static void udp_doc(struct res_doc *d, const struct cfg *c, json_t *j,
+		    const struct sample *s, const struct ctl_report *rep,
+		    int same_box)
+{
+	json_t *r = json_object_get(j, "remote");
+
+	(void)d, (void)c, (void)same_box;
+	json_object_set_new(j, "datagrams",
+			    json_integer((json_int_t)s->dgrams));
+	json_object_set_new(j, "lost", s->lost >= 0 ? json_integer(s->lost) :
+						      json_null());
+	if (!rep || !r)
+		return;
+	json_object_set_new(r, "datagrams",
+			    json_integer((json_int_t)rep->dgrams));
+	json_object_set_new(r, "lost", rep->lost >= 0 ?
+					       json_integer(rep->lost) :
+					       json_null());
+}
+
+/* UDP_RR counts transactions, not datagrams: its rr part checks them. */
+static void udp_check_report(const struct cfg *c, const struct sample *s,
+			     const struct ctl_report *rep)
+{
+	(void)c;
+	if (rr_of(s))
+		return;
+	fprintf(ttcp_out, "ttcp-t: receiver got %llu of %llu datagrams (%lld lost)\n",
+		(unsigned long long)rep->dgrams,
+		(unsigned long long)s->dgrams, (long long)rep->lost);
+}
+
+const struct ttcp_part udp_part = {
+	.name = "udp",
+	.doc = udp_doc,
+	.check_report = udp_check_report,
+};

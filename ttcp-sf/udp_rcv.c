@@ -1,5 +1,5 @@
 /*
- * rcv_udp.c: the receiving side's UDP stream (-r -u), in ttcp's framing:
+ * udp_rcv.c: the receiving side's UDP stream (-r -u), in ttcp's framing:
  * a start datagram of 4 bytes or less, data, and short end datagrams;
  * ttcp-sf's data carries "ZCBU" and a sequence number, so losses are
  * counted. Datagrams from anyone but the sender of the data, and short
@@ -11,6 +11,7 @@
 #include "ival.h"
 #include "log.h"
 #include "rcv.h"
+#include "udp.h"
 #include "sig.h"
 #include "sock.h"
 
@@ -119,9 +120,10 @@ not_end:
 	return 0;
 }
 
-void rcv_udp_sample(struct rcv *r, int first, struct sample *s)
+int udp_rcv_sample(struct rcv *r, const struct rcv_open *o, struct sample *s)
 {
 	const struct cfg *c = r->c;
+	int first = r->sample == 0;
 	unsigned char *b = malloc(UDP_BUF);
 	struct udp_state u;
 	struct sockaddr_storage from;
@@ -130,6 +132,7 @@ void rcv_udp_sample(struct rcv *r, int first, struct sample *s)
 	int w, start_ms = first ? c->wait_ms : c->timeout_ms;
 	ssize_t n;
 
+	(void)o;
 	if (!b)
 		abort();
 	memset(&u, 0, sizeof(u));
@@ -188,4 +191,6 @@ void rcv_udp_sample(struct rcv *r, int first, struct sample *s)
 	else
 		fprintf(ttcp_out, "ttcp-r: %llu datagrams (plain ttcp sender: losses unknown)\n",
 			(unsigned long long)s->dgrams);
+	sample_add(s, &udp_part);
+	return 0;
 }

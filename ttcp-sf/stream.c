@@ -1,0 +1,155 @@
+/*
+ * stream.c: the stream mode (mode.h), ttcp's own: -t connects, sends
+ * with the chosen method from the shared source, half-closes and waits
+ * until the receiver has read everything (so the time is end to end);
+ * -r receives with its method until EOF and closes. Nothing opens the
+ * connection but the data, so either end works against a plain ttcp.
+ */
+#include "config.h"
+#include "clock.h"
+#include "ival.h"
+#include "log.h"
+#include "rcv.h"
+#include "sig.h"
+#include "sock.h"
+#include "xmit.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* After SHUT_WR: wait until the receiver closes (it has read it all). */
+static void drain(const struct cfg *c, int fd)
+{
+	char b[256];
+	ssize_t r;
+
+	for (;;) {
+		r = sock_wait(fd, POLLIN, c->timeout_ms);
+		if (r == 0)
+			die("receiver %s:%d did not finish reading within %d ms (phase: end of data)",
+			    c->host, c->port, c->timeout_ms);
+		r = read(fd, b, sizeof(b));
+		if (r == 0)
+			return;
+		if (r < 0 && errno != EINTR)
+			die("receiver %s:%d at the end of data: %s", c->host,
+			    c->port, strerror(errno));
+		if (sig_stop)
+			return;
+	}
+}
+
+
+/* -t: one sample of a stream: connect, send, half-close, drain. */
+static void stream_xmit(struct xmit *t, struct sample *s)
+{
+	const struct cfg *c = t->c;
+	double t0, deadline = 0;
+	struct bound *b;
+	char err[512];
+	struct xfer *x;
+	int64_t n;
+	int fd;
+
+	fd = ttcp_connect(c, SOCK_STREAM);
+	x = xfer_open(t->ops, fd, &t->src, c->buflen, err, sizeof(err));
+	if (!x)
+		die("%s", err);
+	x->timeout_ms = c->timeout_ms;
+	cpuwin_start(&t->w, NULL, 0);
+	ival_watch(ttcp_iv, &x->bytes);
+	t0 = clock_now();
+	if (c->duration > 0)
+		deadline = t0 + c->duration;
+	b = bound_start(c, t0, fd); /* a receiver that stops reading */
+	n = xfer_send_stream(x, 0,
+			     c->duration > 0 ? 0 : (uint64_t)c->buflen * c->nbuf,
+			     deadline, &sig_stop);
+	if (n < 0) {
+		bound_check(b, c, "data");
+		die("receiver %s:%d (phase: data, after %llu bytes): %s",
+		    c->host, c->port, (unsigned long long)x->bytes, x->err);
+	}
+	ival_watch(ttcp_iv, NULL);
+	shutdown(fd, SHUT_WR);
+	drain(c, fd);
+	bound_check(b, c, "end of data");
+	bound_stop(b);
+	s->elapsed_s = clock_now() - t0;
+	cpuwin_stop(&t->w, &s->cpu, NULL, 0);
+	s->bytes = (uint64_t)n;
+	s->calls = x->calls;
+	s->counters = xfer_counters_json(x);
+	s->zc_copied_pct = xfer_zc_copied_pct(x);
+	xfer_zc_warning(x, s->zc_warn, sizeof(s->zc_warn));
+	t->zc_completions += x->zc_completions;
+	t->zc_copied += x->zc_copied;
+	xfer_close(x);
+	close(fd);
+}
+
+/* -r: the stream on o->fd until EOF. 1 when it closed without a byte
+ * (a port probe, or a transmitter gone before its first byte: not a
+ * sample), 0 when it was the sample. */
+static int stream_rcv(struct rcv *r, const struct rcv_open *o,
+		      struct sample *s)
+{
+	const struct cfg *c = r->c;
+	char err[512];
+	struct xfer *x;
+	double t0;
+	int64_t n;
+
+	x = xfer_open(r->ops, o->fd, NULL, c->buflen, err, sizeof(err));
+	if (!x)
+		die("%s", err);
+	if ((c->align || c->offset) &&
+	    xfer_set_rbuf_align(x, c->align, c->offset))
+		die("-A/-O: out of memory");
+	x->timeout_ms = c->timeout_ms;
+	x->verify = c->verify;
+	x->touch = c->touch;
+	cpuwin_start(&r->w, NULL, 0);
+	ival_watch(ttcp_iv, &x->bytes);
+	t0 = clock_now();
+	n = xfer_recv_stream(x, 0, 0, &sig_stop);
+	ival_watch(ttcp_iv, NULL);
+	s->elapsed_s = clock_now() - t0;
+	cpuwin_stop(&r->w, &s->cpu, NULL, 0);
+	if (n == 0 && !sig_stop) {
+		xfer_close(x);
+		close(o->fd);
+		return 1;
+	}
+	if (n < 0)
+		die("transmitter %s (phase: data, after %llu bytes): %s",
+		    r->peer, (unsigned long long)x->bytes, x->err);
+	s->bytes = (uint64_t)n;
+	s->calls = x->calls;
+	s->counters = xfer_counters_json(x);
+	s->zc_copied_pct = xfer_zc_copied_pct(x);
+	xfer_zc_warning(x, s->zc_warn, sizeof(s->zc_warn));
+	s->bad_bytes = x->bad_bytes;
+	s->verified = c->verify && (r->ops->flags & XFER_SEES_BYTES);
+	xfer_close(x);
+	close(o->fd); /* the transmitter's clock stops at this EOF */
+	return 0;
+}
+
+static int stream_rcv_match(const struct cfg *c, const struct rcv_open *o)
+{
+	(void)c;
+	return o && !o->setup;
+}
+
+const struct ttcp_mode ttcp_stream_mode = {
+	.name = "stream",
+	.rcv_match = stream_rcv_match,
+	.xmit_open = xmit_open_source,
+	.xmit = stream_xmit,
+	.rcv = stream_rcv,
+};

@@ -1,0 +1,33 @@
+/*
+ * xmit.h: the transmitting side (-t), as the modes see it (mode.h): its
+ * settings, document, CPU window and source, and the sample being made.
+ */
+#ifndef ZCB_TTCP_XMIT_H
+#define ZCB_TTCP_XMIT_H
+
+#include "mode.h"
+#include "series.h"
+#include "ttcp.h"
+
+struct xmit {
+	const struct cfg *c;
+	struct res_doc *d;
+	const struct xfer_ops *ops;
+	const struct ttcp_mode *mode; /* the workload (mode.h) */
+	struct xfer_source src;	/* what the samples send, when they do */
+	int have_src;		/* src is open */
+	struct cpuwin w;	/* this side's CPU (-c) */
+	const char *paired_by;	/* "soak", "profile" or NULL: the meter
+				 * whose cost makes the runs go in pairs */
+	const char *source;	/* "file" / "hot" */
+	char me[256], boot[40];
+	uint64_t zc_completions, zc_copied; /* over all samples */
+	struct series ser;	/* which run comes next, and the rates */
+	struct sample s;	/* the run being made (run, then done) */
+};
+
+/* The source every sample sends from (the file, or a temp file of the
+ * pattern), made before the first connection; its lines. */
+void xmit_open_source(struct xmit *t);
+
+#endif
