@@ -101,7 +101,7 @@ static void split_print(const struct cmp_cfg *c, const struct rl_set *s,
 		cmp_multi_print(c, &m, (enum tbl_fmt)c->o.cfmt, nbad);
 }
 
-int cmd_compare(int argc, char **argv)
+int cmd_compare(const struct rcmd *self, int argc, char **argv)
 {
 	struct cmp_cfg c = {.o = {CMP_DEFAULT_OPTS}};
 	struct cmp_state st;
@@ -112,7 +112,7 @@ int cmd_compare(int argc, char **argv)
 	size_t nbad;
 	int side, nsets, r;
 
-	ropt_parse(RC_COMPARE, argc, argv, &c.o);
+	ropt_parse(self, argc, argv, &c.o);
 	compare_checks(&c);
 	if (!c.split_param && (c.o.npaths > 2 || c.o.cfmt != CF_TEXT))
 		return cmd_compare_multi(&c);

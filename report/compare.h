@@ -186,8 +186,6 @@ int cmp_inputs_open(const struct cmp_cfg *c, struct cmp_inputs *in,
 void cmp_inputs_judge(const struct cmp_cfg *c, struct cmp_inputs *in,
 		      struct cmp_multi *m, size_t *nbad);
 void cmp_inputs_close(struct cmp_inputs *in);
-/* zcbreport plan BASE: the runs to find a change (cmpplan.c). */
-int cmd_plan(int argc, char **argv);
 /* zcbreport compare BASE A B C...: load, judge, print (cmpmulti.c). */
 int cmd_compare_multi(struct cmp_cfg *c);
 /* "; N rows not judged: a computation failed" for a closing line, or

@@ -435,7 +435,7 @@ static int page(FILE *f, const struct cmp_cfg *c, const struct cmp_inputs *in,
 	return n;
 }
 
-int cmd_html(int argc, char **argv)
+int cmd_html(const struct rcmd *self, int argc, char **argv)
 {
 	struct cmp_cfg c = {.o = {CMP_DEFAULT_OPTS, .out = "report.html"}};
 	struct cmp_inputs in;
@@ -445,7 +445,7 @@ int cmd_html(int argc, char **argv)
 	FILE *f;
 	int r, fd;
 
-	ropt_parse(RC_HTML, argc, argv, &c.o);
+	ropt_parse(self, argc, argv, &c.o);
 	if (c.o.npaths < 1)
 		die_usage("html: no result files or directories given");
 	if (!*c.o.out || esc_needed(c.o.out))

@@ -27,6 +27,4 @@ void html_verdicts(FILE *f, const struct cmp_cfg *c,
 /* The samples behind every flagged verdict, the links' targets. */
 void html_samples(FILE *f, const struct cmp_multi *m);
 
-int cmd_html(int argc, char **argv);
-
 #endif
