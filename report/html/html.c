@@ -9,13 +9,14 @@
  * then renamed: a reader never sees half a page.
  */
 #include "config.h"
-#include "html.h"
 #include "esc.h"
+#include "htmlesc.h"
+#include "htmlverd.h"
 #include "log.h"
 #include "plot.h"
+#include "report.h"
 #include "sig.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,63 +25,6 @@
 
 #define SVG_TERM                                                               \
 	"svg size 900,560 noenhanced font 'sans,11' background '#ffffff'"
-
-void html_text(FILE *f, const char *s)
-{
-	char *e = esc_dup(s), *p;
-
-	for (p = e; *p; p++)
-		switch (*p) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
-			fputc(*p, f);
-		}
-	free(e);
-}
-
-void html_lines(FILE *f, const char *s)
-{
-	const char *nl;
-	char *line;
-
-	while (*s) {
-		nl = strchr(s, '\n');
-		line = strndup(s, nl ? (size_t)(nl - s) : strlen(s));
-		if (!line)
-			abort();
-		html_text(f, line);
-		free(line);
-		if (!nl)
-			break;
-		fputc('\n', f);
-		s = nl + 1;
-	}
-}
-
-void html_textf(FILE *f, const char *fmt, ...)
-{
-	char buf[4096];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	html_text(f, buf);
-}
 
 static const char style[] =
 	"body{font-family:sans-serif;margin:1.5em;color:#222}"

@@ -1,11 +1,12 @@
 /*
- * htmlverd.c: zcbreport html's verdict table and samples (html.h). The
- * N-kernel compare's rows (cmpmulti.c), regressions on top, then
+ * htmlverd.c: zcbreport html's verdict table and samples (htmlverd.h).
+ * The N-kernel compare's rows (cmpmulti.c), regressions on top, then
  * improvements, then the rest in the compare's order; a flagged
  * verdict links to the samples it was judged from, listed below.
  */
 #include "config.h"
-#include "html.h"
+#include "htmlesc.h"
+#include "htmlverd.h"
 
 #include <math.h>
 #include <stdlib.h>
