@@ -19,30 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *cmp_failed_words(size_t failed)
-{
-	static char b[96];
-
-	if (!failed)
-		return "";
-	snprintf(b, sizeof(b), "; %zu row%s not judged: a computation failed",
-		 failed, failed == 1 ? "" : "s");
-	return b;
-}
-
-const char *cmp_verdict_word(const struct crow *r)
-{
-	if (r->why[0])
-		return "not comparable";
-	if (r->flag)
-		return "REGRESSION";
-	if (r->note && !strcmp(r->note, "improved"))
-		return "improved";
-	if (!r->have_t)
-		return r->note ? r->note : "not judged";
-	return "-";
-}
-
 /* The row of (metric, name), added when new. */
 static struct mrow *row_of(json_t *ix, struct mrow **rows, size_t *n,
 			   size_t *cap, const char *metric, const char *name)
@@ -120,7 +96,7 @@ static void kernel_cells(struct tbl *t, size_t row, size_t col,
 			r->t.ratio_lo, r->t.ratio_hi);
 	else if (isfinite(r->t.ratio))
 		tbl_set(t, row, col + 2, "%.3f", r->t.ratio);
-	if (!strcmp(cmp_verdict_word(r), "-") && isfinite(r->mde))
+	if (cmp_verdict(r) == CV_SAME && isfinite(r->mde))
 		tbl_set(t, row, col + 3, "none > %.1f%%%s", r->mde,
 			r->summ ? " (s)" : "");
 	else

@@ -15,6 +15,12 @@
 #include <stdio.h>
 #include <string.h>
 
+int cmp_key_perturbed(const struct ckey *k)
+{
+	return (k->npert[0] && meter_perturbed(k->pert[0].ratio)) ||
+	       (k->npert[1] && meter_perturbed(k->pert[1].ratio));
+}
+
 const char *cmp_pert_meter(const struct ckey *k)
 {
 	const char *by = k->npert[0] ? k->pert_by[0] : k->pert_by[1];

@@ -1,7 +1,8 @@
 /*
- * compare.h: zcbreport compare's parts: the judging (cmpjudge.c) fills
- * a struct cmp_state with a row per case and metric, each with its
- * statistics and verdict; the printing (cmpprint.c) turns that into
+ * compare.h: zcbreport compare's parts: the judging (cmpjudge.c, its
+ * rows cmprow.c, its verdicts and their words cmpverd.c) fills a struct
+ * cmp_state with a row per case and metric, each with its statistics
+ * and verdict; the printing (cmpprint.c) turns that into
  * mmtests' tables, the perturbation block and the closing line;
  * compare.c loads the two sides and runs both.
  */
@@ -51,6 +52,7 @@ struct crow {
 	const char *note; /* why not judged, or the verdict */
 	char why[160];	  /* not comparable: why (else "") */
 	int flag;	  /* a regression */
+	int improved;	  /* significant and large, in the good direction */
 	int summ;	  /* judged from published summaries (cmpsumm.c) */
 	double mde;	  /* judged: the smallest change, percent, it could
 			   * have flagged (90% power; threshold; noise) */
@@ -94,6 +96,27 @@ void cmp_judge_rows(const struct cmp_cfg *c, const struct rl_set *base,
 void cmp_verdicts(const struct cmp_cfg *c, const struct rl_set *s,
 		  struct cmp_state *st, size_t nst);
 void cmp_state_free(struct cmp_state *st);
+/* A key's rows, one per compared metric (st->metrics) that both sides
+ * have (cmprow.c). */
+void cmp_key_rows(const struct cmp_cfg *c, const struct rl_set *s,
+		  struct cmp_state *st, size_t ki);
+
+/* A row's verdict (cmpverd.c). */
+enum cmp_verdict {
+	CV_REGRESSION,	 /* significant, large, in the bad direction */
+	CV_IMPROVED,	 /* significant, large, in the good direction */
+	CV_SAME,	 /* judged: no significant change above the threshold */
+	CV_UNJUDGED,	 /* not judged: the row's note says why */
+	CV_INCOMPARABLE, /* soaked against unsoaked runs: why says so */
+};
+enum cmp_verdict cmp_verdict(const struct crow *r);
+/* A row's verdict in a word or two: "REGRESSION", "improved", "-" (no
+ * significant change above the threshold), "not judged: ...", "not
+ * comparable". */
+const char *cmp_verdict_word(const struct crow *r);
+/* "; N rows not judged: a computation failed" for a closing line, or
+ * "" when failed is 0 (a static buffer). */
+const char *cmp_failed_words(size_t failed);
 /* When a side of the row carries published summaries (n, mean, sd over
  * runs its samples do not list): both sides' n, mean, sd, cov and the
  * change into r (summ set), and 1; else 0 (cmpsumm.c). The caller asks
@@ -106,7 +129,7 @@ int cmp_summary_row(const struct ckey *k, const char *metric, struct crow *r);
 int cmp_cases_fig(struct rcase *const *cs, size_t ncs, const char *metric,
 		  double *n, double *mean, double *sd);
 /* Whether a key's worst perturbation, on either side, is outside the
- * band. */
+ * band (cmppert.c). */
 int cmp_key_perturbed(const struct ckey *k);
 
 /* The tables (one per metric), the perturbations, the closing line. */
@@ -188,12 +211,6 @@ void cmp_inputs_judge(const struct cmp_cfg *c, struct cmp_inputs *in,
 void cmp_inputs_close(struct cmp_inputs *in);
 /* zcbreport compare BASE A B C...: load, judge, print (cmpmulti.c). */
 int cmd_compare_multi(struct cmp_cfg *c);
-/* "; N rows not judged: a computation failed" for a closing line, or
- * "" when failed is 0 (a static buffer). */
-const char *cmp_failed_words(size_t failed);
-/* A row's verdict in a word or two: "REGRESSION", "improved", "-" (no
- * significant change above the threshold), "not judged: ...". */
-const char *cmp_verdict_word(const struct crow *r);
 
 /* The line saying what "from summaries" means, when a row has it. */
 void cmp_print_summ_note(const struct cmp_state *st);

@@ -1,0 +1,291 @@
+/*
+ * cmprow.c: a key's rows (compare.h): per compared metric, each side's
+ * statistic (hmean for rates) and coefficient of variation, Welch's
+ * t-test on log values and Mann-Whitney U as a second opinion
+ * (--paired: paired t on log ratios and Wilcoxon signed-rank), and the
+ * smallest change the row could have flagged. A figure of runs with
+ * soakers on is never judged against one of runs without: such a row
+ * says why it is not comparable. A row whose cases carry published
+ * summaries (n, mean, sd) is judged by Welch from those (cmpsumm.c). A
+ * rate row with a value <= 0 has no harmonic mean and is never judged;
+ * a row whose test GSL refused is not judged either, and its note names
+ * the test and GSL's words (cmpstats.h).
+ */
+#include "config.h"
+#include "compare.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int all_positive(const double *x, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!(x[i] > 0))
+			return 0;
+	return 1;
+}
+
+/* The statistic of one side: hmean for rates (NAN when a sample is
+ * <= 0: a rate's mean is then undefined, never the arithmetic one),
+ * else the mean. */
+static double side_stat(const double *x, size_t n, int rate)
+{
+	return rate ? stats_hmean(x, n) : stats_mean(x, n);
+}
+
+/* The row is not judged: a GSL function refused what a test (what)
+ * gave it; the note names the test and GSL's words. */
+static void row_failed(struct crow *r, const char *what, const char *err)
+{
+	snprintf(r->text, sizeof(r->text), "not judged: %s failed: GSL: %s",
+		 what, err);
+	r->note = r->text;
+	r->have_t = r->have_u = 0;
+	r->failed = 1;
+}
+
+/* The tests of a row of samples (not of published summaries). */
+static void row_tests(const struct cmp_cfg *c, struct crow *r, const double *x,
+		      size_t nx, const double *y, size_t ny)
+{
+	int logs = all_positive(x, nx) && all_positive(y, ny), et, eu = 0;
+	size_t np = nx < ny ? nx : ny;
+
+	if (c->o.paired) {
+		et = cmp_paired_t(x, y, np, logs, 0.95, &r->t);
+		if (np >= 5)
+			eu = cmp_signed_rank(x, y, np, &r->u);
+		r->have_u = np >= 5 && !eu;
+	} else {
+		et = cmp_welch(x, nx, y, ny, logs, 0.95, &r->t);
+		if (nx >= 5 && ny >= 5)
+			eu = cmp_mann_whitney(x, nx, y, ny, &r->u);
+		r->have_u = nx >= 5 && ny >= 5 && !eu;
+	}
+	r->have_t = !et;
+	if (et == -EDOM)
+		r->note = "not judged: a mean or variance is not finite";
+	else if (et == -ERANGE)
+		row_failed(r,
+			   c->o.paired ? "the paired t-test" : "Welch's t-test",
+			   r->t.err);
+	else if (eu == -ERANGE)
+		row_failed(r,
+			   c->o.paired ? "the signed-rank test"
+				       : "Mann-Whitney U",
+			   r->u.err);
+	if (!logs && r->v[0] != 0)
+		r->t.ratio = r->v[1] / r->v[0];
+}
+
+/* Whether a rate row has a value <= 0 on a side (a sample, or a
+ * published mean): then it has no harmonic mean and is not judged. */
+static int rate_nonpositive(const struct crow *r, const double *x, size_t nx,
+			    const double *y, size_t ny)
+{
+	if (r->summ)
+		return !(r->v[0] > 0) || !(r->v[1] > 0);
+	return !all_positive(x, nx) || !all_positive(y, ny);
+}
+
+/* The smallest change, percent, a judged row could have flagged. */
+static void row_detectable(const struct cmp_cfg *c, struct crow *r)
+{
+	double need =
+		fmax(c->o.threshold, isfinite(r->cov[0]) ? r->cov[0] * 100 : 0);
+
+	r->mde = 100 * cmp_detectable(r->cov[0], r->n[0], r->cov[1], r->n[1],
+				      c->o.alpha, 0.9, need / 100);
+	if (stats_gsl_error())
+		row_failed(r, "the detectable change", stats_gsl_error());
+}
+
+static void judge_row(const struct cmp_cfg *c, struct crow *r, int rate,
+		      const double *x, size_t nx, const double *y, size_t ny)
+{
+	int e;
+
+	if ((long)r->n[0] < c->o.min_n || (long)r->n[1] < c->o.min_n) {
+		r->note = "too few samples: not judged";
+		return;
+	}
+	if (rate && rate_nonpositive(r, x, nx, y, ny)) {
+		r->note = "not judged: a rate <= 0 (no harmonic mean)";
+		return;
+	}
+	if (r->cov[0] * 100 > c->o.max_cov) {
+		r->note = "baseline too noisy: not judged";
+		return;
+	}
+	if (r->summ) {
+		/* no runs to pair or rank: Welch on the published figures */
+		e = cmp_welch_summary(r->v[0], r->sd[0], r->n[0], r->v[1],
+				      r->sd[1], r->n[1], 0.95, &r->t);
+		r->have_t = !e;
+		if (e == -EDOM)
+			r->note = "not judged: a mean or deviation is not "
+				  "finite";
+		else if (e == -ERANGE)
+			row_failed(r, "Welch's t-test", r->t.err);
+	} else {
+		row_tests(c, r, x, nx, y, ny);
+	}
+	if (r->have_t)
+		row_detectable(c, r);
+}
+
+/* What the rows of a key read of one side's cases, per metric. */
+struct kfig {
+	double *x; /* the samples' values, case by case */
+	size_t n, cap;
+	unsigned runs; /* RUN_* of the samples carrying it */
+	int pub;       /* a case's summary may be published figures */
+};
+
+/*
+ * A key's figures of every compared metric (st->metrics) on one side,
+ * in one pass over each case: its sample values (rl_case_values), the
+ * runs behind them (case_runs), whether its summary covers more runs
+ * than its samples (cmp_summary_row decides). A large compare has
+ * thousands of cases a key, each read once here, not once a metric.
+ */
+static void key_figures(const struct cmp_state *st, const struct ckey *k,
+			int side, struct kfig *f)
+{
+	size_t i, j, m;
+	json_t *s, *v;
+
+	for (i = 0; i < k->n[side]; i++) {
+		json_t *kase = k->c[side][i]->kase;
+		json_t *samples = json_object_get(kase, "samples");
+		json_t *sum = json_object_get(kase, "summary");
+
+		json_array_foreach(samples, j, s)
+		{
+			json_t *mo = json_object_get(s, "metrics");
+			unsigned run = sample_run(s);
+
+			for (m = 0; m < st->nmetrics; m++) {
+				v = json_object_get(mo, st->metrics[m]);
+				if (!json_is_number(v))
+					continue;
+				f[m].runs |= run;
+				if (!isfinite(json_number_value(v)))
+					continue;
+				f[m].x = rl_grow(f[m].x, &f[m].cap, f[m].n,
+						 sizeof(*f[m].x));
+				f[m].x[f[m].n++] = json_number_value(v);
+			}
+		}
+		for (m = 0; m < st->nmetrics; m++) {
+			v = json_object_get(
+				json_object_get(sum, st->metrics[m]), "n");
+			f[m].pub |= json_is_integer(v) &&
+				    (size_t)json_integer_value(v) >
+					    json_array_size(samples);
+		}
+	}
+}
+
+#define RUNS_SOAKED   (RUN_METERED | RUN_SOAKED)
+#define RUNS_UNSOAKED (RUN_UNMETERED | RUN_PLAIN)
+
+static const char *runs_desc(unsigned runs)
+{
+	if ((runs & RUNS_SOAKED) && (runs & RUNS_UNSOAKED))
+		return "runs with and without soakers";
+	if (runs == RUN_METERED)
+		return "metered runs";
+	if (runs == RUN_UNMETERED)
+		return "unmetered runs";
+	if (runs & RUNS_SOAKED)
+		return "runs with soakers on (unpaired)";
+	return "runs without soakers";
+}
+
+/*
+ * A metered figure is never compared with an unmetered one: the runs
+ * behind a row must all have had soakers on, or all off. Names keep a
+ * paired case's apart (metered_*); this catches an unpaired soaked run
+ * (an older document, cyclesoak -- CMD) against a paired or unmetered
+ * one, and a side that pools both. 1 (why filled) when not comparable.
+ */
+static int incomparable(unsigned a, unsigned b, char *why, size_t len)
+{
+	int mixed = ((a & RUNS_SOAKED) && (a & RUNS_UNSOAKED)) ||
+		    ((b & RUNS_SOAKED) && (b & RUNS_UNSOAKED));
+
+	if (!mixed && !!(a & RUNS_SOAKED) == !!(b & RUNS_SOAKED))
+		return 0;
+	snprintf(why, len, "not comparable: base from %s, new from %s",
+		 runs_desc(a), runs_desc(b));
+	return 1;
+}
+
+/* The row of a key and metric (f: each side's figures of it), unless a
+ * side has no value. */
+static void build_row(const struct cmp_cfg *c, const struct rl_set *s,
+		      struct cmp_state *st, size_t ki, const char *metric,
+		      const struct kfig f[2])
+{
+	struct ckey *k = &st->keys[ki];
+	int side, rate = rl_is_rate(s, metric);
+	struct crow *r;
+
+	if (!f[0].n || !f[1].n)
+		return;
+	st->rows =
+		rl_grow(st->rows, &st->caprows, st->nrows, sizeof(*st->rows));
+	r = &st->rows[st->nrows++];
+	memset(r, 0, sizeof(*r));
+	r->key = ki;
+	r->metric = metric;
+	r->q = NAN;
+	for (side = 0; side < 2; side++) {
+		double m = stats_mean(f[side].x, f[side].n);
+
+		r->n[side] = f[side].n;
+		r->v[side] = side_stat(f[side].x, f[side].n, rate);
+		r->cov[side] =
+			f[side].n > 1 && m != 0
+				? stats_stddev(f[side].x, f[side].n) / fabs(m)
+				: NAN;
+	}
+	r->change =
+		r->v[0] != 0 ? (r->v[1] - r->v[0]) / fabs(r->v[0]) * 100 : NAN;
+	if (f[0].pub || f[1].pub)
+		cmp_summary_row(k, metric, r);
+	r->t.ratio = r->t.ratio_lo = r->t.ratio_hi = NAN;
+	if (incomparable(f[0].runs, f[1].runs, r->why, sizeof(r->why))) {
+		r->change = NAN;
+		st->incomparable++;
+	} else {
+		judge_row(c, r, rate, f[0].x, f[0].n, f[1].x, f[1].n);
+	}
+}
+
+void cmp_key_rows(const struct cmp_cfg *c, const struct rl_set *s,
+		  struct cmp_state *st, size_t ki)
+{
+	struct kfig *f = calloc(2 * st->nmetrics + 2, sizeof(*f));
+	size_t m;
+	int side;
+
+	if (!f)
+		abort();
+	for (side = 0; side < 2; side++)
+		key_figures(st, &st->keys[ki], side, f + side * st->nmetrics);
+	for (m = 0; m < st->nmetrics; m++) {
+		struct kfig two[2] = {f[m], f[st->nmetrics + m]};
+
+		build_row(c, s, st, ki, st->metrics[m], two);
+		free(two[0].x);
+		free(two[1].x);
+	}
+	free(f);
+}
