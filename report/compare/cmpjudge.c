@@ -1,5 +1,5 @@
 /*
- * cmpjudge.c: zcbreport compare's judging (compare.h): the cases of a
+ * cmpjudge.c: zcbreport compare's judging (judge.h): the cases of a
  * baseline and a kernel matched by tool and params (without the --split
  * param) into keys, each side's worst perturbation of a key, the metrics
  * compared (--metric, else every metric of the baseline, rates first;
@@ -9,7 +9,7 @@
  */
 #include "config.h"
 #include "esc.h"
-#include "compare.h"
+#include "judge.h"
 #include "log.h"
 
 #include <math.h>
@@ -188,14 +188,6 @@ void cmp_judge_rows(const struct cmp_cfg *c, const struct rl_set *base,
 		if (st->keys[k].n[0] && st->keys[k].n[1])
 			cmp_key_rows(c, base, st, k);
 	}
-}
-
-void cmp_judge(const struct cmp_cfg *c, const struct rl_set *base,
-	       const struct rl_set *new, const struct rsel sel[2],
-	       struct cmp_state *st)
-{
-	cmp_judge_rows(c, base, new, sel, st);
-	cmp_verdicts(c, base, st, 1);
 }
 
 void cmp_state_free(struct cmp_state *st)

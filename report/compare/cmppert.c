@@ -1,5 +1,5 @@
 /*
- * cmppert.c: the perturbation block under compare's tables (compare.h):
+ * cmppert.c: the perturbation block under compare's tables (cmpprint.h):
  * each case whose metered runs ran outside 0.95-1.05 of its unmetered
  * rate (lib/cpu/meter.h), with each side's figure in full, under one
  * line that says what the block is (the soak meter's, the profiler's, or
@@ -8,7 +8,7 @@
  * kernel by its label.
  */
 #include "config.h"
-#include "compare.h"
+#include "cmpprint.h"
 #include "esc.h"
 #include "meter.h"
 

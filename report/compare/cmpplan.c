@@ -8,7 +8,7 @@
  * baseline's rounds of the suite), the rounds that make, up to --cap.
  */
 #include "config.h"
-#include "compare.h"
+#include "cmp.h"
 #include "esc.h"
 #include "log.h"
 

@@ -1,5 +1,5 @@
 /*
- * cmprow.c: a key's rows (compare.h): per compared metric, each side's
+ * cmprow.c: a key's rows (judge.h): per compared metric, each side's
  * statistic (hmean for rates) and coefficient of variation, Welch's
  * t-test on log values and Mann-Whitney U as a second opinion
  * (--paired: paired t on log ratios and Wilcoxon signed-rank), and the
@@ -12,7 +12,7 @@
  * the test and GSL's words (cmpstats.h).
  */
 #include "config.h"
-#include "compare.h"
+#include "judge.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,5 +1,5 @@
 /*
- * cmpverd.c: the verdicts of a compare and their words (compare.h).
+ * cmpverd.c: the verdicts of a compare and their words (judge.h).
  * Benjamini-Hochberg runs over every row of the table at once (every
  * kernel's), and a row is flagged only when significant (its q, and its
  * rank test where it has one), larger than max(threshold, the
@@ -8,7 +8,7 @@
  * every printer says a verdict as cmp_verdict_word does.
  */
 #include "config.h"
-#include "compare.h"
+#include "judge.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -9,6 +9,7 @@
  * then renamed: a reader never sees half a page.
  */
 #include "config.h"
+#include "cmpin.h"
 #include "esc.h"
 #include "htmlesc.h"
 #include "htmlverd.h"
@@ -47,16 +48,16 @@ static void page_head(FILE *f, const struct cmp_inputs *in)
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", gmtime(&now));
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 		   "<meta charset=\"utf-8\">\n<title>zcbench report: ");
-	html_text(f, in->lab[in->n - 1]);
+	html_text(f, in->name[in->n - 1]);
 	fprintf(f,
 		"</title>\n<style>%s</style>\n</head>\n<body>\n"
 		"<h1>zcbench report: ",
 		style);
-	html_text(f, in->lab[in->n - 1]);
+	html_text(f, in->name[in->n - 1]);
 	fprintf(f, "</h1>\n<p>Made %s from:", when);
 	for (i = 0; i < in->n; i++) {
 		fprintf(f, "%s <code>", i ? "," : "");
-		html_text(f, in->lab[i]);
+		html_text(f, in->name[i]);
 		fprintf(f, "</code>%s", !i && in->n > 1 ? " (baseline)" : "");
 	}
 	fprintf(f, ". Sections: <a href=\"#verdicts\">verdicts</a>, "
@@ -305,7 +306,7 @@ static void hosts(FILE *f, const struct cmp_inputs *in)
 		   "<thead><tr><th>fact</th>");
 	for (i = 0; i < in->n; i++) {
 		fprintf(f, "<th>");
-		html_text(f, in->lab[i]);
+		html_text(f, in->name[i]);
 		fprintf(f, "</th>");
 	}
 	fprintf(f, "</tr></thead><tbody>\n");
@@ -394,7 +395,7 @@ int cmd_html(const struct rcmd *self, int argc, char **argv)
 		die_usage("html: no result files or directories given");
 	if (!*c.o.out || esc_needed(c.o.out))
 		die_usage("--output: empty, or control characters in the name");
-	r = cmp_inputs_open(&c, &in, &nbad);
+	r = cmp_inputs_open(&c, 0, &in, &nbad);
 	if (r)
 		return r;
 	if (in.n > 1)

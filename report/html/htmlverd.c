@@ -1,12 +1,14 @@
 /*
  * htmlverd.c: zcbreport html's verdict table and samples (htmlverd.h).
- * The N-kernel compare's rows (cmpmulti.c), regressions on top, then
+ * The N-kernel compare's rows (cmprows.c), regressions on top, then
  * improvements, then the rest in the compare's order; a flagged
  * verdict links to the samples it was judged from, listed below.
  */
 #include "config.h"
+#include "cmpprint.h"
 #include "htmlesc.h"
 #include "htmlverd.h"
+#include "judge.h"
 
 #include <math.h>
 #include <stdlib.h>

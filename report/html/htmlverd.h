@@ -6,7 +6,7 @@
 #ifndef ZCB_HTMLVERD_H
 #define ZCB_HTMLVERD_H
 
-#include "compare.h"
+#include "cmp.h"
 
 #include <stdio.h>
 
