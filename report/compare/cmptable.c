@@ -129,10 +129,12 @@ static void multi_perturbations(const struct cmp_multi *m, enum tbl_fmt fmt)
 void cmp_table_hosts(const struct cmp_cfg *c, const struct rsel *sel,
 		     const char *const *name, size_t n)
 {
+	char ek[1024], eb[1024];
 	size_t k;
 
 	for (k = 1; k < n && c->o.cfmt <= CF_MARKDOWN; k++) {
-		printf("%s against %s:\n", name[k], name[0]);
+		printf("%s against %s:\n", esc_text(ek, sizeof(ek), name[k]),
+		       esc_text(eb, sizeof(eb), name[0]));
 		print_host_diff(&sel[0], &sel[k]);
 	}
 }
