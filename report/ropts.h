@@ -53,7 +53,7 @@ struct ropts {
 	long min_n;	  /* --min-n */
 	int paired;	  /* --paired */
 	char *split;	  /* --split PARAM=A,B */
-	int cfmt;	  /* --format: enum cmp_fmt (compare.h) */
+	int cfmt;	  /* --format: enum cmp_fmt (compare/cmp.h) */
 	/* plan */
 	double change; /* --change PCT to find */
 	double power;  /* --power */

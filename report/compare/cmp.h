@@ -6,13 +6,16 @@
  * together (struct cmp_multi, a row of it struct mrow). Two-sided
  * compare is that table with one kernel.
  *
- *   cmpin.c     the inputs: load, name, judge every kernel (cmpin.h)
- *   cmpjudge.c  the judging: keys, rows, verdicts and their words
- *               (judge.h; cmprow.c, cmpverd.c, cmpsumm.c, cmpstats.c)
- *   cmptext.c   the printers: mmtests' two-sided text, the N-kernel
- *   cmptable.c  table (text, markdown, csv) and its JSON document
- *   cmpjson.c   (cmpprint.h; cmprows.c, cmppert.c)
  *   compare.c   zcbreport compare: the inputs, the one format switch
+ *   cmpin.c     the inputs: load, name, judge every kernel (cmpin.h)
+ *   judge.h     the judging: keys and metrics (cmpjudge.c), rows and
+ *               tests (cmprow.c, cmpsumm.c, cmpstats.c), verdicts and
+ *               their words (cmpverd.c)
+ *   cmpprint.h  the printers: mmtests' two-sided text (cmptext.c), the
+ *               N-kernel table in text, markdown or csv (cmptable.c),
+ *               its JSON document (cmpjson.c); the table's rows
+ *               (cmprows.c), the perturbation block (cmppert.c)
+ *   cmpplan.c   zcbreport plan: the runs a change needs (cmpstats.c)
  */
 #ifndef ZCB_CMP_H
 #define ZCB_CMP_H
