@@ -74,14 +74,21 @@ static int exit_status(const struct cmp_multi *m, size_t nbad)
 	return flagged ? 1 : nbad || failed ? 2 : 0;
 }
 
-/* Thousands of keys or documents. */
-static int large(const struct cmp_inputs *in)
+/* Thousands of parsed documents or keys: exit() returns their memory
+ * far faster than freeing them node by node (a quarter of the run).
+ * Under ASan they are freed, so that it sees every leak. */
+static int exit_unfreed(const struct cmp_inputs *in)
 {
+#ifdef __SANITIZE_ADDRESS__
+	(void)in;
+	return 0;
+#else
 	size_t k, keys = 0;
 
 	for (k = 0; k < in->njudged; k++)
 		keys += in->st[k].nkeys;
 	return keys > 1000 || in->set[0].ndocs > 1000;
+#endif
 }
 
 int cmd_compare(const struct rcmd *self, int argc, char **argv)
@@ -105,12 +112,8 @@ int cmd_compare(const struct rcmd *self, int argc, char **argv)
 	cmp_inputs_judge(&c, &in, &m, &nbad);
 	p->print(&c, &m, nbad);
 	r = exit_status(&m, nbad);
-#ifndef __SANITIZE_ADDRESS__
-	/* thousands of parsed documents: exit() returns their memory far
-	 * faster than freeing them node by node (a quarter of the run) */
-	if (large(&in))
+	if (exit_unfreed(&in))
 		exit(r);
-#endif
 	cmp_inputs_close(&in);
 	return r;
 }
