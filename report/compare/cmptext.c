@@ -168,7 +168,6 @@ static void summ_note(const struct cmp_state *st)
 void cmp_text_hosts(const struct cmp_cfg *c, const struct rsel *sel,
 		    const char *const *name, size_t n)
 {
-	(void)c, (void)name, (void)n;
 	print_host_diff(&sel[0], &sel[1]);
 }
 
