@@ -83,13 +83,16 @@ static void name_sides(const struct cmp_cfg *c, struct cmp_inputs *in)
 		in->name[1] = in->split[1];
 		return;
 	}
-	if (!in->two)
-		path_labels(c, in->sel, in->n, in->lab);
+	if (in->two) {
+		for (i = 0; i < 2; i++)
+			in->name[i] = sel_labels_vary(&in->sel[i])
+					      ? two[i]
+					      : in->sel[i].v[0].doc->label;
+		return;
+	}
+	path_labels(c, in->sel, in->n, in->lab);
 	for (i = 0; i < in->n; i++)
-		in->name[i] = !in->two ? in->lab[i]
-			      : sel_labels_vary(&in->sel[i])
-				      ? two[i]
-				      : in->sel[i].v[0].doc->label;
+		in->name[i] = in->lab[i];
 }
 
 /* A side without a usable case: named as its compare names it. */
