@@ -2,7 +2,7 @@
  * report.h: what zcbreport's parts share beyond the table room
  * (lib/table: documents, cases, tables, footnotes and the seed
  * layouts): loading the inputs, the host diff, the generic grid and
- * the subcommands (table, compare, plot).
+ * the subcommands.
  */
 #ifndef ZCB_REPORT_H
 #define ZCB_REPORT_H
@@ -25,9 +25,14 @@ void load_inputs(struct rl_set *s, char *const *paths, int n);
 /* Print the host facts that differ between two selections (hostdiff.c). */
 void print_host_diff(const struct rsel *base, const struct rsel *new);
 
-int cmd_table(int argc, char **argv);
-int cmd_compare(int argc, char **argv);
-int cmd_plot(int argc, char **argv);
+/* The subcommands (main.c's table): each parses its options with its
+ * row of the table (ropts.h), runs and returns the exit status. */
+struct rcmd;
+int cmd_table(const struct rcmd *self, int argc, char **argv);
+int cmd_compare(const struct rcmd *self, int argc, char **argv);
+int cmd_plot(const struct rcmd *self, int argc, char **argv);
+int cmd_html(const struct rcmd *self, int argc, char **argv);
+int cmd_plan(const struct rcmd *self, int argc, char **argv);
 
 struct grid_opts {
 	const char *tool;

@@ -120,36 +120,6 @@ static const struct ropt ropts[] = {
 };
 #define NROPTS (sizeof(ropts) / sizeof(ropts[0]))
 
-/* A subcommand's name, synopsis and last words. */
-static const struct {
-	unsigned cmd;
-	const char *name, *synopsis, *footer;
-} cmds[] = {
-	{T, "table", "usage: zcbreport table [options] PATH...\n", ""},
-	{C, "compare",
-	 "usage: zcbreport compare [options] BASE NEW [NEW...]\n"
-	 "       zcbreport compare --split PARAM=A,B [options] PATH...\n",
-	 "Exit: 1 a regression flagged, 2 bad input, else 0.\n"},
-	{P, "plot", "usage: zcbreport plot [options] PATH...\n",
-	 "gnuplot: $GNUPLOT, else the configured one, else PATH.\n"},
-	{N, "plan", "usage: zcbreport plan [options] BASE\n",
-	 "The runs each case of BASE needs to find the change.\n"},
-	{H, "html", "usage: zcbreport html [options] [BASE] PATH... -o FILE\n",
-	 "One self-contained page: verdicts (the first PATH is the\n"
-	 "baseline of the others), seed tables, plots, hosts.\n"},
-};
-
-static int cmd_index(unsigned cmd)
-{
-	int i;
-
-	for (i = 0; i + 1 < (int)(sizeof(cmds) / sizeof(cmds[0])) &&
-		    cmds[i].cmd != cmd;
-	     i++)
-		;
-	return i;
-}
-
 /* One option's usage line(s): "  -l, --layout NAME     help". */
 static void usage_line(const struct ropt *r, FILE *f)
 {
@@ -172,17 +142,16 @@ static void usage_line(const struct ropt *r, FILE *f)
 	fputc('\n', f);
 }
 
-void ropt_usage(unsigned cmd, FILE *f)
+void ropt_usage(const struct rcmd *cmd, FILE *f)
 {
-	int c = cmd_index(cmd);
 	size_t i;
 
-	fputs(cmds[c].synopsis, f);
+	fputs(cmd->synopsis, f);
 	for (i = 0; i < NROPTS; i++)
-		if (ropts[i].cmds & cmd)
+		if (ropts[i].cmds & cmd->opts)
 			usage_line(&ropts[i], f);
 	fprintf(f, "%-24s%s\n%s", "  -v / -q", "more / fewer diagnostics",
-		cmds[c].footer);
+		cmd->footer);
 }
 
 /* getopt's tables for a subcommand's options. */
@@ -311,14 +280,15 @@ static void take(const struct ropt *r, char *arg, struct ropts *o)
 	}
 }
 
-void ropt_parse(unsigned cmd, int argc, char **argv, struct ropts *o)
+void ropt_parse(const struct rcmd *cmd, int argc, char **argv,
+		struct ropts *o)
 {
 	struct option lo[NROPTS + 2];
 	char shorts[128];
 	size_t i;
 	int c;
 
-	tables(cmd, shorts, sizeof(shorts), lo);
+	tables(cmd->opts, shorts, sizeof(shorts), lo);
 	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
 		if (c == 'h') {
 			ropt_usage(cmd, stdout);
@@ -331,13 +301,12 @@ void ropt_parse(unsigned cmd, int argc, char **argv, struct ropts *o)
 			continue;
 		}
 		for (i = 0; i < NROPTS; i++)
-			if ((ropts[i].cmds & cmd) &&
+			if ((ropts[i].cmds & cmd->opts) &&
 			    (ropts[i].letter ? ropts[i].letter
 					     : 256 + (int)i) == c)
 				break;
 		if (i == NROPTS)
-			die_usage("see zcbreport %s --help",
-				  cmds[cmd_index(cmd)].name);
+			die_usage("see zcbreport %s --help", cmd->name);
 		take(&ropts[i], optarg, o);
 	}
 	o->paths = argv + optind;

@@ -2,9 +2,10 @@
  * ropts.h: zcbreport's options, as data (fio's struct fio_option at our
  * scale): one table says, for every option, which subcommands take it,
  * its letter and name, what kind of value it has and where the value
- * goes in struct ropts; one parser and one usage printer serve table,
- * compare and plot. A subcommand sets its defaults, calls ropt_parse,
- * then checks the combinations its options allow.
+ * goes in struct ropts; one parser and one usage printer serve every
+ * subcommand. A subcommand sets its defaults, calls ropt_parse with its
+ * row of the subcommand table (main.c), then checks the combinations
+ * its options allow.
  */
 #ifndef ZCB_ROPTS_H
 #define ZCB_ROPTS_H
@@ -52,7 +53,7 @@ struct ropts {
 	long min_n;	  /* --min-n */
 	int paired;	  /* --paired */
 	char *split;	  /* --split PARAM=A,B */
-	int cfmt;	  /* --format: enum cmp_fmt (compare.h) */
+	int cfmt;	  /* --format: enum cmp_fmt (compare/cmp.h) */
 	/* plan */
 	double change; /* --change PCT to find */
 	double power;  /* --power */
@@ -74,12 +75,27 @@ struct ropts {
 };
 
 /*
- * Parse the options of subcommand cmd (RC_*) into o (defaults set
- * before); the rest of argv becomes o->paths. -h prints the usage and
- * exits 0; a bad option or value is one line and exit 2.
+ * A subcommand: one row of zcbreport's table (main.c), which makes
+ * zcbreport's usage and its errors, and the command's own usage here.
  */
-void ropt_parse(unsigned cmd, int argc, char **argv, struct ropts *o);
+struct rcmd {
+	const char *name;     /* "compare" */
+	const char *args;     /* its arguments in zcbreport's usage */
+	const char *help;     /* what it does, in zcbreport's usage */
+	unsigned opts;	      /* RC_*: the bit its options carry */
+	const char *synopsis; /* the first lines of its own usage */
+	const char *footer;   /* its own usage's last words */
+	int (*run)(const struct rcmd *self, int argc, char **argv);
+};
+
+/*
+ * Parse the options of subcommand cmd into o (defaults set before); the
+ * rest of argv becomes o->paths. -h prints the usage and exits 0; a bad
+ * option or value is one line and exit 2.
+ */
+void ropt_parse(const struct rcmd *cmd, int argc, char **argv,
+		struct ropts *o);
 /* The usage of subcommand cmd. */
-void ropt_usage(unsigned cmd, FILE *f);
+void ropt_usage(const struct rcmd *cmd, FILE *f);
 
 #endif

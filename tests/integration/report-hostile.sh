@@ -124,6 +124,22 @@ clean "$d/err" "compare diagnostics"
 grep -qF 'ro\x1b]0;owned' "$d/out" || zcb_fail "compare: host facts not shown escaped: $(cat "$d/out")"
 grep -qF 'k\x1b]0;owned' "$d/out" || zcb_fail "compare: the label not shown escaped"
 zcb_ok "compare: host facts, labels and units shown escaped"
+# the N-kernel table (two NEW, or markdown) heads each kernel's host
+# facts with "NEW against BASE:": its labels escaped too
+for f in text markdown; do
+	for news in 1 2; do
+		args=("$d/base" "$d/term")
+		[ "$news" = 2 ] && args+=("$d/term")
+		rc=0; "$Z" compare -f "$f" "${args[@]}" >"$d/out" 2>"$d/err" || rc=$?
+		[ $rc != 2 ] || grep -q 'failed' "$d/err" ||
+			zcb_fail "compare -f $f with $news NEW: exit $rc: $(cat "$d/err")"
+		clean "$d/out" "compare -f $f with $news NEW"
+		clean "$d/err" "compare -f $f with $news NEW: diagnostics"
+		grep -qF 'k\x1b]0;owned' "$d/out" ||
+			zcb_fail "compare -f $f with $news NEW: the label not shown escaped: $(cat "$d/out")"
+	done
+done
+zcb_ok "compare's N-kernel table: labels shown escaped over the host facts"
 
 # a tool's name becomes a file name (scripts/main.d/90-report.sh makes
 # plots/TOOL-METRIC.png): a tool that is not a plain word is refused

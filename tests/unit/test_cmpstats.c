@@ -1,7 +1,8 @@
 /*
- * test_cmpstats.c: report/cmpstats against R's published outputs. The sleep
- * data (Cushny and Peebles, R's datasets::sleep) and the wilcox.test
- * examples of R's own manual page; hand-worked values for the rest.
+ * test_cmpstats.c: report/compare/cmpstats against R's published
+ * outputs. The sleep data (Cushny and Peebles, R's datasets::sleep) and
+ * the wilcox.test examples of R's own manual page; hand-worked values
+ * for the rest.
  */
 #include "config.h"
 #include "cmpstats.h"

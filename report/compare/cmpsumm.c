@@ -6,7 +6,7 @@
  * Welch's t-test from those figures (cmp_welch_summary), and says so.
  */
 #include "config.h"
-#include "compare.h"
+#include "judge.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -408,7 +408,7 @@ static void ratio_checks(struct ropts *c)
 		die_usage("--ratio: control characters in a value");
 }
 
-int cmd_plot(int argc, char **argv)
+int cmd_plot(const struct rcmd *self, int argc, char **argv)
 {
 	struct ropts c = {.out = "zcbplot",
 			  .metric = "throughput_MBps",
@@ -420,7 +420,7 @@ int cmd_plot(int argc, char **argv)
 	const char *x;
 	int r;
 
-	ropt_parse(RC_PLOT, argc, argv, &c);
+	ropt_parse(self, argc, argv, &c);
 	plot_checks(&c);
 	ratio_checks(&c);
 	load_inputs(&s, c.paths, c.npaths);

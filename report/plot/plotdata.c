@@ -8,7 +8,7 @@
  * not drawn.
  */
 #include "config.h"
-#include "compare.h"
+#include "judge.h"
 #include "plot.h"
 
 #include <math.h>

@@ -9,13 +9,15 @@
  * then renamed: a reader never sees half a page.
  */
 #include "config.h"
-#include "html.h"
+#include "cmpin.h"
 #include "esc.h"
+#include "htmlesc.h"
+#include "htmlverd.h"
 #include "log.h"
 #include "plot.h"
+#include "report.h"
 #include "sig.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,63 +26,6 @@
 
 #define SVG_TERM                                                               \
 	"svg size 900,560 noenhanced font 'sans,11' background '#ffffff'"
-
-void html_text(FILE *f, const char *s)
-{
-	char *e = esc_dup(s), *p;
-
-	for (p = e; *p; p++)
-		switch (*p) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
-			fputc(*p, f);
-		}
-	free(e);
-}
-
-void html_lines(FILE *f, const char *s)
-{
-	const char *nl;
-	char *line;
-
-	while (*s) {
-		nl = strchr(s, '\n');
-		line = strndup(s, nl ? (size_t)(nl - s) : strlen(s));
-		if (!line)
-			abort();
-		html_text(f, line);
-		free(line);
-		if (!nl)
-			break;
-		fputc('\n', f);
-		s = nl + 1;
-	}
-}
-
-void html_textf(FILE *f, const char *fmt, ...)
-{
-	char buf[4096];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	html_text(f, buf);
-}
 
 static const char style[] =
 	"body{font-family:sans-serif;margin:1.5em;color:#222}"
@@ -103,16 +48,16 @@ static void page_head(FILE *f, const struct cmp_inputs *in)
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", gmtime(&now));
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 		   "<meta charset=\"utf-8\">\n<title>zcbench report: ");
-	html_text(f, in->lab[in->n - 1]);
+	html_text(f, in->name[in->n - 1]);
 	fprintf(f,
 		"</title>\n<style>%s</style>\n</head>\n<body>\n"
 		"<h1>zcbench report: ",
 		style);
-	html_text(f, in->lab[in->n - 1]);
+	html_text(f, in->name[in->n - 1]);
 	fprintf(f, "</h1>\n<p>Made %s from:", when);
 	for (i = 0; i < in->n; i++) {
 		fprintf(f, "%s <code>", i ? "," : "");
-		html_text(f, in->lab[i]);
+		html_text(f, in->name[i]);
 		fprintf(f, "</code>%s", !i && in->n > 1 ? " (baseline)" : "");
 	}
 	fprintf(f, ". Sections: <a href=\"#verdicts\">verdicts</a>, "
@@ -361,7 +306,7 @@ static void hosts(FILE *f, const struct cmp_inputs *in)
 		   "<thead><tr><th>fact</th>");
 	for (i = 0; i < in->n; i++) {
 		fprintf(f, "<th>");
-		html_text(f, in->lab[i]);
+		html_text(f, in->name[i]);
 		fprintf(f, "</th>");
 	}
 	fprintf(f, "</tr></thead><tbody>\n");
@@ -435,7 +380,7 @@ static int page(FILE *f, const struct cmp_cfg *c, const struct cmp_inputs *in,
 	return n;
 }
 
-int cmd_html(int argc, char **argv)
+int cmd_html(const struct rcmd *self, int argc, char **argv)
 {
 	struct cmp_cfg c = {.o = {CMP_DEFAULT_OPTS, .out = "report.html"}};
 	struct cmp_inputs in;
@@ -445,12 +390,12 @@ int cmd_html(int argc, char **argv)
 	FILE *f;
 	int r, fd;
 
-	ropt_parse(RC_HTML, argc, argv, &c.o);
+	ropt_parse(self, argc, argv, &c.o);
 	if (c.o.npaths < 1)
 		die_usage("html: no result files or directories given");
 	if (!*c.o.out || esc_needed(c.o.out))
 		die_usage("--output: empty, or control characters in the name");
-	r = cmp_inputs_open(&c, &in, &nbad);
+	r = cmp_inputs_open(&c, 0, &in, &nbad);
 	if (r)
 		return r;
 	if (in.n > 1)

@@ -1,32 +1,31 @@
 /*
- * htmlverd.c: zcbreport html's verdict table and samples (html.h). The
- * N-kernel compare's rows (cmpmulti.c), regressions on top, then
+ * htmlverd.c: zcbreport html's verdict table and samples (htmlverd.h).
+ * The N-kernel compare's rows (cmprows.c), regressions on top, then
  * improvements, then the rest in the compare's order; a flagged
  * verdict links to the samples it was judged from, listed below.
  */
 #include "config.h"
-#include "html.h"
+#include "cmpprint.h"
+#include "htmlesc.h"
+#include "htmlverd.h"
+#include "judge.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* A row's place: 0 a regression in some kernel, 1 an improvement, 2
- * judged, 3 not judged anywhere. */
+ * judged, 3 not judged anywhere (the verdicts' order, the unjudged
+ * together). */
 static int row_rank(const struct mrow *r, size_t nk)
 {
-	int best = 3, v;
+	int best = CV_UNJUDGED, v;
 	size_t k;
 
 	for (k = 0; k < nk; k++) {
-		const struct crow *c = r->cell[k];
-
-		if (!c)
+		if (!r->cell[k])
 			continue;
-		v = c->flag					? 0
-		    : (c->note && !strcmp(c->note, "improved")) ? 1
-		    : c->have_t					? 2
-								: 3;
+		v = (int)cmp_verdict(r->cell[k]);
 		best = v < best ? v : best;
 	}
 	return best;
@@ -55,7 +54,7 @@ static void cell(FILE *f, size_t i, size_t k, const struct crow *r)
 	fprintf(f, "</td><td class=\"verdict\">");
 	if (r->flag)
 		fprintf(f, "<a href=\"#s-%zu-%zu\">REGRESSION</a>", i, k);
-	else if (!strcmp(cmp_verdict_word(r), "-") && isfinite(r->mde))
+	else if (cmp_verdict(r) == CV_SAME && isfinite(r->mde))
 		fprintf(f, "none &gt; %.1f%%", r->mde);
 	else
 		html_text(f, cmp_verdict_word(r));

@@ -1,15 +1,16 @@
 /*
- * cmpprint.c: zcbreport compare's printing (compare.h): per metric one
- * table in mmtests' layout (Hmean  case  value (  +x.xx%), the baseline
+ * cmptext.c: zcbreport compare's two sides as text (cmpprint.h): the
+ * host facts that differ between them, then per metric one table in
+ * mmtests' layout (Hmean  case  value (  +x.xx%), the baseline
  * at 0.00%) with lkp's +- stddev%, the q and p values, the ratio with
  * its 95% interval and the verdict; a case whose soak meter slowed it
  * (perturbation outside 0.95-1.05) says so on its rows and in a block
  * under the tables; then the counts and one closing line.
  */
 #include "config.h"
-#include "compare.h"
+#include "cmpprint.h"
 #include "esc.h"
-#include "meter.h"
+#include "judge.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -151,7 +152,7 @@ static void print_metric(const struct cmp_cfg *c, const struct rl_set *s,
 }
 
 /* What "from summaries" on a row means, when a row has it. */
-void cmp_print_summ_note(const struct cmp_state *st)
+static void summ_note(const struct cmp_state *st)
 {
 	size_t i, n = 0;
 
@@ -164,10 +165,18 @@ void cmp_print_summ_note(const struct cmp_state *st)
 		       n, n == 1 ? "" : "s");
 }
 
-void cmp_print(const struct cmp_cfg *c, const struct rl_set *s,
-	       const struct cmp_state *st, const char *la, const char *lb,
-	       size_t nbad)
+void cmp_text_hosts(const struct cmp_cfg *c, const struct rsel *sel,
+		    const char *const *name, size_t n)
 {
+	print_host_diff(&sel[0], &sel[1]);
+}
+
+void cmp_text_print(const struct cmp_cfg *c, const struct cmp_multi *m,
+		    size_t nbad)
+{
+	const struct rl_set *s = m->s;
+	const struct cmp_state *st = &m->st[0];
+	const char *la = m->base, *lb = m->labels[0];
 	char el[2][1024];
 	size_t i;
 
@@ -179,7 +188,7 @@ void cmp_print(const struct cmp_cfg *c, const struct rl_set *s,
 		printf("%zu row%s not comparable: figures of runs with soakers "
 		       "on against runs without (not judged)\n",
 		       st->incomparable, st->incomparable == 1 ? "" : "s");
-	cmp_print_summ_note(st);
+	summ_note(st);
 	if (st->judged > st->flagged)
 		printf("\"no change > x%%\": not significant, and x%% is the "
 		       "smallest change the row could have flagged (90%% "

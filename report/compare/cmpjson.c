@@ -1,14 +1,15 @@
 /*
- * cmpjson.c: zcbreport compare --format json: the N-kernel table
- * (cmpmulti.c) as one JSON document for scripts and the HTML report:
+ * cmpjson.c: zcbreport compare --format json (cmpprint.h): the N-kernel
+ * table (cmptable.c) as one JSON document for scripts and the HTML report:
  * the baseline, the kernels, every row with the baseline's figures and
  * per kernel its figures, change, ratio with the 95% interval, the
  * tests' p and q, and the verdict. Numbers that are not finite are
  * null. Strings are the documents' own (JSON escapes them).
  */
 #include "config.h"
-#include "compare.h"
+#include "cmpprint.h"
 #include "esc.h"
+#include "judge.h"
 
 #include <math.h>
 #include <stdio.h>

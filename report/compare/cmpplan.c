@@ -8,7 +8,7 @@
  * baseline's rounds of the suite), the rounds that make, up to --cap.
  */
 #include "config.h"
-#include "compare.h"
+#include "cmp.h"
 #include "esc.h"
 #include "log.h"
 
@@ -135,7 +135,7 @@ static long plan_case(const struct cmp_cfg *c, const struct pcase *p,
 	return rounds;
 }
 
-int cmd_plan(int argc, char **argv)
+int cmd_plan(const struct rcmd *self, int argc, char **argv)
 {
 	struct cmp_cfg c = {
 		.o = {CMP_DEFAULT_OPTS, .change = 5, .power = 0.9, .cap = 20}};
@@ -149,7 +149,7 @@ int cmd_plan(int argc, char **argv)
 	const char *metric;
 	char em[256];
 
-	ropt_parse(RC_PLAN, argc, argv, &c.o);
+	ropt_parse(self, argc, argv, &c.o);
 	if (c.o.npaths < 1)
 		die_usage("plan: give the baseline (files or directories)");
 	f.where = c.o.where;

@@ -1,5 +1,5 @@
 /*
- * cmppert.c: the perturbation block under compare's tables (compare.h):
+ * cmppert.c: the perturbation block under compare's tables (cmpprint.h):
  * each case whose metered runs ran outside 0.95-1.05 of its unmetered
  * rate (lib/cpu/meter.h), with each side's figure in full, under one
  * line that says what the block is (the soak meter's, the profiler's, or
@@ -8,12 +8,18 @@
  * kernel by its label.
  */
 #include "config.h"
-#include "compare.h"
+#include "cmpprint.h"
 #include "esc.h"
 #include "meter.h"
 
 #include <stdio.h>
 #include <string.h>
+
+int cmp_key_perturbed(const struct ckey *k)
+{
+	return (k->npert[0] && meter_perturbed(k->pert[0].ratio)) ||
+	       (k->npert[1] && meter_perturbed(k->pert[1].ratio));
+}
 
 const char *cmp_pert_meter(const struct ckey *k)
 {

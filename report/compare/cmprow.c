@@ -1,97 +1,24 @@
 /*
- * cmpjudge.c: zcbreport compare's judging (compare.h): cases of the two
- * sides matched by tool and params (without the --split param), a row
- * per key and metric with each side's statistic (hmean for rates) and
- * coefficient of variation, Welch's t-test on log values and
- * Mann-Whitney U as a second opinion (--paired: paired t on log ratios
- * and Wilcoxon signed-rank), Benjamini-Hochberg over every row, and the
- * verdict: flagged only when significant, larger than max(threshold,
- * the baseline's own noise) and in the metric's bad direction. A figure
- * of runs with soakers on is never judged against one of runs without:
- * such a row says why it is not comparable. A row whose cases carry
- * published summaries (n, mean, sd) is judged by Welch from those
- * (cmpsumm.c). A rate row with a value <= 0 has no harmonic mean and is
- * never judged; a row whose test GSL refused is not judged either, and
- * its note names the test and GSL's words (cmpstats.h).
+ * cmprow.c: a key's rows (judge.h): per compared metric, each side's
+ * statistic (hmean for rates) and coefficient of variation, Welch's
+ * t-test on log values and Mann-Whitney U as a second opinion
+ * (--paired: paired t on log ratios and Wilcoxon signed-rank), and the
+ * smallest change the row could have flagged. A figure of runs with
+ * soakers on is never judged against one of runs without: such a row
+ * says why it is not comparable. A row whose cases carry published
+ * summaries (n, mean, sd) is judged by Welch from those (cmpsumm.c). A
+ * rate row with a value <= 0 has no harmonic mean and is never judged;
+ * a row whose test GSL refused is not judged either, and its note names
+ * the test and GSL's words (cmpstats.h).
  */
 #include "config.h"
-#include "compare.h"
-#include "esc.h"
-#include "log.h"
-#include "meter.h"
+#include "judge.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The case key: the tool and the params without the split param. */
-static void case_key_text(const struct rcase *rc, const char *skip, char *key,
-			  size_t klen)
-{
-	json_t *p = rc->params;
-	char *d;
-
-	if (skip && json_object_get(p, skip)) {
-		p = json_deep_copy(p);
-		json_object_del(p, skip);
-	} else {
-		json_incref(p);
-	}
-	d = json_dumps(p, JSON_COMPACT | JSON_SORT_KEYS);
-	snprintf(key, klen, "%s|%s", rc->doc->tool, d ? d : "");
-	free(d);
-	json_decref(p);
-}
-
-/* A key's readable name: the tool and its params but the split one. */
-static char *case_title(const struct rcase *rc, const char *skip)
-{
-	char name[512], buf[256], *d;
-	const char *k;
-	json_t *v;
-
-	snprintf(name, sizeof(name), "%s", rc->doc->tool);
-	json_object_foreach(rc->params, k, v)
-	{
-		if (skip && !strcmp(k, skip))
-			continue;
-		snprintf(name + strlen(name), sizeof(name) - strlen(name),
-			 " %s=%s", k,
-			 rl_param_str(rc->params, k, buf, sizeof(buf)));
-	}
-	d = strdup(name);
-	if (!d)
-		abort();
-	return d;
-}
-
-/* Put a case under its key (a new key when it has none yet). */
-static void add_case(struct cmp_state *st, struct rcase *rc, int side,
-		     const char *skip)
-{
-	char key[2048];
-	json_t *ix;
-	struct ckey *k;
-
-	case_key_text(rc, skip, key, sizeof(key));
-	ix = json_object_get(st->index, key);
-	if (!ix) {
-		st->keys = rl_grow(st->keys, &st->capkeys, st->nkeys,
-				   sizeof(*st->keys));
-		k = &st->keys[st->nkeys];
-		memset(k, 0, sizeof(*k));
-		k->name = case_title(rc, skip);
-		json_object_set_new(st->index, key,
-				    json_integer((json_int_t)st->nkeys++));
-	} else {
-		k = &st->keys[json_integer_value(ix)];
-	}
-	k->c[side] = rl_grow(k->c[side], &k->cap[side], k->n[side],
-			     sizeof(*k->c[side]));
-	k->c[side][k->n[side]++] = rc;
-}
 
 static int all_positive(const double *x, size_t n)
 {
@@ -342,9 +269,8 @@ static void build_row(const struct cmp_cfg *c, const struct rl_set *s,
 	}
 }
 
-/* A key's rows, one per compared metric that both sides have. */
-static void key_rows(const struct cmp_cfg *c, const struct rl_set *s,
-		     struct cmp_state *st, size_t ki)
+void cmp_key_rows(const struct cmp_cfg *c, const struct rl_set *s,
+		  struct cmp_state *st, size_t ki)
 {
 	struct kfig *f = calloc(2 * st->nmetrics + 2, sizeof(*f));
 	size_t m;
@@ -362,191 +288,4 @@ static void key_rows(const struct cmp_cfg *c, const struct rl_set *s,
 		free(two[1].x);
 	}
 	free(f);
-}
-
-static int metric_rank(const char *m)
-{
-	static const char *const first[] = {"throughput_MBps", "msgs_per_s",
-					    "ops_per_s", NULL};
-	int i;
-
-	for (i = 0; first[i]; i++)
-		if (!strcmp(first[i], m))
-			return i;
-	return i;
-}
-
-static int cmp_metric(const void *a, const void *b)
-{
-	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
-	int rx = metric_rank(x), ry = metric_rank(y);
-
-	return rx != ry ? rx - ry : strcmp(x, y);
-}
-
-/* Metrics to compare: --metric, else every metric of the set. */
-static size_t metric_list(const struct cmp_cfg *c, const struct rl_set *s,
-			  const char **out, size_t max)
-{
-	const char *name;
-	json_t *v;
-	size_t n = 0;
-
-	if (c->o.nmetrics) {
-		memcpy(out, c->o.metrics, c->o.nmetrics * sizeof(*out));
-		return c->o.nmetrics;
-	}
-	json_object_foreach(s->units, name, v) if (n < max) out[n++] = name;
-	qsort(out, n, sizeof(*out), cmp_metric);
-	return n;
-}
-
-/* A judged row's verdict from its q (set before). */
-static void row_verdict(const struct cmp_cfg *c, const struct rl_set *s,
-			struct crow *r)
-{
-	int better = rl_better(s, r->metric);
-	double need = fmax(c->o.threshold,
-			   isfinite(r->cov[0]) ? r->cov[0] * 100 : 0);
-	int sig, big, bad;
-
-	if (!r->have_t)
-		return;
-	sig = r->q < c->o.alpha && (!r->have_u || r->u.p < c->o.alpha);
-	big = fabs(r->change) > need;
-	bad = better > 0 ? r->change < 0 : r->change > 0;
-	if (sig && big && bad) {
-		r->flag = 1;
-		r->note = "REGRESSION";
-	} else if (sig && big) {
-		r->note = "improved";
-	}
-}
-
-void cmp_verdicts(const struct cmp_cfg *c, const struct rl_set *s,
-		  struct cmp_state *st, size_t nst)
-{
-	size_t i, k, n = 0, j = 0;
-	double *p;
-
-	for (k = 0; k < nst; k++)
-		n += st[k].nrows;
-	p = calloc(n + 1, sizeof(*p));
-	if (!p)
-		abort();
-	for (k = 0; k < nst; k++)
-		for (i = 0; i < st[k].nrows; i++)
-			p[j++] = st[k].rows[i].have_t ? st[k].rows[i].t.p : NAN;
-	cmp_bh_adjust(p, n, p);
-	for (k = j = 0; k < nst; k++) {
-		st[k].flagged = st[k].judged = st[k].failed = 0;
-		for (i = 0; i < st[k].nrows; i++) {
-			struct crow *r = &st[k].rows[i];
-
-			r->q = p[j++];
-			row_verdict(c, s, r);
-			st[k].flagged += r->flag;
-			st[k].judged += r->have_t;
-			st[k].failed += r->failed;
-		}
-	}
-	free(p);
-}
-
-/* Each side's worst perturbation over a key's cases. */
-static void key_perturbation(struct ckey *k)
-{
-	struct stats_ratio r;
-	size_t i;
-	int side;
-
-	for (side = 0; side < 2; side++)
-		for (i = 0; i < k->n[side]; i++) {
-			if (case_perturbation(k->c[side][i]->kase, &r))
-				continue;
-			if (!k->npert[side]++ ||
-			    fabs(log(r.ratio)) > fabs(log(k->pert[side].ratio))) {
-				k->pert[side] = r;
-				k->pert_by[side] =
-					case_paired_by(k->c[side][i]->kase);
-			}
-		}
-}
-
-int cmp_key_perturbed(const struct ckey *k)
-{
-	return (k->npert[0] && meter_perturbed(k->pert[0].ratio)) ||
-	       (k->npert[1] && meter_perturbed(k->pert[1].ratio));
-}
-
-/* Metrics of base that new has in the same unit (or not at all); a
- * metric in another unit is named on stderr and counted in st->nbad. */
-static void shared_metrics(const struct cmp_cfg *c, const struct rl_set *base,
-			   const struct rl_set *new, struct cmp_state *st)
-{
-	size_t nm = metric_list(c, base, st->metrics, 256), i, k;
-
-	for (i = k = 0; i < nm; i++) {
-		const char *ua = rl_unit(base, st->metrics[i]);
-		const char *ub = rl_unit(new, st->metrics[i]);
-
-		if (*ua && *ub && strcmp(ua, ub)) {
-			char em[256], ea[256], eb[256];
-
-			log_err("metric %s is in %s in BASE but in %s in NEW: "
-				"not compared",
-				esc_text(em, sizeof(em), st->metrics[i]),
-				esc_text(ea, sizeof(ea), ua),
-				esc_text(eb, sizeof(eb), ub));
-			st->nbad++;
-			continue;
-		}
-		st->metrics[k++] = st->metrics[i];
-	}
-	st->nmetrics = k;
-}
-
-void cmp_judge_rows(const struct cmp_cfg *c, const struct rl_set *base,
-		    const struct rl_set *new, const struct rsel sel[2],
-		    struct cmp_state *st)
-{
-	size_t i, k;
-	int side;
-
-	memset(st, 0, sizeof(*st));
-	st->index = json_object();
-	for (side = 0; side < 2; side++)
-		for (i = 0; i < sel[side].n; i++)
-			add_case(st, &sel[side].v[i], side, c->split_param);
-	shared_metrics(c, base, new, st);
-	for (k = 0; k < st->nkeys; k++) {
-		key_perturbation(&st->keys[k]);
-		for (side = 0; side < 2; side++)
-			st->only[side] += !st->keys[k].n[1 - side];
-		if (st->keys[k].n[0] && st->keys[k].n[1])
-			key_rows(c, base, st, k);
-	}
-}
-
-void cmp_judge(const struct cmp_cfg *c, const struct rl_set *base,
-	       const struct rl_set *new, const struct rsel sel[2],
-	       struct cmp_state *st)
-{
-	cmp_judge_rows(c, base, new, sel, st);
-	cmp_verdicts(c, base, st, 1);
-}
-
-void cmp_state_free(struct cmp_state *st)
-{
-	size_t k;
-
-	for (k = 0; k < st->nkeys; k++) {
-		free(st->keys[k].name);
-		free(st->keys[k].c[0]);
-		free(st->keys[k].c[1]);
-	}
-	free(st->keys);
-	free(st->rows);
-	json_decref(st->index);
-	memset(st, 0, sizeof(*st));
 }

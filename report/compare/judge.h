@@ -1,0 +1,64 @@
+/*
+ * judge.h: the judging of a compare, and its words. cmpjudge.c matches
+ * the cases of a baseline and a kernel into keys and picks the metrics;
+ * cmprow.c makes a key's rows with their statistics and tests (cmpsumm.c
+ * for published summaries); cmpverd.c runs Benjamini-Hochberg over every
+ * row of the table at once and gives each row its verdict, and says the
+ * verdicts in words for every printer.
+ */
+#ifndef ZCB_JUDGE_H
+#define ZCB_JUDGE_H
+
+#include "cmp.h"
+
+/*
+ * The rows of sel[0] (base) against sel[1] (a kernel), matched by tool
+ * and params (without the split param): metrics of set base whose unit
+ * new shares, a row per key and metric with its tests (cmpjudge.c). The
+ * verdicts come after, over every kernel's rows at once.
+ */
+void cmp_judge_rows(const struct cmp_cfg *c, const struct rl_set *base,
+		    const struct rl_set *new, const struct rsel sel[2],
+		    struct cmp_state *st);
+void cmp_state_free(struct cmp_state *st);
+/* A key's rows, one per compared metric (st->metrics) that both sides
+ * have (cmprow.c). */
+void cmp_key_rows(const struct cmp_cfg *c, const struct rl_set *s,
+		  struct cmp_state *st, size_t ki);
+
+/* Benjamini-Hochberg over every row of nst states at once (an N-way
+ * table is one family), then each row's verdict and the counts
+ * (cmpverd.c). */
+void cmp_verdicts(const struct cmp_cfg *c, const struct rl_set *s,
+		  struct cmp_state *st, size_t nst);
+
+/* A row's verdict. */
+enum cmp_verdict {
+	CV_REGRESSION,	 /* significant, large, in the bad direction */
+	CV_IMPROVED,	 /* significant, large, in the good direction */
+	CV_SAME,	 /* judged: no significant change above the threshold */
+	CV_UNJUDGED,	 /* not judged: the row's note says why */
+	CV_INCOMPARABLE, /* soaked against unsoaked runs: why says so */
+};
+enum cmp_verdict cmp_verdict(const struct crow *r);
+/* A row's verdict in a word or two: "REGRESSION", "improved", "-" (no
+ * significant change above the threshold), "not judged: ...", "not
+ * comparable". */
+const char *cmp_verdict_word(const struct crow *r);
+/* "; N rows not judged: a computation failed" for a closing line, or
+ * "" when failed is 0 (a static buffer). */
+const char *cmp_failed_words(size_t failed);
+
+/* When a side of the row carries published summaries (n, mean, sd over
+ * runs its samples do not list): both sides' n, mean, sd, cov and the
+ * change into r (summ set), and 1; else 0 (cmpsumm.c). The caller asks
+ * only when a case's summary n of metric exceeds its count of samples. */
+int cmp_summary_row(const struct ckey *k, const char *metric, struct crow *r);
+/* The cases' n, mean and sd of a metric, pooled: a
+ * case's published summary when it covers more runs than its samples,
+ * else its samples. 1 when a figure was published, 0 when all come
+ * from samples, -1 when none has the metric (cmpsumm.c). */
+int cmp_cases_fig(struct rcase *const *cs, size_t ncs, const char *metric,
+		  double *n, double *mean, double *sd);
+
+#endif
