@@ -6,15 +6,20 @@
  *   transmitter:  ttcp-sf -t -c [-m sendfile ...] -l 32768 receiver_host
  *
  * The wire is ttcp's, so either end works against a plain ttcp; when both
- * ends are ttcp-sf they meet again after the data (ctl.c) so the
+ * ends are ttcp-sf they meet again after the data (frame.c) so the
  * transmitter prints local and remote CPU and service demand on one line.
  * See man/ttcp-sf.1.
  *
- * The parts: opts.c (the command line), xmit.c (-t), rcv.c and
- * rcv_accept.c (-r), ctl.c (the end-of-run exchange), sockopt.c (socket
- * options of both sides), out.c (what both sides print and record);
- * rr*.c (--rr, --crr), dir.c (-R, --bidir), flows*.c (-P), ival.c (-i,
- * --json-stream), xmit_udp.c (-u).
+ * The parts: opts.c (the command line), the sides xmit.c (-t: the
+ * series of samples, the exchange) and rcv.c with rcv_accept.c (-r: who
+ * may connect, what a connection opens with, the exchange), the modes
+ * and parts as tables (mode.h, mode.c) and each mode's room: stream.c,
+ * udp_xmit.c and udp_rcv.c (-u), rr*.c (--rr, --crr), dir.c (-R,
+ * --bidir), flows*.c (-P); what the sides share: frame.c (every frame and
+ * its decoder), conn.c (connections, socket options, the peek), side.c
+ * (text, a signal's end, identity, CPU window), out.c (what both sides
+ * print and record), ival.c (-i, --json-stream), bound.c (--duration's
+ * hard stop).
  */
 #include "config.h"
 #include "log.h"
