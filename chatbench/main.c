@@ -89,16 +89,16 @@ static void parse_size(struct cfg *c, const char *arg)
 
 /* The options that only store a value. */
 static const struct cli_set sets[] = {
-	{'r', "--rooms", CLI_LONG, CO(rooms), 1, CHAT_MAX_ROOMS},
-	{'u', "--users", CLI_LONG, CO(users), 2, CHAT_MAX_USERS},
-	{'m', "--messages", CLI_LONG, CO(messages), 1, UINT32_MAX},
-	CLI_SWITCH('N', "--nodelay", CO(nodelay)),
-	CLI_SWITCH('S', "--server", CO(server)),
-	CLI_STRING('H', "--host", CO(host)),
-	CLI_STRING('B', "--bind", CO(bind)),
-	{'n', "--repeat", CLI_INT, CO(cli.repeat), 1, 100000},
-	{'t', "--timeout", CLI_DUR, CO(timeout_s), 0, 86400},
-	{'X', "--max-conns", CLI_LONG, CO(max_conns), 1, 1000000},
+	{'r', NULL, NULL, CLI_LONG, CO(rooms), 1, CHAT_MAX_ROOMS, NULL, "--rooms"},
+	{'u', NULL, NULL, CLI_LONG, CO(users), 2, CHAT_MAX_USERS, NULL, "--users"},
+	{'m', NULL, NULL, CLI_LONG, CO(messages), 1, UINT32_MAX, NULL, "--messages"},
+	{.opt = 'N', .kind = CLI_FLAG, .off = CO(nodelay), .name = "--nodelay"},
+	{.opt = 'S', .kind = CLI_FLAG, .off = CO(server), .name = "--server"},
+	{.opt = 'H', .kind = CLI_STR, .off = CO(host), .name = "--host"},
+	{.opt = 'B', .kind = CLI_STR, .off = CO(bind), .name = "--bind"},
+	{'n', NULL, NULL, CLI_INT, CO(cli.repeat), 1, 100000, NULL, "--repeat"},
+	{'t', NULL, NULL, CLI_DUR, CO(timeout_s), 0, 86400, NULL, "--timeout"},
+	{'X', NULL, NULL, CLI_LONG, CO(max_conns), 1, 1000000, NULL, "--max-conns"},
 	{0},
 };
 
@@ -125,7 +125,7 @@ static void chat_option(void *p, int o, const char *arg)
 	}
 }
 
-CLI_TOOL(tool, usage_text, CLI_BENCH | CLI_CONFIDENCE, "r:u:m:s:p:n:t:",
+CLI_TOOL(tool, usage_text, CLI_BENCH | CLI_CONFIDENCE, .shortopts = "r:u:m:s:p:n:t:",
 	 .repeat_max = 100000, .longs = longs, .sets = sets,
 	 .option = chat_option);
 

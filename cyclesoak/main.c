@@ -130,18 +130,18 @@ static unsigned serve_allow(const char *arg)
 
 /* The options that only store a value. */
 static const struct cli_set sets[] = {
-	{'n', "-n", CLI_LONG, CS(count), 1, 1e9},
-	CLI_STRING('U', "--cpus", CS(cpus)),
-	CLI_STRING('F', "--calib-file", CS(calib_file)),
-	CLI_STRING('E', "--events", CS(events)),
-	{'R', "--rounds", CLI_INT, CS(rounds), 2, 1000},
-	{'W', "--round-time", CLI_DUR, CS(round_s), 0.05, 86400},
-	{'L', "--tolerance", CLI_DBL, CS(tolerance_pct), 1e-9, 1e6},
-	CLI_SWITCH('f', "--force", CS(force)),
-	CLI_STRING('A', "--bind", CS(bind)), /* -B is the 2001 one */
-	{'M', "--max-clients", CLI_INT, CS(max_clients), 1, 4096},
-	{'d', "--duration", CLI_DUR, CS(load_s), 0.2, 86400},
-	CLI_SWITCH('Q', "--quick", CS(quick)),
+	{'n', NULL, NULL, CLI_LONG, CS(count), 1, 1e9, NULL, "-n"},
+	{.opt = 'U', .kind = CLI_STR, .off = CS(cpus), .name = "--cpus"},
+	{.opt = 'F', .kind = CLI_STR, .off = CS(calib_file), .name = "--calib-file"},
+	{.opt = 'E', .kind = CLI_STR, .off = CS(events), .name = "--events"},
+	{'R', NULL, NULL, CLI_INT, CS(rounds), 2, 1000, NULL, "--rounds"},
+	{'W', NULL, NULL, CLI_DUR, CS(round_s), 0.05, 86400, NULL, "--round-time"},
+	{'L', NULL, NULL, CLI_DBL, CS(tolerance_pct), 1e-9, 1e6, NULL, "--tolerance"},
+	{.opt = 'f', .kind = CLI_FLAG, .off = CS(force), .name = "--force"},
+	{.opt = 'A', .kind = CLI_STR, .off = CS(bind), .name = "--bind"}, /* -B is the 2001 one */
+	{'M', NULL, NULL, CLI_INT, CS(max_clients), 1, 4096, NULL, "--max-clients"},
+	{'d', NULL, NULL, CLI_DUR, CS(load_s), 0.2, 86400, NULL, "--duration"},
+	{.opt = 'Q', .kind = CLI_FLAG, .off = CS(quick), .name = "--quick"},
 	{0},
 };
 
@@ -206,7 +206,7 @@ static void cs_option(void *p, int opt, const char *arg)
 /* -p, -n and, from the 2001 cyclesoak, -C (calibrate), -N (CPUs) and -B
  * (bind); "+": stop at CMD, whose options are its own */
 CLI_TOOL(tool, usage_text, CLI_METERS | CLI_RESULT | CLI_RESULT_O,
-	 "+p:n:CN:B", .longs = longs, .sets = sets, .option = cs_option);
+	 .shortopts = "+p:n:CN:B", .longs = longs, .sets = sets, .option = cs_option);
 
 /*
  * The 2001 -N N: soak N CPUs, the first N this process may use (the

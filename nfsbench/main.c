@@ -196,14 +196,14 @@ static int what_option(void *p, int o, const char *arg)
 
 /* The options that only store a value. */
 static const struct cli_set sets[] = {
-	CLI_SWITCH('A', "--async", NO(async)),
-	CLI_STRING('M', "--mount", NO(target)),
-	CLI_SWITCH('D', "--direct", NO(direct)),
-	CLI_SWITCH('C', "--drop-caches", NO(drop_caches)),
-	{'T', "--max-time", CLI_DUR, NO(max_time), 0, 86400},
-	{'R', "--repeat", CLI_INT, NO(cli.repeat), 1, 10000},
-	CLI_STRING('P', "--remote-cpu", NO(remote_cpu)),
-	CLI_STRING('L', "--label", NO(cli.label)),
+	{.opt = 'A', .kind = CLI_FLAG, .off = NO(async), .name = "--async"},
+	{.opt = 'M', .kind = CLI_STR, .off = NO(target), .name = "--mount"},
+	{.opt = 'D', .kind = CLI_FLAG, .off = NO(direct), .name = "--direct"},
+	{.opt = 'C', .kind = CLI_FLAG, .off = NO(drop_caches), .name = "--drop-caches"},
+	{'T', NULL, NULL, CLI_DUR, NO(max_time), 0, 86400, NULL, "--max-time"},
+	{'R', NULL, NULL, CLI_INT, NO(cli.repeat), 1, 10000, NULL, "--repeat"},
+	{.opt = 'P', .kind = CLI_STR, .off = NO(remote_cpu), .name = "--remote-cpu"},
+	{.opt = 'L', .kind = CLI_STR, .off = NO(cli.label), .name = "--label"},
 	{0},
 };
 
@@ -237,7 +237,7 @@ static void nb_option(void *p, int o, const char *arg)
 	}
 }
 
-CLI_TOOL(tool, usage_text, CLI_BENCH, "rws:n:b:t:R:L:", .repeat_max = 10000,
+CLI_TOOL(tool, usage_text, CLI_BENCH, .shortopts = "rws:n:b:t:R:L:", .repeat_max = 10000,
 	 .longs = longs, .sets = sets, .take = {what_option},
 	 .option = nb_option);
 

@@ -155,19 +155,19 @@ static double duration(const char *opt, const char *s, double min)
 
 /* The options that only store a value. */
 static const struct cli_set sets[] = {
-	CLI_STRING('s', "-s", PO(server)),
-	CLI_STRING('a', "-a", PO(aname)),
-	CLI_STRING('U', "--uname", PO(uname)),
-	CLI_STRING('M', "--mount", PO(mount)),
-	CLI_STRING('F', "--file", PO(file)),
-	CLI_SWITCH('K', "--keep", PO(keep)),
-	CLI_SWITCH('N', "--no-create", PO(no_create)),
-	{'f', "--file-size", CLI_SIZE, PO(file_size), 1, 1ull << 50},
-	{'Q', "--qd", CLI_INT, PO(qd), 1, P9_MAXTAGS},
-	{'r', "--repeat", CLI_INT, PO(cli.repeat), 1, 1000},
-	CLI_SWITCH('V', "--verify", PO(verify)),
-	CLI_STRING('R', "--remote-cpu", PO(remote_cpu)),
-	{'p', "--server-pid", CLI_INT, PO(server_pid), 1, 0x7fffffff},
+	{.opt = 's', .kind = CLI_STR, .off = PO(server), .name = "-s"},
+	{.opt = 'a', .kind = CLI_STR, .off = PO(aname), .name = "-a"},
+	{.opt = 'U', .kind = CLI_STR, .off = PO(uname), .name = "--uname"},
+	{.opt = 'M', .kind = CLI_STR, .off = PO(mount), .name = "--mount"},
+	{.opt = 'F', .kind = CLI_STR, .off = PO(file), .name = "--file"},
+	{.opt = 'K', .kind = CLI_FLAG, .off = PO(keep), .name = "--keep"},
+	{.opt = 'N', .kind = CLI_FLAG, .off = PO(no_create), .name = "--no-create"},
+	{'f', NULL, NULL, CLI_SIZE, PO(file_size), 1, 1ull << 50, NULL, "--file-size"},
+	{'Q', NULL, NULL, CLI_INT, PO(qd), 1, P9_MAXTAGS, NULL, "--qd"},
+	{'r', NULL, NULL, CLI_INT, PO(cli.repeat), 1, 1000, NULL, "--repeat"},
+	{.opt = 'V', .kind = CLI_FLAG, .off = PO(verify), .name = "--verify"},
+	{.opt = 'R', .kind = CLI_STR, .off = PO(remote_cpu), .name = "--remote-cpu"},
+	{'p', NULL, NULL, CLI_INT, PO(server_pid), 1, 0x7fffffff, NULL, "--server-pid"},
 	{0},
 };
 
@@ -233,7 +233,7 @@ static void p9_option(void *p, int opt, const char *arg)
 	}
 }
 
-CLI_TOOL(tool, usage_text, CLI_BENCH, "s:a:m:n:r:", .repeat_max = 1000,
+CLI_TOOL(tool, usage_text, CLI_BENCH, .shortopts = "s:a:m:n:r:", .repeat_max = 1000,
 	 .longs = longs, .sets = sets, .take = {where_option},
 	 .option = p9_option);
 

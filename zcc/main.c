@@ -70,14 +70,14 @@ static const char longs[] =
 
 /* The options that only store a value. */
 static const struct cli_set sets[] = {
-	CLI_STRING('s', "-s", ZO(server)),
-	{'p', "-p", CLI_INT, ZO(port), 1, 65535},
-	{'n', "-n", CLI_U32, ZO(loops), 0, UINT32_MAX},
-	{'b', "-b", CLI_SIZE_T, ZO(bufsize), 1, 64 << 20},
-	CLI_SWITCH('k', "-k", ZO(cork)),
-	{'B', "-B", CLI_INT, ZO(cpu), 0, CPU_SETSIZE - 1},
-	{'P', "-P", CLI_INT, ZO(conns), 1, 4096},
-	CLI_SWITCH('C', "--remote-cpu", ZO(remote)),
+	{.opt = 's', .kind = CLI_STR, .off = ZO(server), .name = "-s"},
+	{'p', NULL, NULL, CLI_INT, ZO(port), 1, 65535, NULL, "-p"},
+	{'n', NULL, NULL, CLI_U32, ZO(loops), 0, UINT32_MAX, NULL, "-n"},
+	{'b', NULL, NULL, CLI_SIZE_T, ZO(bufsize), 1, 64 << 20, NULL, "-b"},
+	{.opt = 'k', .kind = CLI_FLAG, .off = ZO(cork), .name = "-k"},
+	{'B', NULL, NULL, CLI_INT, ZO(cpu), 0, CPU_SETSIZE - 1, NULL, "-B"},
+	{'P', NULL, NULL, CLI_INT, ZO(conns), 1, 4096, NULL, "-P"},
+	{.opt = 'C', .kind = CLI_FLAG, .off = ZO(remote), .name = "--remote-cpu"},
 	{0},
 };
 
@@ -111,7 +111,7 @@ static void option(void *cfgp, int o, const char *arg)
 
 CLI_TOOL(tool, usage_text,
 	 CLI_CPU | CLI_REPEAT | CLI_RESULT | CLI_SOCKBUF | CLI_INTERVAL,
-	 "s:p:n:b:SwkN:B:P:Cd", .repeat_max = MAX_RUNS, .longs = longs,
+	 .shortopts = "s:p:n:b:SwkN:B:P:Cd", .repeat_max = MAX_RUNS, .longs = longs,
 	 .sets = sets, .option = option);
 
 /* -S, -w and --method: one send method, resolved now. */

@@ -79,20 +79,20 @@ static const char longs[] =
 
 /* The options that only store a value. */
 static const struct cli_set sets[] = {
-	{'p', "-p", CLI_INT, ZO(port), 0, 65535},
-	{'b', "-b", CLI_SIZE_T, ZO(unit), 1, 64 << 20},
-	CLI_STRING('N', "--bind", ZO(bind)),
-	CLI_STRING('P', "--port-file", ZO(port_file)),
-	{'B', "-B", CLI_INT, ZO(cpu), 0, CPU_SETSIZE - 1},
-	{'I', "-I", CLI_DUR, ZO(interval), 0, 86400},
-	CLI_SWITCH('F', "--fork", ZO(fork_mode)),
-	{'x', "--exit-after", CLI_LONG, ZO(exit_after), 1, 1e18},
+	{'p', NULL, NULL, CLI_INT, ZO(port), 0, 65535, NULL, "-p"},
+	{'b', NULL, NULL, CLI_SIZE_T, ZO(unit), 1, 64 << 20, NULL, "-b"},
+	{.opt = 'N', .kind = CLI_STR, .off = ZO(bind), .name = "--bind"},
+	{.opt = 'P', .kind = CLI_STR, .off = ZO(port_file), .name = "--port-file"},
+	{'B', NULL, NULL, CLI_INT, ZO(cpu), 0, CPU_SETSIZE - 1, NULL, "-B"},
+	{'I', NULL, NULL, CLI_DUR, ZO(interval), 0, 86400, NULL, "-I"},
+	{.opt = 'F', .kind = CLI_FLAG, .off = ZO(fork_mode), .name = "--fork"},
+	{'x', NULL, NULL, CLI_LONG, ZO(exit_after), 1, 1e18, NULL, "--exit-after"},
 	/* the connection's limits: how much a client may announce, and
 	 * how slow it may be */
-	{'C', "--max-conns", CLI_INT, ZO(max_conns), 1, 1 << 20},
-	{'L', "--max-loops", CLI_U32, ZO(lim.max_loops), 0, UINT32_MAX},
-	{'f', "--max-files", CLI_U32, ZO(lim.max_files), 0, UINT32_MAX},
-	{'t', "--idle-timeout", CLI_DUR, ZO(idle_timeout), 0, 86400},
+	{'C', NULL, NULL, CLI_INT, ZO(max_conns), 1, 1 << 20, NULL, "--max-conns"},
+	{'L', NULL, NULL, CLI_U32, ZO(lim.max_loops), 0, UINT32_MAX, NULL, "--max-loops"},
+	{'f', NULL, NULL, CLI_U32, ZO(lim.max_files), 0, UINT32_MAX, NULL, "--max-files"},
+	{'t', NULL, NULL, CLI_DUR, ZO(idle_timeout), 0, 86400, NULL, "--idle-timeout"},
 	{0},
 };
 
@@ -121,7 +121,7 @@ static void option(void *cfgp, int opt, const char *arg)
 	}
 }
 
-CLI_TOOL(tool, usage_text, CLI_CPU | CLI_RESULT | CLI_SOCKBUF, "p:b:B:I:d",
+CLI_TOOL(tool, usage_text, CLI_CPU | CLI_RESULT | CLI_SOCKBUF, .shortopts = "p:b:B:I:d",
 	 .longs = longs, .sets = sets, .option = option);
 
 static void parse_opts(int argc, char **argv)

@@ -573,16 +573,16 @@ struct plain {
 
 #define PL(f) offsetof(struct plain, f)
 static const struct cli_set plain_sets[] = {
-	CLI_STRING('s', "-s", PL(s)),
-	CLI_SWITCH('f', "--flag", PL(flag)),
-	{'i', "-i", CLI_INT, PL(i), 1, 10},
-	{'l', "--long", CLI_LONG, PL(l), -5, 1e12},
-	{'u', "--u32", CLI_U32, PL(u), 0, UINT32_MAX},
-	{'B', "--big", CLI_SIZE, PL(big), 1, 1ull << 50},
-	{'b', "-b", CLI_SIZE_T, PL(len), 1, 64 << 20},
-	{'d', "--dur", CLI_DUR, PL(dur), 0.01, 60},
-	{'D', "--dbl", CLI_DBL, PL(dbl), 0, 1},
-	{'m', "--ms", CLI_MS, PL(ms), 0, 60},
+	{.opt = 's', .kind = CLI_STR, .off = PL(s), .name = "-s"},
+	{.opt = 'f', .kind = CLI_FLAG, .off = PL(flag), .name = "--flag"},
+	{'i', NULL, NULL, CLI_INT, PL(i), 1, 10, NULL, "-i"},
+	{'l', NULL, NULL, CLI_LONG, PL(l), -5, 1e12, NULL, "--long"},
+	{'u', NULL, NULL, CLI_U32, PL(u), 0, UINT32_MAX, NULL, "--u32"},
+	{'B', NULL, NULL, CLI_SIZE, PL(big), 1, 1ull << 50, NULL, "--big"},
+	{'b', NULL, NULL, CLI_SIZE_T, PL(len), 1, 64 << 20, NULL, "-b"},
+	{'d', NULL, NULL, CLI_DUR, PL(dur), 0.01, 60, NULL, "--dur"},
+	{'D', NULL, NULL, CLI_DBL, PL(dbl), 0, 1, NULL, "--dbl"},
+	{'m', NULL, NULL, CLI_MS, PL(ms), 0, 60, NULL, "--ms"},
 	{0},
 };
 
@@ -592,7 +592,7 @@ static void plain_other(void *cfg, int opt, const char *arg)
 	((struct plain *)cfg)->other = opt;
 }
 
-CLI_TOOL(plain_tool, "usage: plain\n", CLI_RESULT, "s:fi:b:",
+CLI_TOOL(plain_tool, "usage: plain\n", CLI_RESULT, .shortopts = "s:fi:b:",
 	 .longs = "flag=f long=l: u32=u: big=B: dur=d: dbl=D: ms=m: other=O",
 	 .sets = plain_sets, .option = plain_other);
 
