@@ -98,10 +98,12 @@ enum {
  *	enum { O_HOT = CLI_OPT_LONG, O_CC };
  * A row that only stores its value (a string, a flag, a number in a
  * range) into a field of the tool's cfg is all there is to that option:
- *	{'R', "rounds", "N", CLI_INT, CS(rounds), 2, 1000,
- *	 "calibration rounds (default 5)"},
+ *	CLI_VALUE('R', "rounds", "N", CLI_INT, CS(rounds), 2, 1000,
+ *		  "calibration rounds (default 5)"),
  *	CLI_STRING(O_CPUS, "cpus", "LIST", CS(cpus), "CPUs to soak"),
  *	CLI_SWITCH('f', "force", CS(force), "store it anyway"),
+ * (a row with a message name of its own is all nine fields in order:
+ * {'n', NULL, "N", CLI_INT, CO(cli.repeat), 1, 100, "runs", "--repeat"}).
  * One that does more is a CLI_OWN row (it stores nothing; the tool's
  * take groups or option() handle it), a heading or a note between rows
  * is a CLI_TEXT row:
@@ -145,6 +147,9 @@ struct cli_set {
 			    * letter, else "--long" */
 };
 
+#define CLI_VALUE(c, ln, a, k, o, lo, hi, h)                                 \
+	{ .opt = (c), .lname = (ln), .arg = (a), .kind = (k), .off = (o),    \
+	  .min = (lo), .max = (hi), .help = (h) }
 #define CLI_STRING(c, ln, a, o, h)                                           \
 	{ .opt = (c), .lname = (ln), .arg = (a), .kind = CLI_STR,            \
 	  .off = (o), .help = (h) }
