@@ -126,47 +126,16 @@ void cli_usage(const struct cli_tool *t, FILE *f)
 			cli_set_usage(&common[i].row, short_of(t, i), f);
 }
 
-/* A common letter (with the tool's common options) or one getopt keeps
- * for itself: no long option of the tool may have it as its value. */
-static int reserved(const struct cli_tool *t, int v)
+/* A common letter of the tool's common options (its rows may not have
+ * it). */
+static int common_letter(const struct cli_tool *t, int v)
 {
 	size_t i;
 
-	if (v == ':' || v == '?' || v <= 0)
-		return 1;
 	for (i = 0; i < NCOMMON; i++)
 		if (common[i].letter == v && has(t, common[i].flag))
 			return 1;
 	return 0;
-}
-
-/*
- * The tool's long options from t->longs ("name=c", "name=c:" or
- * "name=c::", space-separated) into lo from n on; the names point into
- * names (a copy of the string, freed with lo). Returns the new n.
- */
-static size_t spec_options(const struct cli_tool *t, struct option *lo,
-			   size_t n, char *names)
-{
-	char *tok, *save = NULL, *eq;
-
-	for (tok = strtok_r(names, " \t\n", &save); tok;
-	     tok = strtok_r(NULL, " \t\n", &save)) {
-		eq = strchr(tok, '=');
-		if (!eq || !eq[1] || (eq[2] && eq[2] != ':') ||
-		    reserved(t, eq[1]))
-			die("cli: long option \"%s\" is not name=c[:[:]] with "
-			    "a letter of the tool's own",
-			    tok);
-		*eq = '\0';
-		lo[n].name = tok;
-		lo[n].has_arg = !eq[2]	       ? no_argument
-				: eq[3] == ':' ? optional_argument
-					       : required_argument;
-		lo[n].flag = NULL;
-		lo[n++].val = (unsigned char)eq[1];
-	}
-	return n;
 }
 
 /* A short letter for getopt: "l", "l:" or "l::" by its has_arg. */
@@ -194,8 +163,9 @@ static int common_long(const struct cli_tool *t, const char *name)
 }
 
 /* One of the tool's rows checked (a bad one is the tool's bug: die
- * loudly): a letter of its own or a long-only value with a long name,
- * once, and a value's name where it stores one. */
+ * loudly): a letter of its own (not a common one) or a long-only value
+ * with a long name (not a common one), each once, and a value's name
+ * where it stores one. */
 static void check_row(const struct cli_tool *t, const struct cli_set *s)
 {
 	const struct cli_set *o;
@@ -206,15 +176,14 @@ static void check_row(const struct cli_tool *t, const struct cli_set *s)
 	cli_set_name(s, nm, sizeof(nm));
 	if (s->opt < CLI_OPT_LONG && !isalnum(s->opt))
 		die("cli: option %d: a letter, or CLI_OPT_LONG and up", s->opt);
-	if (s->opt < CLI_OPT_LONG && reserved(t, s->opt))
+	if (s->opt < CLI_OPT_LONG && common_letter(t, s->opt))
 		die("cli: -%c is both common and the tool's", s->opt);
 	if (s->opt >= CLI_OPT_COMMON || (s->opt >= CLI_OPT_LONG && !s->lname))
 		die("cli: option %d: a long-only option below %d needs its "
 		    "long name", s->opt, CLI_OPT_COMMON);
 	if (s->lname && common_long(t, s->lname))
 		die("cli: --%s is both common and the tool's", s->lname);
-	if (!s->arg && s->kind != CLI_FLAG && s->kind != CLI_OWN &&
-	    !t->shortopts)
+	if (!s->arg && s->kind != CLI_FLAG && s->kind != CLI_OWN)
 		die("cli: %s stores a value: its row names it (.arg)", nm);
 	for (o = t->sets; o != s; o++)
 		if (o->kind != CLI_TEXT &&
@@ -223,9 +192,8 @@ static void check_row(const struct cli_tool *t, const struct cli_set *s)
 			die("cli: %s is two rows", nm);
 }
 
-/* The tool's rows into getopt's tables: letters into shorts (unless its
- * own shortopts give them), long names into lo from n. Returns the new
- * n. */
+/* The tool's rows into getopt's tables: letters into shorts, long names
+ * into lo from n. Returns the new n. */
 static size_t row_options(const struct cli_tool *t, char *shorts, size_t slen,
 			  struct option *lo, size_t n)
 {
@@ -235,7 +203,7 @@ static size_t row_options(const struct cli_tool *t, char *shorts, size_t slen,
 		check_row(t, s);
 		if (s->kind == CLI_TEXT)
 			continue;
-		if (s->opt < CLI_OPT_LONG && !t->shortopts)
+		if (s->opt < CLI_OPT_LONG)
 			add_short(shorts, slen, s->opt, cli_set_has_arg(s));
 		if (s->lname)
 			lo[n++] = (struct option){ s->lname, cli_set_has_arg(s),
@@ -244,31 +212,24 @@ static size_t row_options(const struct cli_tool *t, char *shorts, size_t slen,
 	return n;
 }
 
-/* getopt's tables: the tool's, then the common ones it has. A clash is
- * the tool's bug: die loudly. Free the result. */
+/* getopt's tables: the tool's rows, then the common ones it has. A clash
+ * is the tool's bug: die loudly. Free the result. */
 static struct option *tables(const struct cli_tool *t, char *shorts,
 			     size_t slen)
 {
-	const char *own = t->shortopts ? t->shortopts : "";
-	size_t ns = t->longs ? strlen(t->longs) : 0, nr = 0, i, n;
 	const struct cli_set *s;
 	struct option *lo;
-	char *names;
+	size_t nr = 0, i, n;
 
 	for (s = t->sets; s && s->kind; s++)
 		nr++;
-	/* one block: the options, then the names of t->longs */
-	lo = calloc(1, (ns / 2 + nr + NCOMMON + 2) * sizeof(*lo) + ns + 1);
+	lo = calloc(nr + NCOMMON + 1, sizeof(*lo));
 	if (!lo)
 		abort();
-	names = (char *)(lo + ns / 2 + nr + NCOMMON + 2);
-	memcpy(names, t->longs ? t->longs : "", ns);
-	n = spec_options(t, lo, 0, names);
-	/* a leading '+' (stop at the first argument that is not an option,
-	 * cyclesoak's -- CMD) must come before getopt's ':' */
-	snprintf(shorts, slen, "%s:%s", own[0] == '+' || t->stop ? "+" : "",
-		 own + (own[0] == '+'));
-	n = row_options(t, shorts, slen, lo, n);
+	/* '+' (stop at the first argument that is not an option, cyclesoak's
+	 * -- CMD) must come before getopt's ':' */
+	snprintf(shorts, slen, "%s:", t->stop ? "+" : "");
+	n = row_options(t, shorts, slen, lo, 0);
 	if (has(t, CLI_SOCKBUF) && has(t, CLI_RESULT_O))
 		die("cli: -o is both SO_SNDBUF and the result document");
 	for (i = 0; i < NCOMMON; i++) {
@@ -276,13 +237,9 @@ static struct option *tables(const struct cli_tool *t, char *shorts,
 
 		if (!has(t, common[i].flag))
 			continue;
-		if (short_of(t, i)) {
-			if (strchr(own, common[i].letter))
-				die("cli: -%c is both common and the tool's",
-				    common[i].letter);
+		if (short_of(t, i))
 			add_short(shorts, slen, common[i].letter,
 				  cli_set_has_arg(r));
-		}
 		if (r->lname)
 			lo[n++] = (struct option){ r->lname, cli_set_has_arg(r),
 						   NULL, r->opt };

@@ -42,10 +42,11 @@ void cli_bad_option(char *const *argv) __attribute__((noreturn));
 /*
  * The options every tool shares, parsed in one place (fio's options as
  * data, at the scale of our tools): a tool describes its own options in
- * a struct cli_tool and names which common ones it has; cli_parse runs
- * getopt over both, fills struct cli_common itself and hands the tool
- * only its own options; --help prints the tool's text and then one
- * common block for the options it has.
+ * a struct cli_tool (a row each, below) and names which common ones it
+ * has; cli_parse runs getopt over both, fills struct cli_common itself
+ * and hands the tool only its own options; --help prints the tool's
+ * synopsis, its rows and then one common block (made from rows too) for
+ * the common options it has.
  */
 struct cli_common {
 	int cpu;		/* -c or --cpu given */
@@ -182,10 +183,6 @@ struct cli_tool {
 	int repeat_max;		/* upper bound of --repeat */
 	int stop;		/* 1: stop at the first argument that is
 				 * not an option (cyclesoak's -- CMD) */
-	const char *shortopts;	/* going: the tool's own short options in
-				 * getopt syntax (NULL: made from the rows) */
-	const char *longs;	/* going: long options as "name=c[:[:]]"
-				 * words (NULL: the rows' long names) */
 	const struct cli_set *sets; /* every option of its own, a row each,
 				     * in the usage's order */
 	/* the tool's own options in groups (what to run, where, limits):
