@@ -274,15 +274,17 @@ static void check_side(struct cfg *c, int argc, char **argv, int ind)
 	c->method_default = !given.method;
 }
 
-/* UDP: datagrams of write/send (read on -r) and of a size IP carries. */
+/* UDP: a method that moves datagrams, and a size IP carries. */
 static void check_udp(const struct cfg *c)
 {
+	char m[256];
+
 	if (!c->udp)
 		return;
-	if (strcmp(c->ops->name, c->trans ? "write" : "read") &&
-	    strcmp(c->ops->name, "send"))
+	if (!(c->ops->flags & XFER_DGRAM))
 		die_usage("-m %s: UDP moves datagrams with %s only",
-			  c->ops->name, c->trans ? "write or send" : "read");
+			  c->ops->name,
+			  xfer_list(XFER_DGRAM, c->ops->dir, "or", m, sizeof(m)));
 	if (c->buflen < TTCP_UDP_HDR)
 		die_usage("-l %zu: UDP datagrams need at least %d bytes",
 			  c->buflen, TTCP_UDP_HDR);
@@ -312,10 +314,13 @@ static void check_fds(int flows)
 		  (unsigned long long)rl.rlim_max);
 }
 
-/* -P and --threads against the rest. */
+/* -P and --threads against the rest; -P's methods work on non-blocking
+ * sockets. */
 static void check_flows(const struct cfg *c)
 {
 	const char *m = c->ops->name;
+	int nonblock = !!(c->ops->flags & XFER_NONBLOCK);
+	char ok[256];
 
 	if (c->flows > FLOWS_MAX)
 		die_usage("-P %d: at most %d flows (the limit of this build)",
@@ -334,14 +339,14 @@ static void check_flows(const struct cfg *c)
 			  c->flows);
 	if (c->burst > 1)
 		die_usage("-P and --burst: one transaction per flow in flight");
-	if (c->reverse && strcmp(m, "read") && strcmp(m, "trunc"))
-		die_usage("-m %s: -P -R receives with read or trunc (non-blocking sockets)",
-			  m);
-	if (!c->rr && !c->reverse && strcmp(m, "write") && strcmp(m, "send") &&
-	    strcmp(m, "sendfile") && strcmp(m, "mmap") &&
-	    strcmp(m, "msg-zerocopy"))
-		die_usage("-m %s: -P drives write, send, sendfile, mmap and msg-zerocopy (non-blocking sockets)",
-			  m);
+	if (c->reverse && !nonblock)
+		die_usage("-m %s: -P -R receives with %s (non-blocking sockets)",
+			  m, xfer_list(XFER_NONBLOCK, XFER_RECV, "or", ok,
+				       sizeof(ok)));
+	if (!c->rr && !c->reverse && !nonblock)
+		die_usage("-m %s: -P drives %s (non-blocking sockets)", m,
+			  xfer_list(XFER_NONBLOCK, XFER_SEND, "and", ok,
+				    sizeof(ok)));
 	if (!c->report)
 		die_usage("-P and --no-report: the receiver learns the flows from ttcp-sf's setup frames");
 	check_fds(c->flows);
@@ -367,9 +372,11 @@ static void check_dir(const struct cfg *c)
 		die_usage("-R: -F and --source-size are the sending side's (the receiver sends a temp pattern file, or with --hot a cache-hot buffer)");
 }
 
-/* --rr, --crr and their settings against the rest. */
+/* --rr, --crr and their settings against the rest: its requests and
+ * responses move by the plain calls. */
 static void check_rr(struct cfg *c)
 {
+	char plain[128];
 
 	if (!c->rr) {
 		if (given.have_rr_opts)
@@ -378,9 +385,10 @@ static void check_rr(struct cfg *c)
 	}
 	if (c->rr == RR_CRR && c->udp)
 		die_usage("--crr and -u: TCP_CRR is TCP (UDP_RR is -u --rr)");
-	if (given.method && strcmp(given.method, c->trans ? "write" : "read"))
-		die_usage("-m %s: --rr moves its requests and responses with write and read (no other method yet)",
-			  given.method);
+	if (given.method && !(c->ops->flags & XFER_PLAIN))
+		die_usage("-m %s: --rr moves its requests and responses with %s (no other method yet)",
+			  given.method, xfer_list(XFER_PLAIN, XFER_EITHER, "and",
+						  plain, sizeof(plain)));
 	if (c->verify || c->file || c->hot || c->source_size)
 		die_usage("-V, -F, --hot and --source-size are for streams, not --rr");
 	if (!c->trans && given.have_rr_opts)
