@@ -30,36 +30,18 @@ static const char usage_text[] =
 	"usage: chatbench [options]              server and clients on this box\n"
 	"       chatbench --server [options]     serve runs until a signal\n"
 	"       chatbench --host HOST [options]  clients against a remote server\n"
-	"\n"
-	"  -r, --rooms N        chat rooms (default 10)\n"
-	"  -u, --users N        users per room, one connection each (default 20)\n"
-	"  -m, --messages N     messages each user sends (default 100)\n"
-	"  -s, --size BYTES     bytes per message, 16-byte header included\n"
-	"                       (default 100, chat-1.0.1's)\n"
-	"      --nodelay        set TCP_NODELAY on every connection\n"
-	"      --model M        threads (chat-1.0.1: two threads per connection\n"
-	"                       on each side) or epoll (one event loop per side)\n"
-	"      --server         be the server (chat_s)\n"
-	"      --host HOST      the server to use (default: one in this process)\n"
-	"  -p, --port PORT      server port (default 9999; in-process: any free)\n"
-	"      --bind ADDR      server: address to listen on (default all)\n"
-	"      --max-conns N    server: connections held at once, more are turned\n"
-	"                       away (epoll 20000; threads 10000: 2 threads each)\n"
-	"  -n N                 runs, as --repeat (default 1; with --confidence\n"
-	"                       at most 30); N > 1 prints the seed's table\n"
-	"  -t, --timeout DUR    client: the run's limit (default 60 s + 1 s per\n"
-	"                       20000 messages); server: idle limit (120 s) of a\n"
-	"                       member, and of a control connection with no run\n"
-	"      --fault F        testing aid: drop:K (user 0 of room 0 hangs up\n"
-	"                       after K messages), stall:K (server stops\n"
-	"                       relaying after K deliveries per room),\n"
-	"                       unpaired (--server: act as a server from\n"
-	"                       before paired runs)\n";
+	"\n";
 
-static const char longs[] =
-	"rooms=r: users=u: messages=m: size=s: nodelay=N model=M: "
-	"server=S host=H: port=p: bind=B: timeout=t: fault=F: "
-	"max-conns=X:";
+/* The long-only options. */
+enum {
+	O_NODELAY = CLI_OPT_LONG,
+	O_MODEL,
+	O_SERVER,
+	O_HOST,
+	O_BIND,
+	O_MAX_CONNS,
+	O_FAULT,
+};
 
 static int port_set; /* -p given */
 
@@ -87,18 +69,49 @@ static void parse_size(struct cfg *c, const char *arg)
 	c->size = (long)sz;
 }
 
-/* The options that only store a value. */
+/* Every option, in the usage's order (the messages name the long
+ * forms). */
 static const struct cli_set sets[] = {
-	{'r', "--rooms", CLI_LONG, CO(rooms), 1, CHAT_MAX_ROOMS},
-	{'u', "--users", CLI_LONG, CO(users), 2, CHAT_MAX_USERS},
-	{'m', "--messages", CLI_LONG, CO(messages), 1, UINT32_MAX},
-	CLI_SWITCH('N', "--nodelay", CO(nodelay)),
-	CLI_SWITCH('S', "--server", CO(server)),
-	CLI_STRING('H', "--host", CO(host)),
-	CLI_STRING('B', "--bind", CO(bind)),
-	{'n', "--repeat", CLI_INT, CO(cli.repeat), 1, 100000},
-	{'t', "--timeout", CLI_DUR, CO(timeout_s), 0, 86400},
-	{'X', "--max-conns", CLI_LONG, CO(max_conns), 1, 1000000},
+	{'r', "rooms", "N", CLI_LONG, CO(rooms), 1, CHAT_MAX_ROOMS,
+	 "chat rooms (default 10)", "--rooms"},
+	{'u', "users", "N", CLI_LONG, CO(users), 2, CHAT_MAX_USERS,
+	 "users per room, one connection each (default 20)", "--users"},
+	{'m', "messages", "N", CLI_LONG, CO(messages), 1, UINT32_MAX,
+	 "messages each user sends (default 100)", "--messages"},
+	CLI_TAKE('s', "size", "BYTES",
+		 "bytes per message, 16-byte header included\n"
+		 "(default 100, chat-1.0.1's)"),
+	CLI_SWITCH(O_NODELAY, "nodelay", CO(nodelay),
+		   "set TCP_NODELAY on every connection"),
+	CLI_TAKE(O_MODEL, "model", "M",
+		 "threads (chat-1.0.1: two threads per connection\n"
+		 "on each side) or epoll (one event loop per side)"),
+	CLI_SWITCH(O_SERVER, "server", CO(server), "be the server (chat_s)"),
+	CLI_STRING(O_HOST, "host", "HOST", CO(host),
+		   "the server to use (default: one in this process)"),
+	CLI_TAKE('p', "port", "PORT",
+		 "server port (default 9999; in-process: any free)"),
+	CLI_STRING(O_BIND, "bind", "ADDR", CO(bind),
+		   "server: address to listen on (default all)"),
+	CLI_VALUE(O_MAX_CONNS, "max-conns", "N", CLI_LONG, CO(max_conns), 1,
+		  1000000,
+		  "server: connections held at once, more are turned\n"
+		  "away (epoll 20000; threads 10000: 2 threads each)"),
+	{'n', NULL, "N", CLI_INT, CO(cli.repeat), 1, 100000,
+	 "runs, as --repeat (default 1; with --confidence\n"
+	 "at most 30); N > 1 prints the seed's table",
+	 "--repeat"},
+	{'t', "timeout", "DUR", CLI_DUR, CO(timeout_s), 0, 86400,
+	 "client: the run's limit (default 60 s + 1 s per\n"
+	 "20000 messages); server: idle limit (120 s) of a\n"
+	 "member, and of a control connection with no run",
+	 "--timeout"},
+	CLI_TAKE(O_FAULT, "fault", "F",
+		 "testing aid: drop:K (user 0 of room 0 hangs up\n"
+		 "after K messages), stall:K (server stops\n"
+		 "relaying after K deliveries per room),\n"
+		 "unpaired (--server: act as a server from\n"
+		 "before paired runs)"),
 	{0},
 };
 
@@ -111,7 +124,7 @@ static void chat_option(void *p, int o, const char *arg)
 	case 's':
 		parse_size(c, arg);
 		break;
-	case 'M': /* --model */
+	case O_MODEL:
 		c->model = cli_choice("--model", arg, models) ? CHAT_EPOLL
 							       : CHAT_THREADS;
 		break;
@@ -119,15 +132,14 @@ static void chat_option(void *p, int o, const char *arg)
 		c->port = (int)cli_long("--port", arg, 0, 65535);
 		port_set = 1;
 		break;
-	case 'F': /* --fault */
+	case O_FAULT:
 		parse_fault(c, arg);
 		break;
 	}
 }
 
-CLI_TOOL(tool, usage_text, CLI_BENCH | CLI_CONFIDENCE, "r:u:m:s:p:n:t:",
-	 .repeat_max = 100000, .longs = longs, .sets = sets,
-	 .option = chat_option);
+CLI_TOOL(tool, usage_text, CLI_BENCH | CLI_CONFIDENCE, .repeat_max = 100000,
+	 .sets = sets, .option = chat_option);
 
 /* Which options go with which side; the defaults that depend on them. */
 static void check_opts(struct cfg *c, int argc, char **argv, int first)

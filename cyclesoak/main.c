@@ -48,46 +48,30 @@ static const char usage_text[] =
 	"       cyclesoak --calibrate [options]     store the idle soak rates\n"
 	"       cyclesoak --serve [options]         CPU windows for remote benchmarks\n"
 	"       cyclesoak --selftest [options]      known loads, each meter's error\n"
-	"\n"
-	"  -p, --period=S        monitor period (default 1s)\n"
-	"  -n, --count=N         monitor: stop after N periods (default: Ctrl-C)\n"
-	"      --cpus=LIST       CPUs to soak (default: the allowed online CPUs)\n"
-	"      --calib-file=F    calibration file (default\n"
-	"                        $XDG_STATE_HOME/zcbench/calibration.json)\n"
-	"      --events=LIST     perf events (libpfm4 names; default task-clock,\n"
-	"                        context-switches,cpu-migrations,page-faults,\n"
-	"                        cycles,instructions)\n"
-	"      --rounds=N        calibration rounds (default 5)\n"
-	"      --round-time=S    length of each round (default 1s)\n"
-	"      --tolerance=PCT   rounds may disagree by this much (default 3)\n"
-	"      --force           store a calibration even when rounds disagree\n"
-	"      --soaker=KIND     calibrate: spin (default), pause, duty:PCT[/US]\n"
-	"      --bind=ADDR       serve on ADDR (default 127.0.0.1)\n"
-	"      --port=N          serve on port N (default 5555; 0 = any)\n"
-	"      --max-clients=N   serve at most N connections (default 64)\n"
-	"      --idle-timeout=S  serve: hang up on a client silent this long\n"
-	"                        with no window open, or taking none of its\n"
-	"                        replies this long (default 300s)\n"
-	"      --max-window=S    serve: close a window (or a SOAK off) held\n"
-	"                        longer (default 3600s)\n"
-	"      --host-details    serve: HOST and reports include the kernel\n"
-	"                        command line and memory size\n"
-	"      --serve-allow=LIST  serve: also serve these meters to clients:\n"
-	"                        perf (counters), profile (a kernel profile of\n"
-	"                        the whole box); refused without (man: SECURITY)\n"
-	"      --duration=S      selftest: seconds per load (default 2s)\n"
-	"      --quick           selftest: skip the loopback stream part\n"
-	"The 2001 cyclesoak's options: -C is --calibrate, -p the period in\n"
-	"seconds, -N N soaks N CPUs (the first N allowed; --cpus=LIST names\n"
-	"them), -B is always on (soakers bound, each CPU's share shown).\n";
+	"\n";
 
-static const char longs[] =
-	"period=p: count=n: calibrate=C serve=S selftest=T cpus=U: "
-	"calib-file=F: events=E: rounds=R: round-time=W: tolerance=L: "
-	"force=f soaker=K: bind=A: port=P: max-clients=M: "
-	"idle-timeout=I: max-window=X: host-details=H serve-allow=Y: "
-	"duration=d: "
-	"quick=Q";
+/* The long-only options. */
+enum {
+	O_SERVE = CLI_OPT_LONG,
+	O_SELFTEST,
+	O_CPUS,
+	O_CALIB_FILE,
+	O_EVENTS,
+	O_ROUNDS,
+	O_ROUND_TIME,
+	O_TOLERANCE,
+	O_FORCE,
+	O_SOAKER,
+	O_BIND,
+	O_PORT,
+	O_MAX_CLIENTS,
+	O_IDLE_TIMEOUT,
+	O_MAX_WINDOW,
+	O_HOST_DETAILS,
+	O_SERVE_ALLOW,
+	O_DURATION,
+	O_QUICK,
+};
 
 /* Which mode-bound options were given, for the checks at the end. */
 static struct {
@@ -145,20 +129,63 @@ static unsigned serve_allow(const char *arg)
 	return bits;
 }
 
-/* The options that only store a value. */
+/* Every option, in the usage's order; the values are shown after '='. */
 static const struct cli_set sets[] = {
-	{'n', "-n", CLI_LONG, CS(count), 1, 1e9},
-	CLI_STRING('U', "--cpus", CS(cpus)),
-	CLI_STRING('F', "--calib-file", CS(calib_file)),
-	CLI_STRING('E', "--events", CS(events)),
-	{'R', "--rounds", CLI_INT, CS(rounds), 2, 1000},
-	{'W', "--round-time", CLI_DUR, CS(round_s), 0.05, 86400},
-	{'L', "--tolerance", CLI_DBL, CS(tolerance_pct), 1e-9, 1e6},
-	CLI_SWITCH('f', "--force", CS(force)),
-	CLI_STRING('A', "--bind", CS(bind)), /* -B is the 2001 one */
-	{'M', "--max-clients", CLI_INT, CS(max_clients), 1, 4096},
-	{'d', "--duration", CLI_DUR, CS(load_s), 0.2, 86400},
-	CLI_SWITCH('Q', "--quick", CS(quick)),
+	/* the modes (the synopsis names them) and the 2001 letters (the
+	 * note at the end) */
+	CLI_TAKE('C', "calibrate", NULL, NULL),
+	CLI_TAKE(O_SERVE, "serve", NULL, NULL),
+	CLI_TAKE(O_SELFTEST, "selftest", NULL, NULL),
+	CLI_TAKE('N', NULL, "N", NULL),
+	CLI_TAKE('B', NULL, NULL, NULL),
+	CLI_TAKE('p', "period", "=S", "monitor period (default 1s)"),
+	CLI_VALUE('n', "count", "=N", CLI_LONG, CS(count), 1, 1e9,
+		  "monitor: stop after N periods (default: Ctrl-C)"),
+	CLI_STRING(O_CPUS, "cpus", "=LIST", CS(cpus),
+		   "CPUs to soak (default: the allowed online CPUs)"),
+	CLI_STRING(O_CALIB_FILE, "calib-file", "=F", CS(calib_file),
+		   "calibration file (default\n"
+		   "$XDG_STATE_HOME/zcbench/calibration.json)"),
+	CLI_STRING(O_EVENTS, "events", "=LIST", CS(events),
+		   "perf events (libpfm4 names; default task-clock,\n"
+		   "context-switches,cpu-migrations,page-faults,\n"
+		   "cycles,instructions)"),
+	CLI_VALUE(O_ROUNDS, "rounds", "=N", CLI_INT, CS(rounds), 2, 1000,
+		  "calibration rounds (default 5)"),
+	CLI_VALUE(O_ROUND_TIME, "round-time", "=S", CLI_DUR, CS(round_s), 0.05,
+		  86400, "length of each round (default 1s)"),
+	CLI_VALUE(O_TOLERANCE, "tolerance", "=PCT", CLI_DBL, CS(tolerance_pct),
+		  1e-9, 1e6, "rounds may disagree by this much (default 3)"),
+	CLI_SWITCH(O_FORCE, "force", CS(force),
+		   "store a calibration even when rounds disagree"),
+	CLI_TAKE(O_SOAKER, "soaker", "=KIND",
+		 "calibrate: spin (default), pause, duty:PCT[/US]"),
+	CLI_STRING(O_BIND, "bind", "=ADDR", CS(bind),
+		   "serve on ADDR (default 127.0.0.1)"), /* -B: the 2001 one */
+	CLI_TAKE(O_PORT, "port", "=N", "serve on port N (default 5555; 0 = any)"),
+	CLI_VALUE(O_MAX_CLIENTS, "max-clients", "=N", CLI_INT, CS(max_clients),
+		  1, 4096, "serve at most N connections (default 64)"),
+	CLI_TAKE(O_IDLE_TIMEOUT, "idle-timeout", "=S",
+		 "serve: hang up on a client silent this long\n"
+		 "with no window open, or taking none of its\n"
+		 "replies this long (default 300s)"),
+	CLI_TAKE(O_MAX_WINDOW, "max-window", "=S",
+		 "serve: close a window (or a SOAK off) held\n"
+		 "longer (default 3600s)"),
+	CLI_TAKE(O_HOST_DETAILS, "host-details", NULL,
+		 "serve: HOST and reports include the kernel\n"
+		 "command line and memory size"),
+	CLI_TAKE(O_SERVE_ALLOW, "serve-allow", "=LIST",
+		 "serve: also serve these meters to clients:\n"
+		 "perf (counters), profile (a kernel profile of\n"
+		 "the whole box); refused without (man: SECURITY)"),
+	CLI_VALUE(O_DURATION, "duration", "=S", CLI_DUR, CS(load_s), 0.2, 86400,
+		  "selftest: seconds per load (default 2s)"),
+	CLI_SWITCH(O_QUICK, "quick", CS(quick),
+		   "selftest: skip the loopback stream part"),
+	CLI_HEAD("The 2001 cyclesoak's options: -C is --calibrate, -p the period in\n"
+		 "seconds, -N N soaks N CPUs (the first N allowed; --cpus=LIST names\n"
+		 "them), -B is always on (soakers bound, each CPU's share shown)."),
 	{0},
 };
 
@@ -184,46 +211,45 @@ static void cs_option(void *p, int opt, const char *arg)
 		log_info("-B: the soakers are always bound to their CPUs and "
 			 "each CPU's free share is always shown");
 		break;
-	case 'S': /* --serve */
+	case O_SERVE:
 		set_mode(c, CS_SERVE, "--serve");
 		break;
-	case 'T': /* --selftest */
+	case O_SELFTEST:
 		set_mode(c, CS_SELFTEST, "--selftest");
 		break;
-	case 'K': /* --soaker */
+	case O_SOAKER:
 		if (soak_kind_parse(arg, &k, err, sizeof(err)))
 			die_usage("--soaker: %s", err);
 		c->soaker = arg;
 		break;
-	case 'P': /* --port */
+	case O_PORT:
 		c->port = (int)cli_long("--port", arg, 0, 65535);
 		given.port = 1;
 		break;
-	case 'I': /* --idle-timeout */
+	case O_IDLE_TIMEOUT:
 		c->idle_s =
 			cli_duration("--idle-timeout", arg, 1, 30 * 86400.0);
 		given.serve = 1;
 		break;
-	case 'X': /* --max-window */
+	case O_MAX_WINDOW:
 		c->max_window_s =
 			cli_duration("--max-window", arg, 1, 30 * 86400.0);
 		given.serve = 1;
 		break;
-	case 'H': /* --host-details */
+	case O_HOST_DETAILS:
 		c->host_details = 1;
 		given.serve = 1;
 		break;
-	case 'Y': /* --serve-allow */
+	case O_SERVE_ALLOW:
 		c->serve_allow |= serve_allow(arg);
 		given.serve = 1;
 		break;
 	}
 }
 
-/* -p, -n and, from the 2001 cyclesoak, -C (calibrate), -N (CPUs) and -B
- * (bind); "+": stop at CMD, whose options are its own */
-CLI_TOOL(tool, usage_text, CLI_METERS | CLI_RESULT | CLI_RESULT_O,
-	 "+p:n:CN:B", .longs = longs, .sets = sets, .option = cs_option);
+/* .stop: at CMD, whose options are its own */
+CLI_TOOL(tool, usage_text, CLI_METERS | CLI_RESULT | CLI_RESULT_O, .stop = 1,
+	 .sets = sets, .option = cs_option);
 
 /*
  * The 2001 -N N: soak N CPUs, the first N this process may use (the

@@ -52,39 +52,26 @@ static struct cfg cfg = {
 static const char usage_text[] =
 	"usage: nfsbench [options] TARGET\n"
 	"  TARGET is nfs://server/export/file[?version=4&nfsport=N&mountport=N]\n"
-	"  (libnfs mode) or a file or directory under a mounted path.\n"
-	"  -r, --read              read the file (default)\n"
-	"  -w, --write             write (create) the file\n"
-	"  -s, --size LIST         request sizes: 4k,64k or 1k..1m (doubling)\n"
-	"                          [64k]; libnfs: the READ/WRITE count\n"
-	"  -n, --clients LIST      client processes: 1,8,48 or 1..32 [1]\n"
-	"      --qd N              libnfs: requests in flight per client [1]\n"
-	"      --async             libnfs: the async API even at qd 1\n"
-	"      --files shared|own  one file for all, or FILE.N each\n"
-	"                          [read: shared, write: own]\n"
-	"  -b, --bytes SIZE        write: bytes per client [64m];\n"
-	"                          read: at most this much [the file]\n"
-	"      --vers 3|4          libnfs: NFS version [the URL's, else 3]\n"
-	"      --mount DIR         mounted mode on DIR/nfsbench.dat\n"
-	"      --direct            mounted: O_DIRECT\n"
-	"      --drop-caches       drop the page cache before each sample (root)\n"
-	"      --rsize N, --wsize N  mounted: labels when mountinfo lacks them\n"
-	"      --verify            check read data against the write pattern\n"
-	"      --verify-file FILE  check read data against a local copy\n"
-	"      --seed N            data pattern seed\n"
-	"  -t, --timeout DUR       each RPC and setup step [10s]\n"
-	"      --max-time DUR      one sample at most [600s]\n"
-	"  -R N                    samples per case, as --repeat [1]\n"
-	"      --server-pid PID    server CPU: that process tree on this box\n"
-	"      --remote-cpu H[:P]  server CPU: `cyclesoak --serve` on the server\n"
-	"  -L L                    label of this run, as --label\n"
-	"  (-c and --cpu measure the client)\n";
+	"  (libnfs mode) or a file or directory under a mounted path.\n";
 
-static const char longs[] =
-	"read=r write=w size=s: clients=n: qd=Q: async=A files=F: "
-	"bytes=b: vers=V: mount=M: direct=D drop-caches=C rsize=x: "
-	"wsize=y: verify=e verify-file=E: seed=S: timeout=t: "
-	"max-time=T: server-pid=p: remote-cpu=P:";
+/* The long-only options. */
+enum {
+	O_QD = CLI_OPT_LONG,
+	O_ASYNC,
+	O_FILES,
+	O_VERS,
+	O_MOUNT,
+	O_DIRECT,
+	O_DROP_CACHES,
+	O_RSIZE,
+	O_WSIZE,
+	O_VERIFY,
+	O_VERIFY_FILE,
+	O_SEED,
+	O_MAX_TIME,
+	O_SERVER_PID,
+	O_REMOTE_CPU,
+};
 
 /* "4k,64k" or "1k..1m" (doubling) into v; returns the count. */
 static int parse_list(const char *opt, const char *s, uint64_t lo, uint64_t hi,
@@ -171,7 +158,7 @@ static int what_option(void *p, int o, const char *arg)
 		for (i = 0; i < c->nclients; i++)
 			c->clients[i] = (int)v[i];
 		return 1;
-	case 'F': /* --files */
+	case O_FILES:
 		c->own_files = cli_choice("--files", arg, files);
 		return 1;
 	case 'b':
@@ -179,14 +166,14 @@ static int what_option(void *p, int o, const char *arg)
 			die_usage("--bytes: \"%s\" is not a size", arg);
 		c->bytes = u;
 		return 1;
-	case 'e': /* --verify */
+	case O_VERIFY:
 		c->verify = NFSIO_VERIFY_PATTERN;
 		return 1;
-	case 'E': /* --verify-file */
+	case O_VERIFY_FILE:
 		c->verify = NFSIO_VERIFY_FILE;
 		c->verify_file = arg;
 		return 1;
-	case 'S': /* --seed */
+	case O_SEED:
 		c->seed = (uint64_t)number("--seed", arg, 1, 0x7fffffffL,
 					   "a positive number");
 		return 1;
@@ -194,16 +181,52 @@ static int what_option(void *p, int o, const char *arg)
 	return 0;
 }
 
-/* The options that only store a value. */
+/* Every option, in the usage's order. */
 static const struct cli_set sets[] = {
-	CLI_SWITCH('A', "--async", NO(async)),
-	CLI_STRING('M', "--mount", NO(target)),
-	CLI_SWITCH('D', "--direct", NO(direct)),
-	CLI_SWITCH('C', "--drop-caches", NO(drop_caches)),
-	{'T', "--max-time", CLI_DUR, NO(max_time), 0, 86400},
-	{'R', "--repeat", CLI_INT, NO(cli.repeat), 1, 10000},
-	CLI_STRING('P', "--remote-cpu", NO(remote_cpu)),
-	CLI_STRING('L', "--label", NO(cli.label)),
+	CLI_TAKE('r', "read", NULL, "read the file (default)"),
+	CLI_TAKE('w', "write", NULL, "write (create) the file"),
+	CLI_TAKE('s', "size", "LIST",
+		 "request sizes: 4k,64k or 1k..1m (doubling)\n"
+		 "[64k]; libnfs: the READ/WRITE count"),
+	CLI_TAKE('n', "clients", "LIST",
+		 "client processes: 1,8,48 or 1..32 [1]"),
+	CLI_TAKE(O_QD, "qd", "N", "libnfs: requests in flight per client [1]"),
+	CLI_SWITCH(O_ASYNC, "async", NO(async),
+		   "libnfs: the async API even at qd 1"),
+	CLI_TAKE(O_FILES, "files", "shared|own",
+		 "one file for all, or FILE.N each\n"
+		 "[read: shared, write: own]"),
+	CLI_TAKE('b', "bytes", "SIZE",
+		 "write: bytes per client [64m];\n"
+		 "read: at most this much [the file]"),
+	CLI_TAKE(O_VERS, "vers", "3|4",
+		 "libnfs: NFS version [the URL's, else 3]"),
+	CLI_STRING(O_MOUNT, "mount", "DIR", NO(target),
+		   "mounted mode on DIR/nfsbench.dat"),
+	CLI_SWITCH(O_DIRECT, "direct", NO(direct), "mounted: O_DIRECT"),
+	CLI_SWITCH(O_DROP_CACHES, "drop-caches", NO(drop_caches),
+		   "drop the page cache before each sample (root)"),
+	CLI_TAKE(O_RSIZE, "rsize", "N",
+		 "mounted: the rsize label when mountinfo lacks it"),
+	CLI_TAKE(O_WSIZE, "wsize", "N",
+		 "mounted: the wsize label when mountinfo lacks it"),
+	CLI_TAKE(O_VERIFY, "verify", NULL,
+		 "check read data against the write pattern"),
+	CLI_TAKE(O_VERIFY_FILE, "verify-file", "FILE",
+		 "check read data against a local copy"),
+	CLI_TAKE(O_SEED, "seed", "N", "data pattern seed"),
+	CLI_TAKE('t', "timeout", "DUR", "each RPC and setup step [10s]"),
+	CLI_VALUE(O_MAX_TIME, "max-time", "DUR", CLI_DUR, NO(max_time), 0,
+		  86400, "one sample at most [600s]"),
+	{'R', NULL, "N", CLI_INT, NO(cli.repeat), 1, 10000,
+	 "samples per case, as --repeat [1]", "--repeat"},
+	CLI_TAKE(O_SERVER_PID, "server-pid", "PID",
+		 "server CPU: that process tree on this box"),
+	CLI_STRING(O_REMOTE_CPU, "remote-cpu", "H[:P]", NO(remote_cpu),
+		   "server CPU: `cyclesoak --serve` on the server"),
+	{'L', NULL, "L", CLI_STR, NO(cli.label), 0, 0,
+	 "label of this run, as --label", "--label"},
+	CLI_HEAD("  (-c and --cpu measure the client)"),
 	{0},
 };
 
@@ -214,32 +237,31 @@ static void nb_option(void *p, int o, const char *arg)
 	struct cfg *c = p;
 
 	switch (o) {
-	case 'Q': /* --qd */
+	case O_QD:
 		c->qd = (int)number("--qd", arg, 1, NFSIO_MAX_QD, NULL);
 		break;
-	case 'V': /* --vers */
+	case O_VERS:
 		c->vers = 3 + cli_choice("--vers", arg, vers);
 		break;
-	case 'x': /* --rsize */
-	case 'y': /* --wsize */
-		*(o == 'x' ? &c->rsize : &c->wsize) =
-			number(o == 'x' ? "--rsize" : "--wsize", arg, 1,
+	case O_RSIZE:
+	case O_WSIZE:
+		*(o == O_RSIZE ? &c->rsize : &c->wsize) =
+			number(o == O_RSIZE ? "--rsize" : "--wsize", arg, 1,
 			       1L << 30, "a size");
 		break;
 	case 't':
 		c->timeout_ms = (int)ceil(
 			cli_duration("--timeout", arg, 0, 86400) * 1000);
 		break;
-	case 'p': /* --server-pid */
+	case O_SERVER_PID:
 		c->server_pid = (pid_t)number("--server-pid", arg, 1,
 					      0x3fffffff, "a PID");
 		break;
 	}
 }
 
-CLI_TOOL(tool, usage_text, CLI_BENCH, "rws:n:b:t:R:L:", .repeat_max = 10000,
-	 .longs = longs, .sets = sets, .take = {what_option},
-	 .option = nb_option);
+CLI_TOOL(tool, usage_text, CLI_BENCH, .repeat_max = 10000, .sets = sets,
+	 .take = {what_option}, .option = nb_option);
 
 /* -i and --json-stream: the reporter (its lines with the text). */
 static void check_ival(struct cfg *c)

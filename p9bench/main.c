@@ -58,43 +58,31 @@ static const char usage_text[] =
 	"       p9bench --mount DIR [--odirect[=both]] [options]\n"
 	"Seed 000's 9P2000.L IO-size sweep: write then read, copy path (No ZC)\n"
 	"and direct path (ZC), the seed's WRITE/READ tables plus ops/s and CPU.\n"
-	"\n"
-	"Where:\n"
-	"  -s, --server ADDR      9P server: HOST[:PORT] (TCP, port 564) or unix:PATH\n"
-	"  -a, --aname PATH       export to attach (default /)\n"
-	"      --uname NAME       Tattach uname (default: your user name)\n"
-	"      --uid N            Tattach n_uname (default: your uid)\n"
-	"  -m, --msize BYTES      msize to propose (default 65536)\n"
-	"      --mount DIR        mounted mode: pread/pwrite on DIR/FILE\n"
-	"      --odirect[=both]   mounted mode: O_DIRECT (both: buffered and O_DIRECT)\n"
-	"      --file NAME        test file (default p9bench.PID.dat, removed after)\n"
-	"      --keep             keep the test file\n"
-	"      --no-create        the test file must exist (read what is there)\n"
-	"What:\n"
-	"      --path copy|direct|both   payload path(s) (default both)\n"
-	"      --op write|read|both      (default both: write, then read)\n"
-	"      --sizes LIST       IO sizes, e.g. 1,32,64,4096 or max (= msize - 24)\n"
-	"      --min-size BYTES   doubling from (default 1)\n"
-	"      --max-size BYTES   doubling up to (default 4096; max = msize - 24)\n"
-	"  -n, --ops N            operations per size (default 1M, the seed's)\n"
-	"      --total BYTES      bytes per size instead of --ops\n"
-	"      --duration SECS    seconds per size and path instead of --ops\n"
-	"      --file-size BYTES  offsets wrap within this (default 64M)\n"
-	"      --qd N             requests in flight (default 1, max " STR(
-		P9_MAXTAGS) ")\n"
-			    "  -r N                   samples per case, as --repeat (default 1)\n"
-			    "      --verify           check every byte read\n"
-			    "      --timeout SECS     no progress this long = dead server (default 10)\n"
-			    "CPU:\n"
-			    "      --remote-cpu HOST[:PORT]  the server host's CPU (cyclesoak --serve)\n"
-			    "      --server-pid PID   CPU of a server process on this box\n";
+	"\n";
 
-static const char longs[] =
-	"server=s: aname=a: uname=U: uid=I: msize=m: mount=M: "
-	"odirect=D:: file=F: keep=K no-create=N path=P: op=O: sizes=S: "
-	"min-size=z: max-size=Z: ops=n: total=T: duration=d: "
-	"file-size=f: qd=Q: verify=V timeout=t: remote-cpu=R: "
-	"server-pid=p:";
+/* The long-only options. */
+enum {
+	O_UNAME = CLI_OPT_LONG,
+	O_UID,
+	O_MOUNT,
+	O_ODIRECT,
+	O_FILE,
+	O_KEEP,
+	O_NO_CREATE,
+	O_PATH,
+	O_OP,
+	O_SIZES,
+	O_MIN_SIZE,
+	O_MAX_SIZE,
+	O_TOTAL,
+	O_DURATION,
+	O_FILE_SIZE,
+	O_QD,
+	O_VERIFY,
+	O_TIMEOUT,
+	O_REMOTE_CPU,
+	O_SERVER_PID,
+};
 
 /* What the options said that the checks at the end resolve. */
 static struct {
@@ -153,21 +141,54 @@ static double duration(const char *opt, const char *s, double min)
 	return v;
 }
 
-/* The options that only store a value. */
+/* Every option, in the usage's order. */
 static const struct cli_set sets[] = {
-	CLI_STRING('s', "-s", PO(server)),
-	CLI_STRING('a', "-a", PO(aname)),
-	CLI_STRING('U', "--uname", PO(uname)),
-	CLI_STRING('M', "--mount", PO(mount)),
-	CLI_STRING('F', "--file", PO(file)),
-	CLI_SWITCH('K', "--keep", PO(keep)),
-	CLI_SWITCH('N', "--no-create", PO(no_create)),
-	{'f', "--file-size", CLI_SIZE, PO(file_size), 1, 1ull << 50},
-	{'Q', "--qd", CLI_INT, PO(qd), 1, P9_MAXTAGS},
-	{'r', "--repeat", CLI_INT, PO(cli.repeat), 1, 1000},
-	CLI_SWITCH('V', "--verify", PO(verify)),
-	CLI_STRING('R', "--remote-cpu", PO(remote_cpu)),
-	{'p', "--server-pid", CLI_INT, PO(server_pid), 1, 0x7fffffff},
+	CLI_HEAD("Where:"),
+	CLI_STRING('s', "server", "ADDR", PO(server),
+		   "9P server: HOST[:PORT] (TCP, port 564) or unix:PATH"),
+	CLI_STRING('a', "aname", "PATH", PO(aname),
+		   "export to attach (default /)"),
+	CLI_STRING(O_UNAME, "uname", "NAME", PO(uname),
+		   "Tattach uname (default: your user name)"),
+	CLI_TAKE(O_UID, "uid", "N", "Tattach n_uname (default: your uid)"),
+	CLI_TAKE('m', "msize", "BYTES", "msize to propose (default 65536)"),
+	CLI_STRING(O_MOUNT, "mount", "DIR", PO(mount),
+		   "mounted mode: pread/pwrite on DIR/FILE"),
+	CLI_TAKE(O_ODIRECT, "odirect", "[=both]",
+		 "mounted mode: O_DIRECT (both: buffered and O_DIRECT)"),
+	CLI_STRING(O_FILE, "file", "NAME", PO(file),
+		   "test file (default p9bench.PID.dat, removed after)"),
+	CLI_SWITCH(O_KEEP, "keep", PO(keep), "keep the test file"),
+	CLI_SWITCH(O_NO_CREATE, "no-create", PO(no_create),
+		   "the test file must exist (read what is there)"),
+	CLI_HEAD("What:"),
+	CLI_TAKE(O_PATH, "path", "copy|direct|both",
+		 "payload path(s) (default both)"),
+	CLI_TAKE(O_OP, "op", "write|read|both",
+		 "(default both: write, then read)"),
+	CLI_TAKE(O_SIZES, "sizes", "LIST",
+		 "IO sizes, e.g. 1,32,64,4096 or max (= msize - 24)"),
+	CLI_TAKE(O_MIN_SIZE, "min-size", "BYTES", "doubling from (default 1)"),
+	CLI_TAKE(O_MAX_SIZE, "max-size", "BYTES",
+		 "doubling up to (default 4096; max = msize - 24)"),
+	CLI_TAKE('n', "ops", "N", "operations per size (default 1M, the seed's)"),
+	CLI_TAKE(O_TOTAL, "total", "BYTES", "bytes per size instead of --ops"),
+	CLI_TAKE(O_DURATION, "duration", "SECS",
+		 "seconds per size and path instead of --ops"),
+	CLI_VALUE(O_FILE_SIZE, "file-size", "BYTES", CLI_SIZE, PO(file_size), 1,
+		  1ull << 50, "offsets wrap within this (default 64M)"),
+	CLI_VALUE(O_QD, "qd", "N", CLI_INT, PO(qd), 1, P9_MAXTAGS,
+		  "requests in flight (default 1, max " STR(P9_MAXTAGS) ")"),
+	{'r', NULL, "N", CLI_INT, PO(cli.repeat), 1, 1000,
+	 "samples per case, as --repeat (default 1)", "--repeat"},
+	CLI_SWITCH(O_VERIFY, "verify", PO(verify), "check every byte read"),
+	CLI_TAKE(O_TIMEOUT, "timeout", "SECS",
+		 "no progress this long = dead server (default 10)"),
+	CLI_HEAD("CPU:"),
+	CLI_STRING(O_REMOTE_CPU, "remote-cpu", "HOST[:PORT]", PO(remote_cpu),
+		   "the server host's CPU (cyclesoak --serve)"),
+	CLI_VALUE(O_SERVER_PID, "server-pid", "PID", CLI_INT, PO(server_pid), 1,
+		  0x7fffffff, "CPU of a server process on this box"),
 	{0},
 };
 
@@ -177,7 +198,7 @@ static int where_option(void *p, int opt, const char *arg)
 	struct cfg *cfg = p;
 
 	switch (opt) {
-	case 'I': /* --uid */
+	case O_UID:
 		cfg->uid = (uint32_t)cli_long("--uid", arg, 0, 0xfffffffeL);
 		cfg->uid_set = 1;
 		return 1;
@@ -185,7 +206,7 @@ static int where_option(void *p, int opt, const char *arg)
 		cfg->msize = (uint32_t)cli_size("--msize", arg, P9_MIN_MSIZE,
 						P9_MAX_MSIZE);
 		return 1;
-	case 'D': /* --odirect */
+	case O_ODIRECT:
 		if (arg && strcmp(arg, "both"))
 			die_usage("--odirect: '%s' is not 'both'", arg);
 		given.odirect = arg ? 2 : 1;
@@ -199,43 +220,42 @@ static void p9_option(void *p, int opt, const char *arg)
 	struct cfg *cfg = p;
 
 	switch (opt) {
-	case 'P': /* --path */
+	case O_PATH:
 		given.paths = pick("--path", arg, "copy", "direct");
 		break;
-	case 'O': /* --op */
+	case O_OP:
 		cfg->ops_mask = pick("--op", arg, "write", "read");
 		break;
-	case 'S': /* --sizes */
+	case O_SIZES:
 		parse_sizes(cfg, arg);
 		given.sizes = 1;
 		break;
-	case 'z': /* --min-size */
+	case O_MIN_SIZE:
 		given.min = io_size("--min-size", arg);
 		break;
-	case 'Z': /* --max-size */
+	case O_MAX_SIZE:
 		given.max = io_size("--max-size", arg);
 		break;
 	case 'n':
 		cfg->ops = cli_size("--ops", arg, 1, 1ull << 40);
 		given.count++;
 		break;
-	case 'T': /* --total */
+	case O_TOTAL:
 		cfg->total = cli_size("--total", arg, 1, 1ull << 50);
 		given.count++;
 		break;
-	case 'd': /* --duration */
+	case O_DURATION:
 		cfg->duration = duration("--duration", arg, 0);
 		given.count++;
 		break;
-	case 't': /* --timeout */
+	case O_TIMEOUT:
 		cfg->timeout = duration("--timeout", arg, 0.01);
 		break;
 	}
 }
 
-CLI_TOOL(tool, usage_text, CLI_BENCH, "s:a:m:n:r:", .repeat_max = 1000,
-	 .longs = longs, .sets = sets, .take = {where_option},
-	 .option = p9_option);
+CLI_TOOL(tool, usage_text, CLI_BENCH, .repeat_max = 1000, .sets = sets,
+	 .take = {where_option}, .option = p9_option);
 
 /* The mounted mode's paths are buffered/O_DIRECT, the 9P mode's
  * copy/direct; neither takes the other's options. */

@@ -24,100 +24,129 @@ static const char usage_text[] =
 	"Usage: ttcp-sf -t [options] host   transmit to host\n"
 	"       ttcp-sf -r [options] [host]  receive (host is ignored, as in ttcp)\n"
 	"       ttcp-sf --method=help        the transfer methods and their probes\n"
-	"\n"
-	"Classic ttcp options:\n"
-	"  -l N      length of each read/write buffer (default 8192)\n"
-	"  -n N      number of buffers to send (default 2048)\n"
-	"  -p N      port (default 5001)\n"
-	"  -u        UDP (4-byte start/end datagrams; losses counted)\n"
-	"  -s        source/sink data (the default; accepted for ttcp)\n"
-	"  -b N      socket buffer size (SO_SNDBUF/SO_RCVBUF)\n"
-	"  -D        TCP_NODELAY\n"
-	"  -A N      align the buffer to N bytes; -O N: start N bytes after\n"
-	"  -T        touch every byte sent or received\n"
-	"  -f X      rate unit: k m g (Kbit Mbit Gbit), K M G (KB MB GB), a auto\n"
-	"Additions:\n"
-	"  -m, --method M       send method (-t) or receive method (-r); help lists\n"
-	"  -F, --file FILE      send from FILE instead of a temp pattern file\n"
-	"      --source-size N  size of the temp source (default: the transfer,\n"
-	"                       at least 32 MiB, at most 256 MiB)\n"
-	"      --hot            copy methods send a cache-hot buffer, not the file\n"
-	"      --duration T     send for T (e.g. 10s) instead of -n buffers\n"
-	"      --cc NAME        congestion control (default cubic when available)\n"
-	"      --affinity CPU   pin this side to CPU\n"
-	"  -V, --verify         receiver: check the pattern (or the byte count)\n"
-	"      --bind ADDR      receiver: listen address (default all)\n"
-	"      --timeout T      longest wait for progress (default 30s)\n"
-	"      --report-timeout T  the end-of-run exchange (default 5s)\n"
-	"      --wait T         receiver: wait for the transmitter at most T\n"
-	"      --no-report      act as a plain ttcp (no end-of-run exchange)\n"
-	"      --require-peer   fail unless the other end is ttcp-sf and confirms\n"
-	"                       the bytes (a vanished peer is then an error)\n"
-	"Direction (-t; any ttcp-sf receiver follows, a plain ttcp cannot):\n"
-	"  -R, --reverse        the receiver sends and this side receives (-m then\n"
-	"                       names the receive method)\n"
-	"      --bidir          both send at once on the connection, each reported\n"
-	"Latency knobs (both sides):\n"
-	"      --nodelay        TCP_NODELAY (ttcp's -D)\n"
-	"      --busy-poll US   SO_BUSY_POLL: busy-wait up to US microseconds for\n"
-	"                       packets on a blocking receive\n"
-	"      --cork           -t: TCP_CORK on the data socket (whole frames only;\n"
-	"                       sendfile's partner); the end's half-close flushes\n"
-	"Many flows (-t; the receiver follows):\n"
-	"  -P N                 N connections per sample (at most 1024), per-flow\n"
-	"                       rates, their sum and Jain's fairness; -n and -l are\n"
-	"                       per flow; with --rr, N request/response flows\n"
-	"      --threads T      drive them from T epoll threads (default 1; both\n"
-	"                       sides take it)\n"
-	"Request/response (both sides; -r --rr answers what -t asks):\n"
-	"      --rr             TCP_RR transactions (with -u: UDP_RR); -n counts\n"
-	"                       transactions (default 10000), or --duration\n"
-	"      --crr            TCP_CRR: a new connection per transaction\n"
-	"      --rr-size R[,S]  request and response bytes (default 1,1)\n"
-	"      --burst N        -t: N transactions in flight (TCP_RR; default 1)\n"
-	"      --rr-timeout T   -t -u: a request unanswered after T is lost\n"
-	"                       (default 200ms)\n"
-	"--repeat and --confidence: -t drives, the receiver follows; --confidence\n"
-	"without --repeat takes at most 10 samples.\n";
+	"\n";
 
-/*
- * The long options. A long-only one has a letter of its own, one that
- * is not in the short options below (so -z, say, stays unknown).
- */
-static const char longs[] =
-	"method=m: file=F: source-size=z: hot=H duration=d: cc=C: "
-	"affinity=a: verify=V bind=B: timeout=W: report-timeout=E: wait=w: "
-	"no-report=N require-peer=Q reverse=R bidir=G threads=k: "
-	"nodelay=D busy-poll=y: cork=K rr=x crr=X "
-	"rr-size=S: burst=U: rr-timeout=Y:";
+/* The long-only options (the classic letters are their own). */
+enum {
+	O_SOURCE_SIZE = CLI_OPT_LONG,
+	O_HOT,
+	O_DURATION,
+	O_CC,
+	O_AFFINITY,
+	O_BIND,
+	O_TIMEOUT,
+	O_REPORT_TIMEOUT,
+	O_WAIT,
+	O_NO_REPORT,
+	O_REQUIRE_PEER,
+	O_BIDIR,
+	O_NODELAY,
+	O_BUSY_POLL,
+	O_CORK,
+	O_THREADS,
+	O_RR,
+	O_CRR,
+	O_RR_SIZE,
+	O_BURST,
+	O_RR_TIMEOUT,
+};
 
-/* The options that only store a value. */
+/* Every option, in the usage's order. */
 static const struct cli_set sets[] = {
-	{'l', "-l", CLI_SIZE_T, TO(buflen), 1, 64 << 20},
-	{'p', "-p", CLI_INT, TO(port), 0, 65535},
-	CLI_SWITCH('u', "-u", TO(udp)),
-	CLI_SWITCH('D', "-D", TO(nodelay)),
-	{'A', "-A", CLI_SIZE_T, TO(align), 1, 1 << 24},
-	{'O', "-O", CLI_SIZE_T, TO(offset), 0, 1 << 24},
-	CLI_SWITCH('T', "-T", TO(touch)),
-	CLI_STRING('F', "-F", TO(file)),
-	{'z', "--source-size", CLI_SIZE, TO(source_size), 1, 1ull << 40},
-	CLI_SWITCH('H', "--hot", TO(hot)),
-	{'d', "--duration", CLI_DUR, TO(duration), 0, 86400},
-	CLI_STRING('C', "--cc", TO(cc)),
-	{'a', "--affinity", CLI_INT, TO(affinity), 0, 4095},
-	CLI_SWITCH('V', "-V", TO(verify)),
-	CLI_STRING('B', "--bind", TO(bind)),
-	{'W', "--timeout", CLI_MS, TO(timeout_ms), 0, 86400},
-	{'E', "--report-timeout", CLI_MS, TO(report_ms), 0, 86400},
-	{'w', "--wait", CLI_MS, TO(wait_ms), 0, 86400},
-	CLI_SWITCH('Q', "--require-peer", TO(require_peer)),
-	CLI_SWITCH('R', "-R", TO(reverse)),
-	CLI_SWITCH('G', "--bidir", TO(bidir)),
-	{'P', "-P", CLI_INT, TO(flows), 1, 1L << 30},
-	{'y', "--busy-poll", CLI_INT, TO(busy_poll), 1, 1000000},
-	CLI_SWITCH('K', "--cork", TO(cork)),
-	{'k', "--threads", CLI_INT, TO(threads), 1, TTCP_FLOWS_MAX},
+	CLI_HEAD("Classic ttcp options:"),
+	CLI_TAKE('t', NULL, NULL, NULL), /* the synopsis names -t and -r */
+	CLI_TAKE('r', NULL, NULL, NULL),
+	CLI_VALUE('l', NULL, "N", CLI_SIZE_T, TO(buflen), 1, 64 << 20,
+		  "length of each read/write buffer (default 8192)"),
+	CLI_TAKE('n', NULL, "N", "number of buffers to send (default 2048)"),
+	CLI_VALUE('p', NULL, "N", CLI_INT, TO(port), 0, 65535,
+		  "port (default 5001)"),
+	CLI_SWITCH('u', NULL, TO(udp),
+		   "UDP (4-byte start/end datagrams; losses counted)"),
+	CLI_TAKE('s', NULL, NULL,
+		 "source/sink data (the default; accepted for ttcp)"),
+	CLI_TAKE('b', NULL, "N", "socket buffer size (SO_SNDBUF/SO_RCVBUF)"),
+	CLI_SWITCH('D', NULL, TO(nodelay), "TCP_NODELAY"),
+	CLI_VALUE('A', NULL, "N", CLI_SIZE_T, TO(align), 1, 1 << 24,
+		  "align the buffer to N bytes"),
+	CLI_VALUE('O', NULL, "N", CLI_SIZE_T, TO(offset), 0, 1 << 24,
+		  "start N bytes after (the -A alignment)"),
+	CLI_SWITCH('T', NULL, TO(touch), "touch every byte sent or received"),
+	CLI_TAKE('f', NULL, "X",
+		 "rate unit: k m g (Kbit Mbit Gbit), K M G (KB MB GB),\n"
+		 "a auto"),
+	CLI_HEAD("Additions:"),
+	CLI_TAKE('m', "method", "M",
+		 "send method (-t) or receive method (-r); help lists"),
+	CLI_STRING('F', "file", "FILE", TO(file),
+		   "send from FILE instead of a temp pattern file"),
+	CLI_VALUE(O_SOURCE_SIZE, "source-size", "N", CLI_SIZE, TO(source_size), 1,
+		  1ull << 40,
+		  "size of the temp source (default: the transfer,\n"
+		  "at least 32 MiB, at most 256 MiB)"),
+	CLI_SWITCH(O_HOT, "hot", TO(hot),
+		   "copy methods send a cache-hot buffer, not the file"),
+	CLI_VALUE(O_DURATION, "duration", "T", CLI_DUR, TO(duration), 0, 86400,
+		  "send for T (e.g. 10s) instead of -n buffers"),
+	CLI_STRING(O_CC, "cc", "NAME", TO(cc),
+		   "congestion control (default cubic when available)"),
+	CLI_VALUE(O_AFFINITY, "affinity", "CPU", CLI_INT, TO(affinity), 0, 4095,
+		  "pin this side to CPU"),
+	CLI_SWITCH('V', "verify", TO(verify),
+		   "receiver: check the pattern (or the byte count)"),
+	CLI_STRING(O_BIND, "bind", "ADDR", TO(bind),
+		   "receiver: listen address (default all)"),
+	CLI_VALUE(O_TIMEOUT, "timeout", "T", CLI_MS, TO(timeout_ms), 0, 86400,
+		  "longest wait for progress (default 30s)"),
+	CLI_VALUE(O_REPORT_TIMEOUT, "report-timeout", "T", CLI_MS, TO(report_ms), 0,
+		  86400, "the end-of-run exchange (default 5s)"),
+	CLI_VALUE(O_WAIT, "wait", "T", CLI_MS, TO(wait_ms), 0, 86400,
+		  "receiver: wait for the transmitter at most T"),
+	CLI_TAKE(O_NO_REPORT, "no-report", NULL,
+		 "act as a plain ttcp (no end-of-run exchange)"),
+	CLI_SWITCH(O_REQUIRE_PEER, "require-peer", TO(require_peer),
+		   "fail unless the other end is ttcp-sf and confirms\n"
+		   "the bytes (a vanished peer is then an error)"),
+	CLI_HEAD("Direction (-t; any ttcp-sf receiver follows, a plain ttcp "
+		 "cannot):"),
+	CLI_SWITCH('R', "reverse", TO(reverse),
+		   "the receiver sends and this side receives (-m then\n"
+		   "names the receive method)"),
+	CLI_SWITCH(O_BIDIR, "bidir", TO(bidir),
+		   "both send at once on the connection, each reported"),
+	CLI_HEAD("Latency knobs (both sides):"),
+	CLI_SWITCH(O_NODELAY, "nodelay", TO(nodelay), "TCP_NODELAY (ttcp's -D)"),
+	CLI_VALUE(O_BUSY_POLL, "busy-poll", "US", CLI_INT, TO(busy_poll), 1, 1000000,
+		  "SO_BUSY_POLL: busy-wait up to US microseconds for\n"
+		  "packets on a blocking receive"),
+	CLI_SWITCH(O_CORK, "cork", TO(cork),
+		   "-t: TCP_CORK on the data socket (whole frames only;\n"
+		   "sendfile's partner); the end's half-close flushes"),
+	CLI_HEAD("Many flows (-t; the receiver follows):"),
+	CLI_VALUE('P', NULL, "N", CLI_INT, TO(flows), 1, 1L << 30,
+		  "N connections per sample (at most 1024), per-flow\n"
+		  "rates, their sum and Jain's fairness; -n and -l are\n"
+		  "per flow; with --rr, N request/response flows"),
+	CLI_VALUE(O_THREADS, "threads", "T", CLI_INT, TO(threads), 1, TTCP_FLOWS_MAX,
+		  "drive them from T epoll threads (default 1; both\n"
+		  "sides take it)"),
+	CLI_HEAD("Request/response (both sides; -r --rr answers what -t "
+		 "asks):"),
+	CLI_TAKE(O_RR, "rr", NULL,
+		 "TCP_RR transactions (with -u: UDP_RR); -n counts\n"
+		 "transactions (default 10000), or --duration"),
+	CLI_TAKE(O_CRR, "crr", NULL,
+		 "TCP_CRR: a new connection per transaction"),
+	CLI_TAKE(O_RR_SIZE, "rr-size", "R[,S]",
+		 "request and response bytes (default 1,1)"),
+	CLI_TAKE(O_BURST, "burst", "N",
+		 "-t: N transactions in flight (TCP_RR; default 1)"),
+	CLI_TAKE(O_RR_TIMEOUT, "rr-timeout", "T",
+		 "-t -u: a request unanswered after T is lost\n"
+		 "(default 200ms)"),
+	CLI_HEAD("--repeat and --confidence: -t drives, the receiver follows; "
+		 "--confidence\n"
+		 "without --repeat takes at most 10 samples."),
 	{0},
 };
 
@@ -155,13 +184,13 @@ static int rr_option(void *cfg, int opt, const char *arg)
 	struct cfg *c = cfg;
 
 	switch (opt) {
-	case 'x': c->rr = c->rr ? c->rr : RR_TCP; return 1; /* --rr */
-	case 'X': c->rr = RR_CRR; return 1;		      /* --crr */
-	case 'S': rr_sizes(c, arg); break;		      /* --rr-size */
-	case 'U': /* --burst */
+	case O_RR: c->rr = c->rr ? c->rr : RR_TCP; return 1;
+	case O_CRR: c->rr = RR_CRR; return 1;
+	case O_RR_SIZE: rr_sizes(c, arg); break;
+	case O_BURST:
 		c->burst = (int)cli_long("--burst", arg, 1, RR_BURST_MAX);
 		break;
-	case 'Y': /* --rr-timeout */
+	case O_RR_TIMEOUT:
 		c->rr_timeout_ms = (int)(cli_duration("--rr-timeout", arg, 0,
 						      86400) * 1000);
 		if (c->rr_timeout_ms < 1)
@@ -194,13 +223,13 @@ static void option(void *cfg, int opt, const char *arg)
 		c->fmt = arg[0];
 		break;
 	case 'm': given.method = arg; break;
-	case 'N': c->report = 0; break; /* --no-report */
+	case O_NO_REPORT: c->report = 0; break;
 	}
 }
 
 CLI_TOOL(tool, usage_text, CLI_BENCH | CLI_CONFIDENCE,
-	 "trl:n:p:usb:DA:O:Tf:m:F:VRP:", .repeat_max = TTCP_MAX_SAMPLES,
-	 .longs = longs, .sets = sets, .take = {rr_option}, .option = option);
+	 .repeat_max = TTCP_MAX_SAMPLES, .sets = sets, .take = {rr_option},
+	 .option = option);
 
 static void cfg_defaults(struct cfg *c)
 {
@@ -245,15 +274,17 @@ static void check_side(struct cfg *c, int argc, char **argv, int ind)
 	c->method_default = !given.method;
 }
 
-/* UDP: datagrams of write/send (read on -r) and of a size IP carries. */
+/* UDP: a method that moves datagrams, and a size IP carries. */
 static void check_udp(const struct cfg *c)
 {
+	char m[256];
+
 	if (!c->udp)
 		return;
-	if (strcmp(c->ops->name, c->trans ? "write" : "read") &&
-	    strcmp(c->ops->name, "send"))
+	if (!(c->ops->flags & XFER_DGRAM))
 		die_usage("-m %s: UDP moves datagrams with %s only",
-			  c->ops->name, c->trans ? "write or send" : "read");
+			  c->ops->name,
+			  xfer_list(XFER_DGRAM, c->ops->dir, "or", m, sizeof(m)));
 	if (c->buflen < TTCP_UDP_HDR)
 		die_usage("-l %zu: UDP datagrams need at least %d bytes",
 			  c->buflen, TTCP_UDP_HDR);
@@ -283,10 +314,13 @@ static void check_fds(int flows)
 		  (unsigned long long)rl.rlim_max);
 }
 
-/* -P and --threads against the rest. */
+/* -P and --threads against the rest; -P's methods work on non-blocking
+ * sockets. */
 static void check_flows(const struct cfg *c)
 {
 	const char *m = c->ops->name;
+	int nonblock = !!(c->ops->flags & XFER_NONBLOCK);
+	char ok[256];
 
 	if (c->flows > TTCP_FLOWS_MAX)
 		die_usage("-P %d: at most %d flows (the limit of this build)",
@@ -305,14 +339,14 @@ static void check_flows(const struct cfg *c)
 			  c->flows);
 	if (c->burst > 1)
 		die_usage("-P and --burst: one transaction per flow in flight");
-	if (c->reverse && strcmp(m, "read") && strcmp(m, "trunc"))
-		die_usage("-m %s: -P -R receives with read or trunc (non-blocking sockets)",
-			  m);
-	if (!c->rr && !c->reverse && strcmp(m, "write") && strcmp(m, "send") &&
-	    strcmp(m, "sendfile") && strcmp(m, "mmap") &&
-	    strcmp(m, "msg-zerocopy"))
-		die_usage("-m %s: -P drives write, send, sendfile, mmap and msg-zerocopy (non-blocking sockets)",
-			  m);
+	if (c->reverse && !nonblock)
+		die_usage("-m %s: -P -R receives with %s (non-blocking sockets)",
+			  m, xfer_list(XFER_NONBLOCK, XFER_RECV, "or", ok,
+				       sizeof(ok)));
+	if (!c->rr && !c->reverse && !nonblock)
+		die_usage("-m %s: -P drives %s (non-blocking sockets)", m,
+			  xfer_list(XFER_NONBLOCK, XFER_SEND, "and", ok,
+				    sizeof(ok)));
 	if (!c->report)
 		die_usage("-P and --no-report: the receiver learns the flows from ttcp-sf's setup frames");
 	check_fds(c->flows);
@@ -338,9 +372,11 @@ static void check_dir(const struct cfg *c)
 		die_usage("-R: -F and --source-size are the sending side's (the receiver sends a temp pattern file, or with --hot a cache-hot buffer)");
 }
 
-/* --rr, --crr and their settings against the rest. */
+/* --rr, --crr and their settings against the rest: its requests and
+ * responses move by the plain calls. */
 static void check_rr(struct cfg *c)
 {
+	char plain[128];
 
 	if (!c->rr) {
 		if (given.have_rr_opts)
@@ -349,9 +385,10 @@ static void check_rr(struct cfg *c)
 	}
 	if (c->rr == RR_CRR && c->udp)
 		die_usage("--crr and -u: TCP_CRR is TCP (UDP_RR is -u --rr)");
-	if (given.method && strcmp(given.method, c->trans ? "write" : "read"))
-		die_usage("-m %s: --rr moves its requests and responses with write and read (no other method yet)",
-			  given.method);
+	if (given.method && !(c->ops->flags & XFER_PLAIN))
+		die_usage("-m %s: --rr moves its requests and responses with %s (no other method yet)",
+			  given.method, xfer_list(XFER_PLAIN, XFER_EITHER, "and",
+						  plain, sizeof(plain)));
 	if (c->verify || c->file || c->hot || c->source_size)
 		die_usage("-V, -F, --hot and --source-size are for streams, not --rr");
 	if (!c->trans && given.have_rr_opts)

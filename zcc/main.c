@@ -37,25 +37,10 @@ static struct cfg cfg = {
 	.timeout_ms = 30000,
 };
 
-/* --help: the tool's own options (the common block follows). */
-static char usage_text[2048];
-#define USAGE_FMT                                                              \
-	"usage: zcc [options] -s SERVER FILE...\n"                             \
-	"Send the files to a zcs, -n times, and print MB/s and CPU.\n"         \
-	"  -s, --server HOST      server to send to (required)\n"              \
-	"  -p, --port PORT        its port (%d)\n"                             \
-	"  -n, --loops N          send the file set N times (1)\n"             \
-	"  -b, --bufsize SIZE     bytes per send call (64k)\n"                 \
-	"  -S                     read + send instead of sendfile\n"           \
-	"  -w                     with -S: write instead of send\n"            \
-	"      --method NAME      send method: %s (sendfile); help lists them\n" \
-	"  -k                     TCP_CORK on the connection (checked)\n"      \
-	"  -B, --bind-cpu CPU     run on this CPU only\n"                      \
-	"  -P, --parallel N       N connections at once from this process (1)\n" \
-	"  -C, --remote-cpu       ask the server for its CPU: zcbench zcs only\n" \
-	"                         (sends a hello an original zcs cannot read)\n" \
-	"      --timeout SECS     longest wait for progress (30)\n"            \
-	"  -d                     as -v: more output\n"
+/* --help: the synopsis (the rows and the common block follow). */
+static const char usage_text[] =
+	"usage: zcc [options] -s SERVER FILE...\n"
+	"Send the files to a zcs, -n times, and print MB/s and CPU.\n";
 
 /* What parsing needs beyond the settings. */
 static struct {
@@ -63,21 +48,34 @@ static struct {
 	const char *method;	/* --method as given */
 } opt;
 
-/* The long options (--method and --timeout have no short letter). */
-static const char longs[] =
-	"server=s: port=p: loops=n: bufsize=b: method=M: bind-cpu=B: "
-	"parallel=P: remote-cpu=C timeout=T:";
+enum { O_METHOD = CLI_OPT_LONG, O_TIMEOUT }; /* no short letter */
 
-/* The options that only store a value. */
+/* The help that names the port and the methods (parse_opts fills it). */
+static char port_help[32], method_help[512];
+
+/* Every option, in the usage's order. */
 static const struct cli_set sets[] = {
-	CLI_STRING('s', "-s", ZO(server)),
-	{'p', "-p", CLI_INT, ZO(port), 1, 65535},
-	{'n', "-n", CLI_U32, ZO(loops), 0, UINT32_MAX},
-	{'b', "-b", CLI_SIZE_T, ZO(bufsize), 1, 64 << 20},
-	CLI_SWITCH('k', "-k", ZO(cork)),
-	{'B', "-B", CLI_INT, ZO(cpu), 0, CPU_SETSIZE - 1},
-	{'P', "-P", CLI_INT, ZO(conns), 1, 4096},
-	CLI_SWITCH('C', "--remote-cpu", ZO(remote)),
+	CLI_STRING('s', "server", "HOST", ZO(server),
+		   "server to send to (required)"),
+	CLI_VALUE('p', "port", "PORT", CLI_INT, ZO(port), 1, 65535, port_help),
+	CLI_VALUE('n', "loops", "N", CLI_U32, ZO(loops), 0, UINT32_MAX,
+		  "send the file set N times (1)"),
+	CLI_VALUE('b', "bufsize", "SIZE", CLI_SIZE_T, ZO(bufsize), 1, 64 << 20,
+		  "bytes per send call (64k)"),
+	CLI_TAKE('S', NULL, NULL, "read + send instead of sendfile"),
+	CLI_TAKE('w', NULL, NULL, "with -S: write instead of send"),
+	CLI_TAKE(O_METHOD, "method", "NAME", method_help),
+	CLI_SWITCH('k', NULL, ZO(cork), "TCP_CORK on the connection (checked)"),
+	CLI_VALUE('B', "bind-cpu", "CPU", CLI_INT, ZO(cpu), 0,
+		  CPU_SETSIZE - 1, "run on this CPU only"),
+	CLI_VALUE('P', "parallel", "N", CLI_INT, ZO(conns), 1, 4096,
+		  "N connections at once from this process (1)"),
+	CLI_SWITCH('C', "remote-cpu", ZO(remote),
+		   "ask the server for its CPU: zcbench zcs only\n"
+		   "(sends a hello an original zcs cannot read)"),
+	CLI_TAKE(O_TIMEOUT, "timeout", "SECS", "longest wait for progress (30)"),
+	CLI_TAKE('d', NULL, NULL, "as -v: more output"),
+	CLI_TAKE('N', NULL, "N", NULL), /* the original's CPU count: ignored */
 	{0},
 };
 
@@ -92,13 +90,13 @@ static void option(void *cfgp, int o, const char *arg)
 	case 'w':
 		opt.w = 1;
 		break;
-	case 'M': /* --method */
+	case O_METHOD:
 		opt.method = arg;
 		break;
 	case 'N':
 		log_info("-N: ignored, CPUs are counted from /sys");
 		break;
-	case 'T': /* --timeout */
+	case O_TIMEOUT:
 		c->timeout_ms =
 			(int)(cli_duration("--timeout", arg, 0, 86400) * 1000 +
 			      0.5);
@@ -111,8 +109,7 @@ static void option(void *cfgp, int o, const char *arg)
 
 CLI_TOOL(tool, usage_text,
 	 CLI_CPU | CLI_REPEAT | CLI_RESULT | CLI_SOCKBUF | CLI_INTERVAL,
-	 "s:p:n:b:SwkN:B:P:Cd", .repeat_max = MAX_RUNS, .longs = longs,
-	 .sets = sets, .option = option);
+	 .repeat_max = MAX_RUNS, .sets = sets, .option = option);
 
 /* -S, -w and --method: one send method, resolved now. */
 static const struct xfer_ops *pick_method(void)
@@ -134,7 +131,9 @@ static int parse_opts(int argc, char **argv)
 {
 	int ind;
 
-	snprintf(usage_text, sizeof(usage_text), USAGE_FMT, ZCW_PORT,
+	snprintf(port_help, sizeof(port_help), "its port (%d)", ZCW_PORT);
+	snprintf(method_help, sizeof(method_help),
+		 "send method: %s\n(sendfile); help lists them",
 		 xfer_names(XFER_SEND));
 	ind = cli_parse(&tool, &cfg, &cfg.com, argc, argv);
 	cfg.ops = pick_method();

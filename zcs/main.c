@@ -43,58 +43,87 @@ static struct cfg cfg = {
 
 static const char *method = "read"; /* --method, resolved after parsing */
 
-/* --help: the tool's own options (the common block follows). */
-static char usage_text[2048];
-#define USAGE_FMT                                                              \
-	"usage: zcs [options]\n"                                                \
-	"Receive the files zcc clients send; print kbytes/sec every period.\n"  \
-	"  -p, --port PORT        TCP port to listen on (%d; 0 picks one)\n"    \
-	"      --bind ADDR        address to listen on (* = any)\n"             \
-	"      --port-file FILE   write the port listened on to FILE\n"         \
-	"  -b, --bufsize SIZE     bytes per receive call (16k)\n"               \
-	"  -B, --bind-cpu CPU     run on this CPU only\n"                       \
-	"  -I, --interval SECS    seconds between rate lines (5)\n"             \
-	"      --method NAME      receive method: %s (read); help lists them\n" \
-	"      --fork             a process per connection (the original's way)\n" \
-	"      --max-conns N      connections at once (1024); more are turned away\n" \
-	"      --max-loops N      refuse a loop count above N (%u)\n"           \
-	"      --max-files N      refuse a file count above N (%u)\n"           \
-	"      --max-file-len SIZE  refuse a file length above SIZE (1G)\n"     \
-	"      --idle-timeout SECS  close a connection silent this long (30)\n" \
-	"      --header-timeout SECS  close one whose first file header is not\n" \
-	"                         complete this long after connecting (20; 0 = none)\n" \
-	"      --min-rate RATE    close one that sends fewer bytes/s over an\n" \
-	"                         --idle-timeout period (500; 0 = none)\n"      \
-	"      --exit-after N     stop after N connections ended\n"             \
-	"  -d                     as -v: more output (per-connection lines)\n"  \
-	"With -c or --cpu, zcs reports its CPU to the clients that ask (zcc -C);\n" \
-	"with -J the rate lines go to stderr.\n"
+/* --help: the synopsis (the rows and the common block follow). */
+static const char usage_text[] =
+	"usage: zcs [options]\n"
+	"Receive the files zcc clients send; print kbytes/sec every period.\n";
 
-/* the long options, as "name=c" (c: the letter option() gets) */
-static const char longs[] =
-	"port=p: bind=N: port-file=P: bufsize=b: bind-cpu=B: interval=I: "
-	"method=m: fork=F max-conns=C: max-loops=L: max-files=f: "
-	"max-file-len=l: idle-timeout=t: header-timeout=T: min-rate=r: "
-	"exit-after=x:";
+/* The long-only options. */
+enum {
+	O_BIND = CLI_OPT_LONG,
+	O_PORT_FILE,
+	O_METHOD,
+	O_FORK,
+	O_MAX_CONNS,
+	O_MAX_LOOPS,
+	O_MAX_FILES,
+	O_MAX_FILE_LEN,
+	O_IDLE_TIMEOUT,
+	O_HEADER_TIMEOUT,
+	O_MIN_RATE,
+	O_EXIT_AFTER,
+};
 
-/* The options that only store a value. */
+/* The help that names the port, the methods and the limits' defaults
+ * (fill_help before the parse). */
+static char port_help[64], method_help[512], loops_help[64], files_help[64];
+
+/* Every option, in the usage's order. */
 static const struct cli_set sets[] = {
-	{'p', "-p", CLI_INT, ZO(port), 0, 65535},
-	{'b', "-b", CLI_SIZE_T, ZO(unit), 1, 64 << 20},
-	CLI_STRING('N', "--bind", ZO(bind)),
-	CLI_STRING('P', "--port-file", ZO(port_file)),
-	{'B', "-B", CLI_INT, ZO(cpu), 0, CPU_SETSIZE - 1},
-	{'I', "-I", CLI_DUR, ZO(interval), 0, 86400},
-	CLI_SWITCH('F', "--fork", ZO(fork_mode)),
-	{'x', "--exit-after", CLI_LONG, ZO(exit_after), 1, 1e18},
+	CLI_VALUE('p', "port", "PORT", CLI_INT, ZO(port), 0, 65535, port_help),
+	CLI_STRING(O_BIND, "bind", "ADDR", ZO(bind),
+		   "address to listen on (* = any)"),
+	CLI_STRING(O_PORT_FILE, "port-file", "FILE", ZO(port_file),
+		   "write the port listened on to FILE"),
+	CLI_VALUE('b', "bufsize", "SIZE", CLI_SIZE_T, ZO(unit), 1, 64 << 20,
+		  "bytes per receive call (16k)"),
+	CLI_VALUE('B', "bind-cpu", "CPU", CLI_INT, ZO(cpu), 0,
+		  CPU_SETSIZE - 1, "run on this CPU only"),
+	CLI_VALUE('I', "interval", "SECS", CLI_DUR, ZO(interval), 0, 86400,
+		  "seconds between rate lines (5)"),
+	CLI_TAKE(O_METHOD, "method", "NAME", method_help),
+	CLI_SWITCH(O_FORK, "fork", ZO(fork_mode),
+		   "a process per connection (the original's way)"),
 	/* the connection's limits: how much a client may announce, and
 	 * how slow it may be */
-	{'C', "--max-conns", CLI_INT, ZO(max_conns), 1, 1 << 20},
-	{'L', "--max-loops", CLI_U32, ZO(lim.max_loops), 0, UINT32_MAX},
-	{'f', "--max-files", CLI_U32, ZO(lim.max_files), 0, UINT32_MAX},
-	{'t', "--idle-timeout", CLI_DUR, ZO(idle_timeout), 0, 86400},
+	CLI_VALUE(O_MAX_CONNS, "max-conns", "N", CLI_INT, ZO(max_conns), 1,
+		  1 << 20, "connections at once (1024); more are turned away"),
+	CLI_VALUE(O_MAX_LOOPS, "max-loops", "N", CLI_U32, ZO(lim.max_loops), 0,
+		  UINT32_MAX, loops_help),
+	CLI_VALUE(O_MAX_FILES, "max-files", "N", CLI_U32, ZO(lim.max_files), 0,
+		  UINT32_MAX, files_help),
+	CLI_TAKE(O_MAX_FILE_LEN, "max-file-len", "SIZE",
+		 "refuse a file length above SIZE (1G)"),
+	CLI_VALUE(O_IDLE_TIMEOUT, "idle-timeout", "SECS", CLI_DUR,
+		  ZO(idle_timeout), 0, 86400,
+		  "close a connection silent this long (30)"),
+	CLI_TAKE(O_HEADER_TIMEOUT, "header-timeout", "SECS",
+		 "close one whose first file header is not\n"
+		 "complete this long after connecting (20; 0 = none)"),
+	CLI_TAKE(O_MIN_RATE, "min-rate", "RATE",
+		 "close one that sends fewer bytes/s over an\n"
+		 "--idle-timeout period (500; 0 = none)"),
+	CLI_VALUE(O_EXIT_AFTER, "exit-after", "N", CLI_LONG, ZO(exit_after), 1,
+		  1e18, "stop after N connections ended"),
+	CLI_TAKE('d', NULL, NULL, "as -v: more output (per-connection lines)"),
+	CLI_HEAD("With -c or --cpu, zcs reports its CPU to the clients that ask "
+		 "(zcc -C);\n"
+		 "with -J the rate lines go to stderr."),
 	{0},
 };
+
+static void fill_help(void)
+{
+	snprintf(port_help, sizeof(port_help),
+		 "TCP port to listen on (%d; 0 picks one)", ZCW_PORT);
+	snprintf(method_help, sizeof(method_help),
+		 "receive method: %s\n(read); help lists them",
+		 xfer_names(XFER_RECV));
+	snprintf(loops_help, sizeof(loops_help),
+		 "refuse a loop count above N (%u)", ZCW_DEF_MAX_LOOPS);
+	snprintf(files_help, sizeof(files_help),
+		 "refuse a file count above N (%u)", ZCW_DEF_MAX_FILES);
+}
 
 static void option(void *cfgp, int opt, const char *arg)
 {
@@ -104,32 +133,31 @@ static void option(void *cfgp, int opt, const char *arg)
 	case 'd':
 		log_level++;
 		break;
-	case 'm': /* --method */
+	case O_METHOD:
 		method = arg;
 		break;
-	case 'l': /* --max-file-len */
+	case O_MAX_FILE_LEN:
 		c->lim.max_file_len =
 			(uint32_t)cli_size("--max-file-len", arg, 0, UINT32_MAX);
 		break;
-	case 'T': /* --header-timeout; "0": none */
+	case O_HEADER_TIMEOUT: /* "0": none */
 		c->header_timeout = strcmp(arg, "0") ?
 			cli_duration("--header-timeout", arg, 0, 86400) : 0;
 		break;
-	case 'r': /* --min-rate */
+	case O_MIN_RATE:
 		c->min_rate = (double)cli_size("--min-rate", arg, 0, 1ull << 40);
 		break;
 	}
 }
 
-CLI_TOOL(tool, usage_text, CLI_CPU | CLI_RESULT | CLI_SOCKBUF, "p:b:B:I:d",
-	 .longs = longs, .sets = sets, .option = option);
+CLI_TOOL(tool, usage_text, CLI_CPU | CLI_RESULT | CLI_SOCKBUF, .sets = sets,
+	 .option = option);
 
 static void parse_opts(int argc, char **argv)
 {
 	int ind;
 
-	snprintf(usage_text, sizeof(usage_text), USAGE_FMT, ZCW_PORT,
-		 xfer_names(XFER_RECV), ZCW_DEF_MAX_LOOPS, ZCW_DEF_MAX_FILES);
+	fill_help();
 	ind = cli_parse(&tool, &cfg, &cfg.com, argc, argv);
 
 	if (ind < argc)

@@ -6,6 +6,7 @@
 #include "result.h"
 #include "units.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -28,63 +29,71 @@ enum {
 };
 
 /* Every common option: which flag brings it, its short letter (0 =
- * none), getopt long form and usage line. */
+ * none; -i's is not its long form's value) and its row. */
 static const struct {
 	unsigned flag;
-	char letter;
-	struct option lo;
-	const char *help;
+	int letter;
+	struct cli_set row;
 } common[] = {
-	{ CLI_CPU, 'c', { NULL, 0, NULL, 0 },
-	  "  -c                    measure CPU with the default meters: soak and\n"
-	  "                        procstat in paired runs when the box is calibrated\n"
-	  "                        (cyclesoak --calibrate), else procstat\n" },
-	{ CLI_CPU | CLI_METERS, 0, { "cpu", optional_argument, NULL, O_CPU },
-	  "      --cpu[=LIST]      the meters: soak,procstat,rusage,perf (soak runs\n"
-	  "                        in pairs, metered and unmetered, and adds procstat),\n"
-	  "                        profile (kernel profile by family, paired too) and\n"
-	  "                        sched (exact, from the kernel's events by BPF)\n" },
+	{ CLI_CPU, 'c',
+	  CLI_TAKE('c', NULL, NULL,
+		   "measure CPU with the default meters: soak and\n"
+		   "procstat in paired runs when the box is calibrated\n"
+		   "(cyclesoak --calibrate), else procstat") },
 	{ CLI_CPU | CLI_METERS, 0,
-	  { "profile", optional_argument, NULL, O_PROFILE },
-	  "      --profile[=FREQ]  add the profile meter (to --cpu's list, else\n"
-	  "                        to procstat) sampling at FREQ Hz (999)\n" },
-	{ CLI_REPEAT, 0, { "repeat", required_argument, NULL, O_REPEAT },
-	  "      --repeat N        N samples of each case (with soak: N pairs)\n" },
+	  CLI_TAKE(O_CPU, "cpu", "[=LIST]",
+		   "the meters: soak,procstat,rusage,perf (soak runs\n"
+		   "in pairs, metered and unmetered, and adds procstat),\n"
+		   "profile (kernel profile by family, paired too) and\n"
+		   "sched (exact, from the kernel's events by BPF)") },
+	{ CLI_CPU | CLI_METERS, 0,
+	  CLI_TAKE(O_PROFILE, "profile", "[=FREQ]",
+		   "add the profile meter (to --cpu's list, else\n"
+		   "to procstat) sampling at FREQ Hz (999)") },
+	{ CLI_REPEAT, 0,
+	  CLI_TAKE(O_REPEAT, "repeat", "N",
+		   "N samples of each case (with soak: N pairs)") },
 	{ CLI_CONFIDENCE, 0,
-	  { "confidence", required_argument, NULL, O_CONFIDENCE },
-	  "      --confidence L[,W]  repeat until the L% interval of the rate is\n"
-	  "                        within W% (default 5) of it, at most --repeat\n" },
-	{ CLI_SOCKBUF, 'i', { NULL, required_argument, NULL, 0 },
-	  "  -i SIZE               TCP receive buffer (SO_RCVBUF)\n" },
-	{ CLI_SOCKBUF, 'o', { NULL, required_argument, NULL, 0 },
-	  "  -o SIZE               TCP send buffer (SO_SNDBUF; the result\n"
-	  "                        document goes to --output)\n" },
-	{ CLI_RESULT, 'J', { NULL, 0, NULL, 0 },
-	  "  -J                    result document to stdout (text to stderr)\n" },
-	{ CLI_RESULT_O, 'o', { NULL, required_argument, NULL, 0 },
-	  "  -o FILE               result document to FILE\n" },
-	{ CLI_RESULT, 0, { "output", required_argument, NULL, O_OUTPUT },
-	  "      --output FILE     result document to FILE (a failed run's goes\n"
-	  "                        to FILE.failed when FILE holds a good one)\n" },
-	{ CLI_RESULT, 0, { "label", required_argument, NULL, O_LABEL },
-	  "      --label L         what runs are compared by (default: the\n"
-	  "                        kernel release)\n" },
-	{ CLI_INTERVAL, 'i', { "interval", required_argument, NULL, O_INTERVAL },
-	  "  -i, --interval T      a line per interval of T (e.g. 1, 500ms) while\n"
-	  "                        it runs: the rate and, with -c, the box's CPU;\n"
-	  "                        kept in the result (each sample's intervals)\n" },
-	{ CLI_INTERVAL, 0, { "json-stream", no_argument, NULL, O_JSON_STREAM },
-	  "      --json-stream     also one JSON object per interval and one at\n"
-	  "                        the end, a line each on stdout (text to stderr;\n"
-	  "                        an interval of 1 s unless one is given)\n" },
-	{ ~0u, 'v', { "verbose", no_argument, NULL, 'v' },
-	  "  -v, --verbose         more output; -q, --quiet: less\n" },
-	{ ~0u, 'q', { "quiet", no_argument, NULL, 'q' }, NULL },
-	{ ~0u, 'h', { "help", no_argument, NULL, 'h' },
-	  "  -h, --help            this help\n" },
-	{ ~0u, 0, { "version", no_argument, NULL, O_VERSION },
-	  "      --version         \"NAME zcbench VERSION\" (scripts check that\n"
-	  "                        both hosts run the same)\n" },
+	  CLI_TAKE(O_CONFIDENCE, "confidence", "L[,W]",
+		   "repeat until the L% interval of the rate is\n"
+		   "within W% (default 5) of it, at most --repeat") },
+	{ CLI_SOCKBUF, 'i',
+	  CLI_TAKE('i', NULL, "SIZE", "TCP receive buffer (SO_RCVBUF)") },
+	{ CLI_SOCKBUF, 'o',
+	  CLI_TAKE('o', NULL, "SIZE",
+		   "TCP send buffer (SO_SNDBUF; the result\n"
+		   "document goes to --output)") },
+	{ CLI_RESULT, 'J',
+	  CLI_TAKE('J', NULL, NULL,
+		   "result document to stdout (text to stderr)") },
+	{ CLI_RESULT_O, 'o',
+	  CLI_TAKE('o', NULL, "FILE", "result document to FILE") },
+	{ CLI_RESULT, 0,
+	  CLI_TAKE(O_OUTPUT, "output", "FILE",
+		   "result document to FILE (a failed run's goes\n"
+		   "to FILE.failed when FILE holds a good one)") },
+	{ CLI_RESULT, 0,
+	  CLI_TAKE(O_LABEL, "label", "L",
+		   "what runs are compared by (default: the\n"
+		   "kernel release)") },
+	{ CLI_INTERVAL, 'i',
+	  CLI_TAKE(O_INTERVAL, "interval", "T",
+		   "a line per interval of T (e.g. 1, 500ms) while\n"
+		   "it runs: the rate and, with -c, the box's CPU;\n"
+		   "kept in the result (each sample's intervals)") },
+	{ CLI_INTERVAL, 0,
+	  CLI_TAKE(O_JSON_STREAM, "json-stream", NULL,
+		   "also one JSON object per interval and one at\n"
+		   "the end, a line each on stdout (text to stderr;\n"
+		   "an interval of 1 s unless one is given)") },
+	{ ~0u, 'v',
+	  CLI_TAKE('v', "verbose", NULL, "more output; -q, --quiet: less") },
+	{ ~0u, 'q', CLI_TAKE('q', "quiet", NULL, NULL) },
+	{ ~0u, 'h', CLI_TAKE('h', "help", NULL, "this help") },
+	{ ~0u, 0,
+	  CLI_TAKE(O_VERSION, "version", NULL,
+		   "\"NAME zcbench VERSION\" (scripts check that\n"
+		   "both hosts run the same)") },
 };
 #define NCOMMON (sizeof(common) / sizeof(common[0]))
 
@@ -103,103 +112,138 @@ static int short_of(const struct cli_tool *t, size_t i)
 
 void cli_usage(const struct cli_tool *t, FILE *f)
 {
+	const struct cli_set *s;
 	size_t i;
 
 	fputs(t->text, f);
-	fputs("\nCommon options:\n", f);
-	for (i = 0; i < NCOMMON; i++) {
-		if (!common[i].help || !has(t, common[i].flag))
-			continue;
-		if (common[i].letter && !short_of(t, i))
-			/* "  -i, --interval": the long form only */
-			fprintf(f, "     %s", common[i].help + 5);
+	for (s = t->sets; s && s->kind; s++)
+		if (s->kind == CLI_TEXT)
+			fprintf(f, "%s\n", s->help);
 		else
-			fputs(common[i].help, f);
-	}
+			cli_set_usage(s, s->opt < CLI_OPT_LONG ? s->opt : 0, f);
+	fputs("\nCommon options:\n", f);
+	for (i = 0; i < NCOMMON; i++)
+		if (has(t, common[i].flag))
+			cli_set_usage(&common[i].row, short_of(t, i), f);
 }
 
-/* A common letter (with the tool's common options) or one getopt keeps
- * for itself: no long option of the tool may have it as its value. */
-static int reserved(const struct cli_tool *t, int v)
+/* A common letter of the tool's common options (its rows may not have
+ * it). */
+static int common_letter(const struct cli_tool *t, int v)
 {
 	size_t i;
 
-	if (v == ':' || v == '?' || v <= 0)
-		return 1;
 	for (i = 0; i < NCOMMON; i++)
 		if (common[i].letter == v && has(t, common[i].flag))
 			return 1;
 	return 0;
 }
 
-/*
- * The tool's long options from t->longs ("name=c", "name=c:" or
- * "name=c::", space-separated) into lo from n on; the names point into
- * names (a copy of the string, freed with lo). Returns the new n.
- */
-static size_t spec_options(const struct cli_tool *t, struct option *lo,
-			   size_t n, char *names)
+/* A short letter for getopt: "l", "l:" or "l::" by its has_arg. */
+static void add_short(char *shorts, size_t slen, int letter, int has_arg)
 {
-	char *tok, *save = NULL, *eq;
+	char l[4] = { (char)letter, 0, 0, 0 };
 
-	for (tok = strtok_r(names, " \t\n", &save); tok;
-	     tok = strtok_r(NULL, " \t\n", &save)) {
-		eq = strchr(tok, '=');
-		if (!eq || !eq[1] || (eq[2] && eq[2] != ':') ||
-		    reserved(t, eq[1]))
-			die("cli: long option \"%s\" is not name=c[:[:]] with "
-			    "a letter of the tool's own",
-			    tok);
-		*eq = '\0';
-		lo[n].name = tok;
-		lo[n].has_arg = !eq[2]	       ? no_argument
-				: eq[3] == ':' ? optional_argument
-					       : required_argument;
-		lo[n].flag = NULL;
-		lo[n++].val = (unsigned char)eq[1];
+	if (has_arg != no_argument)
+		l[1] = ':';
+	if (has_arg == optional_argument)
+		l[2] = ':';
+	strncat(shorts, l, slen - strlen(shorts) - 1);
+}
+
+/* A common option's long name the tool has (its own may not). */
+static int common_long(const struct cli_tool *t, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCOMMON; i++)
+		if (common[i].row.lname && has(t, common[i].flag) &&
+		    !strcmp(common[i].row.lname, name))
+			return 1;
+	return 0;
+}
+
+/* One of the tool's rows checked (a bad one is the tool's bug: die
+ * loudly): a letter of its own (not a common one) or a long-only value
+ * with a long name (not a common one), each once, and a value's name
+ * where it stores one. */
+static void check_row(const struct cli_tool *t, const struct cli_set *s)
+{
+	const struct cli_set *o;
+	char nm[64];
+
+	if (s->kind == CLI_TEXT)
+		return;
+	cli_set_name(s, nm, sizeof(nm));
+	if (s->opt < CLI_OPT_LONG && !isalnum(s->opt))
+		die("cli: option %d: a letter, or CLI_OPT_LONG and up", s->opt);
+	if (s->opt < CLI_OPT_LONG && common_letter(t, s->opt))
+		die("cli: -%c is both common and the tool's", s->opt);
+	if (s->opt >= CLI_OPT_COMMON || (s->opt >= CLI_OPT_LONG && !s->lname))
+		die("cli: option %d: a long-only option below %d needs its "
+		    "long name", s->opt, CLI_OPT_COMMON);
+	if (s->lname && common_long(t, s->lname))
+		die("cli: --%s is both common and the tool's", s->lname);
+	if (!s->arg && s->kind != CLI_FLAG && s->kind != CLI_OWN)
+		die("cli: %s stores a value: its row names it (.arg)", nm);
+	for (o = t->sets; o != s; o++)
+		if (o->kind != CLI_TEXT &&
+		    (o->opt == s->opt ||
+		     (s->lname && o->lname && !strcmp(s->lname, o->lname))))
+			die("cli: %s is two rows", nm);
+}
+
+/* The tool's rows into getopt's tables: letters into shorts, long names
+ * into lo from n. Returns the new n. */
+static size_t row_options(const struct cli_tool *t, char *shorts, size_t slen,
+			  struct option *lo, size_t n)
+{
+	const struct cli_set *s;
+
+	for (s = t->sets; s && s->kind; s++) {
+		check_row(t, s);
+		if (s->kind == CLI_TEXT)
+			continue;
+		if (s->opt < CLI_OPT_LONG)
+			add_short(shorts, slen, s->opt, cli_set_has_arg(s));
+		if (s->lname)
+			lo[n++] = (struct option){ s->lname, cli_set_has_arg(s),
+						   NULL, s->opt };
 	}
 	return n;
 }
 
-/* getopt's short and long tables: the tool's, then the common ones it
- * has. A clash is the tool's bug: die loudly. Free the result. */
+/* getopt's tables: the tool's rows, then the common ones it has. A clash
+ * is the tool's bug: die loudly. Free the result. */
 static struct option *tables(const struct cli_tool *t, char *shorts,
 			     size_t slen)
 {
-	const char *own = t->shortopts ? t->shortopts : "";
-	size_t ns = t->longs ? strlen(t->longs) : 0, i, n;
+	const struct cli_set *s;
 	struct option *lo;
-	char *names;
+	size_t nr = 0, i, n;
 
-	/* one block: the options, then the names of t->longs */
-	lo = calloc(1, (ns / 2 + NCOMMON + 2) * sizeof(*lo) + ns + 1);
+	for (s = t->sets; s && s->kind; s++)
+		nr++;
+	lo = calloc(nr + NCOMMON + 1, sizeof(*lo));
 	if (!lo)
 		abort();
-	names = (char *)(lo + ns / 2 + NCOMMON + 2);
-	memcpy(names, t->longs ? t->longs : "", ns);
-	n = spec_options(t, lo, 0, names);
-	/* a leading '+' (stop at the first argument that is not an option,
-	 * cyclesoak's -- CMD) must come before getopt's ':' */
-	snprintf(shorts, slen, "%s:%s", own[0] == '+' ? "+" : "",
-		 own + (own[0] == '+'));
+	/* '+' (stop at the first argument that is not an option, cyclesoak's
+	 * -- CMD) must come before getopt's ':' */
+	snprintf(shorts, slen, "%s:", t->stop ? "+" : "");
+	n = row_options(t, shorts, slen, lo, 0);
 	if (has(t, CLI_SOCKBUF) && has(t, CLI_RESULT_O))
 		die("cli: -o is both SO_SNDBUF and the result document");
 	for (i = 0; i < NCOMMON; i++) {
+		const struct cli_set *r = &common[i].row;
+
 		if (!has(t, common[i].flag))
 			continue;
-		if (short_of(t, i)) {
-			char l[3] = { common[i].letter, 0, 0 };
-
-			if (strchr(t->shortopts ? t->shortopts : "",
-				   common[i].letter))
-				die("cli: -%c is both common and the tool's",
-				    common[i].letter);
-			if (common[i].lo.has_arg == required_argument)
-				l[1] = ':';
-			strncat(shorts, l, slen - strlen(shorts) - 1);
-		}
-		if (common[i].lo.name)
-			lo[n++] = common[i].lo;
+		if (short_of(t, i))
+			add_short(shorts, slen, common[i].letter,
+				  cli_set_has_arg(r));
+		if (r->lname)
+			lo[n++] = (struct option){ r->lname, cli_set_has_arg(r),
+						   NULL, r->opt };
 	}
 	return lo;
 }
@@ -321,10 +365,13 @@ static void take_own(const struct cli_tool *t, void *cfg, int o,
 	const struct cli_set *s;
 	size_t i;
 
-	for (s = t->sets; s && s->opt; s++)
-		if (s->opt == o) {
-			cli_store(s, cfg, arg);
-			return;
+	for (s = t->sets; s && s->kind; s++)
+		if (s->kind != CLI_TEXT && s->opt == o) {
+			if (s->kind != CLI_OWN) {
+				cli_store(s, cfg, arg);
+				return;
+			}
+			break;
 		}
 
 	for (i = 0; i < sizeof(t->take) / sizeof(t->take[0]); i++)

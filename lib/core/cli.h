@@ -42,10 +42,11 @@ void cli_bad_option(char *const *argv) __attribute__((noreturn));
 /*
  * The options every tool shares, parsed in one place (fio's options as
  * data, at the scale of our tools): a tool describes its own options in
- * a struct cli_tool and names which common ones it has; cli_parse runs
- * getopt over both, fills struct cli_common itself and hands the tool
- * only its own options; --help prints the tool's text and then one
- * common block for the options it has.
+ * a struct cli_tool (a row each, below) and names which common ones it
+ * has; cli_parse runs getopt over both, fills struct cli_common itself
+ * and hands the tool only its own options; --help prints the tool's
+ * synopsis, its rows and then one common block (made from rows too) for
+ * the common options it has.
  */
 struct cli_common {
 	int cpu;		/* -c or --cpu given */
@@ -87,14 +88,28 @@ enum {
 };
 
 /*
- * The plain options as data: one that only stores its value (a string,
- * a flag, a number in a range) into a field of the tool's cfg is a line
- * of a {0}-ended table, not a case of a switch: its letter, its name in
- * messages, its kind, its field and, for a number, its range; a string
- * or a flag has no range (CLI_STRING, CLI_SWITCH):
- *	{'R', "--rounds", CLI_INT, CS(rounds), 2, 1000},
- *	CLI_STRING('U', "--cpus", CS(cpus)),
- *	CLI_SWITCH('f', "--force", CS(force)),
+ * A tool's options as data (report/ropts.c's way, for every tool): each
+ * option is one row of a table that ends with {0}: what getopt returns
+ * for it, its long name, the name of its value and its help in the
+ * usage, and what it is. getopt's short and long tables and the --help
+ * text are made from the rows, so they cannot drift apart.
+ *
+ * A row's opt is its short letter ('l' is -l), or for a long-only one a
+ * value of CLI_OPT_LONG and up (so it can never be a letter):
+ *	enum { O_HOT = CLI_OPT_LONG, O_CC };
+ * A row that only stores its value (a string, a flag, a number in a
+ * range) into a field of the tool's cfg is all there is to that option:
+ *	CLI_VALUE('R', "rounds", "N", CLI_INT, CS(rounds), 2, 1000,
+ *		  "calibration rounds (default 5)"),
+ *	CLI_STRING(O_CPUS, "cpus", "LIST", CS(cpus), "CPUs to soak"),
+ *	CLI_SWITCH('f', "force", CS(force), "store it anyway"),
+ * (a row with a message name of its own is all nine fields in order:
+ * {'n', NULL, "N", CLI_INT, CO(cli.repeat), 1, 100, "runs", "--repeat"}).
+ * One that does more is a CLI_OWN row (it stores nothing; the tool's
+ * take groups or option() handle it), a heading or a note between rows
+ * is a CLI_TEXT row:
+ *	CLI_TAKE('t', NULL, NULL, NULL),	-t, no help: not listed
+ *	CLI_HEAD("Additions:"),
  */
 enum cli_kind {
 	CLI_STR = 1, /* const char *: the argument */
@@ -108,40 +123,68 @@ enum cli_kind {
 	CLI_DBL,     /* double: cli_double */
 	CLI_MS,	     /* int milliseconds (the ms below): cli_duration in
 		      * [min, max] seconds */
+	CLI_OWN,     /* stores nothing: the tool's take groups or option()
+		      * get it */
+	CLI_TEXT,    /* no option: help is a line (or lines) of the usage
+		      * between rows, a heading or a note */
 };
+
+#define CLI_OPT_LONG 256	/* a tool's long-only options: from here */
+#define CLI_OPT_COMMON 4096	/* the common long-only options' values */
 
 struct cli_set {
-	int opt;	   /* what getopt returns for it; 0 ends the table */
-	const char *name;  /* in messages: "--port" */
-	enum cli_kind kind;
+	int opt;	   /* what getopt returns: the short letter, or
+			    * CLI_OPT_LONG + n (long only); 0 in CLI_TEXT */
+	const char *lname; /* the long name ("port": --port); NULL: none */
+	const char *arg;   /* the value's name in the usage ("N"); NULL:
+			    * it takes none. "[=X]": an optional value
+			    * (after '='); "=X": shown after '=' */
+	enum cli_kind kind; /* 0 ends the table */
 	size_t off;	   /* offsetof(the tool's cfg, the field) */
 	double min, max;   /* the range of a number */
+	const char *help;  /* its usage line, or lines split by \n; NULL:
+			    * not listed (told in the text around) */
+	const char *name;  /* in messages; NULL: "-l" when it has a
+			    * letter, else "--long" */
 };
 
-#define CLI_STRING(c, nm, o)                                                 \
-	{ .opt = (c), .name = (nm), .kind = CLI_STR, .off = (o) }
-#define CLI_SWITCH(c, nm, o)                                                 \
-	{ .opt = (c), .name = (nm), .kind = CLI_FLAG, .off = (o) }
+#define CLI_VALUE(c, ln, a, k, o, lo, hi, h)                                 \
+	{ .opt = (c), .lname = (ln), .arg = (a), .kind = (k), .off = (o),    \
+	  .min = (lo), .max = (hi), .help = (h) }
+#define CLI_STRING(c, ln, a, o, h)                                           \
+	{ .opt = (c), .lname = (ln), .arg = (a), .kind = CLI_STR,            \
+	  .off = (o), .help = (h) }
+#define CLI_SWITCH(c, ln, o, h)                                              \
+	{ .opt = (c), .lname = (ln), .kind = CLI_FLAG, .off = (o),           \
+	  .help = (h) }
+#define CLI_TAKE(c, ln, a, h)                                                \
+	{ .opt = (c), .lname = (ln), .arg = (a), .kind = CLI_OWN, .help = (h) }
+#define CLI_HEAD(h) { .kind = CLI_TEXT, .help = (h) }
 
-/* Store one plain option (a line of a cli_set table) into cfg. */
+/* Store one plain option (a row of a cli_set table) into cfg. */
 void cli_store(const struct cli_set *s, void *cfg, const char *arg);
+/* The row's name in messages (its .name, else "-l" or "--long"). */
+const char *cli_set_name(const struct cli_set *s, char *buf, size_t len);
+/* getopt's has_arg for the row: from its .arg. */
+int cli_set_has_arg(const struct cli_set *s);
+/*
+ * The row's usage: "  -l, --long ARG" (letter 0: "      --long ARG",
+ * no long name: "  -l ARG") and its help from column CLI_USAGE_COL, the
+ * help's further lines indented to it. A row without help prints nothing.
+ */
+void cli_set_usage(const struct cli_set *s, int letter, FILE *f);
+#define CLI_USAGE_COL 24
 
 struct cli_tool {
-	const char *text;	/* --help: synopsis and the tool's own
-				 * options; the common block follows */
+	const char *text;	/* --help's preamble: the synopsis lines;
+				 * the rows' lines follow, then the
+				 * common block */
 	unsigned common;	/* CLI_* */
 	int repeat_max;		/* upper bound of --repeat */
-	const char *shortopts;	/* the tool's own, getopt syntax; a
-				 * leading '+': stop at the first
-				 * argument that is not an option */
-	const char *longs;	/* its own long options as data, like
-				 * shortopts: "name=c" (no value),
-				 * "name=c:" (a value), "name=c::" (an
-				 * optional one), separated by spaces; c
-				 * is what option() gets: the short letter
-				 * it is the long form of, or a character
-				 * of its own (not a common letter) */
-	const struct cli_set *sets; /* its plain options, taken first */
+	int stop;		/* 1: stop at the first argument that is
+				 * not an option (cyclesoak's -- CMD) */
+	const struct cli_set *sets; /* every option of its own, a row each,
+				     * in the usage's order */
 	/* the tool's own options in groups (what to run, where, limits):
 	 * each returns 1 when opt was one of its own, 0 when not; tried in
 	 * order before option() */
@@ -152,17 +195,14 @@ struct cli_tool {
 };
 
 /*
- * A tool's options, in one statement: its --help text, the common options
- * it has (CLI_*) and its own short ones, then the rest of struct cli_tool
- * (.repeat_max, .longs, .sets, .take, .option).
+ * A tool's options, in one statement: its --help preamble and the common
+ * options it has (CLI_*), then the rest of struct cli_tool (.sets,
+ * .repeat_max, .stop, .take, .option).
  */
-#define CLI_TOOL(name, txt, com, shorts, ...)                                \
+#define CLI_TOOL(name, txt, com, ...)                                        \
 	static const struct cli_tool name = { .text = (txt),                 \
 					      .common = (com),               \
-					      .shortopts = (shorts),         \
 					      __VA_ARGS__ }
-
-#define CLI_OPT_COMMON 4096	/* the common long-only options' values */
 
 /*
  * Parse argv: common options into c (defaults as the caller set them),
@@ -172,7 +212,7 @@ struct cli_tool {
  */
 int cli_parse(const struct cli_tool *t, void *cfg, struct cli_common *c,
 	      int argc, char **argv);
-/* The tool's text, then the common options it has. */
+/* The tool's preamble, its rows' lines, then the common options it has. */
 void cli_usage(const struct cli_tool *t, FILE *f);
 
 struct res_doc;

@@ -113,35 +113,36 @@ void cli_bad_option(char *const *argv)
 
 void cli_store(const struct cli_set *s, void *cfg, const char *arg)
 {
-	char *f = (char *)cfg + s->off;
+	char *f = (char *)cfg + s->off, nm[64];
+	const char *name = cli_set_name(s, nm, sizeof(nm));
 	long lo = (long)s->min, hi = (long)s->max;
 
 	switch (s->kind) {
 	case CLI_STR: *(const char **)f = arg; break;
 	case CLI_FLAG: *(int *)f = 1; break;
-	case CLI_INT: *(int *)f = (int)cli_long(s->name, arg, lo, hi); break;
-	case CLI_LONG: *(long *)f = cli_long(s->name, arg, lo, hi); break;
+	case CLI_INT: *(int *)f = (int)cli_long(name, arg, lo, hi); break;
+	case CLI_LONG: *(long *)f = cli_long(name, arg, lo, hi); break;
 	case CLI_U32:
-		*(uint32_t *)f = (uint32_t)cli_long(s->name, arg, lo, hi);
+		*(uint32_t *)f = (uint32_t)cli_long(name, arg, lo, hi);
 		break;
 	case CLI_SIZE:
-		*(uint64_t *)f = cli_size(s->name, arg, (uint64_t)s->min,
+		*(uint64_t *)f = cli_size(name, arg, (uint64_t)s->min,
 					  (uint64_t)s->max);
 		break;
 	case CLI_SIZE_T:
-		*(size_t *)f = (size_t)cli_size(s->name, arg, (uint64_t)s->min,
+		*(size_t *)f = (size_t)cli_size(name, arg, (uint64_t)s->min,
 						(uint64_t)s->max);
 		break;
 	case CLI_DUR:
-		*(double *)f = cli_duration(s->name, arg, s->min, s->max);
+		*(double *)f = cli_duration(name, arg, s->min, s->max);
 		break;
 	case CLI_DBL:
-		*(double *)f = cli_double(s->name, arg, s->min, s->max);
+		*(double *)f = cli_double(name, arg, s->min, s->max);
 		break;
 	case CLI_MS: /* to the millisecond below, as the tools did */
-		*(int *)f = (int)(cli_duration(s->name, arg, s->min, s->max) *
+		*(int *)f = (int)(cli_duration(name, arg, s->min, s->max) *
 				  1000);
 		break;
-	default: die("cli: %s: no such kind %d", s->name, (int)s->kind);
+	default: die("cli: %s: no such kind %d", name, (int)s->kind);
 	}
 }

@@ -2,7 +2,8 @@
  * xfer.h: the transfer-method table (fio's io engines, for sockets).
  *
  * A method is one file lib/xfer/xfer_NAME.c that ends with a const struct
- * xfer_ops filled with designated initializers (only the hooks it needs);
+ * xfer_ops filled with designated initializers (only the hooks it needs),
+ * its flags saying what it can do (the tools test those, never a name);
  * adding one takes that file, one line in the table (lib/xfer/
  * xfer_table.c) and one line in lib/xfer/Makefile.inc. ttcp-sf, zcc and
  * zcs use only this interface; none has a method of its own, and each
@@ -82,6 +83,16 @@ enum {
 				   * (receive) counters */
 	XFER_SEES_BYTES = 1 << 3, /* receive: the bytes reach user memory,
 				   * so x->verify can check them */
+	XFER_DGRAM = 1 << 4,	  /* moves datagrams: on a UDP socket each
+				   * call is one datagram (ttcp-sf -u) */
+	XFER_NONBLOCK = 1 << 5,	  /* works on a non-blocking socket: a call
+				   * that can move nothing returns -EAGAIN
+				   * at once, so one epoll loop can drive
+				   * many sockets (ttcp-sf -P) */
+	XFER_PLAIN = 1 << 6,	  /* the plain call of its direction
+				   * (write(2), read(2)): what a tool that
+				   * moves messages of its own accepts
+				   * (ttcp-sf --rr) */
 };
 
 struct xfer_ops {
@@ -116,6 +127,15 @@ int xfer_probe(const struct xfer_ops *ops, char *why, size_t len);
 void xfer_print_table(FILE *f);
 /* Names of one direction, comma-separated, for usage messages. */
 const char *xfer_names(enum xfer_dir dir);
+#define XFER_EITHER (-1) /* xfer_list: both directions */
+/*
+ * The methods of direction dir (XFER_SEND, XFER_RECV or XFER_EITHER) that
+ * have every one of flags, in the table's order, as words for a message:
+ * "write, send and mmap" with conj "and", "read or trunc" with "or"; ""
+ * when none has them. Into buf; returns buf.
+ */
+const char *xfer_list(unsigned flags, int dir, const char *conj, char *buf,
+		      size_t len);
 /*
  * For a tool's option parser (mains only: it exits, like lib/core/cli):
  * the method called name in direction dir, resolved once. "help" prints

@@ -11,6 +11,6 @@ static ssize_t mmap_send(struct xfer *x, uint64_t off, size_t len)
 			 "write");
 }
 
-XFER_METHOD(xfer_mmap_ops, "mmap", XFER_SEND, XFER_COPIES,
+XFER_METHOD(xfer_mmap_ops, "mmap", XFER_SEND, XFER_COPIES | XFER_NONBLOCK,
 	    "write(2) from an mmap of the source file",
 	    .send = mmap_send);

@@ -161,7 +161,7 @@ static ssize_t msgzc_send(struct xfer *x, uint64_t off, size_t len)
 }
 
 XFER_METHOD(xfer_msgzc_ops, "msg-zerocopy", XFER_SEND,
-	    XFER_HOT_BUF | XFER_ZEROCOPY,
+	    XFER_HOT_BUF | XFER_ZEROCOPY | XFER_NONBLOCK,
 	    "send(2) MSG_ZEROCOPY from the source's mmap, error-queue completions",
 	    .probe = msgzc_probe, .setup = msgzc_setup,
 	    .send = msgzc_send, .reap = msgzc_reap);

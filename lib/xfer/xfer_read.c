@@ -25,10 +25,12 @@ static ssize_t trunc_recv(struct xfer *x, size_t len)
 	return r;
 }
 
-XFER_METHOD(xfer_read_ops, "read", XFER_RECV, XFER_COPIES | XFER_SEES_BYTES,
+XFER_METHOD(xfer_read_ops, "read", XFER_RECV,
+	    XFER_COPIES | XFER_SEES_BYTES | XFER_DGRAM | XFER_NONBLOCK |
+		    XFER_PLAIN,
 	    "read(2) into a user buffer (-V checks the pattern)",
 	    .recv = read_recv);
 
-XFER_METHOD(xfer_trunc_ops, "trunc", XFER_RECV, 0,
+XFER_METHOD(xfer_trunc_ops, "trunc", XFER_RECV, XFER_NONBLOCK,
 	    "recv(2) with MSG_TRUNC: bytes dropped in the kernel, uncopied",
 	    .recv = trunc_recv);

@@ -17,6 +17,6 @@ static ssize_t sendfile_send(struct xfer *x, uint64_t off, size_t len)
 	return r;
 }
 
-XFER_METHOD(xfer_sendfile_ops, "sendfile", XFER_SEND, 0,
+XFER_METHOD(xfer_sendfile_ops, "sendfile", XFER_SEND, XFER_NONBLOCK,
 	    "sendfile(2) from the source file (no user copy)",
 	    .send = sendfile_send);

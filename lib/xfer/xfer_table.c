@@ -1,7 +1,8 @@
 /*
  * xfer_table.c: the transfer-method table, one line a method (its ops
  * are defined in lib/xfer/xfer_NAME.c), and the lookups over it: by name,
- * the probes, `--method=help` and the names for usage messages.
+ * the probes, `--method=help` and the names for usage messages (all, or
+ * those with some flags).
  */
 #include "config.h"
 #include "xfer_int.h"
@@ -84,4 +85,37 @@ const char *xfer_names(enum xfer_dir dir)
 					      n ? "," : "",
 					      xfer_table[i]->name);
 	return b;
+}
+
+/* Method i is of direction dir (or XFER_EITHER) and has all of flags. */
+static int listed(int i, unsigned flags, int dir)
+{
+	return (dir == XFER_EITHER || (int)xfer_table[i]->dir == dir) &&
+	       (xfer_table[i]->flags & flags) == flags;
+}
+
+const char *xfer_list(unsigned flags, int dir, const char *conj, char *buf,
+		      size_t len)
+{
+	size_t used = 0;
+	int i, n = 0, k = 0;
+
+	for (i = 0; xfer_table[i]; i++)
+		n += listed(i, flags, dir);
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; xfer_table[i] && used < len; i++) {
+		if (!listed(i, flags, dir))
+			continue;
+		if (k && k + 1 == n) /* the last of several */
+			used += (size_t)snprintf(buf + used, len - used,
+						 " %s %s", conj,
+						 xfer_table[i]->name);
+		else
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+						 k ? ", " : "",
+						 xfer_table[i]->name);
+		k++;
+	}
+	return buf;
 }

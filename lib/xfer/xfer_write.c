@@ -22,10 +22,13 @@ static ssize_t user_send(struct xfer *x, uint64_t off, size_t len)
 	return xfer_took(x, write(x->sock, p, len), "write");
 }
 
-XFER_METHOD(xfer_write_ops, "write", XFER_SEND, XFER_COPIES | XFER_HOT_BUF,
+XFER_METHOD(xfer_write_ops, "write", XFER_SEND,
+	    XFER_COPIES | XFER_HOT_BUF | XFER_DGRAM | XFER_NONBLOCK |
+		    XFER_PLAIN,
 	    "write(2) from a user buffer (the source read into it)",
 	    .send = user_send);
 
-XFER_METHOD(xfer_send_ops, "send", XFER_SEND, XFER_COPIES | XFER_HOT_BUF,
+XFER_METHOD(xfer_send_ops, "send", XFER_SEND,
+	    XFER_COPIES | XFER_HOT_BUF | XFER_DGRAM | XFER_NONBLOCK,
 	    "send(2) from a user buffer (the source read into it)",
 	    .send = user_send);

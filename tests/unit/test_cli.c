@@ -56,6 +56,9 @@ struct fake {
 	long l, rooms, o;
 };
 
+/* the long-only options of the made-up tools */
+enum { F_ROOMS = CLI_OPT_LONG, F_FLAG, F_DIRECT, F_OTHER };
+
 static void fake_opt(void *cfg, int opt, const char *arg)
 {
 	struct fake *f = cfg;
@@ -64,28 +67,37 @@ static void fake_opt(void *cfg, int opt, const char *arg)
 		f->l = cli_long("-l", arg, 1, 100);
 	else if (opt == 'o')
 		f->o = cli_long("-o", arg, 1, 1 << 20);
-	else if (opt == 'R')
+	else if (opt == F_ROOMS)
 		f->rooms = cli_long("--rooms", arg, 1, 10);
 }
 
-static const char fake_long[] = "rooms=R:";
+static const struct cli_set fake_rows[] = {
+	CLI_TAKE('l', NULL, "N", "length"),
+	CLI_TAKE(F_ROOMS, "rooms", "N", "rooms"),
+	{0},
+};
 
 static const struct cli_tool fake_tool = {
-	.text = "usage: fake [options] HOST\n  -l N   length\n",
+	.text = "usage: fake [options] HOST\n",
 	.common = CLI_CPU | CLI_REPEAT | CLI_CONFIDENCE | CLI_RESULT |
 		  CLI_RESULT_O,
 	.repeat_max = 50,
-	.shortopts = "l:",
-	.longs = fake_long,
+	.sets = fake_rows,
 	.option = fake_opt,
 };
 
 /* zcs-like: -o is the tool's own, the document only through --output */
+static const struct cli_set zcs_rows[] = {
+	CLI_TAKE('l', NULL, "N", "length"),
+	CLI_TAKE('o', NULL, "N", "its own -o"),
+	CLI_TAKE(F_ROOMS, "rooms", "N", "rooms"),
+	{0},
+};
+
 static const struct cli_tool zcs_like = {
 	.text = "usage: zcs-like\n",
 	.common = CLI_CPU | CLI_RESULT,
-	.shortopts = "l:o:",
-	.longs = fake_long,
+	.sets = zcs_rows,
 	.option = fake_opt,
 };
 
@@ -93,8 +105,7 @@ static const struct cli_tool zcs_like = {
 static const struct cli_tool sockbuf_tool = {
 	.text = "usage: zcc-like\n",
 	.common = CLI_CPU | CLI_RESULT | CLI_SOCKBUF,
-	.shortopts = "l:",
-	.longs = fake_long,
+	.sets = fake_rows,
 	.option = fake_opt,
 };
 
@@ -162,8 +173,10 @@ static void both_outputs(void)
 
 static void clash(void)
 {
+	static const struct cli_set rows[] = { CLI_TAKE('c', NULL, NULL, "c"),
+					       {0} };
 	static const struct cli_tool bad = { .text = "", .common = CLI_CPU,
-					     .shortopts = "c",
+					     .sets = rows,
 					     .option = fake_opt };
 	static const char *const a[] = { NULL };
 	struct fake f;
@@ -210,7 +223,7 @@ static void sockbufs(void)
 static const struct cli_tool ival_tool = {
 	.text = "usage: ival\n",
 	.common = CLI_CPU | CLI_RESULT | CLI_INTERVAL,
-	.shortopts = "l:",
+	.sets = fake_rows,
 	.option = fake_opt,
 };
 static const struct cli_tool ival_sockbuf = {
@@ -360,8 +373,8 @@ static void stop_at_command(void)
 	static const struct cli_tool cs_like = {
 		.text = "usage: cs-like [options] -- CMD\n",
 		.common = CLI_METERS | CLI_RESULT | CLI_RESULT_O,
-		.shortopts = "+l:",
-		.longs = fake_long,
+		.stop = 1,
+		.sets = fake_rows,
 		.option = fake_opt,
 	};
 	static const char *const a[] = { "-l", "3", "-J", "--", "cmd", "-v",
@@ -384,7 +397,8 @@ static void stop_at_command(void)
 	T_CHECK(cli_doc_path(&c) == NULL);
 }
 
-/* long options as data: "name=c", "name=c:", "name=c::" */
+/* long options from the rows: a letter's long form, long-only ones with
+ * a value, none, or an optional one */
 struct spec {
 	long rooms, len;
 	int flag, opt_given;
@@ -397,21 +411,28 @@ static void spec_opt(void *cfg, int opt, const char *arg)
 
 	if (opt == 'l')
 		sp->len = cli_long("-l", arg, 1, 100);
-	else if (opt == 'R')
+	else if (opt == F_ROOMS)
 		sp->rooms = cli_long("--rooms", arg, 1, 10);
-	else if (opt == 'F')
+	else if (opt == F_FLAG)
 		sp->flag = 1;
-	else if (opt == 'D') {
+	else if (opt == F_DIRECT) {
 		sp->opt_given = 1;
 		sp->opt = arg;
 	}
 }
 
+static const struct cli_set spec_rows[] = {
+	CLI_TAKE('l', "length", "N", "length"),
+	CLI_TAKE(F_ROOMS, "rooms", "N", "rooms"),
+	CLI_TAKE(F_FLAG, "flag", NULL, "a flag"),
+	CLI_TAKE(F_DIRECT, "direct", "[=both]", "an optional value"),
+	{0},
+};
+
 static const struct cli_tool spec_tool = {
 	.text = "usage: spec\n",
 	.common = CLI_CPU | CLI_RESULT,
-	.shortopts = "l:",
-	.longs = "length=l: rooms=R: flag=F\n\tdirect=D::",
+	.sets = spec_rows,
 	.option = spec_opt,
 };
 
@@ -431,11 +452,13 @@ static int parse_spec(const struct cli_tool *t, struct spec *sp,
 	return cli_parse(t, sp, &c, argc, argv);
 }
 
-static void bad_spec(void)
+/* A tool whose rows are wrong (the tool's bug, exit 1): the row. */
+static const struct cli_set *bad_rows;
+
+static void bad_table(void)
 {
-	static const struct cli_tool bad = { .text = "", .common = CLI_RESULT,
-					     .longs = "verify=J",
-					     .option = spec_opt };
+	const struct cli_tool bad = { .text = "", .common = CLI_RESULT,
+				      .sets = bad_rows, .option = spec_opt };
 	static const char *const a[] = { NULL };
 	struct spec sp;
 
@@ -466,9 +489,44 @@ static void long_spec(void)
 	/* a long-only option's letter is not a short option */
 	T_CHECK(child(spec_unknown, msg, sizeof(msg)) == 2);
 	T_CHECK(strstr(msg, "-R") != NULL);
-	/* a common letter as a long option's value is the tool's bug */
-	T_CHECK(child(bad_spec, msg, sizeof(msg)) == 1);
-	T_CHECK(strstr(msg, "verify=J") != NULL);
+}
+
+/* Rows that cannot be: each dies naming what is wrong (exit 1). */
+static void bad_tables(void)
+{
+	static const struct cli_set common_letter[] = {
+		CLI_SWITCH('J', "verify", 0, "a common letter"), {0} };
+	static const struct cli_set common_name[] = {
+		CLI_TAKE(F_ROOMS, "label", "L", "a common name"), {0} };
+	static const struct cli_set no_name[] = {
+		CLI_TAKE(F_ROOMS, NULL, "N", "long-only, no long name"), {0} };
+	static const struct cli_set not_letter[] = {
+		CLI_TAKE('-', NULL, NULL, "not a letter"), {0} };
+	static const struct cli_set twice[] = {
+		CLI_TAKE('l', "length", "N", "once"),
+		CLI_TAKE(F_ROOMS, "length", "N", "twice"), {0} };
+	static const struct cli_set no_arg[] = {
+		CLI_VALUE('n', NULL, NULL, CLI_INT, 0, 1, 9, "no value name"),
+		{0} };
+	static const struct {
+		const struct cli_set *rows;
+		const char *says;
+	} bad[] = {
+		{ common_letter, "-J is both common and the tool's" },
+		{ common_name, "--label is both common and the tool's" },
+		{ no_name, "needs its long name" },
+		{ not_letter, "option 45: a letter, or CLI_OPT_LONG and up" },
+		{ twice, "--length is two rows" },
+		{ no_arg, "-n stores a value: its row names it (.arg)" },
+	};
+	char msg[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		bad_rows = bad[i].rows;
+		T_CHECK(child(bad_table, msg, sizeof(msg)) == 1);
+		T_CHECK(strstr(msg, bad[i].says) != NULL);
+	}
 }
 
 /* option groups (.take) tried in order before option(); cli_choice */
@@ -484,7 +542,7 @@ static int take_rooms(void *cfg, int opt, const char *arg)
 {
 	static const char *const sizes[] = {"one", "two", "three", NULL};
 
-	if (opt != 'R')
+	if (opt != F_ROOMS)
 		return 0;
 	((struct spec *)cfg)->rooms = 1 + cli_choice("--rooms", arg, sizes);
 	return 1;
@@ -493,8 +551,7 @@ static int take_rooms(void *cfg, int opt, const char *arg)
 static const struct cli_tool take_tool = {
 	.text = "usage: take\n",
 	.common = CLI_RESULT,
-	.shortopts = "l:",
-	.longs = "rooms=R: flag=F",
+	.sets = spec_rows,
 	.take = {take_len, take_rooms},
 	.option = spec_opt,
 };
@@ -572,17 +629,21 @@ struct plain {
 };
 
 #define PL(f) offsetof(struct plain, f)
+enum { P_LONG = CLI_OPT_LONG, P_U32, P_BIG, P_DUR, P_DBL, P_MS, P_OTHER };
 static const struct cli_set plain_sets[] = {
-	CLI_STRING('s', "-s", PL(s)),
-	CLI_SWITCH('f', "--flag", PL(flag)),
-	{'i', "-i", CLI_INT, PL(i), 1, 10},
-	{'l', "--long", CLI_LONG, PL(l), -5, 1e12},
-	{'u', "--u32", CLI_U32, PL(u), 0, UINT32_MAX},
-	{'B', "--big", CLI_SIZE, PL(big), 1, 1ull << 50},
-	{'b', "-b", CLI_SIZE_T, PL(len), 1, 64 << 20},
-	{'d', "--dur", CLI_DUR, PL(dur), 0.01, 60},
-	{'D', "--dbl", CLI_DBL, PL(dbl), 0, 1},
-	{'m', "--ms", CLI_MS, PL(ms), 0, 60},
+	CLI_STRING('s', NULL, "S", PL(s), "a string"),
+	CLI_SWITCH('f', "flag", PL(flag), "a flag"),
+	CLI_VALUE('i', NULL, "N", CLI_INT, PL(i), 1, 10, "an int"),
+	CLI_VALUE(P_LONG, "long", "N", CLI_LONG, PL(l), -5, 1e12, "a long"),
+	CLI_VALUE(P_U32, "u32", "N", CLI_U32, PL(u), 0, UINT32_MAX, "a u32"),
+	CLI_VALUE(P_BIG, "big", "SIZE", CLI_SIZE, PL(big), 1, 1ull << 50,
+		  "a size"),
+	CLI_VALUE('b', NULL, "SIZE", CLI_SIZE_T, PL(len), 1, 64 << 20,
+		  "a length"),
+	CLI_VALUE(P_DUR, "dur", "T", CLI_DUR, PL(dur), 0.01, 60, "seconds"),
+	CLI_VALUE(P_DBL, "dbl", "X", CLI_DBL, PL(dbl), 0, 1, "a number"),
+	CLI_VALUE(P_MS, "ms", "T", CLI_MS, PL(ms), 0, 60, "milliseconds"),
+	CLI_TAKE(P_OTHER, "other", NULL, "option() takes it"),
 	{0},
 };
 
@@ -592,9 +653,8 @@ static void plain_other(void *cfg, int opt, const char *arg)
 	((struct plain *)cfg)->other = opt;
 }
 
-CLI_TOOL(plain_tool, "usage: plain\n", CLI_RESULT, "s:fi:b:",
-	 .longs = "flag=f long=l: u32=u: big=B: dur=d: dbl=D: ms=m: other=O",
-	 .sets = plain_sets, .option = plain_other);
+CLI_TOOL(plain_tool, "usage: plain\n", CLI_RESULT, .sets = plain_sets,
+	 .option = plain_other);
 
 static int parse_plain(struct plain *pl, const char *const *args)
 {
@@ -646,7 +706,7 @@ static void plain_options(void)
 	T_NEAR(pl.dur, 0.25, 1e-12);
 	T_NEAR(pl.dbl, 0.5, 0);
 	T_CHECK(pl.ms == 1500);
-	T_CHECK(pl.other == 'O'); /* not a row: option() had it */
+	T_CHECK(pl.other == P_OTHER); /* a CLI_OWN row: option() had it */
 	T_CHECK(child(plain_big_int, msg, sizeof(msg)) == 2);
 	T_CHECK(strstr(msg, "-i") && strstr(msg, "1..10"));
 	T_CHECK(child(plain_bad_ms, msg, sizeof(msg)) == 2);
@@ -673,6 +733,121 @@ static void help_text(void)
 	free(buf);
 }
 
+/* The usage is made from the rows: the preamble, each row's line(s) in
+ * the table's order with its headings, a row without help left out (and
+ * still taken), then the common block, also made from rows. */
+struct gen {
+	int hidden, quick;
+	const char *period, *name;
+};
+
+#define GO(f) offsetof(struct gen, f)
+enum { G_QUICK = CLI_OPT_LONG, G_NAME };
+
+static const struct cli_set gen_rows[] = {
+	CLI_HEAD("Where:"),
+	CLI_STRING('p', "period", "=S", GO(period), "monitor period"),
+	CLI_STRING(G_NAME, "a-rather-long-option-name", "NAME", GO(name),
+		   "too wide for the column:\nhelp after two blanks"),
+	CLI_HEAD("What:"),
+	CLI_SWITCH('x', NULL, GO(hidden), NULL),
+	CLI_SWITCH(G_QUICK, "quick", GO(quick), "skip\nthe slow part"),
+	CLI_TAKE('d', NULL, "[=LEVEL]", "an optional value"),
+	CLI_HEAD("A note at the end."),
+	{0},
+};
+
+static void gen_opt(void *cfg, int opt, const char *arg)
+{
+	(void)cfg;
+	(void)opt;
+	(void)arg;
+}
+
+CLI_TOOL(gen_tool, "usage: gen [options]\n\n", CLI_RESULT, .sets = gen_rows,
+	 .option = gen_opt);
+
+static void generated_usage(void)
+{
+	static const char want[] =
+		"usage: gen [options]\n"
+		"\n"
+		"Where:\n"
+		"  -p, --period=S        monitor period\n"
+		"      --a-rather-long-option-name NAME  too wide for the column:\n"
+		"                        help after two blanks\n"
+		"What:\n"
+		"      --quick           skip\n"
+		"                        the slow part\n"
+		"  -d[=LEVEL]            an optional value\n"
+		"A note at the end.\n"
+		"\n"
+		"Common options:\n"
+		"  -J                    result document to stdout (text to stderr)\n"
+		"      --output FILE     result document to FILE (a failed run's goes\n"
+		"                        to FILE.failed when FILE holds a good one)\n"
+		"      --label L         what runs are compared by (default: the\n"
+		"                        kernel release)\n"
+		"  -v, --verbose         more output; -q, --quiet: less\n"
+		"  -h, --help            this help\n"
+		"      --version         \"NAME zcbench VERSION\" (scripts check that\n"
+		"                        both hosts run the same)\n";
+	static const char *const a[] = { "-x", "--quick", "--period", "2",
+					  "--a-rather-long-option-name=n",
+					  NULL };
+	struct cli_common c;
+	struct gen g;
+	char *argv[16], *buf = NULL;
+	size_t len = 0;
+	int argc = 0, i;
+	FILE *f;
+
+	f = open_memstream(&buf, &len);
+	cli_usage(&gen_tool, f);
+	fclose(f);
+	T_STREQ(buf, want);
+	free(buf);
+	/* the hidden row, the long-only ones and a letter's long form */
+	argv[argc++] = "gen";
+	for (i = 0; a[i]; i++)
+		argv[argc++] = (char *)a[i];
+	argv[argc] = NULL;
+	memset(&g, 0, sizeof(g));
+	memset(&c, 0, sizeof(c));
+	optind = 0;
+	T_CHECK(cli_parse(&gen_tool, &g, &c, argc, argv) == argc);
+	T_CHECK(g.hidden && g.quick);
+	T_STREQ(g.period, "2");
+	T_STREQ(g.name, "n");
+}
+
+/* A row's message name, its value for getopt and its line. */
+static void row_parts(void)
+{
+	static const struct cli_set r[] = {
+		CLI_TAKE('l', "length", "N", "h"),
+		CLI_TAKE(G_QUICK, "quick", NULL, "h"),
+		{'n', NULL, "N", CLI_INT, 0, 1, 2, "h", "--repeat"},
+		CLI_TAKE(G_NAME, "name", "[=X]", NULL),
+	};
+	char nm[32], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	T_STREQ(cli_set_name(&r[0], nm, sizeof(nm)), "-l");
+	T_STREQ(cli_set_name(&r[1], nm, sizeof(nm)), "--quick");
+	T_STREQ(cli_set_name(&r[2], nm, sizeof(nm)), "--repeat");
+	T_CHECK(cli_set_has_arg(&r[0]) == required_argument);
+	T_CHECK(cli_set_has_arg(&r[1]) == no_argument);
+	T_CHECK(cli_set_has_arg(&r[3]) == optional_argument);
+	f = open_memstream(&buf, &len);
+	cli_set_usage(&r[0], 0, f);	/* the letter not shown */
+	cli_set_usage(&r[3], 0, f);	/* no help: nothing */
+	fclose(f);
+	T_STREQ(buf, "      --length N        h\n");
+	free(buf);
+}
+
 int main(void)
 {
 	common_set();
@@ -681,6 +856,9 @@ int main(void)
 	result_doc();
 	stop_at_command();
 	long_spec();
+	bad_tables();
+	generated_usage();
+	row_parts();
 	groups();
 	profile_opt();
 	plain_options();

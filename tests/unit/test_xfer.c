@@ -3,7 +3,9 @@
  * the pattern check with its wrap detection, and every usable send method
  * against every usable receive method over loopback, byte-exact; a
  * stream bounded by a deadline stops soon after it; a temp source holds
- * the pattern at every offset, and a stop flag ends its making.
+ * the pattern at every offset, and a stop flag ends its making; the
+ * flags the tools test hold (non-blocking, datagrams) and list the
+ * methods the tools' messages name.
  */
 #include "config.h"
 #include "clock.h"
@@ -11,9 +13,12 @@
 #include "t.h"
 #include "xfer.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
+#include <netinet/in.h>
 #include <pthread.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #define SRC_SIZE ((1u << 20) + 4099)	/* not a multiple of the unit */
@@ -230,6 +235,135 @@ static void test_names(void)
 		xfer_find("splice", XFER_RECV));
 }
 
+/* The lists the tools' messages are made of: the methods with some
+ * flags, in the table's order (ttcp-sf's -u, -P and --rr messages). */
+static void test_lists(void)
+{
+	char b[256];
+
+	T_STREQ(xfer_list(XFER_DGRAM, XFER_SEND, "or", b, sizeof(b)),
+		"write or send");
+	T_STREQ(xfer_list(XFER_DGRAM, XFER_RECV, "or", b, sizeof(b)), "read");
+	T_STREQ(xfer_list(XFER_NONBLOCK, XFER_SEND, "and", b, sizeof(b)),
+		"write, send, sendfile, mmap and msg-zerocopy");
+	T_STREQ(xfer_list(XFER_NONBLOCK, XFER_RECV, "or", b, sizeof(b)),
+		"read or trunc");
+	T_STREQ(xfer_list(XFER_PLAIN, XFER_EITHER, "and", b, sizeof(b)),
+		"write and read");
+	T_STREQ(xfer_list(XFER_PLAIN | XFER_ZEROCOPY, XFER_EITHER, "and", b,
+			  sizeof(b)), "");
+	/* a short buffer is cut, never overrun */
+	T_STREQ(xfer_list(XFER_NONBLOCK, XFER_SEND, "and", b, 8), "write, ");
+}
+
+/* A connected pair: TCP through lfd, or UDP (lfd < 0). */
+static void connected(int lfd, int port, int fd[2])
+{
+	struct sockaddr_in a[2];
+	socklen_t l = sizeof(a[0]);
+	char err[256];
+	int i;
+
+	if (lfd >= 0) {
+		fd[0] = sock_connect("127.0.0.1", port, SOCK_STREAM, 2000, err,
+				     sizeof(err));
+		T_ASSERT(fd[0] >= 0);
+		fd[1] = accept(lfd, NULL, NULL);
+		T_ASSERT(fd[1] >= 0);
+		return;
+	}
+	for (i = 0; i < 2; i++) {
+		memset(&a[i], 0, sizeof(a[i]));
+		a[i].sin_family = AF_INET;
+		a[i].sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		fd[i] = socket(AF_INET, SOCK_DGRAM, 0);
+		T_ASSERT(fd[i] >= 0);
+		T_ASSERT(bind(fd[i], (struct sockaddr *)&a[i], l) == 0);
+		T_ASSERT(getsockname(fd[i], (struct sockaddr *)&a[i], &l) == 0);
+	}
+	for (i = 0; i < 2; i++)
+		T_ASSERT(connect(fd[i], (struct sockaddr *)&a[!i], l) == 0);
+}
+
+/*
+ * XFER_NONBLOCK: on a non-blocking socket that can take nothing (a send
+ * socket whose buffers are full, a receive socket with nothing queued)
+ * the method's call returns -EAGAIN at once, no error recorded. A method
+ * that waited would hang here: the alarm ends the test then.
+ */
+static void test_nonblock(int lfd, int port, struct xfer_source *src)
+{
+	static char fill[UNIT];
+	char err[256];
+	int fd[2], i;
+
+	connected(lfd, port, fd);
+	sock_set_bufs(fd[0], 4096, 0);
+	sock_set_bufs(fd[1], 0, 4096);
+	T_ASSERT(sock_set_nonblock(fd[0], 1) == 0);
+	T_ASSERT(sock_set_nonblock(fd[1], 1) == 0);
+	while (write(fd[0], fill, sizeof(fill)) > 0)
+		; /* until both buffers are full */
+	T_CHECK(errno == EAGAIN);
+	alarm(60);
+	for (i = 0; xfer_table[i]; i++) {
+		const struct xfer_ops *o = xfer_table[i];
+		struct xfer *x;
+		ssize_t r;
+
+		if (!(o->flags & XFER_NONBLOCK) || xfer_probe(o, err,
+							       sizeof(err)))
+			continue;
+		/* fd[0]: its send side is full, its receive side empty */
+		x = xfer_open(o, fd[0], src, UNIT, err, sizeof(err));
+		T_ASSERT(x);
+		r = o->dir == XFER_SEND ? o->send(x, 0, UNIT) : o->recv(x, UNIT);
+		if (r != -EAGAIN)
+			fprintf(stderr, "%s: %zd (%s), not -EAGAIN\n", o->name,
+				r, x->err);
+		T_CHECK(r == -EAGAIN && !x->err[0]);
+		xfer_close(x);
+	}
+	alarm(0);
+	close(fd[0]);
+	close(fd[1]);
+}
+
+/* XFER_DGRAM: on a UDP socket a send call is one datagram of its bytes,
+ * a receive call takes one datagram. */
+static void test_dgram(struct xfer_source *src)
+{
+	char err[256], b[512];
+	int fd[2], i;
+
+	connected(-1, 0, fd);
+	sock_set_timeout(fd[0], 10000);
+	sock_set_timeout(fd[1], 10000);
+	for (i = 0; xfer_table[i]; i++) {
+		const struct xfer_ops *o = xfer_table[i];
+		struct xfer *x;
+
+		if (!(o->flags & XFER_DGRAM))
+			continue;
+		x = xfer_open(o, fd[0], src, 100, err, sizeof(err));
+		T_ASSERT(x);
+		if (o->dir == XFER_SEND) {
+			T_CHECK(o->send(x, 0, 100) == 100);
+			T_CHECK(o->send(x, 100, 70) == 70);
+			T_CHECK(recv(fd[1], b, sizeof(b), 0) == 100);
+			T_CHECK(recv(fd[1], b, sizeof(b), 0) == 70);
+		} else {
+			T_CHECK(send(fd[1], b, 50, 0) == 50);
+			T_CHECK(send(fd[1], b, 30, 0) == 30);
+			T_CHECK(o->recv(x, 100) == 50);
+			T_CHECK(o->recv(x, 100) == 30);
+		}
+		xfer_close(x);
+	}
+	close(fd[0]);
+	close(fd[1]);
+}
+
 int main(void)
 {
 	struct xfer_source src;
@@ -241,6 +375,7 @@ int main(void)
 	T_CHECK(xfer_find("splice", XFER_RECV) != NULL);
 	T_CHECK(xfer_find("nope", XFER_SEND) == NULL);
 	test_names();
+	test_lists();
 	T_CHECK(xfer_probe(xfer_find("write", XFER_SEND), why, sizeof(why)) ==
 		0);
 	test_verify();
@@ -287,6 +422,8 @@ int main(void)
 	deadline_stream(lfd, port, &src, 0.3, 0);
 	deadline_stream(lfd, port, &src, 0.3, 20000);
 	deadline_stream(lfd, port, &src, -1, 0);
+	test_nonblock(lfd, port, &src);
+	test_dgram(&src);
 	xfer_source_close(&src);
 	close(lfd);
 	return t_done();
