@@ -10,7 +10,7 @@
  * rsize option). Mounted mode reads files under a kernel NFS mount whose
  * rsize/wsize the mount options set (scripts/nfs-sweep remounts per size).
  * Clients are processes released together by a barrier. Seeds 001 and 002
- * (results/SCHEMA.md, man nfsbench) define the tables it prints.
+ * (lib/doc/SCHEMA.md, man nfsbench) define the tables it prints.
  */
 #include "config.h"
 #include "nfsbench.h"

@@ -88,24 +88,6 @@ static long param(json_t *kase, const char *name)
 	return json_is_integer(v) ? (long)json_integer_value(v) : 0;
 }
 
-/* The case's perturbation from the document (res_summarize): 1 and r
- * filled when it has one. */
-static int perturbation(json_t *kase, struct stats_ratio *r)
-{
-	json_t *p = json_object_get(kase, "perturbation");
-	json_t *ci = json_object_get(p, "ci95");
-	json_t *lo = json_array_get(ci, 0), *hi = json_array_get(ci, 1);
-
-	if (!json_is_number(json_object_get(p, "ratio")))
-		return 0;
-	memset(r, 0, sizeof(*r));
-	r->ratio = json_number_value(json_object_get(p, "ratio"));
-	r->n = (size_t)json_integer_value(json_object_get(p, "pairs"));
-	r->lo = json_is_number(lo) ? json_number_value(lo) : NAN;
-	r->hi = json_is_number(hi) ? json_number_value(hi) : NAN;
-	return 1;
-}
-
 void nb_print_perturbation(const struct cfg *c, struct res_doc *d)
 {
 	json_t *cases = json_object_get(res_json(d), "cases"), *k;
@@ -118,9 +100,9 @@ void nb_print_perturbation(const struct cfg *c, struct res_doc *d)
 	res_summarize(d);
 	json_array_foreach(cases, i, k)
 	{
-		if (!perturbation(k, &r))
+		if (res_read_perturbation(k, &r)) /* lib/doc/paired.c */
 			continue;
-		meter_perturbation_by(note, sizeof(note), case_paired_by(k),
+		meter_perturbation_by(note, sizeof(note), res_case_paired_by(k),
 				      &r);
 		fprintf(out(c),
 			"%-5s %7ld B x %ld client%s: perturbation: %s\n",

@@ -29,7 +29,7 @@ static size_t add_names(json_t *obj, const char **out, size_t n, size_t max)
 }
 
 /* Every metric of the selected cases, in order of appearance. */
-static size_t all_metrics(const struct rsel *sel, const char **out, size_t max)
+static size_t all_metrics(const struct res_sel *sel, const char **out, size_t max)
 {
 	size_t i, n = 0, j;
 	json_t *s;
@@ -44,7 +44,7 @@ static size_t all_metrics(const struct rsel *sel, const char **out, size_t max)
 	return n;
 }
 
-static const char *default_metric(const struct rsel *sel)
+static const char *default_metric(const struct res_sel *sel)
 {
 	static const char *const pref[] = {"throughput_MBps", "msgs_per_s",
 					   "cpu_box_pct", NULL};
@@ -73,12 +73,12 @@ static void put_value(struct tbl *t, size_t row, size_t col,
 }
 
 /* Distinct values of param p over the cases, ordered as rows are. */
-static size_t col_values(const struct rsel *sel, const char *p,
-			 struct rgroups *cg)
+static size_t col_values(const struct res_sel *sel, const char *p,
+			 struct res_groups *cg)
 {
 	const char *keys[1] = {p};
 
-	grp_build(sel, keys, 1, cg);
+	res_grp_build(sel, keys, 1, cg);
 	return cg->n;
 }
 
@@ -86,10 +86,10 @@ static size_t col_values(const struct rsel *sel, const char *p,
 struct grid {
 	const struct grid_opts *go;
 	const struct layout_opts *o;
-	struct rsel sel;
+	struct res_sel sel;
 	const char *keys[RPT_MAX_KEYS], *metrics[64];
 	size_t nk, nm, ncol;
-	struct rgroups g, cg; /* rows; values of --cols */
+	struct res_groups g, cg; /* rows; values of --cols */
 	struct tbl *t;
 	struct fnotes fn;
 };
@@ -105,7 +105,7 @@ static int grid_plan(struct grid *gr)
 		gr->nk = go->nrows;
 	} else {
 		gr->keys[gr->nk++] = "label";
-		gr->nk += sel_varying(&gr->sel, excl, gr->keys + gr->nk,
+		gr->nk += res_sel_varying(&gr->sel, excl, gr->keys + gr->nk,
 				      RPT_MAX_KEYS - gr->nk);
 	}
 	if (go->nmetrics) {
@@ -122,13 +122,13 @@ static int grid_plan(struct grid *gr)
 		log_err("the selected cases have no metrics");
 		return 1;
 	}
-	grp_build(&gr->sel, gr->keys, gr->nk, &gr->g);
+	res_grp_build(&gr->sel, gr->keys, gr->nk, &gr->g);
 	gr->ncol = go->cols ? col_values(&gr->sel, go->cols, &gr->cg) : gr->nm;
 	return 0;
 }
 
 /* The table and its headings. */
-static void grid_table(const struct rl_set *s, struct grid *gr)
+static void grid_table(const struct res_pool *s, struct grid *gr)
 {
 	const struct grid_opts *go = gr->go;
 	char head[160];
@@ -141,9 +141,9 @@ static void grid_table(const struct rl_set *s, struct grid *gr)
 		if (go->cols)
 			snprintf(head, sizeof(head), "%s=%s", go->cols,
 				 gr->cg.g[c].vals[0]);
-		else if (*rl_unit(s, gr->metrics[c]))
+		else if (*res_pool_unit(s, gr->metrics[c]))
 			snprintf(head, sizeof(head), "%s (%s)", gr->metrics[c],
-				 rl_unit(s, gr->metrics[c]));
+				 res_pool_unit(s, gr->metrics[c]));
 		else
 			snprintf(head, sizeof(head), "%s", gr->metrics[c]);
 		tbl_col(gr->t, gr->nk + c, head, AL_RIGHT);
@@ -151,10 +151,10 @@ static void grid_table(const struct rl_set *s, struct grid *gr)
 }
 
 /* One row: keys, a cell per column, marks and sources. */
-static void grid_row(struct grid *gr, const struct rgroup *rg)
+static void grid_row(struct grid *gr, const struct res_group *rg)
 {
 	const struct grid_opts *go = gr->go;
-	struct rcase **cs = rg->cases;
+	struct res_pcase **cs = rg->cases;
 	size_t row = tbl_add_row(gr->t), n = rg->n, c;
 	struct cellv v;
 
@@ -167,7 +167,7 @@ static void grid_row(struct grid *gr, const struct rgroup *rg)
 
 		if (go->cols)
 			pv = gr->cg.g[c].vals[0];
-		cell_value(cs, n, m, gr->o->stat, p, pv, &v);
+		res_cell_value(cs, n, m, gr->o->stat, p, pv, &v);
 		put_value(gr->t, row, gr->nk + c, &v, go->show_sd);
 		fn_value(&gr->fn, &v, m);
 		if (go->cols)
@@ -180,23 +180,23 @@ static void grid_row(struct grid *gr, const struct rgroup *rg)
 		fn_cell(&gr->fn, row, 0, cs, n, NULL, NULL, NULL, FN_ANY);
 }
 
-int grid_print(const struct rl_set *s, const struct layout_opts *o,
+int grid_print(const struct res_pool *s, const struct layout_opts *o,
 	       const struct grid_opts *go)
 {
-	struct rfilter f = {
+	struct res_filter f = {
 		.tool = go->tool, .where = o->where, .nwhere = o->nwhere};
 	struct grid gr = {.go = go, .o = o};
 	char head[160];
 	size_t r;
 
-	sel_build(s, &f, &gr.sel);
+	res_sel_build(s, &f, &gr.sel);
 	if (!gr.sel.n) {
 		log_err("no cases match the tool and --where filters");
-		sel_free(&gr.sel);
+		res_sel_free(&gr.sel);
 		return 1;
 	}
 	if (grid_plan(&gr)) {
-		sel_free(&gr.sel);
+		res_sel_free(&gr.sel);
 		return 1;
 	}
 	grid_table(s, &gr);
@@ -205,8 +205,8 @@ int grid_print(const struct rl_set *s, const struct layout_opts *o,
 		grid_row(&gr, &gr.g.g[r]);
 	if (go->cols) {
 		snprintf(head, sizeof(head), "%s %s (%s)",
-			 stat_name(&gr.sel.v[0], gr.metrics[0], o->stat),
-			 gr.metrics[0], rl_unit(s, gr.metrics[0]));
+			 res_stat_name(&gr.sel.v[0], gr.metrics[0], o->stat),
+			 gr.metrics[0], res_pool_unit(s, gr.metrics[0]));
 		tbl_title(o->out, o->fmt, head, 0);
 	}
 	fn_marks(&gr.fn, gr.t);
@@ -215,8 +215,8 @@ int grid_print(const struct rl_set *s, const struct layout_opts *o,
 	fn_sources(o->out, &gr.fn, o->fmt);
 	fn_free(&gr.fn);
 	tbl_free(gr.t);
-	grp_free(&gr.g);
-	grp_free(&gr.cg);
-	sel_free(&gr.sel);
+	res_grp_free(&gr.g);
+	res_grp_free(&gr.cg);
+	res_sel_free(&gr.sel);
 	return 0;
 }

@@ -26,7 +26,7 @@ static void fact_add(json_t *out, const char *field, const char *value)
 
 /* Host facts of one side as field -> set of distinct values. A
  * document's cases come one after another: its facts are read once. */
-static json_t *host_facts(const struct rsel *sel)
+static json_t *host_facts(const struct res_sel *sel)
 {
 	static const char *const fields[] = {
 		"kernel_release", "kernel_version", "cmdline", "cpu_model",
@@ -42,7 +42,7 @@ static json_t *host_facts(const struct rsel *sel)
 			continue; /* the same facts into the same sets */
 		h = json_object_get(sel->v[i].doc->root, "host");
 		for (f = 0; fields[f]; f++) {
-			s = rl_param_str(h, fields[f], buf, sizeof(buf));
+			s = res_param_str(h, fields[f], buf, sizeof(buf));
 			fact_add(out, fields[f], s && *s ? s : "unknown");
 		}
 		json_object_foreach(json_object_get(h, "sysctls"), name, v)
@@ -84,7 +84,7 @@ static void list_add(char *buf, size_t len, const char *name)
 }
 
 /* Facts not recorded on either side are "unknown", never "same". */
-void print_host_diff(const struct rsel *base, const struct rsel *new)
+void print_host_diff(const struct res_sel *base, const struct res_sel *new)
 {
 	json_t *a = host_facts(base), *b = host_facts(new), *all, *v;
 	const char *k;

@@ -9,16 +9,16 @@
 #include "log.h"
 #include "report.h"
 
-void load_inputs(struct rl_set *s, char *const *paths, int n)
+void load_inputs(struct res_pool *s, char *const *paths, int n)
 {
 	char p[1024], w[2048];
 	int i;
 	size_t b;
 
-	rl_init(s);
+	res_pool_init(s);
 	for (i = 0; i < n; i++)
-		rl_add_path(s, paths[i]);
-	rl_finish(s);
+		res_pool_add_path(s, paths[i]);
+	res_pool_finish(s);
 	for (b = 0; b < s->nbad; b++)
 		log_err("%s: %s", esc_text(p, sizeof(p), s->bad[b].path),
 			esc_text(w, sizeof(w), s->bad[b].why));

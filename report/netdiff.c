@@ -130,7 +130,7 @@ static int softirq_add(json_t *host, json_int_t sum[][3], int max)
 }
 
 /* "cpuN RX/TX/TIMER" for the busiest CPU of one side's documents. */
-static int busiest_text(const struct rsel *sel, const char *key, char *buf,
+static int busiest_text(const struct res_sel *sel, const char *key, char *buf,
 			size_t len)
 {
 	static json_int_t sum[NETDIFF_MAX_CPUS][3];
@@ -153,9 +153,9 @@ static int busiest_text(const struct rsel *sel, const char *key, char *buf,
 	return 1;
 }
 
-void netdiff_print_softirqs(const struct rsel *base, const struct rsel *new)
+void netdiff_print_softirqs(const struct res_sel *base, const struct res_sel *new)
 {
-	const struct rsel *side[2] = {base, new};
+	const struct res_sel *side[2] = {base, new};
 	const char *name[2] = {"base", "new"};
 	char h[96], p[96];
 	int s, n = 0;

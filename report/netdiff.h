@@ -17,10 +17,10 @@ void netdiff_facts(json_t *host, const char *side, json_t *out,
 
 #define NETDIFF_MAX_CPUS 1024 /* CPUs counted in the softirq line */
 
-struct rsel;
+struct res_sel;
 /* One line per side (when its documents have them): the CPU with the most
  * NET_RX + NET_TX + TIMER softirqs during the runs, for this host and
  * the peer, e.g. "host cpu1 7000/70/10   peer cpu0 2392/0/6". */
-void netdiff_print_softirqs(const struct rsel *base, const struct rsel *new);
+void netdiff_print_softirqs(const struct res_sel *base, const struct res_sel *new);
 
 #endif

@@ -20,10 +20,10 @@
 /* Load every path into s; names each refused file on stderr (escaped),
  * warns of wrong summaries, and says what was skipped with -v
  * (load.c). */
-void load_inputs(struct rl_set *s, char *const *paths, int n);
+void load_inputs(struct res_pool *s, char *const *paths, int n);
 
 /* Print the host facts that differ between two selections (hostdiff.c). */
-void print_host_diff(const struct rsel *base, const struct rsel *new);
+void print_host_diff(const struct res_sel *base, const struct res_sel *new);
 
 /* The subcommands (main.c's table): each parses its options with its
  * row of the table (ropts.h), runs and returns the exit status. */
@@ -43,7 +43,7 @@ struct grid_opts {
 	size_t nmetrics;
 	int show_sd; /* append +- stddev */
 };
-int grid_print(const struct rl_set *s, const struct layout_opts *o,
+int grid_print(const struct res_pool *s, const struct layout_opts *o,
 	       const struct grid_opts *g);
 
 #endif

@@ -25,7 +25,7 @@ static void table_checks(const struct ropts *c)
 }
 
 /* A layout, or a grid of the set; 0 printed. */
-static int print_tables(const struct ropts *c, const struct rl_set *s)
+static int print_tables(const struct ropts *c, const struct res_pool *s)
 {
 	struct layout_opts lo = {.out = stdout,
 				 .fmt = c->fmt,
@@ -59,7 +59,7 @@ static int print_tables(const struct ropts *c, const struct rl_set *s)
 int cmd_table(const struct rcmd *self, int argc, char **argv)
 {
 	struct ropts c = {.fmt = FMT_TEXT, .stat = ST_AUTO};
-	struct rl_set s;
+	struct res_pool s;
 	int r;
 
 	ropt_parse(self, argc, argv, &c);
@@ -67,11 +67,11 @@ int cmd_table(const struct rcmd *self, int argc, char **argv)
 	load_inputs(&s, c.paths, c.npaths);
 	if (!s.ndocs) {
 		log_err("no usable result documents (%zu refused)", s.nbad);
-		rl_free(&s);
+		res_pool_free(&s);
 		return 2;
 	}
 	r = print_tables(&c, &s);
 	log_verbose("%zu documents read, %zu refused", s.ndocs, s.nbad);
-	rl_free(&s);
+	res_pool_free(&s);
 	return r ? 2 : 0;
 }

@@ -3,7 +3,7 @@
  * transactions line and the latency percentiles (from the sample's
  * histogram, lib/core/hist), CPU per transaction on both ends, and the
  * result sample's figures: trans_per_s, lat_*_us, sd_*_us_per_tx, and
- * the histogram itself so runs can be pooled later (results/SCHEMA.md).
+ * the histogram itself so runs can be pooled later (lib/doc/SCHEMA.md).
  */
 #include "config.h"
 #include "hist.h"

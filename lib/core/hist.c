@@ -1,7 +1,7 @@
 /*
  * hist.c: the bounded log-linear histogram of hist.h: bucket arithmetic,
  * percentiles read back from the buckets, merging, and the JSON form the
- * result documents keep (results/SCHEMA.md, "Latency histograms").
+ * result documents keep (lib/doc/SCHEMA.md, "Latency histograms").
  */
 #include "config.h"
 #include "hist.h"

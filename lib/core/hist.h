@@ -59,7 +59,7 @@ uint64_t hist_percentile(const struct hist *h, double p);
 /*
  * JSON: {"unit": unit, "sub_bits": 7, "count", "min", "max", "sum",
  * "buckets": [[lowest value, count], ...]} with the non-empty buckets in
- * order (results/SCHEMA.md, "Latency histograms").
+ * order (lib/doc/SCHEMA.md, "Latency histograms").
  */
 json_t *hist_to_json(const struct hist *h, const char *unit);
 /* Read one back into an initialised h (added to what it holds); 0 or

@@ -1,6 +1,6 @@
 /*
  * hostrun.h: what the box did during a run, for the result's host
- * section (results/SCHEMA.md): per-CPU NET_RX, NET_TX and TIMER softirqs
+ * section (lib/doc/SCHEMA.md): per-CPU NET_RX, NET_TX and TIMER softirqs
  * from /proc/softirqs, the bytes and packets of every interface that
  * moved from /proc/net/dev, the interrupts of the interface the traffic
  * used from /proc/interrupts, that interface's facts (netif.h), and the

@@ -1,7 +1,7 @@
 /*
  * netif.h: the facts of one network interface that explain a result: the
  * driver and firmware, link speed, MTU, offloads, rings, queues and the
- * interface's IRQs with their affinity (results/SCHEMA.md, "host.iface").
+ * interface's IRQs with their affinity (lib/doc/SCHEMA.md, "host.iface").
  *
  * What sysfs and procfs say is read through a root prefix (hostinfo.h's
  * host_root()), so tests use fixtures; what only ethtool says (offloads,

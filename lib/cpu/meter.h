@@ -252,7 +252,7 @@ const char *meter_default_list(const struct meter_opts *o);
  * samples in pairs, interleaved: a metered run (soakers on) and an
  * unmetered one (the box's soakers parked). The rate comes from the
  * unmetered runs, the soak CPU from the metered ones, /proc/stat from
- * both; their ratio is the case's perturbation (lib/core/result.c).
+ * both; their ratio is the case's perturbation (lib/doc/result.c).
  *
  * meterset_paired: 1 when the set holds an open meter with a cost (soak).
  * meterset_metered: before a run, park (metered 0) or wake (1) the

@@ -39,9 +39,9 @@ static double distance(double ratio)
 	return fabs(log(ratio));
 }
 
-/* The meter the paired cases' metered runs ran (case_paired_by):
+/* The meter the paired cases' metered runs ran (res_case_paired_by):
  * "soak", "profile", or "metered" when they differ. */
-static const char *cells_paired_by(struct rcase *const *cs, const int *has,
+static const char *cells_paired_by(struct res_pcase *const *cs, const int *has,
 				   size_t n)
 {
 	const char *by = NULL, *b;
@@ -50,7 +50,7 @@ static const char *cells_paired_by(struct rcase *const *cs, const int *has,
 	for (i = 0; i < n; i++) {
 		if (!has[i])
 			continue;
-		b = case_paired_by(cs[i]->kase);
+		b = res_case_paired_by(cs[i]->kase);
 		if (by && strcmp(by, b))
 			return "metered";
 		by = b;
@@ -68,7 +68,7 @@ static const char *by_what(const char *by)
 
 /* The footnote of a pooled cell's perturbation: each case's ratio, and
  * the worst one in full. */
-static void pooled_note(FILE *m, struct rcase *const *cs,
+static void pooled_note(FILE *m, struct res_pcase *const *cs,
 			const struct stats_ratio *r, const int *has, size_t n,
 			const char *by)
 {
@@ -95,14 +95,14 @@ static void pooled_note(FILE *m, struct rcase *const *cs,
 		fprintf(m, "%.2fx", r[i].ratio);
 	}
 	meter_perturbation_by(note, sizeof(note),
-			      case_paired_by(cs[worst]->kase), &r[worst]);
+			      res_case_paired_by(cs[worst]->kase), &r[worst]);
 	fprintf(m, " of their unmetered rates; the worst: %s", note);
 }
 
 /* The footnote of the cases behind a cell, or NULL when none ran
  * perturbed or soaked unpaired; what it says into why, and whether a
  * case behind it was paired into *paired. */
-static char *cell_note(struct rcase *const *cs, size_t n, const char *metric,
+static char *cell_note(struct res_pcase *const *cs, size_t n, const char *metric,
 		       unsigned flags, struct fn_why *why, int *paired)
 {
 	struct stats_ratio *r = calloc(n + 1, sizeof(*r));
@@ -115,12 +115,12 @@ static char *cell_note(struct rcase *const *cs, size_t n, const char *metric,
 	if (!r || !has)
 		abort();
 	for (i = 0; i < n; i++) {
-		runs |= case_runs(cs[i]->kase, metric);
-		has[i] = !case_perturbation(cs[i]->kase, &r[i]);
+		runs |= res_case_runs(cs[i]->kase, metric);
+		has[i] = !res_read_perturbation(cs[i]->kase, &r[i]);
 		nout += (flags & FN_PERTURBED) && has[i] &&
 			meter_perturbed(r[i].ratio);
 		nsoak += (flags & FN_SOAKED) &&
-			 (case_runs(cs[i]->kase, metric) & RUN_SOAKED);
+			 (res_case_runs(cs[i]->kase, metric) & RUN_SOAKED);
 		*paired |= has[i];
 	}
 	if (!nout && !nsoak)
@@ -133,7 +133,7 @@ static char *cell_note(struct rcase *const *cs, size_t n, const char *metric,
 		abort();
 	if (nout && n == 1) {
 		meter_perturbation_by(note, sizeof(note),
-				      case_paired_by(cs[0]->kase), &r[0]);
+				      res_case_paired_by(cs[0]->kase), &r[0]);
 		fputs(note, m);
 	} else if (nout) {
 		pooled_note(m, cs, r, has, n, why->by);
@@ -160,11 +160,11 @@ out:
 	return text;
 }
 
-int fn_cell(struct fnotes *f, size_t row, size_t col, struct rcase *const *cs,
+int fn_cell(struct fnotes *f, size_t row, size_t col, struct res_pcase *const *cs,
 	    size_t n, const char *metric, const char *param, const char *value,
 	    unsigned flags)
 {
-	struct rcase **use = calloc(n + 1, sizeof(*use));
+	struct res_pcase **use = calloc(n + 1, sizeof(*use));
 	struct fn_why why = {0};
 	int paired = 0;
 	size_t m, k;
@@ -172,7 +172,7 @@ int fn_cell(struct fnotes *f, size_t row, size_t col, struct rcase *const *cs,
 
 	if (!use)
 		abort();
-	m = cell_cases(cs, n, metric, param, value, use);
+	m = res_cell_cases(cs, n, metric, param, value, use);
 	text = m ? cell_note(use, m, metric, flags, &why, &paired) : NULL;
 	free(use);
 	f->ncells += paired && (flags & FN_PERTURBED);
@@ -181,31 +181,31 @@ int fn_cell(struct fnotes *f, size_t row, size_t col, struct rcase *const *cs,
 	for (k = 0; k < f->n && strcmp(f->text[k], text); k++)
 		;
 	if (k == f->n) {
-		f->text = rl_grow(f->text, &f->cap, f->n, sizeof(*f->text));
-		f->why = rl_grow(f->why, &f->capwhy, f->n, sizeof(*f->why));
+		f->text = res_grow(f->text, &f->cap, f->n, sizeof(*f->text));
+		f->why = res_grow(f->why, &f->capwhy, f->n, sizeof(*f->why));
 		f->why[f->n] = why;
 		f->text[f->n++] = text;
 	} else {
 		free(text);
 	}
-	f->mark = rl_grow(f->mark, &f->capmark, f->nmark, sizeof(*f->mark));
+	f->mark = res_grow(f->mark, &f->capmark, f->nmark, sizeof(*f->mark));
 	f->mark[f->nmark++] = (struct fn_mark){row, col, k};
 	return 1;
 }
 
-void fn_source(struct fnotes *f, const char *what, struct rcase *const *cs,
+void fn_source(struct fnotes *f, const char *what, struct res_pcase *const *cs,
 	       size_t n, const char *metric, const char *param,
 	       const char *value)
 {
-	struct rcase **use = calloc(n + 1, sizeof(*use));
+	struct res_pcase **use = calloc(n + 1, sizeof(*use));
 	unsigned runs = 0;
 	size_t m, i;
 
 	if (!use)
 		abort();
-	m = cell_cases(cs, n, metric, param, value, use);
+	m = res_cell_cases(cs, n, metric, param, value, use);
 	for (i = 0; i < m; i++)
-		runs |= case_runs(use[i]->kase, metric);
+		runs |= res_case_runs(use[i]->kase, metric);
 	free(use);
 	for (i = 0; i < f->nsrc && strcmp(f->src[i].what, what); i++)
 		;

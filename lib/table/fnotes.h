@@ -64,7 +64,7 @@ void fn_free(struct fnotes *f);
 #define FN_ANY	     (FN_PERTURBED | FN_SOAKED)
 /*
  * Cell (row, col) shows metric over the cases of cs[0..n) that
- * cell_value picks (param = value when param is not NULL; metric NULL:
+ * res_cell_value picks (param = value when param is not NULL; metric NULL:
  * the row's cases, for a mark on the row): mark it when one of them ran
  * perturbed or soaked unpaired, as flags (FN_*) ask. A cell pooling
  * several cases says so in its footnote, with each case's ratio and the
@@ -75,12 +75,12 @@ void fn_free(struct fnotes *f);
  * runs, when a table shows no CPU); an unpaired soaked run slowed every
  * figure of it, so it marks rate and CPU cells.
  */
-int fn_cell(struct fnotes *f, size_t row, size_t col, struct rcase *const *cs,
+int fn_cell(struct fnotes *f, size_t row, size_t col, struct res_pcase *const *cs,
 	    size_t n, const char *metric, const char *param, const char *value,
 	    unsigned flags);
 /* The figures called `what` (kept, not copied) show metric of these
  * cases: remember which runs they came from, for fn_sources(). */
-void fn_source(struct fnotes *f, const char *what, struct rcase *const *cs,
+void fn_source(struct fnotes *f, const char *what, struct res_pcase *const *cs,
 	       size_t n, const char *metric, const char *param,
 	       const char *value);
 /* A cell shows v of metric: when it has no value for a rate <= 0

@@ -26,7 +26,7 @@ static const struct {
 };
 
 /* A label's block: its heading, then a row per figure. */
-static void chat_row(struct lay *l, const struct rgroup *g)
+static void chat_row(struct lay *l, const struct res_group *g)
 {
 	char q[256], b[64];
 	int i;
@@ -43,7 +43,7 @@ static void chat_row(struct lay *l, const struct rgroup *g)
 		    !lay_any_metric(l, chat_rows[i].metric))
 			continue;
 		row = lay_row(l, g);
-		cell_value(g->cases, g->n, chat_rows[i].metric, l->o->stat,
+		res_cell_value(g->cases, g->n, chat_rows[i].metric, l->o->stat,
 			   NULL, NULL, &v);
 		fn_value(&l->fn, &v, chat_rows[i].metric);
 		lay_set(l, row, 0, chat_rows[i].name);

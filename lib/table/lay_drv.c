@@ -14,11 +14,11 @@
 #include <string.h>
 
 /* The table's cases, with the options' --where filters. */
-static void select_cases(const struct rl_set *s, const struct lay_table *t,
-			 const struct layout_opts *o, struct rsel *out)
+static void select_cases(const struct res_pool *s, const struct lay_table *t,
+			 const struct layout_opts *o, struct res_sel *out)
 {
 	const char *w[RPT_MAX_WHERE + 1];
-	struct rfilter f = {.tool = t->tool,
+	struct res_filter f = {.tool = t->tool,
 			    .where = w,
 			    .need_params = t->need,
 			    .need_metrics = t->need_metrics};
@@ -28,12 +28,12 @@ static void select_cases(const struct rl_set *s, const struct lay_table *t,
 	f.nwhere = o->nwhere;
 	if (t->where)
 		w[f.nwhere++] = t->where;
-	sel_build(s, &f, out);
+	res_sel_build(s, &f, out);
 }
 
 /* Whether param p has one value for each combination of keys[0..nk):
  * then it needs no column (nfsbench's iosize follows rsize). */
-static int tied(const struct rsel *sel, const char **keys, size_t nk,
+static int tied(const struct res_sel *sel, const char **keys, size_t nk,
 		const char *p)
 {
 	json_t *seen = json_object();
@@ -49,9 +49,9 @@ static int tied(const struct rsel *sel, const char **keys, size_t nk,
 		for (k = 0; k < nk; k++)
 			snprintf(combo + strlen(combo),
 				 sizeof(combo) - strlen(combo), "%s\x1f",
-				 case_key(&sel->v[i], keys[k], buf,
+				 res_case_key(&sel->v[i], keys[k], buf,
 					  sizeof(buf)));
-		v = case_key(&sel->v[i], p, buf, sizeof(buf));
+		v = res_case_key(&sel->v[i], p, buf, sizeof(buf));
 		had = json_object_get(seen, combo);
 		if (!had)
 			json_object_set_new(seen, combo, json_string(v));
@@ -65,7 +65,7 @@ static int tied(const struct rsel *sel, const char **keys, size_t nk,
 /* Keys: fixed ones, then label when it varies and is not fixed, then
  * every other varying param not excluded and not tied to the fixed
  * keys. Returns the count. */
-static size_t make_keys(const struct rsel *sel, const struct lay_table *t,
+static size_t make_keys(const struct res_sel *sel, const struct lay_table *t,
 			const char **keys)
 {
 	const char *const *fixed = t->fixed;
@@ -74,9 +74,9 @@ static size_t make_keys(const struct rsel *sel, const struct lay_table *t,
 
 	for (; fixed && *fixed; fixed++)
 		keys[n++] = *fixed;
-	if (t->label_if_varies && sel_labels_vary(sel))
+	if (t->label_if_varies && res_sel_labels_vary(sel))
 		keys[n++] = "label";
-	m = sel_varying(sel, t->excl, extra, RPT_MAX_KEYS - n);
+	m = res_sel_varying(sel, t->excl, extra, RPT_MAX_KEYS - n);
 	for (i = 0; i < m; i++)
 		if (!tied(sel, keys, n, extra[i]))
 			keys[n++] = extra[i];
@@ -86,15 +86,15 @@ static size_t make_keys(const struct rsel *sel, const struct lay_table *t,
 const char *lay_common_param(const struct lay *l, const char *p, char *buf,
 			     size_t len)
 {
-	const struct rsel *sel = &l->sel;
+	const struct res_sel *sel = &l->sel;
 	char b1[256], b2[256];
 	size_t i;
 
 	if (!sel->n || !json_object_get(sel->v[0].params, p))
 		return NULL;
-	snprintf(buf, len, "%s", case_key(&sel->v[0], p, b1, sizeof(b1)));
+	snprintf(buf, len, "%s", res_case_key(&sel->v[0], p, b1, sizeof(b1)));
 	for (i = 1; i < sel->n; i++)
-		if (strcmp(buf, case_key(&sel->v[i], p, b2, sizeof(b2))))
+		if (strcmp(buf, res_case_key(&sel->v[i], p, b2, sizeof(b2))))
 			return NULL;
 	return buf;
 }
@@ -104,7 +104,7 @@ int lay_any_metric(const struct lay *l, const char *metric)
 	size_t i;
 
 	for (i = 0; i < l->sel.n; i++)
-		if (rl_case_has(l->sel.v[i].kase, metric))
+		if (res_case_has(l->sel.v[i].kase, metric))
 			return 1;
 	return 0;
 }
@@ -116,7 +116,7 @@ static int any_value(const struct lay *l, const char *p, const char *values)
 	char buf[256];
 
 	for (i = 0; i < l->sel.n; i++) {
-		const char *v = case_key(&l->sel.v[i], p, buf, sizeof(buf));
+		const char *v = res_case_key(&l->sel.v[i], p, buf, sizeof(buf));
 		const char *at = strstr(values, v);
 
 		n = strlen(v);
@@ -185,7 +185,7 @@ void lay_set(struct lay *l, size_t row, size_t c, const char *text)
 		tbl_set(l->tb, row, (size_t)l->at[c], "%s", text);
 }
 
-void lay_mark(struct lay *l, size_t row, size_t c, struct rcase *const *cs,
+void lay_mark(struct lay *l, size_t row, size_t c, struct res_pcase *const *cs,
 	      size_t n, const char *metric, const char *param,
 	      const char *value, unsigned flags)
 {
@@ -194,20 +194,20 @@ void lay_mark(struct lay *l, size_t row, size_t c, struct rcase *const *cs,
 			value, flags);
 }
 
-void lay_figure(char *buf, size_t len, struct lay *l, struct rcase *const *cs,
+void lay_figure(char *buf, size_t len, struct lay *l, struct res_pcase *const *cs,
 		size_t n, const char *metric, const char *param,
 		const char *value, lay_fmt f)
 {
 	struct cellv v;
 
-	cell_value(cs, n, metric, l->o->stat, param, value, &v);
+	res_cell_value(cs, n, metric, l->o->stat, param, value, &v);
 	f(buf, len, v.ok ? v.v : NAN);
 	fn_value(&l->fn, &v, metric);
 }
 
 /* TOTAL SIZE of a timed run (total_bytes 0): the bytes a result run of
  * the row moved, on average. */
-static double moved_bytes(const struct rgroup *g)
+static double moved_bytes(const struct res_group *g)
 {
 	double sum = 0;
 	size_t i, j, n = 0;
@@ -219,7 +219,7 @@ static double moved_bytes(const struct rgroup *g)
 		{
 			json_t *b = json_object_get(s, "bytes");
 
-			if (sample_run(s) == RUN_METERED || !json_is_number(b))
+			if (res_sample_run(s) == RUN_METERED || !json_is_number(b))
 				continue;
 			sum += json_number_value(b);
 			n++;
@@ -227,7 +227,7 @@ static double moved_bytes(const struct rgroup *g)
 	return n ? sum / (double)n : 0;
 }
 
-size_t lay_row(struct lay *l, const struct rgroup *g)
+size_t lay_row(struct lay *l, const struct res_group *g)
 {
 	size_t row = tbl_add_row(l->tb), k;
 	char b[64];
@@ -247,7 +247,7 @@ size_t lay_row(struct lay *l, const struct rgroup *g)
 }
 
 void lay_qualifier(char *b, size_t len, const struct lay *l,
-		   const struct rgroup *g, size_t from)
+		   const struct res_group *g, size_t from)
 {
 	size_t k;
 
@@ -263,7 +263,7 @@ void lay_qualifier(char *b, size_t len, const struct lay *l,
  * first CPU meter of side into *meter. 0 when every case is
  * transcribed. A paired case counts its unmetered runs, those its
  * rates come from. */
-static int row_runs(const struct rgroup *g, const char *side,
+static int row_runs(const struct res_group *g, const char *side,
 		    const char *colparam, size_t *nmin, size_t *nmax,
 		    const char **meter)
 {
@@ -272,9 +272,9 @@ static int row_runs(const struct rgroup *g, const char *side,
 	int measured = 0, nkey = 0;
 
 	for (i = 0; i < g->n; i++) {
-		const struct rcase *c = g->cases[i];
+		const struct res_pcase *c = g->cases[i];
 		const char *k =
-			colparam ? case_key(c, colparam, buf, sizeof(buf)) : "";
+			colparam ? res_case_key(c, colparam, buf, sizeof(buf)) : "";
 
 		if (c->doc->transcribed)
 			continue;
@@ -287,9 +287,9 @@ static int row_runs(const struct rgroup *g, const char *side,
 			snprintf(key[nkey], sizeof(key[0]), "%s", k);
 			cnt[nkey++] = 0;
 		}
-		cnt[j] += case_result_runs(c->kase);
+		cnt[j] += res_case_result_runs(c->kase);
 		if (!*meter && side)
-			*meter = case_meter(c->kase, side);
+			*meter = res_case_meter(c->kase, side);
 	}
 	for (j = 0; j < (size_t)nkey; j++) {
 		*nmin = cnt[j] < *nmin ? cnt[j] : *nmin;
@@ -303,7 +303,7 @@ static int row_runs(const struct rgroup *g, const char *side,
 static void measured_note(const struct lay *l)
 {
 	const char *meter = NULL, *side = l->t->side;
-	const char *st = stat_name(NULL, NULL, l->o->stat);
+	const char *st = res_stat_name(NULL, NULL, l->o->stat);
 	const char *per = l->t->colparam ? "cell" : "row";
 	size_t r, nmin = (size_t)-1, nmax = 0;
 	char line[256];
@@ -351,7 +351,7 @@ static void print_table(struct lay *l, int sep)
 	fn_sources(o->out, &l->fn, o->fmt);
 }
 
-int lay_table_print(const struct lay_table *t, const struct rl_set *s,
+int lay_table_print(const struct lay_table *t, const struct res_pool *s,
 		    const struct layout_opts *o, int sep)
 {
 	struct layout_opts mo = *o;
@@ -365,11 +365,11 @@ int lay_table_print(const struct lay_table *t, const struct rl_set *s,
 
 	select_cases(s, t, o, &l.sel);
 	if (!l.sel.n) {
-		sel_free(&l.sel);
+		res_sel_free(&l.sel);
 		return 1;
 	}
 	l.nk = make_keys(&l.sel, t, l.keys);
-	grp_build(&l.sel, l.keys, l.nk, &l.g);
+	res_grp_build(&l.sel, l.keys, l.nk, &l.g);
 	make_table(&l);
 	fn_init(&l.fn);
 	for (r = 0; r < l.g.n; r++)
@@ -377,7 +377,7 @@ int lay_table_print(const struct lay_table *t, const struct rl_set *s,
 	print_table(&l, sep);
 	fn_free(&l.fn);
 	tbl_free(l.tb);
-	grp_free(&l.g);
-	sel_free(&l.sel);
+	res_grp_free(&l.g);
+	res_sel_free(&l.sel);
 	return 0;
 }

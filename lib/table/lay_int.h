@@ -52,7 +52,7 @@ struct lay_table {
 	size_t key_left;		 /* how many of those align left */
 	const struct lay_col *cols;	 /* value columns, {NULL} ended */
 	/* fill the rows of one group (the driver added none) */
-	void (*row)(struct lay *l, const struct rgroup *g);
+	void (*row)(struct lay *l, const struct res_group *g);
 	const char *title; /* or title_fn; NULL: none */
 	void (*title_fn)(const struct lay *l, char *buf, size_t len);
 	char underline;	      /* '=' under the title, or 0 */
@@ -79,8 +79,8 @@ extern const struct layout lay_p9, lay_nfs_rsize, lay_nfs_clients, lay_ttcp_cpu,
 struct lay {
 	const struct lay_table *t;
 	const struct layout_opts *o;
-	struct rsel sel;		/* its cases */
-	struct rgroups g;		/* grouped by keys */
+	struct res_sel sel;		/* its cases */
+	struct res_groups g;		/* grouped by keys */
 	const char *keys[RPT_MAX_KEYS]; /* row keys */
 	size_t nk;
 	struct tbl *tb;
@@ -90,24 +90,24 @@ struct lay {
 
 /* Print one table: 0 printed, 1 no cases for it. sep: a blank line
  * before it. */
-int lay_table_print(const struct lay_table *t, const struct rl_set *s,
+int lay_table_print(const struct lay_table *t, const struct res_pool *s,
 		    const struct layout_opts *o, int sep);
 
 /* A row with the group's keys in their columns (when the keys are
  * columns); returns its index. */
-size_t lay_row(struct lay *l, const struct rgroup *g);
+size_t lay_row(struct lay *l, const struct res_group *g);
 /* Value column c of a row; nothing when the column is not shown. */
 void lay_set(struct lay *l, size_t row, size_t c, const char *text);
 /* Whether value column c is shown. */
 int lay_shown(const struct lay *l, size_t c);
 /* Mark value column c of a row (fn_cell); nothing when not shown. */
-void lay_mark(struct lay *l, size_t row, size_t c, struct rcase *const *cs,
+void lay_mark(struct lay *l, size_t row, size_t c, struct res_pcase *const *cs,
 	      size_t n, const char *metric, const char *param,
 	      const char *value, unsigned flags);
 
 typedef void (*lay_fmt)(char *buf, size_t len, double v);
-/* The statistic of metric over the cases (cell_value), formatted. */
-void lay_figure(char *buf, size_t len, struct lay *l, struct rcase *const *cs,
+/* The statistic of metric over the cases (res_cell_value), formatted. */
+void lay_figure(char *buf, size_t len, struct lay *l, struct res_pcase *const *cs,
 		size_t n, const char *metric, const char *param,
 		const char *value, lay_fmt f);
 /* Whether a selected case carries metric. */
@@ -117,6 +117,6 @@ const char *lay_common_param(const struct lay *l, const char *p, char *buf,
 			     size_t len);
 /* Extra keys of a group (those after the first from) as " (k=v k=v)". */
 void lay_qualifier(char *b, size_t len, const struct lay *l,
-		   const struct rgroup *g, size_t from);
+		   const struct res_group *g, size_t from);
 
 #endif

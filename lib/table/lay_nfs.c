@@ -21,11 +21,11 @@ struct nfs_tab {
 	const char *what; /* title after "NFS/PROTO " */
 };
 
-static void nfs_row(struct lay *l, const struct rgroup *g)
+static void nfs_row(struct lay *l, const struct res_group *g)
 {
 	static const char *const what[2] = {"CPU", "client CPU"};
 	const struct nfs_tab *a = l->t->arg;
-	struct rcase **cs = g->cases;
+	struct res_pcase **cs = g->cases;
 	size_t row = lay_row(l, g), n = g->n, k, cpu = 0;
 	char b[64];
 
@@ -36,7 +36,7 @@ static void nfs_row(struct lay *l, const struct rgroup *g)
 		lay_figure(b, sizeof(b), l, cs, n, a->cpu_metric[k], NULL, NULL,
 			   a->cpu_fmt);
 		lay_set(l, row, 1 + k, b);
-		cpu += cell_cases(cs, n, a->cpu_metric[k], NULL, NULL, NULL);
+		cpu += res_cell_cases(cs, n, a->cpu_metric[k], NULL, NULL, NULL);
 	}
 	/* a perturbation is about the CPU: the rate carries it only when
 	 * the row has no CPU */

@@ -46,7 +46,7 @@ static const struct lay_col p9_cols[] = {
 
 /* One IO size: each path's rate, marked when its case ran perturbed
  * (the table has no CPU: the rate carries the mark). */
-static void p9_row(struct lay *l, const struct rgroup *g)
+static void p9_row(struct lay *l, const struct res_group *g)
 {
 	size_t row = lay_row(l, g), p;
 	char b[64];
@@ -160,20 +160,20 @@ static void fmt_0f(char *b, size_t l, double v)
 
 /* (max - min) / mean of a path's rates over its runs, or -1 with one
  * run. */
-static double spread(const struct lay *l, const struct rgroup *g,
+static double spread(const struct lay *l, const struct res_group *g,
 		     const char *path)
 {
-	struct rcase **use = calloc(g->n + 1, sizeof(*use));
+	struct res_pcase **use = calloc(g->n + 1, sizeof(*use));
 	size_t m, i, n = 0, cap = 0;
 	double *x = NULL, lo, hi, r = -1;
 	struct cellv v;
 
 	if (!use)
 		abort();
-	m = cell_cases(g->cases, g->n, "throughput_MBps", "path", path, use);
+	m = res_cell_cases(g->cases, g->n, "throughput_MBps", "path", path, use);
 	for (i = 0; i < m; i++)
-		rl_case_values(use[i]->kase, "throughput_MBps", &x, &n, &cap);
-	cell_value(g->cases, g->n, "throughput_MBps", l->o->stat, "path", path,
+		res_case_values(use[i]->kase, "throughput_MBps", &x, &n, &cap);
+	res_cell_value(g->cases, g->n, "throughput_MBps", l->o->stat, "path", path,
 		   &v);
 	if (n > 1 && v.ok && v.v > 0) {
 		for (lo = hi = x[0], i = 1; i < n; i++) {
@@ -189,7 +189,7 @@ static double spread(const struct lay *l, const struct rgroup *g,
 
 /* Path p's ops/s and CPU figures, with their marks: the perturbation
  * marks this box's CPU, or ops/s where that has no column. */
-static void ops_path(struct lay *l, const struct rgroup *g, size_t row,
+static void ops_path(struct lay *l, const struct res_group *g, size_t row,
 		     size_t p)
 {
 	const char *path = p9_paths[p];
@@ -217,7 +217,7 @@ static void ops_path(struct lay *l, const struct rgroup *g, size_t row,
 	}
 }
 
-static void ops_row(struct lay *l, const struct rgroup *g)
+static void ops_row(struct lay *l, const struct res_group *g)
 {
 	size_t row = lay_row(l, g), p;
 	double worst = -1;
@@ -234,9 +234,9 @@ static void ops_row(struct lay *l, const struct rgroup *g)
 
 		if (!lay_shown(l, RATIO + p / 2))
 			continue;
-		cell_value(g->cases, g->n, "throughput_MBps", l->o->stat,
+		res_cell_value(g->cases, g->n, "throughput_MBps", l->o->stat,
 			   "path", p9_paths[p], &a);
-		cell_value(g->cases, g->n, "throughput_MBps", l->o->stat,
+		res_cell_value(g->cases, g->n, "throughput_MBps", l->o->stat,
 			   "path", p9_paths[p + 1], &z);
 		fn_value(&l->fn, &a, "throughput_MBps");
 		fn_value(&l->fn, &z, "throughput_MBps");
@@ -258,7 +258,7 @@ static void meter_words(const struct lay *l, const char *side, char *b,
 	size_t i;
 
 	for (i = 0; i < l->sel.n && !m; i++)
-		m = case_meter(l->sel.v[i].kase, side);
+		m = res_case_meter(l->sel.v[i].kase, side);
 	/* a paired meter that has a load of its own measures the metered
 	 * runs (soak); every other meter the unmetered ones */
 	snprintf(b, len, "%s%s", m ? m : "none",

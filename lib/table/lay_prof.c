@@ -19,7 +19,7 @@
 #define COL_SELF PROF_NFAM
 #define COL_RATE (PROF_NFAM + 1)
 
-static void prof_row(struct lay *l, const struct rgroup *g)
+static void prof_row(struct lay *l, const struct res_group *g)
 {
 	size_t row = lay_row(l, g);
 	char m[64], b[64];

@@ -18,13 +18,13 @@
 
 /* The cases and metric a direction's figure came from. */
 struct dir_src {
-	struct rcase **cs; /* owned */
+	struct res_pcase **cs; /* owned */
 	size_t n;
 	const char *metric;
 };
 
 /* Whether a case's local side is the sending box. */
-static int sender_is_local(const struct rcase *c)
+static int sender_is_local(const struct res_pcase *c)
 {
 	char buf[64];
 
@@ -32,7 +32,7 @@ static int sender_is_local(const struct rcase *c)
 		return 1;
 	if (!strcmp(c->doc->tool, "zcs"))
 		return 0;
-	return strcmp(case_key(c, "role", buf, sizeof(buf)), "receive") != 0;
+	return strcmp(res_case_key(c, "role", buf, sizeof(buf)), "receive") != 0;
 }
 
 /*
@@ -41,12 +41,12 @@ static int sender_is_local(const struct rcase *c)
  * remote metric of the others. used says which cases and metric gave
  * it (free used->cs).
  */
-static void direction_fig(const struct lay *l, struct rcase *const *cs,
+static void direction_fig(const struct lay *l, struct res_pcase *const *cs,
 			  size_t n, int sending, const char *const metric[2],
 			  struct cellv *v, struct dir_src *used)
 {
-	struct rcase **loc = calloc(n + 1, sizeof(*loc));
-	struct rcase **rem = calloc(n + 1, sizeof(*rem));
+	struct res_pcase **loc = calloc(n + 1, sizeof(*loc));
+	struct res_pcase **rem = calloc(n + 1, sizeof(*rem));
 	size_t i, nl = 0, nr = 0;
 
 	if (!loc || !rem)
@@ -57,10 +57,10 @@ static void direction_fig(const struct lay *l, struct rcase *const *cs,
 		else
 			rem[nr++] = cs[i];
 	}
-	cell_value(loc, nl, metric[0], l->o->stat, NULL, NULL, v);
+	res_cell_value(loc, nl, metric[0], l->o->stat, NULL, NULL, v);
 	*used = (struct dir_src){loc, nl, metric[0]};
 	if (!v->ok) {
-		cell_value(rem, nr, metric[1], l->o->stat, NULL, NULL, v);
+		res_cell_value(rem, nr, metric[1], l->o->stat, NULL, NULL, v);
 		*used = (struct dir_src){rem, nr, metric[1]};
 		free(loc);
 	} else {
@@ -75,7 +75,7 @@ static const char *const cpu_metrics[2] = {"cpu_local_pct", "cpu_remote_pct"};
 static size_t direction_mark(struct lay *l, size_t row, size_t c,
 			     struct dir_src *u)
 {
-	size_t n = cell_cases(u->cs, u->n, u->metric, NULL, NULL, NULL);
+	size_t n = res_cell_cases(u->cs, u->n, u->metric, NULL, NULL, NULL);
 
 	lay_mark(l, row, c, u->cs, u->n, u->metric, NULL, NULL, FN_ANY);
 	fn_source(&l->fn, "CPU", u->cs, u->n, u->metric, NULL, NULL);
@@ -84,7 +84,7 @@ static size_t direction_mark(struct lay *l, size_t row, size_t c,
 }
 
 /* seed 001: one line per direction that has a figure */
-static void ttcp_row(struct lay *l, const struct rgroup *g)
+static void ttcp_row(struct lay *l, const struct res_group *g)
 {
 	char q[256], b[64];
 	int dir;
@@ -139,7 +139,7 @@ static const char *const sd_metrics[2] = {"sd_local_us_per_kb",
 					  "sd_remote_us_per_kb"};
 
 /* Each box's service demand, in columns c and c + 1. */
-static void zc_demand(struct lay *l, const struct rgroup *g, size_t row,
+static void zc_demand(struct lay *l, const struct res_group *g, size_t row,
 		      size_t c)
 {
 	struct dir_src u;
@@ -158,7 +158,7 @@ static void zc_demand(struct lay *l, const struct rgroup *g, size_t row,
 }
 
 /* copy against zero-copy: both boxes' CPU, then MB/s */
-static void zc_row(struct lay *l, const struct rgroup *g)
+static void zc_row(struct lay *l, const struct res_group *g)
 {
 	size_t row = lay_row(l, g), cpu_cases = 0;
 	struct dir_src u;

@@ -24,7 +24,7 @@ const char *layout_name(size_t i)
 }
 
 /* A layout's tables in order; 0 when one printed. */
-static int print_layout(const struct layout *y, const struct rl_set *s,
+static int print_layout(const struct layout *y, const struct res_pool *s,
 			const struct layout_opts *o)
 {
 	int printed = 0, i;
@@ -48,14 +48,14 @@ const char *layout_tool(const char *name)
 
 /* Whether a document is a profiled run's (its cases carry the profile
  * meter's shares). */
-static int profiled(const struct rl_doc *d)
+static int profiled(const struct res_pdoc *d)
 {
 	json_t *c;
 	size_t i;
 
 	json_array_foreach(json_object_get(d->root, "cases"), i, c)
 	{
-		if (rl_case_has(c, "prof_local_copy_pct"))
+		if (res_case_has(c, "prof_local_copy_pct"))
 			return 1;
 	}
 	return 0;
@@ -67,7 +67,7 @@ static int profiled(const struct rl_doc *d)
  * profile layout's; as extra rows of a seed table their metered runs
  * would pool with the experiment's own (the main job keeps them apart).
  */
-static void seed_view(const struct rl_set *s, struct rl_set *view)
+static void seed_view(const struct res_pool *s, struct res_pool *view)
 {
 	size_t i;
 
@@ -81,12 +81,12 @@ static void seed_view(const struct rl_set *s, struct rl_set *view)
 			view->docs[view->ndocs++] = s->docs[i];
 }
 
-int layout_print(const char *name, const struct rl_set *s,
+int layout_print(const char *name, const struct res_pool *s,
 		 const struct layout_opts *lo)
 {
 	struct layout_opts oo = *lo, *o = &oo;
 	int all = !strcmp(name, "all"), i, printed = 0, r;
-	struct rl_set seed;
+	struct res_pool seed;
 	char line[160];
 
 	if (!o->out)
@@ -121,14 +121,14 @@ int layout_print(const char *name, const struct rl_set *s,
 
 int layout_print_doc(const char *name, json_t *doc, const struct layout_opts *o)
 {
-	struct rl_set s;
+	struct res_pool s;
 	int r = 1;
 
-	rl_init(&s);
-	if (!rl_add_json(&s, "-", doc, RL_KEEP_FAILED)) {
-		rl_finish(&s);
+	res_pool_init(&s);
+	if (!res_pool_add_json(&s, "-", doc, RL_KEEP_FAILED)) {
+		res_pool_finish(&s);
 		r = layout_print(name, &s, o);
 	}
-	rl_free(&s);
+	res_pool_free(&s);
 	return r;
 }

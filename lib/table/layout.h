@@ -44,7 +44,7 @@ const char *layout_name(size_t i);
  * cases carry prof_local_copy_pct) is the profile layout's only, never
  * extra rows of a seed table; a layout named alone reads every document.
  */
-int layout_print(const char *name, const struct rl_set *s,
+int layout_print(const char *name, const struct res_pool *s,
 		 const struct layout_opts *o);
 /*
  * A tool's own table: the named layout of one document in memory (the

@@ -42,7 +42,7 @@ struct cmp_cfg {
 /* One case key: its cases on each side. */
 struct ckey {
 	char *name;	     /* "ttcp-sf method=sendfile size=65536" */
-	struct rcase **c[2]; /* cases of base [0] and new [1] */
+	struct res_pcase **c[2]; /* cases of base [0] and new [1] */
 	size_t n[2], cap[2];
 	struct stats_ratio pert[2]; /* each side's worst perturbation */
 	size_t npert[2];	    /* its cases with a perturbation */
@@ -102,7 +102,7 @@ struct cmp_multi {
 	struct cmp_state *st;	/* [nk] */
 	const char *base;	/* the baseline's label */
 	const char **labels;	/* [nk] each kernel's label */
-	const struct rl_set *s; /* the base set: units, better, rates */
+	const struct res_pool *s; /* the base set: units, better, rates */
 };
 
 /* One row of the N-kernel table: a case and metric, a cell per kernel. */

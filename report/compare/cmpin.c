@@ -18,11 +18,11 @@
 #include <string.h>
 
 /* Both sides from one set: base the cases with P=A, new with P=B. */
-static void split_sides(const struct cmp_cfg *c, const struct rl_set *s,
-			struct rsel *sel)
+static void split_sides(const struct cmp_cfg *c, const struct res_pool *s,
+			struct res_sel *sel)
 {
 	const char *w[RPT_MAX_WHERE + 1];
-	struct rfilter f = {.where = w};
+	struct res_filter f = {.where = w};
 	char wa[256], wb[256];
 	int side;
 
@@ -32,14 +32,14 @@ static void split_sides(const struct cmp_cfg *c, const struct rl_set *s,
 	for (side = 0; side < 2; side++) {
 		w[c->o.nwhere] = side ? wb : wa;
 		f.nwhere = c->o.nwhere + 1;
-		sel_build(s, &f, &sel[side]);
+		res_sel_build(s, &f, &sel[side]);
 	}
 }
 
 /* Column labels of N sides: each side's label (its path when its labels
  * vary); one shared by two columns (nights of one kernel) gets its
  * path's last part: "6.18@20261130T030000Z". */
-static void path_labels(const struct cmp_cfg *c, const struct rsel *sel,
+static void path_labels(const struct cmp_cfg *c, const struct res_sel *sel,
 			size_t n, char (*lab)[256])
 {
 	char dup[CMP_MAX_KERNELS + 1] = {0};
@@ -47,7 +47,7 @@ static void path_labels(const struct cmp_cfg *c, const struct rsel *sel,
 
 	for (i = 0; i < n; i++)
 		snprintf(lab[i], sizeof(lab[i]), "%s",
-			 !sel_labels_vary(&sel[i]) ? sel[i].v[0].doc->label
+			 !res_sel_labels_vary(&sel[i]) ? sel[i].v[0].doc->label
 						   : c->o.paths[i]);
 	for (i = 0; i < n; i++)
 		for (j = 0; j < n; j++)
@@ -85,7 +85,7 @@ static void name_sides(const struct cmp_cfg *c, struct cmp_inputs *in)
 	}
 	if (in->two) {
 		for (i = 0; i < 2; i++)
-			in->name[i] = sel_labels_vary(&in->sel[i])
+			in->name[i] = res_sel_labels_vary(&in->sel[i])
 					      ? two[i]
 					      : in->sel[i].v[0].doc->label;
 		return;
@@ -113,7 +113,7 @@ static void say_empty(const struct cmp_cfg *c, const struct cmp_inputs *in,
 /* Load every input; 0, or 2 when a side has no usable cases. */
 static int load(const struct cmp_cfg *c, struct cmp_inputs *in, size_t *nbad)
 {
-	struct rfilter f = {.where = c->o.where, .nwhere = c->o.nwhere};
+	struct res_filter f = {.where = c->o.where, .nwhere = c->o.nwhere};
 	size_t i;
 
 	if (c->split_param) {
@@ -123,7 +123,7 @@ static int load(const struct cmp_cfg *c, struct cmp_inputs *in, size_t *nbad)
 	}
 	for (i = 0; !c->split_param && i < in->n; i++) {
 		load_inputs(&in->set[i], c->o.paths + i, 1);
-		sel_build(&in->set[i], &f, &in->sel[i]);
+		res_sel_build(&in->set[i], &f, &in->sel[i]);
 		*nbad += in->set[i].nbad;
 	}
 	for (i = 0; i < in->n; i++)
@@ -142,9 +142,9 @@ void cmp_inputs_close(struct cmp_inputs *in)
 	for (i = 0; i < in->njudged; i++)
 		cmp_state_free(&in->st[i]);
 	for (i = 0; i < in->n; i++)
-		sel_free(&in->sel[i]);
+		res_sel_free(&in->sel[i]);
 	for (i = 0; i < in->nsets; i++)
-		rl_free(&in->set[i]);
+		res_pool_free(&in->set[i]);
 	free(in->set);
 	free(in->sel);
 	free(in->st);
@@ -184,7 +184,7 @@ void cmp_inputs_judge(const struct cmp_cfg *c, struct cmp_inputs *in,
 	size_t k;
 
 	for (k = 1; k < in->n; k++) {
-		struct rsel pair[2] = {in->sel[0], in->sel[k]};
+		struct res_sel pair[2] = {in->sel[0], in->sel[k]};
 
 		/* units agree within each set; a kernel's must match the
 		 * base's (the one set of --split is both) */

@@ -10,8 +10,8 @@
 #include "cmp.h"
 
 struct cmp_inputs {
-	struct rl_set *set;   /* [nsets]: a set per path, or one (--split) */
-	struct rsel *sel;     /* [n] each side's cases, the base's first */
+	struct res_pool *set;   /* [nsets]: a set per path, or one (--split) */
+	struct res_sel *sel;     /* [n] each side's cases, the base's first */
 	struct cmp_state *st; /* [n - 1], njudged of them judged */
 	const char **name;    /* [n] each side's label, the base's first */
 	char (*lab)[256];     /* [n] labels made of a label and a path */

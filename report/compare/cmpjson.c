@@ -68,7 +68,7 @@ static json_t *row_json(const struct cmp_cfg *c, const struct cmp_multi *m,
 {
 	const struct crow *f = NULL;
 	json_t *ks = json_array(), *o;
-	int better = rl_better(m->s, row->metric);
+	int better = res_pool_better(m->s, row->metric);
 	size_t k;
 
 	for (k = 0; k < m->nk; k++) {
@@ -80,7 +80,7 @@ static json_t *row_json(const struct cmp_cfg *c, const struct cmp_multi *m,
 					    : json_null());
 	}
 	o = json_pack("{s:s, s:s, s:s, s:s, s:{s:o, s:o, s:I}, s:o}", "metric",
-		      row->metric, "unit", rl_unit(m->s, row->metric), "better",
+		      row->metric, "unit", res_pool_unit(m->s, row->metric), "better",
 		      better > 0   ? "higher"
 		      : better < 0 ? "lower"
 				   : "unknown",

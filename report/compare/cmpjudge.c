@@ -18,7 +18,7 @@
 #include <string.h>
 
 /* The case key: the tool and the params without the split param. */
-static void case_key_text(const struct rcase *rc, const char *skip, char *key,
+static void case_key_text(const struct res_pcase *rc, const char *skip, char *key,
 			  size_t klen)
 {
 	json_t *p = rc->params;
@@ -37,7 +37,7 @@ static void case_key_text(const struct rcase *rc, const char *skip, char *key,
 }
 
 /* A key's readable name: the tool and its params but the split one. */
-static char *case_title(const struct rcase *rc, const char *skip)
+static char *case_title(const struct res_pcase *rc, const char *skip)
 {
 	char name[512], buf[256], *d;
 	const char *k;
@@ -50,7 +50,7 @@ static char *case_title(const struct rcase *rc, const char *skip)
 			continue;
 		snprintf(name + strlen(name), sizeof(name) - strlen(name),
 			 " %s=%s", k,
-			 rl_param_str(rc->params, k, buf, sizeof(buf)));
+			 res_param_str(rc->params, k, buf, sizeof(buf)));
 	}
 	d = strdup(name);
 	if (!d)
@@ -59,7 +59,7 @@ static char *case_title(const struct rcase *rc, const char *skip)
 }
 
 /* Put a case under its key (a new key when it has none yet). */
-static void add_case(struct cmp_state *st, struct rcase *rc, int side,
+static void add_case(struct cmp_state *st, struct res_pcase *rc, int side,
 		     const char *skip)
 {
 	char key[2048];
@@ -69,7 +69,7 @@ static void add_case(struct cmp_state *st, struct rcase *rc, int side,
 	case_key_text(rc, skip, key, sizeof(key));
 	ix = json_object_get(st->index, key);
 	if (!ix) {
-		st->keys = rl_grow(st->keys, &st->capkeys, st->nkeys,
+		st->keys = res_grow(st->keys, &st->capkeys, st->nkeys,
 				   sizeof(*st->keys));
 		k = &st->keys[st->nkeys];
 		memset(k, 0, sizeof(*k));
@@ -79,7 +79,7 @@ static void add_case(struct cmp_state *st, struct rcase *rc, int side,
 	} else {
 		k = &st->keys[json_integer_value(ix)];
 	}
-	k->c[side] = rl_grow(k->c[side], &k->cap[side], k->n[side],
+	k->c[side] = res_grow(k->c[side], &k->cap[side], k->n[side],
 			     sizeof(*k->c[side]));
 	k->c[side][k->n[side]++] = rc;
 }
@@ -105,7 +105,7 @@ static int cmp_metric(const void *a, const void *b)
 }
 
 /* Metrics to compare: --metric, else every metric of the set. */
-static size_t metric_list(const struct cmp_cfg *c, const struct rl_set *s,
+static size_t metric_list(const struct cmp_cfg *c, const struct res_pool *s,
 			  const char **out, size_t max)
 {
 	const char *name;
@@ -130,27 +130,27 @@ static void key_perturbation(struct ckey *k)
 
 	for (side = 0; side < 2; side++)
 		for (i = 0; i < k->n[side]; i++) {
-			if (case_perturbation(k->c[side][i]->kase, &r))
+			if (res_read_perturbation(k->c[side][i]->kase, &r))
 				continue;
 			if (!k->npert[side]++ ||
 			    fabs(log(r.ratio)) > fabs(log(k->pert[side].ratio))) {
 				k->pert[side] = r;
 				k->pert_by[side] =
-					case_paired_by(k->c[side][i]->kase);
+					res_case_paired_by(k->c[side][i]->kase);
 			}
 		}
 }
 
 /* Metrics of base that new has in the same unit (or not at all); a
  * metric in another unit is named on stderr and counted in st->nbad. */
-static void shared_metrics(const struct cmp_cfg *c, const struct rl_set *base,
-			   const struct rl_set *new, struct cmp_state *st)
+static void shared_metrics(const struct cmp_cfg *c, const struct res_pool *base,
+			   const struct res_pool *new, struct cmp_state *st)
 {
 	size_t nm = metric_list(c, base, st->metrics, 256), i, k;
 
 	for (i = k = 0; i < nm; i++) {
-		const char *ua = rl_unit(base, st->metrics[i]);
-		const char *ub = rl_unit(new, st->metrics[i]);
+		const char *ua = res_pool_unit(base, st->metrics[i]);
+		const char *ub = res_pool_unit(new, st->metrics[i]);
 
 		if (*ua && *ub && strcmp(ua, ub)) {
 			char em[256], ea[256], eb[256];
@@ -168,8 +168,8 @@ static void shared_metrics(const struct cmp_cfg *c, const struct rl_set *base,
 	st->nmetrics = k;
 }
 
-void cmp_judge_rows(const struct cmp_cfg *c, const struct rl_set *base,
-		    const struct rl_set *new, const struct rsel sel[2],
+void cmp_judge_rows(const struct cmp_cfg *c, const struct res_pool *base,
+		    const struct res_pool *new, const struct res_sel sel[2],
 		    struct cmp_state *st)
 {
 	size_t i, k;

@@ -20,7 +20,7 @@
 #define PLAN_MAX_N 100000
 
 /* The main rate of a set: the first of these it has. */
-static const char *main_rate(const struct rl_set *s)
+static const char *main_rate(const struct res_pool *s)
 {
 	static const char *const m[] = {"throughput_MBps", "msgs_per_s",
 					"ops_per_s", "trans_per_s", NULL};
@@ -57,7 +57,7 @@ struct pcase {
 };
 
 /* The cases of sel by tool and params, their values of metric. */
-static struct pcase *pool(const struct rsel *sel, const char *metric,
+static struct pcase *pool(const struct res_sel *sel, const char *metric,
 			  size_t *np)
 {
 	json_t *ix = json_object(), *v;
@@ -68,7 +68,7 @@ static struct pcase *pool(const struct rsel *sel, const char *metric,
 
 	*np = 0;
 	for (i = 0; i < sel->n; i++) {
-		const struct rcase *rc = &sel->v[i];
+		const struct res_pcase *rc = &sel->v[i];
 		char *d = json_dumps(rc->params, JSON_COMPACT | JSON_SORT_KEYS);
 		struct pcase *p;
 
@@ -78,18 +78,18 @@ static struct pcase *pool(const struct rsel *sel, const char *metric,
 		if (v) {
 			p = &pc[json_integer_value(v)];
 		} else {
-			pc = rl_grow(pc, &cap, *np, sizeof(*pc));
+			pc = res_grow(pc, &cap, *np, sizeof(*pc));
 			p = &pc[*np];
 			memset(p, 0, sizeof(*p));
 			snprintf(p->name, sizeof(p->name), "%s", rc->doc->tool);
 			json_object_foreach(rc->params, k, v) snprintf(
 				p->name + strlen(p->name),
 				sizeof(p->name) - strlen(p->name), " %s=%s", k,
-				rl_param_str(rc->params, k, buf, sizeof(buf)));
+				res_param_str(rc->params, k, buf, sizeof(buf)));
 			json_object_set_new(ix, key,
 					    json_integer((json_int_t)(*np)++));
 		}
-		rl_case_values(rc->kase, metric, &p->x, &p->n, &p->cap);
+		res_case_values(rc->kase, metric, &p->x, &p->n, &p->cap);
 	}
 	json_decref(ix);
 	return pc;
@@ -139,9 +139,9 @@ int cmd_plan(const struct rcmd *self, int argc, char **argv)
 {
 	struct cmp_cfg c = {
 		.o = {CMP_DEFAULT_OPTS, .change = 5, .power = 0.9, .cap = 20}};
-	struct rfilter f = {0};
-	struct rl_set s;
-	struct rsel sel;
+	struct res_filter f = {0};
+	struct res_pool s;
+	struct res_sel sel;
 	struct tbl *t = tbl_new(4);
 	struct pcase *pc;
 	long most = 1, r;
@@ -155,13 +155,13 @@ int cmd_plan(const struct rcmd *self, int argc, char **argv)
 	f.where = c.o.where;
 	f.nwhere = c.o.nwhere;
 	load_inputs(&s, c.o.paths, c.o.npaths);
-	sel_build(&s, &f, &sel);
+	res_sel_build(&s, &f, &sel);
 	metric = main_rate(&s);
 	if (!sel.n || !metric) {
 		log_err("plan: no cases with a rate in the baseline");
 		tbl_free(t);
-		sel_free(&sel);
-		rl_free(&s);
+		res_sel_free(&sel);
+		res_pool_free(&s);
 		return 2;
 	}
 	printf("%s: runs for a %g%% change at %g%% power (alpha %g)\n",
@@ -192,7 +192,7 @@ int cmd_plan(const struct rcmd *self, int argc, char **argv)
 		       never, never == 1 ? "" : "s");
 	printf("\n");
 	tbl_free(t);
-	sel_free(&sel);
-	rl_free(&s);
+	res_sel_free(&sel);
+	res_pool_free(&s);
 	return 0;
 }

@@ -16,7 +16,7 @@ struct cmp_printer {
 	int two; /* names the inputs as two sides (cmp_inputs_open) */
 	/* before the judging, the host facts that differ between the
 	 * cases of the n sides sel, named name; NULL: none */
-	void (*hosts)(const struct cmp_cfg *c, const struct rsel *sel,
+	void (*hosts)(const struct cmp_cfg *c, const struct res_sel *sel,
 		      const char *const *name, size_t n);
 	/* the tables and the closing lines */
 	void (*print)(const struct cmp_cfg *c, const struct cmp_multi *m,
@@ -26,13 +26,13 @@ struct cmp_printer {
 /* Two sides (one kernel), in mmtests' layout with lkp's +- stddev%: a
  * table per metric, the perturbations, the counts and one closing line
  * (cmptext.c). */
-void cmp_text_hosts(const struct cmp_cfg *c, const struct rsel *sel,
+void cmp_text_hosts(const struct cmp_cfg *c, const struct res_sel *sel,
 		    const char *const *name, size_t n);
 void cmp_text_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 		    size_t nbad);
 /* Any number of kernels in one table, as mmtests' compare-kernels
  * shows them, in --format's text, markdown or csv (cmptable.c). */
-void cmp_table_hosts(const struct cmp_cfg *c, const struct rsel *sel,
+void cmp_table_hosts(const struct cmp_cfg *c, const struct res_sel *sel,
 		     const char *const *name, size_t n);
 void cmp_table_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 		     size_t nbad);

@@ -149,8 +149,8 @@ struct kfig {
 
 /*
  * A key's figures of every compared metric (st->metrics) on one side,
- * in one pass over each case: its sample values (rl_case_values), the
- * runs behind them (case_runs), whether its summary covers more runs
+ * in one pass over each case: its sample values (res_case_values), the
+ * runs behind them (res_case_runs), whether its summary covers more runs
  * than its samples (cmp_summary_row decides). A large compare has
  * thousands of cases a key, each read once here, not once a metric.
  */
@@ -168,7 +168,7 @@ static void key_figures(const struct cmp_state *st, const struct ckey *k,
 		json_array_foreach(samples, j, s)
 		{
 			json_t *mo = json_object_get(s, "metrics");
-			unsigned run = sample_run(s);
+			unsigned run = res_sample_run(s);
 
 			for (m = 0; m < st->nmetrics; m++) {
 				v = json_object_get(mo, st->metrics[m]);
@@ -177,7 +177,7 @@ static void key_figures(const struct cmp_state *st, const struct ckey *k,
 				f[m].runs |= run;
 				if (!isfinite(json_number_value(v)))
 					continue;
-				f[m].x = rl_grow(f[m].x, &f[m].cap, f[m].n,
+				f[m].x = res_grow(f[m].x, &f[m].cap, f[m].n,
 						 sizeof(*f[m].x));
 				f[m].x[f[m].n++] = json_number_value(v);
 			}
@@ -229,18 +229,18 @@ static int incomparable(unsigned a, unsigned b, char *why, size_t len)
 
 /* The row of a key and metric (f: each side's figures of it), unless a
  * side has no value. */
-static void build_row(const struct cmp_cfg *c, const struct rl_set *s,
+static void build_row(const struct cmp_cfg *c, const struct res_pool *s,
 		      struct cmp_state *st, size_t ki, const char *metric,
 		      const struct kfig f[2])
 {
 	struct ckey *k = &st->keys[ki];
-	int side, rate = rl_is_rate(s, metric);
+	int side, rate = res_pool_is_rate(s, metric);
 	struct crow *r;
 
 	if (!f[0].n || !f[1].n)
 		return;
 	st->rows =
-		rl_grow(st->rows, &st->caprows, st->nrows, sizeof(*st->rows));
+		res_grow(st->rows, &st->caprows, st->nrows, sizeof(*st->rows));
 	r = &st->rows[st->nrows++];
 	memset(r, 0, sizeof(*r));
 	r->key = ki;
@@ -269,7 +269,7 @@ static void build_row(const struct cmp_cfg *c, const struct rl_set *s,
 	}
 }
 
-void cmp_key_rows(const struct cmp_cfg *c, const struct rl_set *s,
+void cmp_key_rows(const struct cmp_cfg *c, const struct res_pool *s,
 		  struct cmp_state *st, size_t ki)
 {
 	struct kfig *f = calloc(2 * st->nmetrics + 2, sizeof(*f));

@@ -19,7 +19,7 @@ static struct mrow *row_of(json_t *ix, struct mrow **rows, size_t *n,
 	v = json_object_get(ix, key);
 	if (v)
 		return &(*rows)[json_integer_value(v)];
-	*rows = rl_grow(*rows, cap, *n, sizeof(**rows));
+	*rows = res_grow(*rows, cap, *n, sizeof(**rows));
 	memset(&(*rows)[*n], 0, sizeof(**rows));
 	(*rows)[*n].metric = metric;
 	(*rows)[*n].name = name;

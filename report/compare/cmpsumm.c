@@ -23,7 +23,7 @@ static int case_fig(json_t *kase, const char *metric, double *n, double *m,
 	double *x = NULL;
 	size_t nx = 0, cap = 0;
 
-	rl_case_values(kase, metric, &x, &nx, &cap);
+	res_case_values(kase, metric, &x, &nx, &cap);
 	*published = json_is_integer(jn) && json_is_number(jm) &&
 		     json_is_number(js) && json_integer_value(jn) >= 2 &&
 		     (size_t)json_integer_value(jn) > nx;
@@ -40,7 +40,7 @@ static int case_fig(json_t *kase, const char *metric, double *n, double *m,
 	return *published || nx;
 }
 
-int cmp_cases_fig(struct rcase *const *cs, size_t ncs, const char *metric,
+int cmp_cases_fig(struct res_pcase *const *cs, size_t ncs, const char *metric,
 		  double *n, double *mean, double *sd)
 {
 	double tot = 0, m = 0, m2 = 0, cn = 0, cm = 0, csd = 0, d;

@@ -66,19 +66,19 @@ static struct tbl *multi_table(const struct cmp_multi *m,
 	}
 	for (i = 0; i < n; i++) {
 		const struct crow *f = cmp_first_cell(&rows[i], m->nk);
-		int better = rl_better(m->s, rows[i].metric);
+		int better = res_pool_better(m->s, rows[i].metric);
 
 		if (!last || strcmp(last, rows[i].metric))
 			tbl_section(t, "%s (%s, %s is better)", rows[i].metric,
 				    esc_text(eu, sizeof(eu),
-					     rl_unit(m->s, rows[i].metric)),
+					     res_pool_unit(m->s, rows[i].metric)),
 				    better > 0	 ? "higher"
 				    : better < 0 ? "lower"
 						 : "?");
 		last = rows[i].metric;
 		row = tbl_add_row(t);
 		tbl_set(t, row, 0, "%s",
-			rl_is_rate(m->s, f->metric) && !f->summ ? "Hmean"
+			res_pool_is_rate(m->s, f->metric) && !f->summ ? "Hmean"
 								: "Amean");
 		tbl_set(t, row, 1, "%s", rows[i].name);
 		fmt_auto(b, sizeof(b), f->v[0]);
@@ -126,7 +126,7 @@ static void multi_perturbations(const struct cmp_multi *m, enum tbl_fmt fmt)
 	cmp_perturbations(st, m->labels, k, note_line, &fmt);
 }
 
-void cmp_table_hosts(const struct cmp_cfg *c, const struct rsel *sel,
+void cmp_table_hosts(const struct cmp_cfg *c, const struct res_sel *sel,
 		     const char *const *name, size_t n)
 {
 	char ek[1024], eb[1024];

@@ -79,13 +79,13 @@ static void row_note(struct tbl *t, size_t row, const struct crow *r,
 		tbl_set(t, row, 11, "(n=%zu/%zu)%s", r->n[0], r->n[1], pw);
 }
 
-static void print_metric(const struct cmp_cfg *c, const struct rl_set *s,
+static void print_metric(const struct cmp_cfg *c, const struct res_pool *s,
 			 const struct cmp_state *st, const char *metric,
 			 const char *la, const char *lb)
 {
 	struct tbl *t = tbl_new(12);
 	size_t i, row;
-	int better = rl_better(s, metric), any = 0;
+	int better = res_pool_better(s, metric), any = 0;
 	char b[128];
 
 	tbl_col(t, 2, la, AL_RIGHT);
@@ -102,7 +102,7 @@ static void print_metric(const struct cmp_cfg *c, const struct rl_set *s,
 		any = 1;
 		row = tbl_add_row(t);
 		tbl_set(t, row, 0, "%s",
-			rl_is_rate(s, metric) && !r->summ ? "Hmean" : "Amean");
+			res_pool_is_rate(s, metric) && !r->summ ? "Hmean" : "Amean");
 		tbl_set(t, row, 1, "%s", st->keys[r->key].name);
 		for (side = 0; side < 2; side++) {
 			fmt_auto(b, sizeof(b), r->v[side]);
@@ -141,7 +141,7 @@ static void print_metric(const struct cmp_cfg *c, const struct rl_set *s,
 
 		printf("%s (%s, %s is better)\n",
 		       esc_text(em, sizeof(em), metric),
-		       esc_text(eu, sizeof(eu), rl_unit(s, metric)),
+		       esc_text(eu, sizeof(eu), res_pool_unit(s, metric)),
 		       better > 0   ? "higher"
 		       : better < 0 ? "lower"
 				    : "?");
@@ -165,7 +165,7 @@ static void summ_note(const struct cmp_state *st)
 		       n, n == 1 ? "" : "s");
 }
 
-void cmp_text_hosts(const struct cmp_cfg *c, const struct rsel *sel,
+void cmp_text_hosts(const struct cmp_cfg *c, const struct res_sel *sel,
 		    const char *const *name, size_t n)
 {
 	print_host_diff(&sel[0], &sel[1]);
@@ -174,7 +174,7 @@ void cmp_text_hosts(const struct cmp_cfg *c, const struct rsel *sel,
 void cmp_text_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 		    size_t nbad)
 {
-	const struct rl_set *s = m->s;
+	const struct res_pool *s = m->s;
 	const struct cmp_state *st = &m->st[0];
 	const char *la = m->base, *lb = m->labels[0];
 	char el[2][1024];

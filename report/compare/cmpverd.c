@@ -15,10 +15,10 @@
 #include <stdlib.h>
 
 /* A judged row's verdict from its q (set before). */
-static void row_verdict(const struct cmp_cfg *c, const struct rl_set *s,
+static void row_verdict(const struct cmp_cfg *c, const struct res_pool *s,
 			struct crow *r)
 {
-	int better = rl_better(s, r->metric);
+	int better = res_pool_better(s, r->metric);
 	double need = fmax(c->o.threshold,
 			   isfinite(r->cov[0]) ? r->cov[0] * 100 : 0);
 	int sig, big, bad;
@@ -37,7 +37,7 @@ static void row_verdict(const struct cmp_cfg *c, const struct rl_set *s,
 	}
 }
 
-void cmp_verdicts(const struct cmp_cfg *c, const struct rl_set *s,
+void cmp_verdicts(const struct cmp_cfg *c, const struct res_pool *s,
 		  struct cmp_state *st, size_t nst)
 {
 	size_t i, k, n = 0, j = 0;

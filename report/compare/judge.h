@@ -17,19 +17,19 @@
  * new shares, a row per key and metric with its tests (cmpjudge.c). The
  * verdicts come after, over every kernel's rows at once.
  */
-void cmp_judge_rows(const struct cmp_cfg *c, const struct rl_set *base,
-		    const struct rl_set *new, const struct rsel sel[2],
+void cmp_judge_rows(const struct cmp_cfg *c, const struct res_pool *base,
+		    const struct res_pool *new, const struct res_sel sel[2],
 		    struct cmp_state *st);
 void cmp_state_free(struct cmp_state *st);
 /* A key's rows, one per compared metric (st->metrics) that both sides
  * have (cmprow.c). */
-void cmp_key_rows(const struct cmp_cfg *c, const struct rl_set *s,
+void cmp_key_rows(const struct cmp_cfg *c, const struct res_pool *s,
 		  struct cmp_state *st, size_t ki);
 
 /* Benjamini-Hochberg over every row of nst states at once (an N-way
  * table is one family), then each row's verdict and the counts
  * (cmpverd.c). */
-void cmp_verdicts(const struct cmp_cfg *c, const struct rl_set *s,
+void cmp_verdicts(const struct cmp_cfg *c, const struct res_pool *s,
 		  struct cmp_state *st, size_t nst);
 
 /* A row's verdict. */
@@ -58,7 +58,7 @@ int cmp_summary_row(const struct ckey *k, const char *metric, struct crow *r);
  * case's published summary when it covers more runs than its samples,
  * else its samples. 1 when a figure was published, 0 when all come
  * from samples, -1 when none has the metric (cmpsumm.c). */
-int cmp_cases_fig(struct rcase *const *cs, size_t ncs, const char *metric,
+int cmp_cases_fig(struct res_pcase *const *cs, size_t ncs, const char *metric,
 		  double *n, double *mean, double *sd);
 
 #endif

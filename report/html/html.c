@@ -66,7 +66,7 @@ static void page_head(FILE *f, const struct cmp_inputs *in)
 }
 
 /* The seed tables of a set, as the mails printed them. */
-static void seed_tables(FILE *f, const struct rl_set *s)
+static void seed_tables(FILE *f, const struct res_pool *s)
 {
 	struct layout_opts lo = {.fmt = FMT_TEXT, .stat = ST_AUTO, .all = 1};
 	char *text = NULL;
@@ -103,7 +103,7 @@ static void base64_file(FILE *f, FILE *in)
 }
 
 /* One plot as an SVG image in the page; 1 when drawn. */
-static int figure(FILE *f, const struct ropts *po, const struct rl_set *s,
+static int figure(FILE *f, const struct ropts *po, const struct res_pool *s,
 		  const char *dir)
 {
 	char path[4200], title[512] = "";
@@ -131,7 +131,7 @@ static int figure(FILE *f, const struct ropts *po, const struct rl_set *s,
 
 /* A tool's plots, as the main job draws them; the count, -1 on a
  * signal. */
-static int tool_plots(FILE *f, const struct rl_set *s, const char *tool,
+static int tool_plots(FILE *f, const struct res_pool *s, const char *tool,
 		      const char *dir)
 {
 	const char *metric =
@@ -173,7 +173,7 @@ static int tool_plots(FILE *f, const struct rl_set *s, const char *tool,
 }
 
 /* The plots of a set, a tool after another; -1 on a signal. */
-static int plots(FILE *f, const struct rl_set *s)
+static int plots(FILE *f, const struct res_pool *s)
 {
 	char dir[] = "/tmp/zcbhtml.XXXXXX";
 	json_t *tools = json_object(), *v;
@@ -218,7 +218,7 @@ static int kernel_ratios(FILE *f, const struct cmp_cfg *c,
 		for (i = 0; i < m->st[k].nrows && r >= 0; i++) {
 			const struct crow *cr = &m->st[k].rows[i];
 			const struct ckey *key = &m->st[k].keys[cr->key];
-			struct rl_set s;
+			struct res_pool s;
 			char id[600];
 
 			po.tool = key->c[1][0]->doc->tool;
@@ -236,7 +236,7 @@ static int kernel_ratios(FILE *f, const struct cmp_cfg *c,
 			paths[1] = c->o.paths[k + 1];
 			load_inputs(&s, paths, 2);
 			r = figure(f, &po, &s, dir);
-			rl_free(&s);
+			res_pool_free(&s);
 		}
 	json_decref(done);
 	rmdir(dir);
@@ -247,13 +247,13 @@ static int kernel_ratios(FILE *f, const struct cmp_cfg *c,
 static void host_fact(json_t *host, const char *field, char *buf, size_t len)
 {
 	char tmp[512];
-	const char *s = rl_param_str(host, field, tmp, sizeof(tmp));
+	const char *s = res_param_str(host, field, tmp, sizeof(tmp));
 
 	snprintf(buf, len, "%s", s && *s ? s : "unknown");
 }
 
 /* A fact of every input as one value ("a | b" when its runs differ). */
-static void fact_of(const struct rsel *sel, const char *field, char *buf,
+static void fact_of(const struct res_sel *sel, const char *field, char *buf,
 		    size_t len)
 {
 	char v[512];

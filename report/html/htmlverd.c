@@ -98,7 +98,7 @@ static void row(FILE *f, const struct cmp_multi *m, const struct mrow *r,
 		cls[row_rank(r, m->nk)]);
 	html_text(f, r->metric);
 	fprintf(f, " (");
-	html_text(f, rl_unit(m->s, r->metric));
+	html_text(f, res_pool_unit(m->s, r->metric));
 	fprintf(f, ")</td><td>");
 	html_text(f, r->name);
 	fprintf(f, "</td><td class=\"num\">%s", v);
@@ -150,7 +150,7 @@ static void side_values(FILE *f, const struct crow *r, const struct ckey *k,
 	char b[64];
 
 	for (i = 0; i < k->n[side]; i++)
-		rl_case_values(k->c[side][i]->kase, r->metric, &x, &n, &cap);
+		res_case_values(k->c[side][i]->kase, r->metric, &x, &n, &cap);
 	fprintf(f, "<p><b>");
 	html_text(f, label);
 	fprintf(f, "</b>: ");

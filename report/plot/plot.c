@@ -50,7 +50,7 @@ static void plot_checks(const struct ropts *c)
 }
 
 /* The one tool of the selection, or NULL when there are several. */
-static const char *only_tool(const struct rsel *sel)
+static const char *only_tool(const struct res_sel *sel)
 {
 	size_t i;
 
@@ -61,13 +61,13 @@ static const char *only_tool(const struct rsel *sel)
 }
 
 /* Whether param p takes two or more positive values in sel. */
-static int varies(const struct rsel *sel, const char *p)
+static int varies(const struct res_sel *sel, const char *p)
 {
 	double first = NAN, v;
 	size_t i;
 
 	for (i = 0; i < sel->n; i++) {
-		v = rl_param_num(sel->v[i].params, p);
+		v = res_param_num(sel->v[i].params, p);
 		if (!(v > 0))
 			continue;
 		if (isnan(first))
@@ -80,7 +80,7 @@ static int varies(const struct rsel *sel, const char *p)
 
 /* The x axis: the first of the size params (then the client count)
  * that varies; NULL when none does (nothing to plot). */
-static const char *default_x(const struct rsel *sel)
+static const char *default_x(const struct res_sel *sel)
 {
 	static const char *const xs[] = {
 		"size",		  "iosize",  "rsize", "wsize",
@@ -94,7 +94,7 @@ static const char *default_x(const struct rsel *sel)
 }
 
 /* The op every case shares ("read"), else NULL. */
-static const char *shared_op(const struct rsel *sel)
+static const char *shared_op(const struct res_sel *sel)
 {
 	const char *op = NULL, *o;
 	size_t i;
@@ -109,7 +109,7 @@ static const char *shared_op(const struct rsel *sel)
 }
 
 /* "kernel 6.18 on host h", or "kernels 6.1, 6.2 on hosts a, b". */
-static void kernels_hosts(const struct rsel *sel, char *buf, size_t len)
+static void kernels_hosts(const struct res_sel *sel, char *buf, size_t len)
 {
 	json_t *k = json_object(), *h = json_object(), *host, *v;
 	const char *name, *what[2] = {"kernel_release", "hostname"};
@@ -149,8 +149,8 @@ static void kernels_hosts(const struct rsel *sel, char *buf, size_t len)
 
 /* The words of the plot: title, subtitle (statistic, runs, meter,
  * kernel and host), axes; and whether y spans decades. */
-static void plot_words(const struct ropts *c, const struct rl_set *s,
-		       const struct rsel *sel, const char *x,
+static void plot_words(const struct ropts *c, const struct res_pool *s,
+		       const struct res_sel *sel, const char *x,
 		       struct plot_data *pd)
 {
 	const char *meter = NULL, *side = "local", *kind = "", *ax;
@@ -162,8 +162,8 @@ static void plot_words(const struct ropts *c, const struct rl_set *s,
 		side = "remote";
 	for (r = 0; r < sel->n; r++) {
 		if (!meter)
-			meter = case_meter(sel->v[r].kase, side);
-		kinds |= case_runs(sel->v[r].kase, c->metric);
+			meter = res_case_meter(sel->v[r].kase, side);
+		kinds |= res_case_runs(sel->v[r].kase, c->metric);
 	}
 	/* paired runs: which of the pair the figures are */
 	if (kinds == RUN_UNMETERED)
@@ -203,11 +203,11 @@ static void plot_words(const struct ropts *c, const struct rl_set *s,
 	}
 	snprintf(pd->title, sizeof(pd->title), "%s: %s by %s",
 		 sel->v[0].doc->tool, metric, xw);
-	pw_metric_label(c->metric, shared_op(sel), rl_unit(s, c->metric),
+	pw_metric_label(c->metric, shared_op(sel), res_pool_unit(s, c->metric),
 			pd->ylabel, sizeof(pd->ylabel));
 	snprintf(pd->subtitle, sizeof(pd->subtitle),
 		 "%s of %s%s, meter %s%s%s%s",
-		 stat_name(&sel->v[0], c->metric, c->stat), runs,
+		 res_stat_name(&sel->v[0], c->metric, c->stat), runs,
 		 c->err == ERR_SD     ? " +- sd"
 		 : c->err == ERR_CI95 ? " +- ci95"
 				      : "",
@@ -220,29 +220,29 @@ static void plot_words(const struct ropts *c, const struct rl_set *s,
 
 /* Only the cases with a place on the x axis: the others would split
  * the lines by params they alone vary. */
-static void keep_on_axis(struct rsel *sel, const char *x)
+static void keep_on_axis(struct res_sel *sel, const char *x)
 {
 	size_t i, k = 0;
 
 	for (i = 0; i < sel->n; i++)
-		if (rl_param_num(sel->v[i].params, x) > 0)
+		if (res_param_num(sel->v[i].params, x) > 0)
 			sel->v[k++] = sel->v[i];
 	sel->n = k;
 }
 
 /* The cases to plot and the x param: 0, 2 (bad input) or 3 (nothing
  * to plot), said why. */
-static int plot_select(const struct ropts *c, const struct rl_set *s,
-		       struct rsel *sel, const char **x)
+static int plot_select(const struct ropts *c, const struct res_pool *s,
+		       struct res_sel *sel, const char **x)
 {
 	const char *need[2] = {c->metric, NULL};
-	struct rfilter f = {.tool = c->tool,
+	struct res_filter f = {.tool = c->tool,
 			    .where = c->where,
 			    .nwhere = c->nwhere,
 			    .need_metrics = need};
 	char em[256], et[256];
 
-	sel_build(s, &f, sel);
+	res_sel_build(s, &f, sel);
 	if (!sel->n) {
 		/* --tool may come from a document (scripts/main.d) */
 		say("no cases with metric %s%s%s",
@@ -347,8 +347,8 @@ struct plot_to {
 };
 
 /* The data into a temporary directory, the plots, the directory gone. */
-static int plot(const struct ropts *c, const struct rl_set *s,
-		const struct rsel *sel, const char *x, const struct plot_to *to)
+static int plot(const struct ropts *c, const struct res_pool *s,
+		const struct res_sel *sel, const char *x, const struct plot_to *to)
 {
 	char dir[] = "/tmp/zcbplot.XXXXXX", data[4200], et[256];
 	struct plot_data pd = {0};
@@ -415,8 +415,8 @@ int cmd_plot(const struct rcmd *self, int argc, char **argv)
 			  .err = ERR_SD,
 			  .stat = ST_AUTO,
 			  .png = 1};
-	struct rl_set s;
-	struct rsel sel;
+	struct res_pool s;
+	struct res_sel sel;
 	const char *x;
 	int r;
 
@@ -427,17 +427,17 @@ int cmd_plot(const struct rcmd *self, int argc, char **argv)
 	r = plot_select(&c, &s, &sel, &x);
 	if (!r)
 		r = plot(&c, &s, &sel, x, &(struct plot_to){0});
-	sel_free(&sel);
-	rl_free(&s);
+	res_sel_free(&sel);
+	res_pool_free(&s);
 	return r;
 }
 
-int plot_file(const struct ropts *c, const struct rl_set *s, const char *term,
+int plot_file(const struct ropts *c, const struct res_pool *s, const char *term,
 	      const char *path, char *title, size_t tlen)
 {
 	struct plot_to to = {term, path, title, tlen};
 	int level = log_level, r;
-	struct rsel sel;
+	struct res_sel sel;
 	const char *x;
 
 	/* nothing to plot is an answer here, not an error */
@@ -448,6 +448,6 @@ int plot_file(const struct ropts *c, const struct rl_set *s, const char *term,
 		r = plot(c, s, &sel, x, &to);
 	quiet = 0;
 	log_level = level;
-	sel_free(&sel);
+	res_sel_free(&sel);
 	return r;
 }

@@ -34,10 +34,10 @@ struct plot_data {
 
 /* The data blocks (one per series of at least two points) into f;
  * fills pd. 0, or -1 when no series has two points. */
-int pd_sweep(const struct ropts *c, const struct rsel *sel, const char *x,
+int pd_sweep(const struct ropts *c, const struct res_sel *sel, const char *x,
 	     FILE *f, struct plot_data *pd);
 /* The same for the ratio B/A of c->ratio_key's values A and B. */
-int pd_ratio(const struct ropts *c, const struct rsel *sel, const char *x,
+int pd_ratio(const struct ropts *c, const struct res_sel *sel, const char *x,
 	     FILE *f, struct plot_data *pd);
 
 /* Words (plotwords.c). A metric as a phrase, op (or NULL) in front of
@@ -55,7 +55,7 @@ void pw_legend(const char *key, const char *value, char *buf, size_t len);
 /* One plot of s (c: tool, metric, x or ratio) with gnuplot terminal
  * term into path, its title into title (plot.c, for zcbreport html):
  * 0; 1 gnuplot failed; 2 no such cases; 3 nothing to plot; quiet. */
-int plot_file(const struct ropts *c, const struct rl_set *s, const char *term,
+int plot_file(const struct ropts *c, const struct res_pool *s, const char *term,
 	      const char *path, char *title, size_t tlen);
 
 /* Write a script drawing the data file (in dir) for terminal term into

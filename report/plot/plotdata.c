@@ -17,24 +17,24 @@
 
 /* Whether param p has one value per value of x (total_bytes with
  * iosize): such a param names no line of its own. */
-static int tied_to(const struct rsel *sel, const char *x, const char *p)
+static int tied_to(const struct res_sel *sel, const char *x, const char *p)
 {
 	char a[256], b[256], c[256], d[256];
 	size_t i, j;
 
 	for (i = 0; i < sel->n; i++)
 		for (j = i + 1; j < sel->n; j++)
-			if (!strcmp(case_key(&sel->v[i], x, a, sizeof(a)),
-				    case_key(&sel->v[j], x, b, sizeof(b))) &&
-			    strcmp(case_key(&sel->v[i], p, c, sizeof(c)),
-				   case_key(&sel->v[j], p, d, sizeof(d))))
+			if (!strcmp(res_case_key(&sel->v[i], x, a, sizeof(a)),
+				    res_case_key(&sel->v[j], x, b, sizeof(b))) &&
+			    strcmp(res_case_key(&sel->v[i], p, c, sizeof(c)),
+				   res_case_key(&sel->v[j], p, d, sizeof(d))))
 				return 0;
 	return 1;
 }
 
 /* The keys naming the lines (--lines, else the label and the params
  * that vary besides x and skip, and do not follow x), then x. */
-static size_t line_keys(const struct ropts *c, const struct rsel *sel,
+static size_t line_keys(const struct ropts *c, const struct res_sel *sel,
 			const char *x, const char *skip, const char **keys)
 {
 	const char *excl[3] = {x, skip, NULL};
@@ -51,7 +51,7 @@ static size_t line_keys(const struct ropts *c, const struct rsel *sel,
 			first = 0;
 		else
 			keys[nk++] = "label";
-		nk += sel_varying(sel, excl, keys + nk, RPT_MAX_KEYS - 2 - nk);
+		nk += res_sel_varying(sel, excl, keys + nk, RPT_MAX_KEYS - 2 - nk);
 		/* a param that follows x, or says what a kept one says
 		 * (rsize with iosize), names no line of its own */
 		for (i = k = first; i < nk; i++) {
@@ -151,7 +151,7 @@ static double error_bar(const struct ropts *c, const struct cellv *v)
 	return isfinite(e) ? e : 0;
 }
 
-static int any_transcribed(const struct rgroup *g)
+static int any_transcribed(const struct res_group *g)
 {
 	size_t k;
 
@@ -168,22 +168,22 @@ static void pd_init(struct plot_data *pd)
 	pd->ymax = -INFINITY;
 }
 
-int pd_sweep(const struct ropts *c, const struct rsel *sel, const char *x,
+int pd_sweep(const struct ropts *c, const struct res_sel *sel, const char *x,
 	     FILE *f, struct plot_data *pd)
 {
 	const char *keys[RPT_MAX_KEYS];
 	size_t nk = line_keys(c, sel, x, NULL, keys), r;
 	struct sbuf b = {0};
-	struct rgroups g;
+	struct res_groups g;
 	char cur[1024];
 
 	pd_init(pd);
-	grp_build(sel, keys, nk, &g);
+	res_grp_build(sel, keys, nk, &g);
 	for (r = 0; r < g.n; r++) {
 		struct cellv v;
 		double xv = strtod(g.g[r].vals[nk - 1], NULL);
 
-		cell_value(g.g[r].cases, g.g[r].n, c->metric, c->stat, NULL,
+		res_cell_value(g.g[r].cases, g.g[r].n, c->metric, c->stat, NULL,
 			   NULL, &v);
 		if (!v.ok || !(xv > 0))
 			continue;
@@ -196,16 +196,16 @@ int pd_sweep(const struct ropts *c, const struct rsel *sel, const char *x,
 		sb_point(&b, v.n, any_transcribed(&g.g[r]), v.v);
 	}
 	sb_flush(&b, f, pd);
-	grp_free(&g);
+	res_grp_free(&g);
 	return pd->nseries ? 0 : -1;
 }
 
 /* One x of a ratio line: B/A with its interval; 0, or -1 (a side
  * lacks the metric or a positive mean). */
-static int ratio_point(const struct ropts *c, const struct rgroup *g,
+static int ratio_point(const struct ropts *c, const struct res_group *g,
 		       double *out, size_t *n, struct plot_data *pd)
 {
-	struct rcase **side[2];
+	struct res_pcase **side[2];
 	size_t ns[2] = {0, 0}, k;
 	double cnt[2], m[2], sd[2];
 	struct cmp_result r;
@@ -218,7 +218,7 @@ static int ratio_point(const struct ropts *c, const struct rgroup *g,
 		abort();
 	for (k = 0; k < g->n; k++) {
 		const char *v =
-			case_key(g->cases[k], c->ratio_key, buf, sizeof(buf));
+			res_case_key(g->cases[k], c->ratio_key, buf, sizeof(buf));
 
 		s = !strcmp(v, c->ratio_a)   ? 0
 		    : !strcmp(v, c->ratio_b) ? 1
@@ -248,19 +248,19 @@ static int ratio_point(const struct ropts *c, const struct rgroup *g,
 	return 0;
 }
 
-int pd_ratio(const struct ropts *c, const struct rsel *sel, const char *x,
+int pd_ratio(const struct ropts *c, const struct res_sel *sel, const char *x,
 	     FILE *f, struct plot_data *pd)
 {
 	const char *keys[RPT_MAX_KEYS];
 	size_t nk = line_keys(c, sel, x, c->ratio_key, keys), r, n;
 	struct sbuf b = {0};
-	struct rgroups g;
+	struct res_groups g;
 	char cur[1024];
 	double q[3];
 
 	pd_init(pd);
 	pd->ratio = 1;
-	grp_build(sel, keys, nk, &g);
+	res_grp_build(sel, keys, nk, &g);
 	for (r = 0; r < g.n; r++) {
 		double xv = strtod(g.g[r].vals[nk - 1], NULL);
 
@@ -278,6 +278,6 @@ int pd_ratio(const struct ropts *c, const struct rsel *sel, const char *x,
 		sb_point(&b, n, any_transcribed(&g.g[r]), q[0]);
 	}
 	sb_flush(&b, f, pd);
-	grp_free(&g);
+	res_grp_free(&g);
 	return pd->nseries ? 0 : -1;
 }

@@ -1,6 +1,6 @@
 /*
  * fuzz_resload.c: the reading of result documents: the loader and
- * validator (lib/table/resload.c, lib/core/result.c res_validate) and what
+ * validator (lib/doc/resload.c, lib/doc/result.c res_validate) and what
  * the tables do with what they let through: the case accessors, every
  * seed layout (layout_print "all", lib/table) and zcbreport's generic
  * table (grid_print). Input: [mode][opts][a document]. mode & 1: the
@@ -10,7 +10,7 @@
  * statistic; opts & 0x80: one column per value of "size"). Printing goes
  * to /dev/null; nothing may crash. And lib/table/esc: escaped document
  * text needs no escaping again (no control character, all UTF-8) and
- * fits its buffer. The loader's quick parse (lib/table/resparse.c)
+ * fits its buffer. The loader's quick parse (lib/doc/resparse.c)
  * takes nothing json_loadb refuses, and makes json_loadb's tree.
  */
 #include "config.h"
@@ -40,7 +40,7 @@ static void check_esc(const char *s)
 /* The quick parse against json_loadb. */
 static void check_quick(const char *data, size_t size)
 {
-	json_t *q = rl_parse_quick(data, size), *j;
+	json_t *q = res_parse_quick(data, size), *j;
 	const size_t f = JSON_COMPACT | JSON_REAL_PRECISION(17);
 	json_error_t je;
 	char *a, *b;
@@ -61,7 +61,7 @@ static void check_quick(const char *data, size_t size)
 }
 
 /* Run the printers into /dev/null. */
-static void print(const struct rl_set *s, uint8_t mode, uint8_t opts)
+static void print(const struct res_pool *s, uint8_t mode, uint8_t opts)
 {
 	static const char *none[RPT_MAX_WHERE]; /* no --where, as main's */
 	struct layout_opts lo = {.out = fz_null(),
@@ -85,7 +85,7 @@ static void print(const struct rl_set *s, uint8_t mode, uint8_t opts)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct rl_set s;
+	struct res_pool s;
 	double *x = NULL;
 	size_t n = 0, cap = 0, i, j;
 	uint8_t mode, opts;
@@ -108,11 +108,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(text);
 	}
 	check_quick((const char *)data, size);
-	rl_init(&s);
-	rl_add_buffer(&s, "fuzz", (const char *)data, size);
+	res_pool_init(&s);
+	res_pool_add_buffer(&s, "fuzz", (const char *)data, size);
 	if (copies == 2)
-		rl_add_buffer(&s, "fuzz2", (const char *)data, size);
-	rl_finish(&s);
+		res_pool_add_buffer(&s, "fuzz2", (const char *)data, size);
+	res_pool_finish(&s);
 	if (s.nbad > (size_t)copies || s.ndocs + s.nbad != (size_t)copies)
 		__builtin_trap();
 	for (i = 0; i < s.ndocs; i++) {
@@ -129,28 +129,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			json_object_foreach(json_object_get(c, "params"), k, v)
 			{
-				rl_param_str(json_object_get(c, "params"), k,
+				res_param_str(json_object_get(c, "params"), k,
 					     buf, sizeof(buf));
-				rl_param_num(json_object_get(c, "params"), k);
+				res_param_num(json_object_get(c, "params"), k);
 			}
 			json_object_foreach(
 				json_object_get(s.docs[i].root, "metrics"), k,
 				v)
 			{
 				n = 0;
-				rl_case_values(c, k, &x, &n, &cap);
+				res_case_values(c, k, &x, &n, &cap);
 				if (n > cap)
 					__builtin_trap();
-				rl_case_has(c, k);
-				rl_unit(&s, k);
-				rl_better(&s, k);
-				rl_is_rate(&s, k);
+				res_case_has(c, k);
+				res_pool_unit(&s, k);
+				res_pool_better(&s, k);
+				res_pool_is_rate(&s, k);
 			}
 		}
 	}
 	if (s.ndocs && (mode & 6))
 		print(&s, mode, opts);
 	free(x);
-	rl_free(&s);
+	res_pool_free(&s);
 	return 0;
 }

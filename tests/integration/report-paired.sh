@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # report-paired.sh: zcbreport over paired runs (soak meter: a metered and
-# an unmetered run per pair, results/SCHEMA.md "Paired runs"), from the
+# an unmetered run per pair, lib/doc/SCHEMA.md "Paired runs"), from the
 # documents in tests/data/report/paired/ (one per seed layout's tool, a
 # case outside 0.95-1.05 beside one inside):
 # 1. every seed layout and the grid, in text, Markdown and CSV, equal

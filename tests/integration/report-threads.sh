@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # report-threads.sh: zcbreport's loader parses and judges documents on
-# a thread per CPU (lib/table/resdir.c), each remaking its summaries and
-# perturbations (lib/core/result_summary.c). Hundreds of paired documents
+# a thread per CPU (lib/doc/resdir.c), each remaking its summaries and
+# perturbations (lib/doc/result_summary.c). Hundreds of paired documents
 # a side keep both threads judging at once; scripts/test runs this
 # under ThreadSanitizer too, which found a shared buffer there. Here:
 # every document counted, the figures of one, nothing said on stderr.

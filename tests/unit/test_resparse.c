@@ -1,5 +1,5 @@
 /*
- * test_resparse.c: the loader's quick parse (lib/table/resparse.c)
+ * test_resparse.c: the loader's quick parse (lib/doc/resparse.c)
  * against json_loadb: a document it takes is the tree json_loadb makes
  * of it (the same text when dumped, kinds of number included); what it
  * is unsure of (\u escapes, non-ASCII, a long integer, an overflowing
@@ -18,7 +18,7 @@
 /* 1 when the quick parse took text, as json_loadb would have. */
 static int took(const char *text, size_t len)
 {
-	json_t *q = rl_parse_quick(text, len), *j;
+	json_t *q = res_parse_quick(text, len), *j;
 	json_error_t je;
 	char *a, *b;
 	int same;

@@ -1,11 +1,11 @@
 # shellcheck shell=bash
 # mkpaired.sh: paired-run result documents for zcbreport's tests
 # (sourced), shaped as the tools write them with the soak meter
-# (results/SCHEMA.md "Paired runs"). Each case runs its pairs metered
+# (lib/doc/SCHEMA.md "Paired runs"). Each case runs its pairs metered
 # then unmetered: the unmetered run carries the tool's figures under
 # their names, the metered run the soak CPU under its plain names and
 # the rest as metered_<name>, scaled by the pair's ratio; the case's
-# perturbation is computed as lib/core/result.c computes it.
+# perturbation is computed as lib/doc/result.c computes it.
 #   mkpaired FILE TOOL LABEL CASES
 # CASES: a JSON array of
 #   {params: {...},

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-void *rl_grow(void *p, size_t *cap, size_t n, size_t elem)
+void *res_grow(void *p, size_t *cap, size_t n, size_t elem)
 {
 	if (n < *cap)
 		return p;
@@ -22,7 +22,7 @@ void *rl_grow(void *p, size_t *cap, size_t n, size_t elem)
 	return p;
 }
 
-const char *rl_param_str(json_t *params, const char *name, char *buf,
+const char *res_param_str(json_t *params, const char *name, char *buf,
 			 size_t len)
 {
 	json_t *v = json_object_get(params, name);
@@ -53,14 +53,14 @@ const char *rl_param_str(json_t *params, const char *name, char *buf,
 	return buf;
 }
 
-double rl_param_num(json_t *params, const char *name)
+double res_param_num(json_t *params, const char *name)
 {
 	json_t *v = json_object_get(params, name);
 
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-void rl_case_values(json_t *kase, const char *metric, double **x, size_t *n,
+void res_case_values(json_t *kase, const char *metric, double **x, size_t *n,
 		    size_t *cap)
 {
 	json_t *s;
@@ -73,12 +73,12 @@ void rl_case_values(json_t *kase, const char *metric, double **x, size_t *n,
 
 		if (!json_is_number(v) || !isfinite(json_number_value(v)))
 			continue;
-		*x = rl_grow(*x, cap, *n, sizeof(**x));
+		*x = res_grow(*x, cap, *n, sizeof(**x));
 		(*x)[(*n)++] = json_number_value(v);
 	}
 }
 
-int rl_case_has(json_t *kase, const char *metric)
+int res_case_has(json_t *kase, const char *metric)
 {
 	json_t *sum = json_object_get(json_object_get(kase, "summary"), metric);
 	json_t *s;

@@ -1,5 +1,5 @@
 /*
- * result_valid.c: is a JSON value a result document (results/SCHEMA.md)?
+ * result_valid.c: is a JSON value a result document (lib/doc/SCHEMA.md)?
  * The schema version, the fields every document has, and each case's
  * params, samples and summary; shared by the loader (report/resload.c)
  * and the tests of the writer.

@@ -1,5 +1,5 @@
 /*
- * result.h: the result document every tool writes (results/SCHEMA.md).
+ * result.h: the result document every tool writes (lib/doc/SCHEMA.md).
  *
  * A tool makes one document per invocation, adds cases (keyed by their
  * params) and samples (one per repetition, with a flat "metrics" object of
@@ -48,7 +48,7 @@ void res_sample(json_t *kase, json_t *sample);
  * figures other than the meters' (cpu_*, sd_*, which meter_add_metrics
  * already named) describe a slowed run: they move to metered_<name>, so
  * a summary of throughput_MBps holds unmetered runs only. The case then
- * gets "perturbation" at summary time (results/SCHEMA.md). Call after
+ * gets "perturbation" at summary time (lib/doc/SCHEMA.md). Call after
  * every metric of the sample is set.
  */
 void res_sample_pair(struct res_doc *d, json_t *sample, int pair,

@@ -28,7 +28,7 @@
 
 /* One file of a batch: its bytes, or why it could not be read; after
  * the parse, its document or why it was refused. */
-struct rl_job {
+struct res_job {
 	char *path;
 	char *buf; /* NULL: refused before the parse (msg says why) */
 	size_t len;
@@ -39,8 +39,8 @@ struct rl_job {
 
 /* A walk: the set, and the batch read but not parsed yet. */
 struct walk {
-	struct rl_set *s;
-	struct rl_job job[RL_BATCH];
+	struct res_pool *s;
+	struct res_job job[RL_BATCH];
 	size_t n;
 	size_t next; /* the parsing threads' next job (atomic) */
 };
@@ -51,7 +51,7 @@ static void flush(struct walk *w);
 static void __attribute__((format(printf, 3, 4)))
 w_bad(struct walk *w, const char *path, const char *fmt, ...)
 {
-	struct rl_job *j;
+	struct res_job *j;
 	va_list ap;
 
 	if (w->n == RL_BATCH)
@@ -70,9 +70,9 @@ w_bad(struct walk *w, const char *path, const char *fmt, ...)
 }
 
 /* Parse and judge one job (any thread). */
-static void parse_job(struct rl_job *j)
+static void parse_job(struct res_job *j)
 {
-	j->root = rl_load(j->buf, j->len, j->msg, sizeof(j->msg), j->warn,
+	j->root = res_load(j->buf, j->len, j->msg, sizeof(j->msg), j->warn,
 			  sizeof(j->warn));
 	free(j->buf);
 	j->buf = NULL;
@@ -107,10 +107,10 @@ static void flush(struct walk *w)
 	while (nt > 0)
 		pthread_join(t[--nt], NULL);
 	for (i = 0; i < w->n; i++) {
-		struct rl_job *j = &w->job[i];
+		struct res_job *j = &w->job[i];
 
 		if (j->root)
-			rl_keep(w->s, j->path, j->root, j->warn);
+			res_keep(w->s, j->path, j->root, j->warn);
 		else
 			add_bad(w->s, j->path, "%s", j->msg);
 		free(j->path);
@@ -126,7 +126,7 @@ static void id_key(char *buf, size_t len, const struct stat *st)
 }
 
 /* The path a file or directory was first read under, or NULL. */
-static const char *seen_as(struct rl_set *s, const char *id)
+static const char *seen_as(struct res_pool *s, const char *id)
 {
 	return json_string_value(json_object_get(s->seen, id));
 }
@@ -138,8 +138,8 @@ static const char *seen_as(struct rl_set *s, const char *id)
 static void add_file(struct walk *w, const char *path, int walk)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | (walk ? O_NONBLOCK : 0));
-	struct rl_set *s = w->s;
-	struct rl_job *j;
+	struct res_pool *s = w->s;
+	struct res_job *j;
 	char id[64], *buf;
 	struct stat st;
 	size_t got;
@@ -204,7 +204,7 @@ static int is_json_name(const char *n)
 static void add_dir(struct walk *w, const char *dir, int depth)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	struct rl_set *s = w->s;
+	struct res_pool *s = w->s;
 	struct dirent **ents;
 	struct stat st;
 	char id[64];
@@ -258,7 +258,7 @@ static void add_dir(struct walk *w, const char *dir, int depth)
 	json_object_del(s->walking, id);
 }
 
-size_t rl_add_path(struct rl_set *s, const char *path)
+size_t res_pool_add_path(struct res_pool *s, const char *path)
 {
 	struct walk *w = malloc(sizeof(*w));
 	size_t before = s->ndocs;

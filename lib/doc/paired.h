@@ -1,6 +1,6 @@
 /*
  * paired.h: which runs a case's figures came from (lib/cpu/meter.h,
- * results/SCHEMA.md "Paired runs"). With the soak meter a case runs in
+ * lib/doc/SCHEMA.md "Paired runs"). With the soak meter a case runs in
  * pairs: a metered run (soakers on) and an unmetered one; its figures
  * are named by the run they describe, and the case carries its
  * perturbation (metered rate / unmetered rate). An older document, or
@@ -20,18 +20,18 @@
 #define RUN_PAIRED    (RUN_METERED | RUN_UNMETERED)
 
 /* What kind of run a sample was. */
-unsigned sample_run(json_t *sample);
+unsigned res_sample_run(json_t *sample);
 /* The kinds (RUN_* bits) of a case's samples carrying metric (NULL:
  * every sample). */
-unsigned case_runs(json_t *kase, const char *metric);
+unsigned res_case_runs(json_t *kase, const char *metric);
 /* Samples of a case that give its results: the unmetered ones of a
  * paired case, every one of an unpaired case. */
-size_t case_result_runs(json_t *kase);
+size_t res_case_result_runs(json_t *kase);
 struct stats_ratio;
 /* A case's perturbation into r; 0 when it has one, else -1. */
-int case_perturbation(json_t *kase, struct stats_ratio *r);
+int res_read_perturbation(json_t *kase, struct stats_ratio *r);
 /* The meter whose cost paired a case: "profile" when its metered runs
  * profiled without soak, else "soak". */
-const char *case_paired_by(json_t *kase);
+const char *res_case_paired_by(json_t *kase);
 
 #endif

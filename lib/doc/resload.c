@@ -21,7 +21,7 @@
 
 #define RL_MAX_TOOL 64 /* longest tool name */
 
-void rl_init(struct rl_set *s)
+void res_pool_init(struct res_pool *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->units = json_object();
@@ -31,7 +31,7 @@ void rl_init(struct rl_set *s)
 	s->walking = json_object();
 }
 
-static void free_list(struct rl_bad *v, size_t n)
+static void free_list(struct res_refused *v, size_t n)
 {
 	size_t i;
 
@@ -42,7 +42,7 @@ static void free_list(struct rl_bad *v, size_t n)
 	free(v);
 }
 
-void rl_free(struct rl_set *s)
+void res_pool_free(struct res_pool *s)
 {
 	size_t i;
 
@@ -71,7 +71,7 @@ static char *xstrdup(const char *s)
 	return d;
 }
 
-void rl_list_add(struct rl_bad **v, size_t *n, size_t *cap, const char *path,
+void res_list_add(struct res_refused **v, size_t *n, size_t *cap, const char *path,
 		 const char *fmt, ...)
 {
 	char why[1024];
@@ -80,7 +80,7 @@ void rl_list_add(struct rl_bad **v, size_t *n, size_t *cap, const char *path,
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	*v = rl_grow(*v, cap, *n, sizeof(**v));
+	*v = res_grow(*v, cap, *n, sizeof(**v));
 	(*v)[*n].path = xstrdup(path);
 	(*v)[(*n)++].why = xstrdup(why);
 }
@@ -101,7 +101,7 @@ static int tool_name_ok(const char *t)
 	return i > 0 && i <= RL_MAX_TOOL;
 }
 
-int rl_judge(json_t *root, unsigned flags, char *err, size_t len,
+int res_judge(json_t *root, unsigned flags, char *err, size_t len,
 	     char *warn, size_t wlen)
 {
 	const char *status;
@@ -123,17 +123,17 @@ int rl_judge(json_t *root, unsigned flags, char *err, size_t len,
 				   "'-', '_', '.')");
 		return -EINVAL;
 	}
-	return rl_check_summaries(root, err, len, warn, wlen) < 0 ? -EINVAL : 0;
+	return res_check_summaries(root, err, len, warn, wlen) < 0 ? -EINVAL : 0;
 }
 
-void rl_keep(struct rl_set *s, const char *name, json_t *root,
+void res_keep(struct res_pool *s, const char *name, json_t *root,
 	     const char *warn)
 {
-	struct rl_doc *d;
+	struct res_pdoc *d;
 
 	if (warn && warn[0])
 		add_warned(s, name, "%s", warn);
-	s->docs = rl_grow(s->docs, &s->capdocs, s->ndocs, sizeof(*s->docs));
+	s->docs = res_grow(s->docs, &s->capdocs, s->ndocs, sizeof(*s->docs));
 	d = &s->docs[s->ndocs];
 	d->path = xstrdup(name);
 	d->root = root;
@@ -144,24 +144,24 @@ void rl_keep(struct rl_set *s, const char *name, json_t *root,
 }
 
 /* Take ownership of root: keep it when it is valid. */
-static int add_doc(struct rl_set *s, const char *name, json_t *root,
+static int add_doc(struct res_pool *s, const char *name, json_t *root,
 		   unsigned flags)
 {
 	char err[1024], warn[1100];
 
-	if (rl_judge(root, flags, err, sizeof(err), warn, sizeof(warn))) {
+	if (res_judge(root, flags, err, sizeof(err), warn, sizeof(warn))) {
 		add_bad(s, name, "%s", err);
 		json_decref(root);
 		return -EINVAL;
 	}
-	rl_keep(s, name, root, warn);
+	res_keep(s, name, root, warn);
 	return 0;
 }
 
-json_t *rl_load(const char *buf, size_t len, char *err, size_t elen,
+json_t *res_load(const char *buf, size_t len, char *err, size_t elen,
 		char *warn, size_t wlen)
 {
-	json_t *root = rl_parse_quick(buf, len);
+	json_t *root = res_parse_quick(buf, len);
 	json_error_t je;
 
 	if (!root)
@@ -172,14 +172,14 @@ json_t *rl_load(const char *buf, size_t len, char *err, size_t elen,
 			 je.column, je.text);
 		return NULL;
 	}
-	if (rl_judge(root, 0, err, elen, warn, wlen)) {
+	if (res_judge(root, 0, err, elen, warn, wlen)) {
 		json_decref(root);
 		return NULL;
 	}
 	return root;
 }
 
-int rl_add_buffer(struct rl_set *s, const char *name, const char *buf,
+int res_pool_add_buffer(struct res_pool *s, const char *name, const char *buf,
 		  size_t len)
 {
 	char err[1024], warn[1100];
@@ -189,16 +189,16 @@ int rl_add_buffer(struct rl_set *s, const char *name, const char *buf,
 		add_bad(s, name, "larger than %u MiB", RL_MAX_FILE >> 20);
 		return -EINVAL;
 	}
-	root = rl_load(buf, len, err, sizeof(err), warn, sizeof(warn));
+	root = res_load(buf, len, err, sizeof(err), warn, sizeof(warn));
 	if (!root) {
 		add_bad(s, name, "%s", err);
 		return -EINVAL;
 	}
-	rl_keep(s, name, root, warn);
+	res_keep(s, name, root, warn);
 	return 0;
 }
 
-int rl_add_json(struct rl_set *s, const char *name, json_t *root,
+int res_pool_add_json(struct res_pool *s, const char *name, json_t *root,
 		unsigned flags)
 {
 	/* as the tool writes it (res_write: keys sorted), so a table of
@@ -217,7 +217,7 @@ int rl_add_json(struct rl_set *s, const char *name, json_t *root,
 }
 
 /* The unit most documents use for each metric (first seen wins ties). */
-static json_t *majority_units(struct rl_set *s)
+static json_t *majority_units(struct res_pool *s)
 {
 	json_t *votes = json_object(), *best = json_object(), *m, *def;
 	const char *name, *unit;
@@ -263,7 +263,7 @@ static json_t *majority_units(struct rl_set *s)
 }
 
 /* Why a document disagrees with the agreed units, or NULL. */
-static int unit_conflict(struct rl_set *s, json_t *best, struct rl_doc *d)
+static int unit_conflict(struct res_pool *s, json_t *best, struct res_pdoc *d)
 {
 	const char *name, *unit, *want;
 	json_t *def;
@@ -283,14 +283,14 @@ static int unit_conflict(struct rl_set *s, json_t *best, struct rl_doc *d)
 	return 0;
 }
 
-void rl_finish(struct rl_set *s)
+void res_pool_finish(struct res_pool *s)
 {
 	json_t *best = majority_units(s), *def;
 	const char *name;
 	size_t i, k = 0;
 
 	for (i = 0; i < s->ndocs; i++) {
-		struct rl_doc *d = &s->docs[i];
+		struct res_pdoc *d = &s->docs[i];
 
 		if (unit_conflict(s, best, d)) {
 			free(d->path);
@@ -313,14 +313,14 @@ void rl_finish(struct rl_set *s)
 	json_decref(best);
 }
 
-const char *rl_unit(const struct rl_set *s, const char *metric)
+const char *res_pool_unit(const struct res_pool *s, const char *metric)
 {
 	const char *u = json_string_value(json_object_get(s->units, metric));
 
 	return u ? u : "";
 }
 
-int rl_better(const struct rl_set *s, const char *metric)
+int res_pool_better(const struct res_pool *s, const char *metric)
 {
 	const char *b = json_string_value(json_object_get(s->better, metric));
 
@@ -329,7 +329,7 @@ int rl_better(const struct rl_set *s, const char *metric)
 	return !strcmp(b, "higher") ? 1 : -1;
 }
 
-int rl_is_rate(const struct rl_set *s, const char *metric)
+int res_pool_is_rate(const struct res_pool *s, const char *metric)
 {
 	return json_is_true(json_object_get(s->rate, metric));
 }

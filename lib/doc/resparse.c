@@ -272,7 +272,7 @@ static json_t *qp_value(struct qp *q)
 	}
 }
 
-json_t *rl_parse_quick(const char *buf, size_t len)
+json_t *res_parse_quick(const char *buf, size_t len)
 {
 	struct qp q = {.p = buf, .end = buf + len};
 	json_t *root;

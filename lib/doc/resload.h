@@ -10,11 +10,11 @@
  * inode, so a second name for one (results/latest, a file named twice,
  * a hard link) and a symlink loop are skipped, into the skipped list.
  *
- * A tool hands its own document in memory (rl_add_json).
+ * A tool hands its own document in memory (res_pool_add_json).
  *
  * Summaries follow the samples, so every table shows the same figures:
  * a measured document's summary of each metric its samples carry is
- * recomputed from them (res_summary_json() over rl_case_values()), and
+ * recomputed from them (res_summary_json() over res_case_values()), and
  * a stored one that disagreed is named in the warned list. A
  * transcribed document keeps its published summary (its samples stand
  * for runs the mail did not list), but is refused when the published
@@ -35,7 +35,7 @@
 
 #define RL_MAX_FILE (64u << 20) /* larger files are refused */
 
-struct rl_doc {
+struct res_pdoc {
 	char *path;	  /* file it came from */
 	json_t *root;	  /* the whole document (owned) */
 	const char *tool; /* borrowed from root */
@@ -45,21 +45,21 @@ struct rl_doc {
 };
 
 /* Make room for element n of an array of elem-byte items (doubling cap). */
-void *rl_grow(void *p, size_t *cap, size_t n, size_t elem);
+void *res_grow(void *p, size_t *cap, size_t n, size_t elem);
 
-struct rl_bad {
+struct res_refused {
 	char *path; /* the refused (skipped, warned about) file */
 	char *why;  /* the reason, one line */
 };
 
-struct rl_set {
-	struct rl_doc *docs; /* usable documents, in load order */
+struct res_pool {
+	struct res_pdoc *docs; /* usable documents, in load order */
 	size_t ndocs, capdocs;
-	struct rl_bad *bad; /* refused files */
+	struct res_refused *bad; /* refused files */
 	size_t nbad, capbad;
-	struct rl_bad *skipped; /* read already (another name, a loop) */
+	struct res_refused *skipped; /* read already (another name, a loop) */
 	size_t nskipped, capskipped;
-	struct rl_bad *warned; /* kept, but their summaries were wrong or a
+	struct res_refused *warned; /* kept, but their summaries were wrong or a
 				* rate was <= 0 */
 	size_t nwarned, capwarned;
 	json_t *seen;	 /* "dev:ino" -> the path read under that name */
@@ -69,44 +69,44 @@ struct rl_set {
 	json_t *rate;	/* metric -> true when a rate */
 };
 
-void rl_init(struct rl_set *s);
-void rl_free(struct rl_set *s);
+void res_pool_init(struct res_pool *s);
+void res_pool_free(struct res_pool *s);
 
 /* Add a file or a directory (every *.json under it, sorted), each file
  * and directory once. Problems are recorded in s->bad, second names and
  * loops in s->skipped; returns the count of documents added. */
-size_t rl_add_path(struct rl_set *s, const char *path);
+size_t res_pool_add_path(struct res_pool *s, const char *path);
 /* Add one document from memory (name is what the bad list calls it).
  * 0, or -EINVAL when refused (then recorded in s->bad). Its summaries
  * are made to follow its samples (s->warned names a wrong one). */
-int rl_add_buffer(struct rl_set *s, const char *name, const char *buf,
+int res_pool_add_buffer(struct res_pool *s, const char *name, const char *buf,
 		  size_t len);
 /* Add a document in memory: a copy of root, as res_write() would write
  * it (keys sorted), is kept (root is not changed); flags:
  * RL_KEEP_FAILED keeps a failed run's document too.
  * 0, or -EINVAL when refused (then recorded in s->bad). */
 #define RL_KEEP_FAILED 1u
-int rl_add_json(struct rl_set *s, const char *name, json_t *root,
+int res_pool_add_json(struct res_pool *s, const char *name, json_t *root,
 		unsigned flags);
 /* After every add: refuse documents whose unit for a metric is not the
  * one most files use, and fill units/better/rate. */
-void rl_finish(struct rl_set *s);
+void res_pool_finish(struct res_pool *s);
 
 /* A parameter's value as text ("4096", "sendfile", "yes"); NULL if
  * absent. Whole numbers print without decimals. */
-const char *rl_param_str(json_t *params, const char *name, char *buf,
+const char *res_param_str(json_t *params, const char *name, char *buf,
 			 size_t len);
 /* Numeric value of a parameter, NAN when absent or not a number. */
-double rl_param_num(json_t *params, const char *name);
+double res_param_num(json_t *params, const char *name);
 /* Append the sample values of a metric in a case to *x (realloc'd). */
-void rl_case_values(json_t *kase, const char *metric, double **x, size_t *n,
+void res_case_values(json_t *kase, const char *metric, double **x, size_t *n,
 		    size_t *cap);
 /* Whether a case has a metric in its summary or any sample. */
-int rl_case_has(json_t *kase, const char *metric);
+int res_case_has(json_t *kase, const char *metric);
 /* A metric's unit in the set ("" when unknown). */
-const char *rl_unit(const struct rl_set *s, const char *metric);
+const char *res_pool_unit(const struct res_pool *s, const char *metric);
 /* 1 when higher is better, -1 lower, 0 unknown. */
-int rl_better(const struct rl_set *s, const char *metric);
-int rl_is_rate(const struct rl_set *s, const char *metric);
+int res_pool_better(const struct res_pool *s, const char *metric);
+int res_pool_is_rate(const struct res_pool *s, const char *metric);
 
 #endif

@@ -92,7 +92,7 @@ static void pert_text(char *b, size_t len, json_t *p)
 
 /*
  * The case's perturbation made again from its paired samples (after its
- * summary: lib/core/result.c picks the rate from it). 1 when the stored one
+ * summary: lib/doc/result.c picks the rate from it). 1 when the stored one
  * said otherwise (ratio, interval or pairs; why, when not NULL, says
  * how), else 0.
  */
@@ -175,7 +175,7 @@ static void nonpositive(struct chk *k, size_t idx, const char *name,
 }
 
 /*
- * One case of rl_check_summaries(): k->refused when a transcription
+ * One case of res_check_summaries(): k->refused when a transcription
  * contradicted its samples or a metric's figures are not finite, k->wrong
  * when a measured summary was wrong (recomputed), k->nonpos for a rate
  * <= 0; each says where in its buffer (the first found).
@@ -201,7 +201,7 @@ static void check_case(json_t *kase, size_t idx, json_t *metrics,
 		size_t n = 0, cap = 0;
 		int bad;
 
-		rl_case_values(kase, name, &x, &n, &cap);
+		res_case_values(kase, name, &x, &n, &cap);
 		fresh = res_summary_json(x, n, transcribed || rate);
 		bad = overflowed(k, idx, name, fresh, x, n);
 		if (!bad && rate)
@@ -251,7 +251,7 @@ static void check_case(json_t *kase, size_t idx, json_t *metrics,
 		snprintf(k->sum, k->slen, "cases[%zu] perturbation %s", idx, w);
 }
 
-int rl_check_summaries(json_t *root, char *err, size_t elen, char *warn,
+int res_check_summaries(json_t *root, char *err, size_t elen, char *warn,
 		       size_t wlen)
 {
 	int transcribed = json_is_true(json_object_get(root, "transcribed"));

@@ -35,7 +35,7 @@ static const char *meter_ran(json_t *sample, unsigned flags)
 	return NULL;
 }
 
-unsigned sample_run(json_t *sample)
+unsigned res_sample_run(json_t *sample)
 {
 	json_t *k = json_object_get(sample, "soak");
 
@@ -44,7 +44,7 @@ unsigned sample_run(json_t *sample)
 	return meter_ran(sample, METER_LOADS_BOX) ? RUN_SOAKED : RUN_PLAIN;
 }
 
-const char *case_paired_by(json_t *kase)
+const char *res_case_paired_by(json_t *kase)
 {
 	const char *by = NULL;
 	json_t *s;
@@ -54,7 +54,7 @@ const char *case_paired_by(json_t *kase)
 	 * (soak) when it ran, else another paired one that did (profile) */
 	json_array_foreach(json_object_get(kase, "samples"), i, s)
 	{
-		if (sample_run(s) != RUN_METERED)
+		if (res_sample_run(s) != RUN_METERED)
 			continue;
 		if (!meter_ran(s, METER_PRIMARY))
 			by = meter_ran(s, METER_PAIRED);
@@ -63,7 +63,7 @@ const char *case_paired_by(json_t *kase)
 	return by ? by : meter_pairer();
 }
 
-unsigned case_runs(json_t *kase, const char *metric)
+unsigned res_case_runs(json_t *kase, const char *metric)
 {
 	unsigned runs = 0;
 	json_t *s;
@@ -73,19 +73,19 @@ unsigned case_runs(json_t *kase, const char *metric)
 	{
 		if (!metric || json_is_number(json_object_get(
 				       json_object_get(s, "metrics"), metric)))
-			runs |= sample_run(s);
+			runs |= res_sample_run(s);
 	}
 	return runs;
 }
 
-size_t case_result_runs(json_t *kase)
+size_t res_case_result_runs(json_t *kase)
 {
 	size_t i, n = 0;
 	json_t *s;
 
 	json_array_foreach(json_object_get(kase, "samples"), i, s)
 	{
-		n += sample_run(s) != RUN_METERED;
+		n += res_sample_run(s) != RUN_METERED;
 	}
 	return n;
 }
@@ -95,7 +95,7 @@ static double num_or_nan(json_t *v)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-int case_perturbation(json_t *kase, struct stats_ratio *r)
+int res_read_perturbation(json_t *kase, struct stats_ratio *r)
 {
 	json_t *p = json_object_get(kase, "perturbation");
 	json_t *ci = json_object_get(p, "ci95");

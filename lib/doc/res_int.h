@@ -10,16 +10,16 @@
 #include "resload.h"
 
 /* Append "path: why" to a list (bad, skipped or warned). */
-void rl_list_add(struct rl_bad **v, size_t *n, size_t *cap, const char *path,
+void res_list_add(struct res_refused **v, size_t *n, size_t *cap, const char *path,
 		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 #define add_bad(s, path, ...)                                                  \
-	rl_list_add(&(s)->bad, &(s)->nbad, &(s)->capbad, path, __VA_ARGS__)
+	res_list_add(&(s)->bad, &(s)->nbad, &(s)->capbad, path, __VA_ARGS__)
 #define add_skipped(s, path, ...)                                              \
-	rl_list_add(&(s)->skipped, &(s)->nskipped, &(s)->capskipped, path,     \
+	res_list_add(&(s)->skipped, &(s)->nskipped, &(s)->capskipped, path,     \
 		    __VA_ARGS__)
 #define add_warned(s, path, ...)                                               \
-	rl_list_add(&(s)->warned, &(s)->nwarned, &(s)->capwarned, path,        \
+	res_list_add(&(s)->warned, &(s)->nwarned, &(s)->capwarned, path,        \
 		    __VA_ARGS__)
 
 /*
@@ -31,7 +31,7 @@ void rl_list_add(struct rl_bad **v, size_t *n, size_t *cap, const char *path,
  * deviation is not a finite number. Each names the case and metric
  * (the first place found).
  */
-int rl_check_summaries(json_t *root, char *err, size_t elen, char *warn,
+int res_check_summaries(json_t *root, char *err, size_t elen, char *warn,
 		       size_t wlen);
 
 /*
@@ -40,20 +40,20 @@ int rl_check_summaries(json_t *root, char *err, size_t elen, char *warn,
  * 0, with warn set when its summary was recomputed; -EINVAL with err.
  * Touches root only (thread-safe across documents).
  */
-int rl_judge(json_t *root, unsigned flags, char *err, size_t len,
+int res_judge(json_t *root, unsigned flags, char *err, size_t len,
 	     char *warn, size_t wlen);
 /* Parse and judge a document's bytes (thread-safe across documents):
- * the root, or NULL with err; warn as rl_judge's. */
-json_t *rl_load(const char *buf, size_t len, char *err, size_t elen,
+ * the root, or NULL with err; warn as res_judge's. */
+json_t *res_load(const char *buf, size_t len, char *err, size_t elen,
 		char *warn, size_t wlen);
 /*
  * A document's bytes parsed quickly (resparse.c): the tree json_loadb
  * (JSON_REJECT_DUPLICATES) would make, or NULL when unsure (then
  * json_loadb decides, and names any error). Thread-safe.
  */
-json_t *rl_parse_quick(const char *buf, size_t len);
+json_t *res_parse_quick(const char *buf, size_t len);
 /* Keep a judged document (root is the set's now), warn into s->warned. */
-void rl_keep(struct rl_set *s, const char *name, json_t *root,
+void res_keep(struct res_pool *s, const char *name, json_t *root,
 	     const char *warn);
 
 #endif

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *case_key(const struct rcase *c, const char *key, char *buf,
+const char *res_case_key(const struct res_pcase *c, const char *key, char *buf,
 		     size_t len)
 {
 	const char *v;
@@ -20,11 +20,11 @@ const char *case_key(const struct rcase *c, const char *key, char *buf,
 		return c->doc->label;
 	if (!strcmp(key, "tool"))
 		return c->doc->tool;
-	v = rl_param_str(c->params, key, buf, len);
+	v = res_param_str(c->params, key, buf, len);
 	return v ? v : "-";
 }
 
-static int where_match(const struct rcase *c, const char *w)
+static int where_match(const struct res_pcase *c, const char *w)
 {
 	const char *eq = strchr(w, '=');
 	char key[128], buf[256];
@@ -34,11 +34,11 @@ static int where_match(const struct rcase *c, const char *w)
 		return 0;
 	memcpy(key, w, (size_t)(eq - w));
 	key[eq - w] = 0;
-	v = case_key(c, key, buf, sizeof(buf));
+	v = res_case_key(c, key, buf, sizeof(buf));
 	return !strcmp(v, eq + 1);
 }
 
-static int case_ok(const struct rcase *c, const struct rfilter *f)
+static int case_ok(const struct res_pcase *c, const struct res_filter *f)
 {
 	size_t i;
 
@@ -51,13 +51,13 @@ static int case_ok(const struct rcase *c, const struct rfilter *f)
 		if (!json_object_get(c->params, f->need_params[i]))
 			return 0;
 	for (i = 0; f->need_metrics && f->need_metrics[i]; i++)
-		if (!rl_case_has(c->kase, f->need_metrics[i]))
+		if (!res_case_has(c->kase, f->need_metrics[i]))
 			return 0;
 	return 1;
 }
 
-void sel_build(const struct rl_set *s, const struct rfilter *f,
-	       struct rsel *out)
+void res_sel_build(const struct res_pool *s, const struct res_filter *f,
+	       struct res_sel *out)
 {
 	size_t i, j;
 	json_t *k;
@@ -67,18 +67,18 @@ void sel_build(const struct rl_set *s, const struct rfilter *f,
 		json_array_foreach(json_object_get(s->docs[i].root, "cases"), j,
 				   k)
 		{
-			struct rcase c = {&s->docs[i], k,
+			struct res_pcase c = {&s->docs[i], k,
 					  json_object_get(k, "params")};
 
 			if (!case_ok(&c, f))
 				continue;
-			out->v = rl_grow(out->v, &out->cap, out->n, sizeof(c));
+			out->v = res_grow(out->v, &out->cap, out->n, sizeof(c));
 			out->v[out->n++] = c;
 		}
 	}
 }
 
-void sel_free(struct rsel *sel)
+void res_sel_free(struct res_sel *sel)
 {
 	free(sel->v);
 	memset(sel, 0, sizeof(*sel));
@@ -92,7 +92,7 @@ static int in_list(const char *const *l, const char *s)
 	return 0;
 }
 
-size_t sel_varying(const struct rsel *sel, const char *const *exclude,
+size_t res_sel_varying(const struct res_sel *sel, const char *const *exclude,
 		   const char **out, size_t max)
 {
 	size_t i, j, n = 0;
@@ -113,10 +113,10 @@ size_t sel_varying(const struct rsel *sel, const char *const *exclude,
 					break;
 			if (k < (int)n || n == max)
 				continue;
-			first = case_key(&sel->v[0], name, a, sizeof(a));
+			first = res_case_key(&sel->v[0], name, a, sizeof(a));
 			for (j = 1; j < sel->n && !differs; j++)
 				differs = strcmp(first,
-						 case_key(&sel->v[j], name, b,
+						 res_case_key(&sel->v[j], name, b,
 							  sizeof(b))) != 0;
 			if (differs)
 				out[n++] = name;
@@ -125,7 +125,7 @@ size_t sel_varying(const struct rsel *sel, const char *const *exclude,
 	return n;
 }
 
-int sel_labels_vary(const struct rsel *sel)
+int res_sel_labels_vary(const struct res_sel *sel)
 {
 	size_t i;
 
@@ -145,7 +145,7 @@ static int is_number(const char *s, double *v)
 
 /* Rank of every distinct value of key k: numeric order when all values
  * are numbers, else order of first appearance. */
-static void rank_key(struct rgroups *g, size_t k)
+static void rank_key(struct res_groups *g, size_t k)
 {
 	int numeric = 1;
 	size_t i, j;
@@ -169,7 +169,7 @@ static size_t cmp_nkeys;
 
 static int cmp_group(const void *a, const void *b)
 {
-	const struct rgroup *x = a, *y = b;
+	const struct res_group *x = a, *y = b;
 	size_t k;
 
 	for (k = 0; k < cmp_nkeys; k++) {
@@ -181,8 +181,8 @@ static int cmp_group(const void *a, const void *b)
 	return 0;
 }
 
-void grp_build(const struct rsel *sel, const char *const *keys, size_t nkeys,
-	       struct rgroups *out)
+void res_grp_build(const struct res_sel *sel, const char *const *keys, size_t nkeys,
+	       struct res_groups *out)
 {
 	size_t i, j, k;
 
@@ -195,10 +195,10 @@ void grp_build(const struct rsel *sel, const char *const *keys, size_t nkeys,
 	for (i = 0; i < sel->n; i++) {
 		char buf[RPT_MAX_KEYS][256];
 		const char *v[RPT_MAX_KEYS];
-		struct rgroup *g = NULL;
+		struct res_group *g = NULL;
 
 		for (k = 0; k < nkeys; k++)
-			v[k] = case_key(&sel->v[i], keys[k], buf[k],
+			v[k] = res_case_key(&sel->v[i], keys[k], buf[k],
 					sizeof(buf[k]));
 		for (j = 0; j < out->n && !g; j++) {
 			for (k = 0; k < nkeys; k++)
@@ -208,7 +208,7 @@ void grp_build(const struct rsel *sel, const char *const *keys, size_t nkeys,
 				g = &out->g[j];
 		}
 		if (!g) {
-			out->g = rl_grow(out->g, &out->cap, out->n, sizeof(*g));
+			out->g = res_grow(out->g, &out->cap, out->n, sizeof(*g));
 			g = &out->g[out->n++];
 			memset(g, 0, sizeof(*g));
 			g->vals = calloc(nkeys + 1, sizeof(char *));
@@ -221,7 +221,7 @@ void grp_build(const struct rsel *sel, const char *const *keys, size_t nkeys,
 					abort();
 			}
 		}
-		g->cases = rl_grow(g->cases, &g->cap, g->n, sizeof(*g->cases));
+		g->cases = res_grow(g->cases, &g->cap, g->n, sizeof(*g->cases));
 		g->cases[g->n++] = &sel->v[i];
 	}
 	for (k = 0; k < nkeys; k++)
@@ -231,7 +231,7 @@ void grp_build(const struct rsel *sel, const char *const *keys, size_t nkeys,
 		qsort(out->g, out->n, sizeof(*out->g), cmp_group);
 }
 
-void grp_free(struct rgroups *g)
+void res_grp_free(struct res_groups *g)
 {
 	size_t i, k;
 
@@ -252,7 +252,7 @@ static const char *stat_field(enum stat_kind st)
 }
 
 /* Is metric a rate in the document the case came from? */
-static int is_rate(const struct rcase *c, const char *metric)
+static int is_rate(const struct res_pcase *c, const char *metric)
 {
 	json_t *m = json_object_get(json_object_get(c->doc->root, "metrics"),
 				    metric);
@@ -261,7 +261,7 @@ static int is_rate(const struct rcase *c, const char *metric)
 }
 
 /* ST_AUTO made concrete for one metric of these cases. */
-static enum stat_kind resolve(struct rcase *const *cs, size_t n,
+static enum stat_kind resolve(struct res_pcase *const *cs, size_t n,
 			      const char *metric, enum stat_kind st)
 {
 	if (st != ST_AUTO)
@@ -271,7 +271,7 @@ static enum stat_kind resolve(struct rcase *const *cs, size_t n,
 
 /* One case: its summary, when it has the statistic asked for (a
  * measured one's undefined hmean is left to the samples to explain). */
-static int from_summary(const struct rcase *c, const char *metric,
+static int from_summary(const struct res_pcase *c, const char *metric,
 			enum stat_kind st, struct cellv *out)
 {
 	json_t *sum =
@@ -296,17 +296,17 @@ static int from_summary(const struct rcase *c, const char *metric,
 	return 1;
 }
 
-size_t cell_cases(struct rcase *const *cs, size_t n, const char *metric,
-		  const char *param, const char *value, struct rcase **out)
+size_t res_cell_cases(struct res_pcase *const *cs, size_t n, const char *metric,
+		  const char *param, const char *value, struct res_pcase **out)
 {
 	size_t i, m = 0;
 	char buf[256];
 
 	for (i = 0; i < n; i++) {
 		if (param &&
-		    strcmp(case_key(cs[i], param, buf, sizeof(buf)), value))
+		    strcmp(res_case_key(cs[i], param, buf, sizeof(buf)), value))
 			continue;
-		if (metric && !rl_case_has(cs[i]->kase, metric))
+		if (metric && !res_case_has(cs[i]->kase, metric))
 			continue;
 		if (out)
 			out[m] = cs[i];
@@ -315,11 +315,11 @@ size_t cell_cases(struct rcase *const *cs, size_t n, const char *metric,
 	return m;
 }
 
-void cell_value(struct rcase *const *cs, size_t n, const char *metric,
+void res_cell_value(struct res_pcase *const *cs, size_t n, const char *metric,
 		enum stat_kind st, const char *param, const char *value,
 		struct cellv *out)
 {
-	struct rcase **use = calloc(n + 1, sizeof(*use));
+	struct res_pcase **use = calloc(n + 1, sizeof(*use));
 	struct stats_summary s;
 	size_t i, m, nx = 0, cap = 0;
 	double *x = NULL;
@@ -329,13 +329,13 @@ void cell_value(struct rcase *const *cs, size_t n, const char *metric,
 	memset(out, 0, sizeof(*out));
 	out->v = out->sd = NAN;
 	st = resolve(cs, n, metric, st);
-	m = cell_cases(cs, n, metric, param, value, use);
+	m = res_cell_cases(cs, n, metric, param, value, use);
 	if (m == 1 && from_summary(use[0], metric, st, out)) {
 		free(use);
 		return;
 	}
 	for (i = 0; i < m; i++)
-		rl_case_values(use[i]->kase, metric, &x, &nx, &cap);
+		res_case_values(use[i]->kase, metric, &x, &nx, &cap);
 	if (nx) {
 		stats_summarize(x, nx, &s);
 		out->v = st == ST_MEDIAN  ? s.median
@@ -350,7 +350,7 @@ void cell_value(struct rcase *const *cs, size_t n, const char *metric,
 	free(use);
 }
 
-const char *stat_name(const struct rcase *c, const char *metric,
+const char *res_stat_name(const struct res_pcase *c, const char *metric,
 		      enum stat_kind st)
 {
 	if (st == ST_AUTO && !(c && metric))
@@ -360,7 +360,7 @@ const char *stat_name(const struct rcase *c, const char *metric,
 	return stat_field(st);
 }
 
-const char *case_meter(json_t *kase, const char *side)
+const char *res_case_meter(json_t *kase, const char *side)
 {
 	json_t *s, *m;
 	size_t i, j;
