@@ -306,13 +306,8 @@ static int dir_rcv_match(const struct cfg *c, const struct rcv_open *o)
 }
 
 const struct ttcp_mode ttcp_dir_mode = {
-	.name = "dir",
-	.xmit_match = dir_xmit_match,
-	.rcv_match = dir_rcv_match,
-	.xmit_open = dir_xmit_open,
-	.xmit = dir_xmit,
-	.rcv = dir_rcv,
-};
+	"dir", dir_xmit_match, dir_rcv_match,
+	dir_xmit_open, dir_xmit, dir_rcv};
 
 struct dir_part *dir_add(struct sample *s, int dir)
 {
@@ -430,15 +425,8 @@ static void dir_closing(const struct rcv *r, const struct sample *s,
 }
 
 const struct ttcp_part dir_part = {
-	.name = "dir",
-	.size = sizeof(struct dir_part),
-	.lines = dir_lines,
-	.params = dir_params,
-	.doc = dir_doc,
-	.hello = dir_hello,
-	.report = dir_report,
-	.check_report = dir_check_report,
-	.check_hello = dir_check_hello,
-	.closing = dir_closing,
-	.reverse = dir_reverse,
-};
+	.name = "dir", .size = sizeof(struct dir_part), .lines = dir_lines,
+	.params = dir_params, .doc = dir_doc, .hello = dir_hello,
+	.report = dir_report, .check_report = dir_check_report,
+	.check_hello = dir_check_hello, .closing = dir_closing,
+	.reverse = dir_reverse};

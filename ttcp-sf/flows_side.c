@@ -459,17 +459,11 @@ static void flows_free(void *data)
 }
 
 const struct ttcp_part flows_part = {
-	.name = "flows",
-	.size = sizeof(struct flows_part),
-	.lines = flows_lines,
-	.params = flows_params,
-	.doc = flows_doc,
-	.hello = flows_hello,
-	.report = flows_report,
-	.check_report = flows_check_report,
-	.check_hello = flows_check_hello,
-	.free = flows_free,
-};
+	.name = "flows", .size = sizeof(struct flows_part),
+	.lines = flows_lines, .params = flows_params, .doc = flows_doc,
+	.hello = flows_hello, .report = flows_report,
+	.check_report = flows_check_report, .check_hello = flows_check_hello,
+	.free = flows_free};
 
 /* -r: a -P stream (or -P -R) whose first connection and setup came. */
 static int flows_rcv(struct rcv *r, const struct rcv_open *o, struct sample *s)
@@ -500,10 +494,5 @@ static void flows_xmit_open(struct xmit *t)
 }
 
 const struct ttcp_mode ttcp_flows_mode = {
-	.name = "flows",
-	.xmit_match = flows_xmit_match,
-	.rcv_match = flows_rcv_match,
-	.xmit_open = flows_xmit_open,
-	.xmit = flows_xmit,
-	.rcv = flows_rcv,
-};
+	"flows", flows_xmit_match, flows_rcv_match,
+	flows_xmit_open, flows_xmit, flows_rcv};

@@ -40,6 +40,8 @@ struct rcv_open {
 	struct dir_setup st;
 };
 
+/* Each mode's file defines its mode with the members in this order:
+ * name, xmit_match, rcv_match, xmit_open, xmit, rcv. */
 struct ttcp_mode {
 	const char *name;	/* "stream", "udp", "rr", "dir", "flows" */
 	/* -t: the options ask for this mode */

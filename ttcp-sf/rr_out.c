@@ -281,17 +281,8 @@ static void rr_free(void *data)
 }
 
 const struct ttcp_part rr_part = {
-	.name = "rr",
-	.size = sizeof(struct rr_part),
-	.counts_trans = 1,
-	.lines = rr_lines,
-	.count = rr_count,
-	.params = rr_params,
-	.doc = rr_doc,
-	.hello = rr_hello,
-	.report = rr_report,
-	.check_report = rr_check_report,
-	.check_hello = rr_check_hello,
-	.closing = rr_closing,
-	.free = rr_free,
-};
+	.name = "rr", .size = sizeof(struct rr_part), .counts_trans = 1,
+	.lines = rr_lines, .count = rr_count, .params = rr_params,
+	.doc = rr_doc, .hello = rr_hello, .report = rr_report,
+	.check_report = rr_check_report, .check_hello = rr_check_hello,
+	.closing = rr_closing, .free = rr_free};

@@ -452,10 +452,5 @@ static void rr_xmit_open(struct xmit *t)
 }
 
 const struct ttcp_mode ttcp_rr_mode = {
-	.name = "rr",
-	.xmit_match = rr_xmit_match,
-	.rcv_match = rr_rcv_match,
-	.xmit_open = rr_xmit_open,
-	.xmit = rr_xmit,
-	.rcv = rr_rcv_sample,
-};
+	"rr", rr_xmit_match, rr_rcv_match,
+	rr_xmit_open, rr_xmit, rr_rcv_sample};

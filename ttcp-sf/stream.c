@@ -147,9 +147,5 @@ static int stream_rcv_match(const struct cfg *c, const struct rcv_open *o)
 }
 
 const struct ttcp_mode ttcp_stream_mode = {
-	.name = "stream",
-	.rcv_match = stream_rcv_match,
-	.xmit_open = xmit_open_source,
-	.xmit = stream_xmit,
-	.rcv = stream_rcv,
-};
+	"stream", NULL, stream_rcv_match,
+	xmit_open_source, stream_xmit, stream_rcv};

@@ -112,13 +112,8 @@ static int udp_rcv_match(const struct cfg *c, const struct rcv_open *o)
 }
 
 const struct ttcp_mode ttcp_udp_mode = {
-	.name = "udp",
-	.xmit_match = udp_xmit_match,
-	.rcv_match = udp_rcv_match,
-	.xmit_open = xmit_open_source,
-	.xmit = udp_xmit,
-	.rcv = udp_rcv_sample,
-};
+	"udp", udp_xmit_match, udp_rcv_match,
+	xmit_open_source, udp_xmit, udp_rcv_sample};
 
 /* UDP's part: the datagrams each side counted (common figures of the
  * hello and the report), in the document and checked. */
@@ -155,7 +150,4 @@ static void udp_check_report(const struct cfg *c, const struct sample *s,
 }
 
 const struct ttcp_part udp_part = {
-	.name = "udp",
-	.doc = udp_doc,
-	.check_report = udp_check_report,
-};
+	.name = "udp", .doc = udp_doc, .check_report = udp_check_report};

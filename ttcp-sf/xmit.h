@@ -1,7 +1,6 @@
-/*
- * xmit.h: the transmitting side (-t), as the modes see it (mode.h): its
- * settings, document, CPU window and source, and the sample being made.
- */
+/* xmit.h: the transmitter (-t) as its modes (mode.h) see it: the
+ * settings, the document, the CPU window, the source, the sample under
+ * way. */
 #ifndef ZCB_TTCP_XMIT_H
 #define ZCB_TTCP_XMIT_H
 

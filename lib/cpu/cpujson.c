@@ -62,7 +62,7 @@ json_t *cpu_sample_to_json(const struct cpu_sample *s)
 		json_object_set_new(j, "percpu_busy_pct", a);
 	}
 	if (s->ok && o && o->to_json)
-		o->to_json(s, j);
+		json_object_set_new(j, o->json_key, o->to_json(s));
 	if (s->ncounters) {
 		json_t *c = json_object();
 
@@ -146,7 +146,8 @@ int cpu_sample_from_json(json_t *j, struct cpu_sample *s, char *err,
 	s->idle_pct = getnum(j, "idle_pct");
 	s->utime_s = getnum(j, "utime_s");
 	o = meter_find(s->meter);
-	if (s->ok && o && o->from_json && o->from_json(j, s, err, len))
+	if (s->ok && o && o->from_json &&
+	    o->from_json(json_object_get(j, o->json_key), s, err, len))
 		return -EINVAL;
 	s->stime_s = getnum(j, "stime_s");
 	a = json_object_get(j, "percpu_busy_pct");

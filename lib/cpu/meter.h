@@ -144,10 +144,13 @@ struct meter_ops {
 	 * windows, or resume; only a meter with a cost has it (soak) */
 	int (*pause)(struct meter *m, int pause, char *err, size_t len);
 	/* optional hooks for the meter's own part of a sample: */
-	/* its JSON keys into j (cpu_sample_to_json) */
-	void (*to_json)(const struct cpu_sample *s, json_t *j);
-	/* and back, checked (it may come from a peer): 0 or -EINVAL */
-	int (*from_json)(json_t *j, struct cpu_sample *s, char *err,
+	/* its JSON, the value of the sample's key json_key
+	 * (cpu_sample_to_json) */
+	const char *json_key;
+	json_t *(*to_json)(const struct cpu_sample *s);
+	/* and back from that value, checked (it may come from a peer): 0
+	 * or -EINVAL */
+	int (*from_json)(json_t *v, struct cpu_sample *s, char *err,
 			 size_t len);
 	/* its metrics beyond cpu_<side>_<meter>_pct (meter_add_metrics);
 	 * m: they describe a slowed run (store them metered_) */
@@ -169,7 +172,8 @@ struct meter_ops {
  * A meter, in one statement: its ops' name and line of help (what
  * `--cpu=help` and the documents show), then its flags, words and
  * hooks (.flags, .words, .open, .start, .stop, .close, .pause, .peer,
- * .to_json, .from_json, .metrics, .print, .print_lines, .priv_size).
+ * .json_key, .to_json, .from_json, .metrics, .print, .print_lines,
+ * .priv_size).
  */
 #define METER_DEFINE(ops, nm, hl, ...)                                      \
 	const struct meter_ops ops = { .name = nm, .help = hl, __VA_ARGS__ }
@@ -246,7 +250,7 @@ void meterset_close(struct meterset *s);
 const char *meter_default_list(const struct meter_opts *o);
 
 /*
- * Paired runs (DESIGN.md, "The meter's cost"). Soakers slow what they
+ * Paired runs (lib/doc/SCHEMA.md, "Paired runs"). Soakers slow what they
  * measure (request/response most: every wake-up of a soaked CPU is an
  * IPI, on a VM an exit too), so a case measured with soak runs its
  * samples in pairs, interleaved: a metered run (soakers on) and an
@@ -303,24 +307,24 @@ double meter_service_demand(const struct cpu_sample *s, double bytes);
 /* The profile meter's part of a sample (lib/cpu/profile_out.c): its
  * "profile" JSON object and back (checked: it may come from a peer), its
  * metrics prof_<side>_<family>_pct, its lines of the CPU block. */
-json_t *prof_sample_json(const struct prof_summary *s);
-int prof_sample_from_json(json_t *j, struct prof_summary *s, char *err,
+json_t *prof_sample_json(const struct cpu_sample *s);
+int prof_sample_from_json(json_t *j, struct cpu_sample *s, char *err,
 			  size_t len);
 struct res_doc;
 void prof_add_metrics(struct res_doc *d, json_t *sample, const char *side,
-		      const struct cpu_sample *s);
+		      const struct cpu_sample *s, int metered);
 void prof_print(FILE *f, const char *side, const struct cpu_sample *s);
 
 /* The sched meter's part of a sample (lib/cpu/sched_out.c), the same
  * four: its "sched" object and back (checked), its metrics
  * sched_<side>_<figure>_pct (metered: stored as metered_..., the figures
  * of a run slowed by soakers), its lines of the CPU block. */
-json_t *sched_sample_json(const struct sched_summary *s);
-int sched_sample_from_json(json_t *j, struct sched_summary *s, char *err,
+json_t *sched_sample_json(const struct cpu_sample *s);
+int sched_sample_from_json(json_t *j, struct cpu_sample *s, char *err,
 			   size_t len);
 void sched_add_metrics(struct res_doc *d, json_t *sample, const char *side,
 		       const struct cpu_sample *s, int metered);
-void sched_print(FILE *f, const struct cpu_sample *s);
+void sched_print(FILE *f, const char *side, const struct cpu_sample *s);
 
 /*
  * Put a window's figures into a result sample's metrics, declaring them

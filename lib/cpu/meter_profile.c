@@ -139,34 +139,15 @@ static const struct meter_words prof_words = {
 	.from_all = "the profile",
 };
 
-/* Its sample's "profile" object and back (profile_out.c). */
-static void prof_to_json(const struct cpu_sample *s, json_t *j)
-{
-	json_object_set_new(j, "profile", prof_sample_json(&s->prof));
-}
-
-static int prof_from_json(json_t *j, struct cpu_sample *s, char *err,
-			  size_t len)
-{
-	return prof_sample_from_json(json_object_get(j, "profile"), &s->prof,
-				     err, len);
-}
-
-static void prof_metrics(struct res_doc *d, json_t *sample, const char *side,
-			 const struct cpu_sample *s, int m)
-{
-	(void)m; /* its own figures, plain in the run it made */
-	prof_add_metrics(d, sample, side, s);
-}
-
 METER_DEFINE(meter_profile_ops, "profile",
 	     "kernel profile of every CPU by symbol and family (perf sampling)",
 	     .flags = METER_PAIRED | METER_NO_LOAD | METER_WITH_PROCSTAT |
 		      METER_OPTIONAL,
 	     .words = &prof_words,
 	     .exposes = "a kernel profile of the whole box",
-	     .to_json = prof_to_json, .from_json = prof_from_json,
-	     .metrics = prof_metrics, .print = prof_print,
+	     .json_key = "profile", .to_json = prof_sample_json,
+	     .from_json = prof_sample_from_json, .metrics = prof_add_metrics,
+	     .print = prof_print,
 	     .open = prof_open, .close = prof_close,
 	     .start = prof_start, .stop = prof_stop, .pause = prof_pause,
 	     .priv_size = sizeof(struct prof_priv));

@@ -141,32 +141,14 @@ static const struct meter_words sched_words = {
 	.from_all = "sched CPU",
 };
 
-/* Its sample's "sched" object and back, its lines (sched_out.c). */
-static void sched_to_json(const struct cpu_sample *s, json_t *j)
-{
-	json_object_set_new(j, "sched", sched_sample_json(&s->sched));
-}
-
-static int sched_from_json(json_t *j, struct cpu_sample *s, char *err,
-			   size_t len)
-{
-	return sched_sample_from_json(json_object_get(j, "sched"), &s->sched,
-				      err, len);
-}
-
-static void sched_lines(FILE *f, const char *side, const struct cpu_sample *s)
-{
-	(void)side;
-	sched_print(f, s);
-}
-
 METER_DEFINE(meter_sched_ops, "sched",
 	     "exact: scheduler and interrupt events counted by BPF (box; this "
 	     "process, peers, softirq by vector)",
 	     .open = sched_open, .close = sched_close,
 	     .flags = METER_OPTIONAL | METER_WITH_PROCSTAT | METER_SHARES,
 	     .words = &sched_words,
-	     .to_json = sched_to_json, .from_json = sched_from_json,
-	     .metrics = sched_add_metrics, .print_lines = sched_lines,
+	     .json_key = "sched", .to_json = sched_sample_json,
+	     .from_json = sched_sample_from_json,
+	     .metrics = sched_add_metrics, .print_lines = sched_print,
 	     .start = sched_start, .stop = sched_stop, .peer = sched_peer,
 	     .priv_size = sizeof(struct sched_priv));

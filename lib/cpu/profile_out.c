@@ -27,8 +27,9 @@ static json_t *fam_json(const double *pct)
 	return fam;
 }
 
-json_t *prof_sample_json(const struct prof_summary *s)
+json_t *prof_sample_json(const struct cpu_sample *cs)
 {
+	const struct prof_summary *s = &cs->prof;
 	json_t *top = json_array();
 	int i;
 
@@ -93,9 +94,10 @@ static int fam_from_json(json_t *fam, double *pct)
 	return 0;
 }
 
-int prof_sample_from_json(json_t *j, struct prof_summary *s, char *err,
+int prof_sample_from_json(json_t *j, struct cpu_sample *cs, char *err,
 			  size_t len)
 {
+	struct prof_summary *s = &cs->prof;
 	json_t *self = json_object_get(j, "self"), *v;
 	json_t *n = json_object_get(j, "samples");
 	const char *ev = json_string_value(json_object_get(j, "event"));
@@ -132,8 +134,9 @@ bad:
 }
 
 void prof_add_metrics(struct res_doc *d, json_t *sample, const char *side,
-		      const struct cpu_sample *s)
+		      const struct cpu_sample *s, int metered)
 {
+	(void)metered; /* its own figures, plain in the run it made */
 	char name[96];
 	int i;
 

@@ -46,8 +46,9 @@ static json_t *part(double pct, uint64_t n)
 	return json_pack("{s:f, s:I}", "pct", pct, "count", (json_int_t)n);
 }
 
-json_t *sched_sample_json(const struct sched_summary *s)
+json_t *sched_sample_json(const struct cpu_sample *cs)
 {
+	const struct sched_summary *s = &cs->sched;
 	json_t *j = json_object(), *sirq = json_object(), *hirq = json_object();
 	const char *name[SCHED_NFIG];
 	const double *v[SCHED_NFIG];
@@ -109,9 +110,10 @@ static int parts_from_json(json_t *o, int (*find)(const char *), double *pct,
 	return 0;
 }
 
-int sched_sample_from_json(json_t *j, struct sched_summary *s, char *err,
+int sched_sample_from_json(json_t *j, struct cpu_sample *cs, char *err,
 			   size_t len)
 {
+	struct sched_summary *s = &cs->sched;
 	const char *name[SCHED_NFIG];
 	const double *v[SCHED_NFIG];
 	unsigned vecs = 0;
@@ -213,7 +215,7 @@ static void print_parts(FILE *f, const char *label, double total,
 	fputc('\n', f);
 }
 
-void sched_print(FILE *f, const struct cpu_sample *s)
+void sched_print(FILE *f, const char *side, const struct cpu_sample *s)
 {
 	const struct sched_summary *x = &s->sched;
 

@@ -69,7 +69,7 @@ void res_grp_build(const struct res_sel *sel, const char *const *keys, size_t nk
 void res_grp_free(struct res_groups *g);
 
 /* ST_AUTO (the default): the harmonic mean for a rate metric (pooled
- * bytes over pooled time, as DESIGN.md and the tools' own tables use),
+ * bytes over pooled time, as the tools' own tables use),
  * the arithmetic mean otherwise. */
 enum stat_kind { ST_AUTO, ST_MEAN, ST_MEDIAN, ST_HMEAN };
 

@@ -1,5 +1,5 @@
 /*
- * layout.h: the seed mails' tables (DESIGN.md, "the mailing-list post")
+ * layout.h: the seed mails' tables (results/seeds, README: the mailing-list post)
  * as named layouts, each owned here once: zcbreport prints them from
  * result files, and the tools print theirs by handing their own
  * document to the same layout (layout_print_doc), so a tool's table and
