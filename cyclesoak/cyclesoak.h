@@ -108,6 +108,15 @@ struct selftest {
 
 /* What the soakers cost a load: parked against running, in pairs. */
 void selftest_perturbation(struct selftest *s);
+/*
+ * A load held by its leader (cs_fork_held's go and res pipes) measured
+ * by every meter of s->meters: the set opened on the leader (mo's pid,
+ * its peers), started, the load let go, its one double result read back
+ * (*v, NAN when none came), the leader reaped, the set stopped into smp.
+ * Returns how many samples, -1 when a signal stopped it.
+ */
+int st_measure_held(struct selftest *s, struct meter_opts *mo, pid_t leader,
+		    int go, int res, double *v, struct cpu_sample *smp);
 
 /* The loads (perturb.c), each in children of the caller: a fixed CPU
  * task on cpu (its seconds), a loopback TCP stream from cpu a to b for

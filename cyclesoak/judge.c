@@ -237,8 +237,6 @@ static void one_io(struct selftest *s, const char *load, int kind,
 {
 	struct cpu_sample smp[METER_MAX];
 	struct meter_opts mo = s->mo;
-	struct meterset set;
-	char err[512];
 	int n, i, go, res, ref;
 	double v = NAN;
 	pid_t leader;
@@ -246,24 +244,10 @@ static void one_io(struct selftest *s, const char *load, int kind,
 	leader = cs_fork_held(SIGKILL, &go, &res);
 	if (!leader)
 		lead(s, kind, d, res);
-	mo.pid = leader;
 	mo.peers = kind == IO_9P ? &d->pid : NULL;
 	mo.npeers = kind == IO_9P;
-	if (meterset_open(&set, s->meters, &mo, err, sizeof(err))) {
-		kill(leader, SIGKILL);
-		die("%s", err);
-	}
-	meterset_start(&set);
-	if (write(go, "g", 1) != 1)
-		die_errno("start the load");
-	close(go);
-	if (read(res, &v, sizeof(v)) != sizeof(v))
-		v = NAN;
-	close(res);
-	cs_wait_all(&leader, 1);
-	n = meterset_stop(&set, smp);
-	meterset_close(&set);
-	if (sig_stop)
+	n = st_measure_held(s, &mo, leader, go, res, &v, smp);
+	if (n < 0)
 		return;
 	ref = find_meter(smp, n, "sched");
 	fprintf(s->out, "  %-10s", load);

@@ -143,20 +143,15 @@ static pid_t load_leader(struct selftest *s, double duty, int all, int *go,
 	_exit(0);
 }
 
-/* One known load: nproc children at duty, measured by every meter. */
-static int one_load(struct selftest *s, const char *load, double duty, int all)
+int st_measure_held(struct selftest *s, struct meter_opts *mo, pid_t leader,
+		    int go, int res, double *v, struct cpu_sample *smp)
 {
-	struct cpu_sample smp[METER_MAX];
-	struct meter_opts mo = s->mo;
 	struct meterset set;
 	char err[512];
-	int n, go, res;
-	double truth, used = 0, want;
-	pid_t leader;
+	int n;
 
-	leader = load_leader(s, duty, all, &go, &res);
-	mo.pid = leader;
-	if (meterset_open(&set, s->meters, &mo, err, sizeof(err))) {
+	mo->pid = leader;
+	if (meterset_open(&set, s->meters, mo, err, sizeof(err))) {
 		kill(leader, SIGKILL);
 		die("%s", err);
 	}
@@ -164,14 +159,30 @@ static int one_load(struct selftest *s, const char *load, double duty, int all)
 	if (write(go, "g", 1) != 1)
 		die_errno("start the load");
 	close(go);
-	if (read(res, &used, sizeof(used)) != sizeof(used))
-		used = 0;
+	if (read(res, v, sizeof(*v)) != sizeof(*v))
+		*v = NAN;
 	close(res);
 	cs_wait_all(&leader, 1);
 	n = meterset_stop(&set, smp);
 	meterset_close(&set);
-	if (sig_stop)
+	return sig_stop ? -1 : n;
+}
+
+/* One known load: nproc children at duty, measured by every meter. */
+static int one_load(struct selftest *s, const char *load, double duty, int all)
+{
+	struct cpu_sample smp[METER_MAX];
+	struct meter_opts mo = s->mo;
+	int n, go, res;
+	double truth, used = 0, want;
+	pid_t leader;
+
+	leader = load_leader(s, duty, all, &go, &res);
+	n = st_measure_held(s, &mo, leader, go, res, &used, smp);
+	if (n < 0)
 		return 1;
+	if (!isfinite(used))
+		used = 0;
 	/* the truth is what the load really got: its CPU time over the
 	 * window (on a busy box less than it asked for: say so) */
 	truth = 100.0 * used / (smp[0].elapsed_s * s->ncpu);

@@ -9,20 +9,20 @@
 #include "ttcp.h"
 
 struct xmit {
-	const struct cfg *c;
-	struct res_doc *d;
-	const struct xfer_ops *ops;
 	const struct ttcp_mode *mode; /* the workload (mode.h) */
-	struct xfer_source src;	/* what the samples send, when they do */
-	int have_src;		/* src is open */
+	const struct cfg *c;
+	const struct xfer_ops *ops;
+	struct series ser;	/* which run comes next, and the rates */
+	struct sample s;	/* the run being made (run, then done) */
+	struct res_doc *d;
 	struct cpuwin w;	/* this side's CPU (-c) */
 	const char *paired_by;	/* "soak", "profile" or NULL: the meter
 				 * whose cost makes the runs go in pairs */
+	struct xfer_source src;	/* what the samples send, when they do */
+	int have_src;		/* src is open */
 	const char *source;	/* "file" / "hot" */
-	char me[256], boot[40];
 	uint64_t zc_completions, zc_copied; /* over all samples */
-	struct series ser;	/* which run comes next, and the rates */
-	struct sample s;	/* the run being made (run, then done) */
+	char me[256], boot[40];
 };
 
 /* The source every sample sends from (the file, or a temp file of the

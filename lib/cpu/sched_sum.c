@@ -19,6 +19,17 @@ static const char *const hirq_names[SCHED_NHI] = {
 	"call_function_single",
 };
 
+/* The index of name among n names, -1 when it is not one. */
+static int find_name(const char *const *names, int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return i;
+	return -1;
+}
+
 const char *sched_vec_name(int v)
 {
 	return v >= 0 && v < SCHED_NVEC ? vec_names[v] : NULL;
@@ -26,12 +37,7 @@ const char *sched_vec_name(int v)
 
 int sched_vec_find(const char *name)
 {
-	int v;
-
-	for (v = 0; v < SCHED_NVEC; v++)
-		if (!strcmp(vec_names[v], name))
-			return v;
-	return -1;
+	return find_name(vec_names, SCHED_NVEC, name);
 }
 
 const char *sched_hirq_name(int k)
@@ -41,12 +47,7 @@ const char *sched_hirq_name(int k)
 
 int sched_hirq_find(const char *name)
 {
-	int k;
-
-	for (k = 0; k < SCHED_NHI; k++)
-		if (!strcmp(hirq_names[k], name))
-			return k;
-	return -1;
+	return find_name(hirq_names, SCHED_NHI, name);
 }
 
 uint64_t sched_events(const struct sched_summary *s)
