@@ -117,6 +117,11 @@ void selftest_perturbation(struct selftest *s);
  */
 int st_measure_held(struct selftest *s, struct meter_opts *mo, pid_t leader,
 		    int go, int res, double *v, struct cpu_sample *smp);
+/* A meter's figure of a load in the document: its case (load, meter)
+ * into *kase, and a new sample holding cpu_box_pct and
+ * cpu_box_<meter>_pct; the caller adds its own and files it. */
+json_t *st_meter_sample(struct selftest *s, const char *load,
+			const struct cpu_sample *m, json_t **kase);
 
 /* The loads (perturb.c), each in children of the caller: a fixed CPU
  * task on cpu (its seconds), a loopback TCP stream from cpu a to b for

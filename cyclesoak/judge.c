@@ -195,13 +195,13 @@ lead(struct selftest *s, int kind, const struct p9peer *d, int res)
 	_exit(0);
 }
 
-/* The index of meter name among smp, or -1. */
-static int find_meter(const struct cpu_sample *smp, int n, const char *name)
+/* The sample of the exact meter (sched), the reference; -1 none. */
+static int find_exact(const struct cpu_sample *smp, int n)
 {
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (smp[i].ok && !strcmp(smp[i].meter, name))
+		if (smp[i].ok && (meter_flags_of(smp[i].meter) & METER_EXACT))
 			return i;
 	return -1;
 }
@@ -210,24 +210,17 @@ static void record(struct selftest *s, const char *load,
 		   const struct cpu_sample *smp, int n, int ref)
 {
 	json_t *kase, *x;
-	char name[64];
 	int i;
 
 	for (i = 0; s->d && i < n; i++) {
 		if (!smp[i].ok)
 			continue;
-		kase = res_case(s->d, json_pack("{s:s, s:s}", "load", load,
-						"meter", smp[i].meter));
-		x = json_object();
-		snprintf(name, sizeof(name), "cpu_box_%.15s_pct", smp[i].meter);
-		res_sample_set(x, "cpu_box_pct", smp[i].busy_pct);
-		res_sample_set(x, name, smp[i].busy_pct);
+		x = st_meter_sample(s, load, &smp[i], &kase);
 		if (ref >= 0)
 			res_sample_set(x, "vs_sched_pts",
 				       smp[i].busy_pct - smp[ref].busy_pct);
 		meter_add_raw(x, "box", &smp[i], 1);
 		res_sample(kase, x);
-		res_metric(s->d, name, "%", RES_LOWER, 0);
 	}
 }
 
@@ -249,7 +242,7 @@ static void one_io(struct selftest *s, const char *load, int kind,
 	n = st_measure_held(s, &mo, leader, go, res, &v, smp);
 	if (n < 0)
 		return;
-	ref = find_meter(smp, n, "sched");
+	ref = find_exact(smp, n);
 	fprintf(s->out, "  %-10s", load);
 	for (i = 0; i < n; i++) {
 		if (!smp[i].ok)

@@ -75,7 +75,6 @@ static void record_load(struct selftest *s, const char *load, double truth,
 			const struct cpu_sample *smp, int n)
 {
 	json_t *kase, *x;
-	char name[64];
 	int i;
 
 	fprintf(s->out, "  %-10s %6.1f", load, truth);
@@ -91,12 +90,7 @@ static void record_load(struct selftest *s, const char *load, double truth,
 			s->maxerr = fabs(smp[i].busy_pct - truth);
 		if (!s->d)
 			continue;
-		kase = res_case(s->d, json_pack("{s:s, s:s}", "load", load,
-						"meter", smp[i].meter));
-		x = json_object();
-		snprintf(name, sizeof(name), "cpu_box_%.15s_pct", smp[i].meter);
-		res_sample_set(x, "cpu_box_pct", smp[i].busy_pct);
-		res_sample_set(x, name, smp[i].busy_pct);
+		x = st_meter_sample(s, load, &smp[i], &kase);
 		res_sample_set(x, "true_pct", truth);
 		res_sample_set(x, "error_pts", smp[i].busy_pct - truth);
 		if (meter_flags_of(smp[i].meter) & METER_SHARES) {
@@ -106,7 +100,6 @@ static void record_load(struct selftest *s, const char *load, double truth,
 		}
 		meter_add_raw(x, "box", &smp[i], 1);
 		res_sample(kase, x);
-		res_metric(s->d, name, "%", RES_LOWER, 0);
 	}
 	for (i = 0; i < n; i++)
 		if (smp[i].ok && (meter_flags_of(smp[i].meter) & METER_SHARES))
@@ -141,6 +134,21 @@ static pid_t load_leader(struct selftest *s, double duty, int all, int *go,
 	if (write(*res, &used, sizeof(used)) < 0)
 		_exit(1);
 	_exit(0);
+}
+
+json_t *st_meter_sample(struct selftest *s, const char *load,
+			const struct cpu_sample *m, json_t **kase)
+{
+	json_t *x = json_object();
+	char name[64];
+
+	*kase = res_case(s->d, json_pack("{s:s, s:s}", "load", load, "meter",
+					 m->meter));
+	snprintf(name, sizeof(name), "cpu_box_%.15s_pct", m->meter);
+	res_metric(s->d, name, "%", RES_LOWER, 0);
+	res_sample_set(x, "cpu_box_pct", m->busy_pct);
+	res_sample_set(x, name, m->busy_pct);
+	return x;
 }
 
 int st_measure_held(struct selftest *s, struct meter_opts *mo, pid_t leader,

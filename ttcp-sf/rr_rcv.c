@@ -116,22 +116,33 @@ static int answer(struct rrs *x, int fd)
 	return 1;
 }
 
+/* The next connection of the sample and its setup, within --timeout
+ * (what: what it is, for the message when none comes; a stray does not
+ * count): its fd, or -1 when stopped. */
+static int next_one(struct rrs *x, const char *what, struct rr_setup *su)
+{
+	struct rcv_wait w;
+	int fd;
+
+	rcv_wait_init(&w, x->r->c->timeout_ms, what);
+	do
+		fd = next_conn(x, &w, su);
+	while (fd == 0);
+	return fd;
+}
+
 /* TCP_CRR: answer on fd, close, and take the next connection until the
  * transmitter's end frame. */
 static int crr(struct rrs *x, int fd)
 {
 	struct rr_setup su;
-	struct rcv_wait w;
 
 	for (;;) {
 		if (!answer(x, fd))
 			fault(x, "request", 0, x->su.req);
 		close(fd);
-		rcv_wait_init(&w, x->r->c->timeout_ms,
-			      "connection for the next --crr transaction");
-		do
-			fd = next_conn(x, &w, &su);
-		while (fd == 0);
+		fd = next_one(x, "connection for the next --crr transaction",
+			      &su);
 		if (fd < 0)
 			return -1;
 		if (su.kind == RR_CRR_END)
@@ -150,7 +161,6 @@ static int rr_flows(struct rrs *x, int fd)
 {
 	int n = x->su.flows, got = 1, i, f, *fds = calloc((size_t)n, sizeof(int));
 	struct rr_setup su;
-	struct rcv_wait w;
 
 	if (!fds)
 		die("out of memory (-P %d)", n);
@@ -159,11 +169,7 @@ static int rr_flows(struct rrs *x, int fd)
 		fds[i] = -1;
 	fds[x->su.flow] = fd;
 	while (got < n) {
-		rcv_wait_init(&w, x->r->c->timeout_ms,
-			      "connection for the next flow");
-		do
-			f = next_conn(x, &w, &su);
-		while (f == 0);
+		f = next_one(x, "connection for the next flow", &su);
 		if (f < 0)
 			return -1;
 		if (su.kind != RR_TCP || su.flows != n || fds[su.flow] >= 0 ||

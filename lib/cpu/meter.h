@@ -106,6 +106,9 @@ enum meter_flags {
 	METER_SHARES = 1 << 7,	/* it splits the box's time by process:
 				 * this tool's share, its peers', the
 				 * rest (sched: cpu_sample.sched) */
+	METER_EXACT = 1 << 8,	/* it counts every CPU's time from the
+				 * kernel's own events: the reference the
+				 * self-test judges the others by (sched) */
 };
 
 /* A paired meter's words, in every output that speaks of its runs. */

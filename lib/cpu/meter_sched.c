@@ -145,7 +145,8 @@ METER_DEFINE(meter_sched_ops, "sched",
 	     "exact: scheduler and interrupt events counted by BPF (box; this "
 	     "process, peers, softirq by vector)",
 	     .open = sched_open, .close = sched_close,
-	     .flags = METER_OPTIONAL | METER_WITH_PROCSTAT | METER_SHARES,
+	     .flags = METER_OPTIONAL | METER_WITH_PROCSTAT | METER_SHARES |
+		      METER_EXACT,
 	     .words = &sched_words,
 	     .json_key = "sched", .to_json = sched_sample_json,
 	     .from_json = sched_sample_from_json,
