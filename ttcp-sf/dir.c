@@ -371,20 +371,17 @@ static void dir_doc(struct res_doc *d, const struct cfg *c, json_t *j,
 	json_object_set_new(j, "rev_elapsed_s", json_real(p->rev_elapsed_s));
 }
 
-static void dir_hello(struct ctl_hello *h, const struct sample *s)
+/* The other way's bytes, and the direction (-t) or their time (-r). */
+static void dir_counts(struct ctl_hello *h, struct ctl_report *rep,
+		       const struct sample *s)
 {
 	const struct dir_part *p = dir_part_of(s);
 
-	h->dir = p->dir;
-	h->rev_bytes = p->rev_bytes;
-}
-
-static void dir_report(struct ctl_report *rep, const struct sample *s)
-{
-	const struct dir_part *p = dir_part_of(s);
-
-	rep->rev_bytes = p->rev_bytes;
-	rep->rev_elapsed_s = p->rev_elapsed_s;
+	if (h)
+		h->dir = p->dir, h->rev_bytes = p->rev_bytes;
+	else
+		rep->rev_bytes = p->rev_bytes,
+		rep->rev_elapsed_s = p->rev_elapsed_s;
 }
 
 static void dir_check_report(const struct cfg *c, const struct sample *s,
@@ -426,7 +423,7 @@ static void dir_closing(const struct rcv *r, const struct sample *s,
 
 const struct ttcp_part dir_part = {
 	.name = "dir", .size = sizeof(struct dir_part), .lines = dir_lines,
-	.params = dir_params, .doc = dir_doc, .hello = dir_hello,
-	.report = dir_report, .check_report = dir_check_report,
-	.check_hello = dir_check_hello, .closing = dir_closing,
+	.params = dir_params, .doc = dir_doc, .counts = dir_counts,
+	.check_report = dir_check_report, .check_hello = dir_check_hello,
+	.closing = dir_closing,
 	.reverse = dir_reverse};

@@ -410,20 +410,16 @@ static void flows_params(json_t *params, const struct cfg *c,
 	json_object_set_new(params, "flows", json_integer(flows_of(s)->n));
 }
 
-static void flows_hello(struct ctl_hello *h, const struct sample *s)
+/* The per-flow counts, either way. */
+static void flows_counts(struct ctl_hello *h, struct ctl_report *rep,
+			 const struct sample *s)
 {
 	const struct flows_part *fp = flows_of(s);
 
-	h->nflows = fp->n;
-	h->flow_count = fp->count;
-}
-
-static void flows_report(struct ctl_report *rep, const struct sample *s)
-{
-	const struct flows_part *fp = flows_of(s);
-
-	rep->nflows = fp->n;
-	rep->flow_count = fp->count;
+	if (h)
+		h->nflows = fp->n, h->flow_count = fp->count;
+	else
+		rep->nflows = fp->n, rep->flow_count = fp->count;
 }
 
 static void flows_check_report(const struct cfg *c, const struct sample *s,
@@ -461,7 +457,7 @@ static void flows_free(void *data)
 const struct ttcp_part flows_part = {
 	.name = "flows", .size = sizeof(struct flows_part),
 	.lines = flows_lines, .params = flows_params, .doc = flows_doc,
-	.hello = flows_hello, .report = flows_report,
+	.counts = flows_counts,
 	.check_report = flows_check_report, .check_hello = flows_check_hello,
 	.free = flows_free};
 

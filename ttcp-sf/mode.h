@@ -87,9 +87,9 @@ struct ttcp_part {
 	void (*doc)(struct res_doc *d, const struct cfg *c, json_t *j,
 		    const struct sample *s, const struct ctl_report *rep,
 		    int same_box);
-	/* its counts into the hello (-t) and into the report (-r) */
-	void (*hello)(struct ctl_hello *h, const struct sample *s);
-	void (*report)(struct ctl_report *rep, const struct sample *s);
+	/* its counts into the hello (-t: h) or the report (-r: rep) */
+	void (*counts)(struct ctl_hello *h, struct ctl_report *rep,
+		       const struct sample *s);
 	/* the other side's counts against this side's: dies naming both */
 	void (*check_report)(const struct cfg *c, const struct sample *s,
 			     const struct ctl_report *rep);

@@ -70,8 +70,8 @@ static int exchange(struct rcv *r, const struct sample *s,
 	rep.dgrams = s->dgrams;
 	rep.zc_copied_pct = s->zc_copied_pct;
 	for (i = 0; ttcp_parts[i]; i++)
-		if (s->part[i] && ttcp_parts[i]->report)
-			ttcp_parts[i]->report(&rep, s);
+		if (s->part[i] && ttcp_parts[i]->counts)
+			ttcp_parts[i]->counts(NULL, &rep, s);
 	j = ctl_report_build(&rep, s->cpu.local,
 			     c->com.cpu ? s->cpu.nlocal : 0);
 	e = peerrep_send(fd, j, c->report_ms);

@@ -250,20 +250,16 @@ static void rr_check_hello(const struct rcv *r, const struct ctl_hello *h,
 		    (unsigned long long)p->trans);
 }
 
-static void rr_hello(struct ctl_hello *h, const struct sample *s)
+/* The transactions, and the kind (-t) or the requests lost (-r). */
+static void rr_counts(struct ctl_hello *h, struct ctl_report *rep,
+		      const struct sample *s)
 {
 	const struct rr_part *p = rr_of(s);
 
-	h->rr_kind = p->kind;
-	h->trans = p->trans;
-}
-
-static void rr_report(struct ctl_report *rep, const struct sample *s)
-{
-	const struct rr_part *p = rr_of(s);
-
-	rep->trans = p->trans;
-	rep->rr_lost = p->lost;
+	if (h)
+		h->rr_kind = p->kind, h->trans = p->trans;
+	else
+		rep->trans = p->trans, rep->rr_lost = p->lost;
 }
 
 static void rr_closing(const struct rcv *r, const struct sample *s,
@@ -283,6 +279,6 @@ static void rr_free(void *data)
 const struct ttcp_part rr_part = {
 	.name = "rr", .size = sizeof(struct rr_part), .counts_trans = 1,
 	.lines = rr_lines, .count = rr_count, .params = rr_params,
-	.doc = rr_doc, .hello = rr_hello, .report = rr_report,
+	.doc = rr_doc, .counts = rr_counts,
 	.check_report = rr_check_report, .check_hello = rr_check_hello,
 	.closing = rr_closing, .free = rr_free};

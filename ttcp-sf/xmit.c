@@ -100,8 +100,8 @@ static int exchange(struct xmit *t, const struct sample *s, int idx,
 	h.sample = idx;
 	h.more = more;
 	for (i = 0; ttcp_parts[i]; i++)
-		if (s->part[i] && ttcp_parts[i]->hello)
-			ttcp_parts[i]->hello(&h, s);
+		if (s->part[i] && ttcp_parts[i]->counts)
+			ttcp_parts[i]->counts(&h, NULL, s);
 	h.soak = s->paired ? s->metered : -1;
 	h.soak_next = s->paired ? !s->metered : -1;
 	fd = sock_connect(c->host, c->port, SOCK_STREAM, c->report_ms, err,
