@@ -29,6 +29,8 @@ enum ro_kind {
 	RO_STAT,   /* auto, mean, median, hmean */
 	RO_FORMAT, /* text, markdown, csv */
 	RO_CFORMAT, /* compare: text, markdown, csv, json (an int) */
+	RO_JUDGE,  /* compare: all, primary (an int) */
+	RO_MW,	   /* compare: require, off (an int) */
 	RO_ERRORS, /* sd, ci95, none */
 	RO_DOUBLE, /* a number in [lo, hi] */
 	RO_LONG,   /* a whole number in [lo, hi] */
@@ -69,6 +71,12 @@ static const struct ropt ropts[] = {
 	 "baseline noisier than this is not judged (default 25)"},
 	{C | H, 0, "min-n", "N", RO_LONG, F(min_n), 0, 2, 1000000,
 	 "fewer samples a side is not judged (default 3)"},
+	{C | H, 0, "judge", "J", RO_JUDGE, F(judge), 0, 0, 0,
+	 "all (default): every metric; primary: each tool's\n"
+	 "short list, the rest as context (zcbreport(1))"},
+	{C | H, 0, "mann-whitney", "M", RO_MW, F(mw), 0, 0, 0,
+	 "require (default): a flag needs U's p < alpha too\n"
+	 "(5 samples a side); off: Welch's q alone"},
 	{C, 'p', "paired", NULL, RO_SET, F(paired), 0, 0, 0,
 	 "runs interleaved: pair samples by order"},
 	{C, 's', "split", "P=A,B", RO_STR, F(split), 0, 0, 0,
@@ -206,7 +214,8 @@ static void word(const char *opt, const char *arg, const char *const *w, int *v)
 	die_usage("--%s: \"%s\" is not %s", opt, arg, w[i + 1]);
 }
 
-static void take(const struct ropt *r, char *arg, struct ropts *o)
+/* An option whose value is one of a few words, into its field. */
+static void take_word(const struct ropt *r, const char *arg, char *field)
 {
 	static const char *const stats[] = {
 		"auto",	 "mean", "median",
@@ -218,6 +227,35 @@ static void take(const struct ropt *r, char *arg, struct ropts *o)
 	static const char *const cfmts[] = {
 		"text", "markdown", "csv", "json", NULL,
 		"text, markdown, csv or json"};
+	static const char *const judges[] = {"all", "primary", NULL,
+					     "all or primary"};
+	static const char *const mws[] = {"require", "off", NULL,
+					  "require or off"};
+	int v = 0;
+
+	if ((r->kind == RO_FORMAT || r->kind == RO_CFORMAT) &&
+	    !strcmp(arg, "md"))
+		arg = "markdown";
+	word(r->name, arg,
+	     r->kind == RO_STAT	     ? stats
+	     : r->kind == RO_FORMAT  ? fmts
+	     : r->kind == RO_ERRORS  ? errs
+	     : r->kind == RO_CFORMAT ? cfmts
+	     : r->kind == RO_JUDGE   ? judges
+				     : mws,
+	     &v);
+	if (r->kind == RO_STAT)
+		*(enum stat_kind *)field = (enum stat_kind)v;
+	else if (r->kind == RO_FORMAT)
+		*(enum tbl_fmt *)field = (enum tbl_fmt)v;
+	else if (r->kind == RO_ERRORS)
+		*(enum err_kind *)field = (enum err_kind)v;
+	else
+		*(int *)field = v;
+}
+
+static void take(const struct ropt *r, char *arg, struct ropts *o)
+{
 	char *field = (char *)o + r->off;
 	size_t *cnt = (size_t *)((char *)o + r->cnt);
 
@@ -236,31 +274,14 @@ static void take(const struct ropt *r, char *arg, struct ropts *o)
 				  arg, RPT_MAX_WHERE);
 		((const char **)field)[(*cnt)++] = arg;
 		break;
-	case RO_CFORMAT:
-		if (!strcmp(arg, "md"))
-			arg = "markdown";
-		word(r->name, arg, cfmts, (int *)field);
-		break;
 	case RO_STAT:
 	case RO_FORMAT:
-	case RO_ERRORS: {
-		int v = 0;
-
-		if (r->kind == RO_FORMAT && !strcmp(arg, "md"))
-			arg = "markdown";
-		word(r->name, arg,
-		     r->kind == RO_STAT	    ? stats
-		     : r->kind == RO_FORMAT ? fmts
-					    : errs,
-		     &v);
-		if (r->kind == RO_STAT)
-			*(enum stat_kind *)field = (enum stat_kind)v;
-		else if (r->kind == RO_FORMAT)
-			*(enum tbl_fmt *)field = (enum tbl_fmt)v;
-		else
-			*(enum err_kind *)field = (enum err_kind)v;
+	case RO_ERRORS:
+	case RO_CFORMAT:
+	case RO_JUDGE:
+	case RO_MW:
+		take_word(r, arg, field);
 		break;
-	}
 	case RO_DOUBLE:
 	case RO_LONG: {
 		char opt[32];

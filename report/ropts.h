@@ -54,6 +54,8 @@ struct ropts {
 	int paired;	  /* --paired */
 	char *split;	  /* --split PARAM=A,B */
 	int cfmt;	  /* --format: enum cmp_fmt (compare/cmp.h) */
+	int judge;	  /* --judge: enum cmp_judge (compare/cmp.h) */
+	int mw;		  /* --mann-whitney: enum cmp_mw (compare/cmp.h) */
 	/* plan */
 	double change; /* --change PCT to find */
 	double power;  /* --power */

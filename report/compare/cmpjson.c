@@ -89,6 +89,26 @@ static json_t *row_json(const struct cmp_cfg *c, const struct cmp_multi *m,
 	return o;
 }
 
+/* What was judged, when not every metric with both tests (the default
+ * keeps the document as it was). */
+static void judge_json(const struct cmp_cfg *c, const struct cmp_multi *m,
+		       json_t *doc)
+{
+	size_t k, context = 0, aliases = 0;
+
+	for (k = 0; k < m->nk; k++) {
+		context += m->st[k].context;
+		aliases += m->st[k].aliases;
+	}
+	if (c->o.judge == CJ_PRIMARY)
+		json_object_update_new(
+			doc, json_pack("{s:s, s:I, s:I}", "judge", "primary",
+				       "context_rows", (json_int_t)context,
+				       "alias_rows", (json_int_t)aliases));
+	if (c->o.mw == CMW_OFF)
+		json_object_set_new(doc, "mann_whitney", json_string("off"));
+}
+
 void cmp_json_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 		    size_t nbad)
 {
@@ -112,6 +132,7 @@ void cmp_json_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 			"refused_inputs", (json_int_t)nbad, "rows", rows);
 	if (!doc)
 		abort();
+	judge_json(c, m, doc);
 	json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_ENSURE_ASCII);
 	printf("\n");
 	json_decref(doc);

@@ -12,6 +12,7 @@
 #include "esc.h"
 #include "judge.h"
 #include "log.h"
+#include "primary.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -150,6 +151,26 @@ static void key_perturbation(struct ckey *k)
 		}
 }
 
+/* With --judge primary, the metric each compared one may be an alias of
+ * (its name without a meter's: cpu_box_procstat_pct, cpu_box_pct); the
+ * samples decide (cmprow.c). */
+static void metric_aliases(const struct cmp_cfg *c, struct cmp_state *st)
+{
+	char b[256];
+	const char *a;
+	size_t i, j;
+
+	for (i = 0; i < st->nmetrics; i++) {
+		st->alias[i] = -1;
+		a = c->o.judge == CJ_PRIMARY
+			    ? res_metric_alias_of(st->metrics[i], b, sizeof(b))
+			    : NULL;
+		for (j = 0; a && j < st->nmetrics; j++)
+			if (!strcmp(st->metrics[j], a))
+				st->alias[i] = (int)j;
+	}
+}
+
 /* Metrics of base that new has in the same unit (or not at all); a
  * metric in another unit is named on stderr and counted in st->nbad. */
 static void shared_metrics(const struct cmp_cfg *c, const struct res_pool *base,
@@ -175,6 +196,7 @@ static void shared_metrics(const struct cmp_cfg *c, const struct res_pool *base,
 		st->metrics[k++] = st->metrics[i];
 	}
 	st->nmetrics = k;
+	metric_aliases(c, st);
 }
 
 void cmp_judge_rows(const struct cmp_cfg *c, const struct res_pool *base,

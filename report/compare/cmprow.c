@@ -13,6 +13,7 @@
  */
 #include "config.h"
 #include "judge.h"
+#include "primary.h"
 
 #include <errno.h>
 #include <math.h>
@@ -56,17 +57,20 @@ static void row_tests(const struct cmp_cfg *c, struct crow *r, const double *x,
 	int logs = all_positive(x, nx) && all_positive(y, ny), et, eu = 0;
 	size_t np = nx < ny ? nx : ny;
 
+	int rank = c->o.mw != CMW_OFF; /* the rank test runs */
+
 	if (c->o.paired) {
 		et = cmp_paired_t(x, y, np, logs, 0.95, &r->t);
-		if (np >= 5)
+		rank &= np >= 5;
+		if (rank)
 			eu = cmp_signed_rank(x, y, np, &r->u);
-		r->have_u = np >= 5 && !eu;
 	} else {
 		et = cmp_welch(x, nx, y, ny, logs, 0.95, &r->t);
-		if (nx >= 5 && ny >= 5)
+		rank &= nx >= 5 && ny >= 5;
+		if (rank)
 			eu = cmp_mann_whitney(x, nx, y, ny, &r->u);
-		r->have_u = nx >= 5 && ny >= 5 && !eu;
 	}
+	r->have_u = rank && !eu;
 	r->have_t = !et;
 	if (et == -EDOM)
 		r->note = "not judged: a mean or variance is not finite";
@@ -145,7 +149,29 @@ struct kfig {
 	size_t n, cap;
 	unsigned runs; /* RUN_* of the samples carrying it */
 	int pub;       /* a case's summary may be published figures */
+	size_t same, differ; /* samples where its alias target (st->alias)
+			      * has the same value, or another */
 };
+
+/* Count a sample's metric m against the metric it may be an alias of. */
+static void alias_check(const struct cmp_state *st, json_t *mo, size_t m,
+			struct kfig *f)
+{
+	json_t *a = json_object_get(mo, st->metrics[m]), *b;
+	double x, y;
+
+	if (st->alias[m] < 0 || !json_is_number(a))
+		return;
+	b = json_object_get(mo, st->metrics[st->alias[m]]);
+	if (!json_is_number(b))
+		return;
+	x = json_number_value(a);
+	y = json_number_value(b);
+	if (fabs(x - y) <= 1e-9 * fmax(fabs(x), fabs(y)))
+		f->same++;
+	else
+		f->differ++;
+}
 
 /*
  * A key's figures of every compared metric (st->metrics) on one side,
@@ -171,6 +197,7 @@ static void key_figures(const struct cmp_state *st, const struct ckey *k,
 			unsigned run = res_sample_run(s);
 
 			for (m = 0; m < st->nmetrics; m++) {
+				alias_check(st, mo, m, &f[m]);
 				v = json_object_get(mo, st->metrics[m]);
 				if (!json_is_number(v))
 					continue;
@@ -239,6 +266,10 @@ static void build_row(const struct cmp_cfg *c, const struct res_pool *s,
 
 	if (!f[0].n || !f[1].n)
 		return;
+	if (f[0].same + f[1].same && !f[0].differ && !f[1].differ) {
+		st->aliases++; /* the row of the metric it is an alias of */
+		return;
+	}
 	st->rows =
 		res_grow(st->rows, &st->caprows, st->nrows, sizeof(*st->rows));
 	r = &st->rows[st->nrows++];
@@ -264,6 +295,11 @@ static void build_row(const struct cmp_cfg *c, const struct res_pool *s,
 	if (incomparable(f[0].runs, f[1].runs, r->why, sizeof(r->why))) {
 		r->change = NAN;
 		st->incomparable++;
+	} else if (c->o.judge == CJ_PRIMARY &&
+		   !res_metric_primary(k->c[0][0]->doc->tool, metric)) {
+		r->context = 1;
+		r->note = "context: not judged";
+		st->context++;
 	} else {
 		judge_row(c, r, rate, f[0].x, f[0].n, f[1].x, f[1].n);
 	}

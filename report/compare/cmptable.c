@@ -126,6 +126,22 @@ static void multi_perturbations(const struct cmp_multi *m, enum tbl_fmt fmt)
 	cmp_perturbations(st, m->labels, k, note_line, &fmt);
 }
 
+/* What was judged (--judge primary, --mann-whitney off), as a note. */
+static void judge_note(const struct cmp_cfg *c, const struct cmp_multi *m,
+		       enum tbl_fmt fmt)
+{
+	size_t k, context = 0, aliases = 0;
+	const char *w;
+
+	for (k = 0; k < m->nk; k++) {
+		context += m->st[k].context;
+		aliases += m->st[k].aliases;
+	}
+	w = cmp_judge_words(c, context, aliases);
+	if (w)
+		tbl_note(stdout, fmt, w);
+}
+
 void cmp_table_hosts(const struct cmp_cfg *c, const struct res_sel *sel,
 		     const char *const *name, size_t n)
 {
@@ -167,6 +183,7 @@ void cmp_table_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 			 "(s): judged from summaries: Welch's t-test on the "
 			 "published n, mean and standard deviation");
 	multi_perturbations(m, fmt);
+	judge_note(c, m, fmt);
 	for (k = 0; k < m->nk; k++) {
 		snprintf(line, sizeof(line),
 			 "%s: %zu rows, %zu judged, %zu regression%s; cases "

@@ -119,7 +119,10 @@ static void print_metric(const struct cmp_cfg *c, const struct res_pool *s,
 		}
 		tbl_set(t, row, 8, "%s", r->flag ? "*" : "");
 		if (r->have_t) {
-			char q[32], p1[32], p2[32] = "n<5";
+			char q[32], p1[32], p2[32];
+
+			snprintf(p2, sizeof(p2), "%s",
+				 c->o.mw == CMW_OFF ? "off" : "n<5");
 
 			fmt_p(q, sizeof(q), r->q);
 			fmt_p(p1, sizeof(p1), r->t.p);
@@ -176,7 +179,7 @@ void cmp_text_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 {
 	const struct res_pool *s = m->s;
 	const struct cmp_state *st = &m->st[0];
-	const char *la = m->base, *lb = m->labels[0];
+	const char *la = m->base, *lb = m->labels[0], *jw;
 	char el[2][1024];
 	size_t i;
 
@@ -198,6 +201,9 @@ void cmp_text_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 	if (st->only[0] || st->only[1])
 		printf("cases only in base: %zu, only in new: %zu\n",
 		       st->only[0], st->only[1]);
+	jw = cmp_judge_words(c, st->context, st->aliases);
+	if (jw)
+		printf("%s\n", jw);
 	printf("zcbreport compare: %s -> %s: %zu rows, %zu judged, %zu "
 	       "regression%s flagged (alpha %g after Benjamini-Hochberg, "
 	       "threshold %g%%)%s%s\n",

@@ -48,6 +48,12 @@ const char *cmp_verdict_word(const struct crow *r);
 /* "; N rows not judged: a computation failed" for a closing line, or
  * "" when failed is 0 (a static buffer). */
 const char *cmp_failed_words(size_t failed);
+/* With --judge primary, the line under the tables that says what was
+ * judged, what is context and which rows were left out as aliases; with
+ * --mann-whitney off, that the rank test did not run. NULL when neither
+ * (a static buffer). */
+const char *cmp_judge_words(const struct cmp_cfg *c, size_t context,
+			    size_t aliases);
 
 /* When a side of the row carries published summaries (n, mean, sd over
  * runs its samples do not list): both sides' n, mean, sd, cov and the
