@@ -70,6 +70,9 @@ struct crow {
 	double sd[2];	  /* with summ: each side's standard deviation */
 	int failed;	  /* not judged: a computation failed (GSL refused
 			   * its arguments); note names it */
+	int merged;	  /* a latency percentile: v is that of each side's
+			   * merged histograms (cmpmerge.c), the tests
+			   * are on the runs' own */
 	int context;	  /* --judge primary: not a primary metric of the
 			   * tool, shown and not judged */
 	char text[240];	  /* a note made for the row (note points here) */

@@ -49,8 +49,9 @@ static json_t *cell_json(const struct cmp_cfg *c, const char *label,
 			 const struct crow *r)
 {
 	const char *test = test_name(c, r);
+	json_t *o;
 
-	return json_pack(
+	o = json_pack(
 		"{s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
 		"s:s?, s:s, s:b, s:o}",
 		"label", jstr(label), "value", num(r->v[1]), "cov",
@@ -61,6 +62,9 @@ static json_t *cell_json(const struct cmp_cfg *c, const char *label,
 		num(r->have_u ? r->u.p : NAN), "test", test, "verdict",
 		cmp_verdict_word(r), "from_summaries", r->summ,
 		"detectable_pct", num(r->have_t ? r->mde : NAN));
+	if (r->merged)
+		json_object_set_new(o, "merged_histograms", json_true());
+	return o;
 }
 
 static json_t *row_json(const struct cmp_cfg *c, const struct cmp_multi *m,

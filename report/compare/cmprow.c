@@ -254,6 +254,24 @@ static int incomparable(unsigned a, unsigned b, char *why, size_t len)
 	return 1;
 }
 
+/* A latency percentile whose runs kept their histograms on both sides:
+ * the figure of each side is that of its merged histograms (cmpmerge.c). */
+static void row_merged(const struct ckey *k, const char *metric,
+		       struct crow *r)
+{
+	double m[2];
+	int side;
+
+	for (side = 0; side < 2; side++) {
+		m[side] = cmp_merged_percentile(k, side, metric);
+		if (!isfinite(m[side]))
+			return;
+	}
+	r->v[0] = m[0];
+	r->v[1] = m[1];
+	r->merged = 1;
+}
+
 /* The row of a key and metric (f: each side's figures of it), unless a
  * side has no value. */
 static void build_row(const struct cmp_cfg *c, const struct res_pool *s,
@@ -287,6 +305,7 @@ static void build_row(const struct cmp_cfg *c, const struct res_pool *s,
 				? stats_stddev(f[side].x, f[side].n) / fabs(m)
 				: NAN;
 	}
+	row_merged(k, metric, r);
 	r->change =
 		r->v[0] != 0 ? (r->v[1] - r->v[0]) / fabs(r->v[0]) * 100 : NAN;
 	if (f[0].pub || f[1].pub)

@@ -101,8 +101,7 @@ static void print_metric(const struct cmp_cfg *c, const struct res_pool *s,
 			continue;
 		any = 1;
 		row = tbl_add_row(t);
-		tbl_set(t, row, 0, "%s",
-			res_pool_is_rate(s, metric) && !r->summ ? "Hmean" : "Amean");
+		tbl_set(t, row, 0, "%s", cmp_stat_word(s, r));
 		tbl_set(t, row, 1, "%s", st->keys[r->key].name);
 		for (side = 0; side < 2; side++) {
 			fmt_auto(b, sizeof(b), r->v[side]);
@@ -154,13 +153,18 @@ static void print_metric(const struct cmp_cfg *c, const struct res_pool *s,
 	tbl_free(t);
 }
 
-/* What "from summaries" on a row means, when a row has it. */
+/* What "from summaries" on a row means, when a row has it; what Hist
+ * means. */
 static void summ_note(const struct cmp_state *st)
 {
-	size_t i, n = 0;
+	size_t i, n = 0, merged = 0;
 
-	for (i = 0; i < st->nrows; i++)
+	for (i = 0; i < st->nrows; i++) {
 		n += st->rows[i].summ && st->rows[i].have_t;
+		merged += st->rows[i].merged;
+	}
+	if (merged)
+		printf("%s\n", cmp_merged_words(merged));
 	if (n)
 		printf("%zu row%s judged from summaries: Welch's t-test on the "
 		       "published n, mean and standard deviation (no samples "

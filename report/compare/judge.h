@@ -67,4 +67,19 @@ int cmp_summary_row(const struct ckey *k, const char *metric, struct crow *r);
 int cmp_cases_fig(struct res_pcase *const *cs, size_t ncs, const char *metric,
 		  double *n, double *mean, double *sd);
 
+/* A row's statistic for the first column: "Hmean" (a rate's pooled
+ * mean), "Amean", or "Hist" (a percentile of merged histograms). */
+const char *cmp_stat_word(const struct res_pool *s, const struct crow *r);
+/* The line under the tables for n rows of merged histograms, or NULL
+ * when n is 0 (cmpmerge.c). */
+const char *cmp_merged_words(size_t n);
+/* The percentile a metric names (lat_p99_us: 99, lat_p999_us: 99.9;
+ * metered_ too), or NAN (cmpmerge.c). */
+double cmp_metric_percentile(const char *metric);
+/* The percentile metric of the merged latency histograms of the samples
+ * of a key's side that carry it, in us; NAN when it is no percentile or
+ * a sample has no histogram (cmpmerge.c). */
+double cmp_merged_percentile(const struct ckey *k, int side,
+			     const char *metric);
+
 #endif
