@@ -25,7 +25,8 @@ static const struct rcmd cmds[] = {
 	{"compare", "[options] BASE NEW", "two sets of runs, with significance",
 	 RC_COMPARE,
 	 "usage: zcbreport compare [options] BASE NEW [NEW...]\n"
-	 "       zcbreport compare --split PARAM=A,B [options] PATH...\n",
+	 "       zcbreport compare --split PARAM=A,B [options] PATH...\n"
+	 "       zcbreport compare --history [options] NIGHT... NEW\n",
 	 "Exit: 1 a regression flagged, 2 bad input, else 0.\n", cmd_compare},
 	{"plot", "[options] PATH...", "PNG and ASCII plots (gnuplot)", RC_PLOT,
 	 "usage: zcbreport plot [options] PATH...\n",

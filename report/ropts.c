@@ -77,6 +77,9 @@ static const struct ropt ropts[] = {
 	{C | H, 0, "mann-whitney", "M", RO_MW, F(mw), 0, 0, 0,
 	 "require (default): a flag needs U's p < alpha too\n"
 	 "(5 samples a side); off: Welch's q alone"},
+	{C, 0, "history", NULL, RO_SET, F(history), 0, 0, 0,
+	 "the paths are the baseline's nights (3 or more,\n"
+	 "oldest first), then NEW: judged against their spread"},
 	{C, 'p', "paired", NULL, RO_SET, F(paired), 0, 0, 0,
 	 "runs interleaved: pair samples by order"},
 	{C, 's', "split", "P=A,B", RO_STR, F(split), 0, 0, 0,

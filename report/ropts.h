@@ -52,6 +52,7 @@ struct ropts {
 	double max_cov;	  /* --max-cov, percent */
 	long min_n;	  /* --min-n */
 	int paired;	  /* --paired */
+	int history;	  /* --history: the paths are nights, then NEW */
 	char *split;	  /* --split PARAM=A,B */
 	int cfmt;	  /* --format: enum cmp_fmt (compare/cmp.h) */
 	int judge;	  /* --judge: enum cmp_judge (compare/cmp.h) */

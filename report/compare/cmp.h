@@ -20,6 +20,7 @@
 #ifndef ZCB_CMP_H
 #define ZCB_CMP_H
 
+#include "cmpnight.h"
 #include "cmpstats.h"
 #include "report.h"
 #include "ropts.h"
@@ -28,6 +29,9 @@
 struct cmp_cfg {
 	struct ropts o; /* the options (threshold, alpha, --paired...) */
 	const char *split_param, *split_a, *split_b; /* --split P=A,B */
+	const struct res_pool *nights; /* --history: the baseline's nights,
+					* oldest first (cmpin.c) */
+	size_t nnights;
 };
 
 /*
@@ -70,6 +74,8 @@ struct crow {
 	double sd[2];	  /* with summ: each side's standard deviation */
 	int failed;	  /* not judged: a computation failed (GSL refused
 			   * its arguments); note names it */
+	int hist;	  /* --history: judged against the nights (night) */
+	struct cmp_night night; /* with hist: the nights' figures */
 	int merged;	  /* a latency percentile: v is that of each side's
 			   * merged histograms (cmpmerge.c), the tests
 			   * are on the runs' own */

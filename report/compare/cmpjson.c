@@ -64,6 +64,16 @@ static json_t *cell_json(const struct cmp_cfg *c, const char *label,
 		"detectable_pct", num(r->have_t ? r->mde : NAN));
 	if (r->merged)
 		json_object_set_new(o, "merged_histograms", json_true());
+	if (r->hist)
+		json_object_set_new(
+			o, "history",
+			json_pack("{s:I, s:o, s:o, s:o, s:o, s:o}", "nights",
+				  (json_int_t)r->night.k, "spread_pct",
+				  num(expm1(r->night.spread) * 100),
+				  "between_pct",
+				  num(expm1(r->night.between) * 100), "se_pct",
+				  num(expm1(r->night.se) * 100), "t",
+				  num(r->t.stat), "df", num(r->t.df)));
 	return o;
 }
 

@@ -59,22 +59,28 @@ static int merge_case(json_t *kase, const char *metric, struct hist *h)
 	return 0;
 }
 
-double cmp_merged_percentile(const struct ckey *k, int side,
-			     const char *metric)
+double cmp_cases_percentile(struct res_pcase *const *cs, size_t n,
+			    const char *metric)
 {
 	double p = cmp_metric_percentile(metric), v = NAN;
 	struct hist h;
 	size_t i;
 
-	if (isnan(p) || !k->n[side] || hist_init(&h))
+	if (isnan(p) || !n || hist_init(&h))
 		return NAN;
-	for (i = 0; i < k->n[side]; i++)
-		if (merge_case(k->c[side][i]->kase, metric, &h))
+	for (i = 0; i < n; i++)
+		if (merge_case(cs[i]->kase, metric, &h))
 			break;
-	if (i == k->n[side] && h.count)
+	if (i == n && h.count)
 		v = (double)hist_percentile(&h, p) / 1000; /* ns -> us */
 	hist_free(&h);
 	return v;
+}
+
+double cmp_merged_percentile(const struct ckey *k, int side,
+			     const char *metric)
+{
+	return cmp_cases_percentile(k->c[side], k->n[side], metric);
 }
 
 const char *cmp_stat_word(const struct res_pool *s, const struct crow *r)

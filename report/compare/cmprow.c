@@ -143,15 +143,6 @@ static void judge_row(const struct cmp_cfg *c, struct crow *r, int rate,
 		row_detectable(c, r);
 }
 
-/* What the rows of a key read of one side's cases, per metric. */
-struct kfig {
-	double *x; /* the samples' values, case by case */
-	size_t n, cap;
-	unsigned runs; /* RUN_* of the samples carrying it */
-	int pub;       /* a case's summary may be published figures */
-	size_t same, differ; /* samples where its alias target (st->alias)
-			      * has the same value, or another */
-};
 
 /* Count a sample's metric m against the metric it may be an alias of. */
 static void alias_check(const struct cmp_state *st, json_t *mo, size_t m,
@@ -180,13 +171,16 @@ static void alias_check(const struct cmp_state *st, json_t *mo, size_t m,
  * than its samples (cmp_summary_row decides). A large compare has
  * thousands of cases a key, each read once here, not once a metric.
  */
-static void key_figures(const struct cmp_state *st, const struct ckey *k,
-			int side, struct kfig *f)
+static void key_figures(const struct cmp_cfg *c, const struct cmp_state *st,
+			const struct ckey *k, int side, struct kfig *f)
 {
 	size_t i, j, m;
 	json_t *s, *v;
 
 	for (i = 0; i < k->n[side]; i++) {
+		int night = side || !c->nnights
+				    ? -1
+				    : cmp_night_of(c, k->c[side][i]);
 		json_t *kase = k->c[side][i]->kase;
 		json_t *samples = json_object_get(kase, "samples");
 		json_t *sum = json_object_get(kase, "summary");
@@ -206,6 +200,12 @@ static void key_figures(const struct cmp_state *st, const struct ckey *k,
 					continue;
 				f[m].x = res_grow(f[m].x, &f[m].cap, f[m].n,
 						 sizeof(*f[m].x));
+				if (night >= 0) {
+					f[m].night = res_grow(
+						f[m].night, &f[m].ncap, f[m].n,
+						sizeof(*f[m].night));
+					f[m].night[f[m].n] = night;
+				}
 				f[m].x[f[m].n++] = json_number_value(v);
 			}
 		}
@@ -308,7 +308,7 @@ static void build_row(const struct cmp_cfg *c, const struct res_pool *s,
 	row_merged(k, metric, r);
 	r->change =
 		r->v[0] != 0 ? (r->v[1] - r->v[0]) / fabs(r->v[0]) * 100 : NAN;
-	if (f[0].pub || f[1].pub)
+	if ((f[0].pub || f[1].pub) && !c->nnights)
 		cmp_summary_row(k, metric, r);
 	r->t.ratio = r->t.ratio_lo = r->t.ratio_hi = NAN;
 	if (incomparable(f[0].runs, f[1].runs, r->why, sizeof(r->why))) {
@@ -319,6 +319,8 @@ static void build_row(const struct cmp_cfg *c, const struct res_pool *s,
 		r->context = 1;
 		r->note = "context: not judged";
 		st->context++;
+	} else if (c->nnights) {
+		cmp_history_row(c, k, r, rate, f);
 	} else {
 		judge_row(c, r, rate, f[0].x, f[0].n, f[1].x, f[1].n);
 	}
@@ -334,13 +336,15 @@ void cmp_key_rows(const struct cmp_cfg *c, const struct res_pool *s,
 	if (!f)
 		abort();
 	for (side = 0; side < 2; side++)
-		key_figures(st, &st->keys[ki], side, f + side * st->nmetrics);
+		key_figures(c, st, &st->keys[ki], side,
+			    f + side * st->nmetrics);
 	for (m = 0; m < st->nmetrics; m++) {
 		struct kfig two[2] = {f[m], f[st->nmetrics + m]};
 
 		build_row(c, s, st, ki, st->metrics[m], two);
 		free(two[0].x);
 		free(two[1].x);
+		free(two[0].night);
 	}
 	free(f);
 }

@@ -26,6 +26,30 @@ void cmp_state_free(struct cmp_state *st);
 void cmp_key_rows(const struct cmp_cfg *c, const struct res_pool *s,
 		  struct cmp_state *st, size_t ki);
 
+/* What the rows of a key read of one side's cases, per metric. */
+struct kfig {
+	double *x; /* the samples' values, case by case */
+	size_t n, cap;
+	int *night; /* --history, the base side: each value's night */
+	size_t ncap;
+	unsigned runs; /* RUN_* of the samples carrying it */
+	int pub;       /* a case's summary may be published figures */
+	size_t same, differ; /* samples where its alias target (st->alias)
+			      * has the same value, or another */
+};
+
+/* --history: the night (index into c->nights) a case came from, -1 for
+ * none (cmphist.c). */
+int cmp_night_of(const struct cmp_cfg *c, const struct res_pcase *rc);
+/* --history: judge row r of key k (f: the base's figures by night and
+ * the new night's) against the nights' spread (cmphist.c, cmpnight.h). */
+void cmp_history_row(const struct cmp_cfg *c, const struct ckey *k,
+		     struct crow *r, int rate, const struct kfig f[2]);
+
+/* --history: the line under the tables that says how the rows were
+ * judged (a static buffer; cmphist.c). */
+const char *cmp_history_words(const struct cmp_cfg *c);
+
 /* Benjamini-Hochberg over every row of nst states at once (an N-way
  * table is one family), then each row's verdict and the counts
  * (cmpverd.c). */
@@ -81,5 +105,8 @@ double cmp_metric_percentile(const char *metric);
  * a sample has no histogram (cmpmerge.c). */
 double cmp_merged_percentile(const struct ckey *k, int side,
 			     const char *metric);
+/* The same over n cases (cmpmerge.c). */
+double cmp_cases_percentile(struct res_pcase *const *cs, size_t n,
+			    const char *metric);
 
 #endif
