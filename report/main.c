@@ -39,6 +39,10 @@ static const struct rcmd cmds[] = {
 	{"plan", "[options] BASE", "runs needed to find a 5% change", RC_PLAN,
 	 "usage: zcbreport plan [options] BASE\n",
 	 "The runs each case of BASE needs to find the change.\n", cmd_plan},
+	{"trend", "[options] NIGHT...", "where each metric shifted", RC_TREND,
+	 "usage: zcbreport trend [options] NIGHT...\n",
+	 "The nights oldest first; change points by E-divisive means.\n",
+	 cmd_trend},
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 
@@ -56,7 +60,7 @@ static void usage_main(FILE *f)
 		   "zcbreport.\n");
 }
 
-/* "table, compare, plot, html, plan" */
+/* "table, compare, plot, html, plan, trend" */
 static const char *names(void)
 {
 	static char b[256];

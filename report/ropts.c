@@ -19,7 +19,8 @@
 #define P   RC_PLOT
 #define H   RC_HTML
 #define N   RC_PLAN
-#define ALL (T | C | P | H | N)
+#define R   RC_TREND
+#define ALL (T | C | P | H | N | R)
 
 /* What an option's value is, and how it is stored. */
 enum ro_kind {
@@ -61,12 +62,18 @@ static const struct ropt ropts[] = {
 	 "row keys: label, tool or params (grid)"},
 	{T, 'c', "cols", "PARAM", RO_STR, F(cols), 0, 0, 0,
 	 "a param whose values become columns"},
-	{T | C | H, 'm', "metric", "M[,M]", RO_LIST, F(metrics), F(nmetrics), 0,
-	 RPT_MAX_METRICS, "metrics (table: default all, one with --cols)"},
+	{T | C | H | R, 'm', "metric", "M[,M]", RO_LIST, F(metrics), F(nmetrics),
+	 0, RPT_MAX_METRICS, "metrics (table: default all, one with --cols)"},
 	{C | H | N, 't', "threshold", "PCT", RO_DOUBLE, F(threshold), 0, 0, 1000,
 	 "smallest change flagged (default 2)"},
 	{C | H | N, 'a', "alpha", "A", RO_DOUBLE, F(alpha), 0, 1e-9, 0.5,
 	 "significance after Benjamini-Hochberg (default 0.05)"},
+	{R, 'a', "alpha", "A", RO_DOUBLE, F(alpha), 0, 1e-9, 0.5,
+	 "a change point's permutation p below this (default\n"
+	 "0.01)"},
+	{R, 0, "judge", "J", RO_JUDGE, F(judge), 0, 0, 0,
+	 "primary (default): each tool's short list; all:\n"
+	 "every metric"},
 	{C | H, 0, "max-cov", "PCT", RO_DOUBLE, F(max_cov), 0, 0, 1e6,
 	 "baseline noisier than this is not judged (default 25)"},
 	{C | H, 0, "min-n", "N", RO_LONG, F(min_n), 0, 2, 1000000,

@@ -21,7 +21,8 @@ enum {
 	RC_COMPARE = 2,
 	RC_PLOT = 4,
 	RC_HTML = 8,
-	RC_PLAN = 16
+	RC_PLAN = 16,
+	RC_TREND = 32
 };
 
 /* plot --errors: the error bars. */

@@ -84,11 +84,9 @@ static void night_merged(const struct cmp_cfg *c, const struct ckey *k,
 	free(cs);
 }
 
-/* Every night's figure of the base side (f), into m[] and w[]; the
- * count of nights that have one, or -EDOM (a value <= 0). */
-static int nights_figs(const struct cmp_cfg *c, const struct ckey *k,
+int cmp_nights_figures(const struct cmp_cfg *c, const struct ckey *k,
 		       const char *metric, int rate, const struct kfig *f,
-		       double *m, double *w)
+		       double *m, double *w, int *which)
 {
 	double *x = malloc((f->n ? f->n : 1) * sizeof(*x));
 	size_t i, j, nx, k_ = 0;
@@ -105,6 +103,8 @@ static int nights_figs(const struct cmp_cfg *c, const struct ckey *k,
 		e = night_fig(x, nx, rate, &m[k_], &w[k_]);
 		if (!e && !isnan(cmp_metric_percentile(metric)))
 			night_merged(c, k, metric, (int)i, &m[k_]);
+		if (which)
+			which[k_] = (int)i;
 		k_++;
 	}
 	free(x);
@@ -149,7 +149,7 @@ void cmp_history_row(const struct cmp_cfg *c, const struct ckey *k,
 	if (!m)
 		abort();
 	w = m + c->nnights + 1;
-	nk = nights_figs(c, k, r->metric, rate, &f[0], m, w);
+	nk = cmp_nights_figures(c, k, r->metric, rate, &f[0], m, w, NULL);
 	if (nk < 0 || new_fig(k, r->metric, rate, &f[1], &x, &se))
 		r->note = "not judged: a figure <= 0 (no log)";
 	else if (nk < CMP_MIN_NIGHTS) {

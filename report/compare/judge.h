@@ -41,6 +41,16 @@ struct kfig {
 /* --history: the night (index into c->nights) a case came from, -1 for
  * none (cmphist.c). */
 int cmp_night_of(const struct cmp_cfg *c, const struct res_pcase *rc);
+/* --history and trend: every night's figure of the base side of key k
+ * (f: its values, each with its night): each night that has the metric
+ * gives its log figure m[] (a rate's hmean, else the mean; a latency
+ * percentile's from that night's merged histograms) and its samples'
+ * variance of the mean w[] (NAN from one sample), its night in which[]
+ * (may be NULL); room for c->nnights each. Their count, or -EDOM (a
+ * value <= 0: no log) (cmphist.c). */
+int cmp_nights_figures(const struct cmp_cfg *c, const struct ckey *k,
+		       const char *metric, int rate, const struct kfig *f,
+		       double *m, double *w, int *which);
 /* --history: judge row r of key k (f: the base's figures by night and
  * the new night's) against the nights' spread (cmphist.c, cmpnight.h). */
 void cmp_history_row(const struct cmp_cfg *c, const struct ckey *k,
