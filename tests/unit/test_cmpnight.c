@@ -6,22 +6,6 @@
 #include "t.h"
 
 #include <errno.h>
-#include <stdint.h>
-
-static uint64_t rng = 88172645463325252ull;
-
-static double unif(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return ((double)(rng >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double gauss(void)
-{
-	return sqrt(-2 * log(unif())) * cos(6.283185307179586 * unif());
-}
 
 /* logs of figures, into l[] */
 static void logs(const double *v, size_t n, double *l)
@@ -116,7 +100,7 @@ static void within_noise(void)
 	for (t = 0; t < 20000; t++) {
 		for (i = 0; i <= 10; i++) {
 			for (j = 0; j < 3; j++)
-				x[j] = 0.05 * gauss();
+				x[j] = 0.05 * t_gauss();
 			sd = stats_stddev(x, 3);
 			if (i < 10) {
 				m[i] = stats_mean(x, 3);

@@ -6,22 +6,6 @@
 #include "t.h"
 
 #include <errno.h>
-#include <stdint.h>
-
-static uint64_t rng = 0x2545f4914f6cdd1dull;
-
-static double unif(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return ((double)(rng >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double gauss(void)
-{
-	return sqrt(-2 * log(unif())) * cos(6.283185307179586 * unif());
-}
 
 /* n nights of log figures: level lv[i] from night i on, noise sd */
 static void series(double *z, size_t n, const size_t *from, const double *lv,
@@ -34,7 +18,7 @@ static void series(double *z, size_t n, const size_t *from, const double *lv,
 		for (j = 0, l = 0; j < nlv; j++)
 			if (i >= from[j])
 				l = lv[j];
-		z[i] = l + sd * gauss();
+		z[i] = l + sd * t_gauss();
 	}
 }
 
