@@ -30,8 +30,7 @@ int cmp_night_of(const struct cmp_cfg *c, const struct res_pcase *rc)
 
 /* One night's figure (log), its variance of the mean (NAN from one
  * sample), from values x[0..n); -EDOM for a value <= 0 (no log). */
-static int night_fig(const double *x, size_t n, int rate, double *m,
-		     double *w)
+static int night_fig(const double *x, size_t n, int rate, double *m, double *w)
 {
 	double *l = malloc((n ? n : 1) * sizeof(*l)), sd, v;
 	size_t i;
@@ -127,8 +126,7 @@ static int new_fig(const struct ckey *k, const char *metric, int rate,
 }
 
 /* The row's figures from the test: the baseline is the nights'. */
-static void history_figures(const struct cmp_cfg *c, struct crow *r,
-			    double x)
+static void history_figures(const struct cmp_cfg *c, struct crow *r, double x)
 {
 	r->hist = 1;
 	r->have_t = 1;

@@ -48,7 +48,7 @@ static void path_labels(const struct cmp_cfg *c, const struct res_sel *sel,
 	for (i = 0; i < n; i++)
 		snprintf(lab[i], sizeof(lab[i]), "%s",
 			 !res_sel_labels_vary(&sel[i]) ? sel[i].v[0].doc->label
-						   : c->o.paths[i]);
+						       : c->o.paths[i]);
 	for (i = 0; i < n; i++)
 		for (j = 0; j < n; j++)
 			dup[i] |= j != i && !strcmp(lab[j], lab[i]);
@@ -123,12 +123,12 @@ static void load_history(const struct cmp_cfg *c, struct cmp_inputs *in,
 	for (i = 0; i < in->nsets; i++) {
 		load_inputs(&in->set[i], c->o.paths + i, 1);
 		*nbad += in->set[i].nbad;
-		res_sel_build(&in->set[i], &f, i + 1 < in->nsets ? &one
-								 : &in->sel[1]);
+		res_sel_build(&in->set[i], &f,
+			      i + 1 < in->nsets ? &one : &in->sel[1]);
 		for (j = 0; i + 1 < in->nsets && j < one.n; j++) {
-			in->sel[0].v = res_grow(in->sel[0].v, &in->sel[0].cap,
-						in->sel[0].n,
-						sizeof(*in->sel[0].v));
+			in->sel[0].v =
+				res_grow(in->sel[0].v, &in->sel[0].cap,
+					 in->sel[0].n, sizeof(*in->sel[0].v));
 			in->sel[0].v[in->sel[0].n++] = one.v[j];
 		}
 		if (i + 1 < in->nsets)
@@ -248,10 +248,10 @@ void cmp_inputs_judge(const struct cmp_cfg *c, struct cmp_inputs *in,
 
 		/* units agree within each set; a kernel's must match the
 		 * base's (the one set of --split is both) */
-		cmp_judge_rows(&hc, base,
-			       &in->set[in->nsets > 1 ? in->nsets - in->n + k
-						      : 0],
-			       pair, &in->st[k - 1]);
+		cmp_judge_rows(
+			&hc, base,
+			&in->set[in->nsets > 1 ? in->nsets - in->n + k : 0],
+			pair, &in->st[k - 1]);
 		in->njudged = k;
 		*nbad += in->st[k - 1].nbad;
 	}

@@ -51,17 +51,16 @@ static json_t *cell_json(const struct cmp_cfg *c, const char *label,
 	const char *test = test_name(c, r);
 	json_t *o;
 
-	o = json_pack(
-		"{s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-		"s:s?, s:s, s:b, s:o}",
-		"label", jstr(label), "value", num(r->v[1]), "cov",
-		num(r->cov[1]), "n", (json_int_t)r->n[1], "change_pct",
-		num(r->change), "ratio", num(r->t.ratio), "ratio_lo",
-		num(r->t.ratio_lo), "ratio_hi", num(r->t.ratio_hi), "p",
-		num(r->have_t ? r->t.p : NAN), "q", num(r->q), "rank_p",
-		num(r->have_u ? r->u.p : NAN), "test", test, "verdict",
-		cmp_verdict_word(r), "from_summaries", r->summ,
-		"detectable_pct", num(r->have_t ? r->mde : NAN));
+	o = json_pack("{s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+		      "s:s?, s:s, s:b, s:o}",
+		      "label", jstr(label), "value", num(r->v[1]), "cov",
+		      num(r->cov[1]), "n", (json_int_t)r->n[1], "change_pct",
+		      num(r->change), "ratio", num(r->t.ratio), "ratio_lo",
+		      num(r->t.ratio_lo), "ratio_hi", num(r->t.ratio_hi), "p",
+		      num(r->have_t ? r->t.p : NAN), "q", num(r->q), "rank_p",
+		      num(r->have_u ? r->u.p : NAN), "test", test, "verdict",
+		      cmp_verdict_word(r), "from_summaries", r->summ,
+		      "detectable_pct", num(r->have_t ? r->mde : NAN));
 	if (r->merged)
 		json_object_set_new(o, "merged_histograms", json_true());
 	if (r->hist)
@@ -94,7 +93,8 @@ static json_t *row_json(const struct cmp_cfg *c, const struct cmp_multi *m,
 					    : json_null());
 	}
 	o = json_pack("{s:s, s:s, s:s, s:s, s:{s:o, s:o, s:I}, s:o}", "metric",
-		      row->metric, "unit", res_pool_unit(m->s, row->metric), "better",
+		      row->metric, "unit", res_pool_unit(m->s, row->metric),
+		      "better",
 		      better > 0   ? "higher"
 		      : better < 0 ? "lower"
 				   : "unknown",

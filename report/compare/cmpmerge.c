@@ -77,8 +77,7 @@ double cmp_cases_percentile(struct res_pcase *const *cs, size_t n,
 	return v;
 }
 
-double cmp_merged_percentile(const struct ckey *k, int side,
-			     const char *metric)
+double cmp_merged_percentile(const struct ckey *k, int side, const char *metric)
 {
 	return cmp_cases_percentile(k->c[side], k->n[side], metric);
 }

@@ -104,7 +104,7 @@ static void print_point(const struct trend *t, const struct ckey *k,
 	       esc_text(eu, sizeof(eu),
 			res_pool_unit(&t->set[t->c.nnights - 1], metric)),
 	       (after / before - 1) * 100,
-	       !better		   ? ""
+	       !better				  ? ""
 	       : (after < before) == (better > 0) ? ", worse"
 						  : ", better",
 	       cp[i].p);
@@ -126,9 +126,9 @@ static void trend_series(struct trend *t, const struct ckey *k,
 	key_values(t, k, metric, &f);
 	n = cmp_nights_figures(&t->c, k, metric, res_pool_is_rate(s, metric),
 			       &f, z, z + t->c.nnights, which);
-	np = n >= 2 * TREND_SIDE ? ediv_points(z, (size_t)n, &ec, cp,
-					       TREND_MAXCP)
-				 : 0;
+	np = n >= 2 * TREND_SIDE
+		     ? ediv_points(z, (size_t)n, &ec, cp, TREND_MAXCP)
+		     : 0;
 	if (n > 0 && n < 2 * TREND_SIDE)
 		t->few++;
 	else if (n > 0)
@@ -190,9 +190,11 @@ static int trend_load(struct trend *t, struct res_sel *all)
 
 int cmd_trend(const struct rcmd *self, int argc, char **argv)
 {
-	struct trend t = {.c = {.o = {.threshold = 2, .alpha = 0.01,
-				       .max_cov = 25, .min_n = 3,
-				       .judge = CJ_PRIMARY}}};
+	struct trend t = {.c = {.o = {.threshold = 2,
+				      .alpha = 0.01,
+				      .max_cov = 25,
+				      .min_n = 3,
+				      .judge = CJ_PRIMARY}}};
 	struct res_sel sel[2] = {{0}, {0}};
 	int r;
 	size_t i;
@@ -212,9 +214,10 @@ int cmd_trend(const struct rcmd *self, int argc, char **argv)
 		       "not searched\n",
 		       t.points, t.points == 1 ? "" : "s", t.series,
 		       t.c.nnights, TREND_PERMS, t.c.o.alpha,
-		       t.c.o.nmetrics		      ? "--metric"
-		       : t.c.o.judge == CJ_PRIMARY ? "each tool's primary metrics"
-						   : "every metric",
+		       t.c.o.nmetrics ? "--metric"
+		       : t.c.o.judge == CJ_PRIMARY
+			       ? "each tool's primary metrics"
+			       : "every metric",
 		       t.few, 2 * TREND_SIDE);
 		cmp_state_free(&t.st);
 	}

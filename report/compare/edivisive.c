@@ -14,10 +14,10 @@
 
 struct ediv {
 	size_t n;
-	double *s;	   /* (n+1)^2 prefix sums of |z_i - z_j| */
-	size_t *cut;	   /* the segments' bounds: 0, points..., n */
+	double *s;   /* (n+1)^2 prefix sums of |z_i - z_j| */
+	size_t *cut; /* the segments' bounds: 0, points..., n */
 	size_t ncut;
-	uint64_t rng;	   /* xorshift64* state */
+	uint64_t rng; /* xorshift64* state */
 	const struct ediv_cfg *cfg;
 };
 
@@ -34,10 +34,9 @@ static void prefix(struct ediv *e, const double *z)
 	memset(e->s, 0, w * w * sizeof(*e->s));
 	for (i = 0; i < n; i++)
 		for (j = 0; j < n; j++)
-			e->s[(i + 1) * w + j + 1] = fabs(z[i] - z[j]) +
-						    e->s[i * w + j + 1] +
-						    e->s[(i + 1) * w + j] -
-						    e->s[i * w + j];
+			e->s[(i + 1) * w + j + 1] =
+				fabs(z[i] - z[j]) + e->s[i * w + j + 1] +
+				e->s[(i + 1) * w + j] - e->s[i * w + j];
 }
 
 /* The sum of |z_i - z_j| over i in [r0, r1), j in [c0, c1). */
@@ -155,7 +154,8 @@ static int cmp_point(const void *a, const void *b)
 int ediv_points(const double *z, size_t n, const struct ediv_cfg *cfg,
 		struct ediv_point *out, size_t max)
 {
-	struct ediv e = {.n = n, .cfg = cfg,
+	struct ediv e = {.n = n,
+			 .cfg = cfg,
 			 .rng = cfg->seed ? cfg->seed : 0x9e3779b97f4a7c15ull};
 	size_t i, k = 0;
 	struct split s;

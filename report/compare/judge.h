@@ -32,8 +32,8 @@ struct kfig {
 	size_t n, cap;
 	int *night; /* --history, the base side: each value's night */
 	size_t ncap;
-	unsigned runs; /* RUN_* of the samples carrying it */
-	int pub;       /* a case's summary may be published figures */
+	unsigned runs;	     /* RUN_* of the samples carrying it */
+	int pub;	     /* a case's summary may be published figures */
 	size_t same, differ; /* samples where its alias target (st->alias)
 			      * has the same value, or another */
 };

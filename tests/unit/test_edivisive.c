@@ -24,7 +24,8 @@ static void series(double *z, size_t n, const size_t *from, const double *lv,
 
 int main(void)
 {
-	const struct ediv_cfg cfg = {.min_size = 3, .alpha = 0.01, .perms = 199};
+	const struct ediv_cfg cfg = {
+		.min_size = 3, .alpha = 0.01, .perms = 199};
 	struct ediv_point p[8], q[8];
 	double z[40];
 	size_t from[2] = {0, 6}, two[3] = {0, 10, 25};

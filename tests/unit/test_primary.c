@@ -43,14 +43,14 @@ int main(void)
 			 "msgs_per_s, *_per_cpu_s", 23));
 
 	/* aliases: a meter's name cut out; none without one */
-	T_CHECK(!strcmp(res_metric_alias_of("cpu_box_procstat_pct", b,
+	T_CHECK(!strcmp(
+		res_metric_alias_of("cpu_box_procstat_pct", b, sizeof(b)),
+		"cpu_box_pct"));
+	T_CHECK(!strcmp(
+		res_metric_alias_of("sd_local_sched_us_per_kb", b, sizeof(b)),
+		"sd_local_us_per_kb"));
+	T_CHECK(!strcmp(res_metric_alias_of("metered_cpu_local_procstat_pct", b,
 					    sizeof(b)),
-			"cpu_box_pct"));
-	T_CHECK(!strcmp(res_metric_alias_of("sd_local_sched_us_per_kb", b,
-					    sizeof(b)),
-			"sd_local_us_per_kb"));
-	T_CHECK(!strcmp(res_metric_alias_of("metered_cpu_local_procstat_pct",
-					    b, sizeof(b)),
 			"metered_cpu_local_pct"));
 	T_CHECK(res_metric_alias_of("cpu_box_pct", b, sizeof(b)) == NULL);
 	T_CHECK(res_metric_alias_of("cpu_box_softirq_pct", b, sizeof(b)) ==
