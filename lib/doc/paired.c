@@ -1,8 +1,10 @@
 /*
  * paired.c: which runs a case's figures came from (paired.h): a pair's
  * metered or unmetered run by its "soak" key, else an unpaired run with
- * or without soakers by its raw CPU entries; and the case's stored
- * perturbation, as resload.c made it again from the samples.
+ * or without soakers by its raw CPU entries; the meter that paired a
+ * case (and whether that keeps it apart from other cases of its params);
+ * and the case's stored perturbation, as resload.c made it again from
+ * the samples.
  */
 #include "config.h"
 #include "meter.h"
@@ -61,6 +63,16 @@ const char *res_case_paired_by(json_t *kase)
 		break;
 	}
 	return by ? by : meter_pairer();
+}
+
+const char *res_case_pairing(json_t *kase)
+{
+	const char *by;
+
+	if (!(res_case_runs(kase, NULL) & RUN_PAIRED))
+		return NULL;
+	by = res_case_paired_by(kase);
+	return strcmp(by, meter_pairer()) ? by : NULL;
 }
 
 unsigned res_case_runs(json_t *kase, const char *metric)

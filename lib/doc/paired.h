@@ -33,5 +33,12 @@ int res_read_perturbation(json_t *kase, struct stats_ratio *r);
 /* The meter whose cost paired a case: "profile" when its metered runs
  * profiled without soak, else "soak". */
 const char *res_case_paired_by(json_t *kase);
+/* What sets a case's runs apart from those of a case of the same params
+ * whose figures may be pooled with it: the meter that paired them when
+ * that is not the primary pairer (soak), i.e. "profile"; NULL for a case
+ * paired by soak and for an unpaired one (their figures of runs with
+ * soakers and without are told apart figure by figure, res_case_runs).
+ * Derived from the samples, so an older document has it too. */
+const char *res_case_pairing(json_t *kase);
 
 #endif
