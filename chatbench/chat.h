@@ -117,6 +117,10 @@ unsigned long long chat_server_runs(struct chat_server *s);
 /* Connections open now (threads model: their threads not yet ended):
  * 0 once every connection's end has been dealt with. */
 int chat_server_conns(struct chat_server *s);
+/* Wait, up to timeout_s, until no connection is open (the last run's
+ * connections all dealt with, so the next run finds the server empty);
+ * the connections still open then, 0 when idle. */
+int chat_server_wait_idle(struct chat_server *s, double timeout_s);
 /* Stop accepting, close every connection, wait for the threads. */
 void chat_server_stop(struct chat_server *s);
 

@@ -229,7 +229,19 @@ static int client_run(void *ctx, const struct series_run *r, double *rate,
 {
 	struct client *k = ctx;
 	struct sample *s = &k->s[k->n];
+	int left;
 
+	/* the in-process server still closing the last run's connections
+	 * would turn this run's away (--max-conns is the run's size) */
+	if (k->srv && (left = chat_server_wait_idle(k->srv, k->rc.timeout_s))) {
+		snprintf(err, len,
+			 "run %ld: the server still holds %d of the last "
+			 "run's connections after %.0f s",
+			 k->n + 1, left, k->rc.timeout_s);
+		log_err("%s", err);
+		res_fail(k->doc, "%s", err);
+		return SERIES_FAILED;
+	}
 	if (ival_start(k->rc.iv, (int)k->n, NULL, s->run.err,
 		       sizeof(s->run.err)) ||
 	    measure_run(k->m, &k->rc, s, r->metered, r->next_metered)) {
