@@ -284,12 +284,17 @@ void sample_to_doc(struct res_doc *d, json_t *kase, const struct sample *s,
 	res_sample_set(j, "time_cpu_pct", s->cpu_pct);
 	res_sample_set(j, "exchange_s", s->run.exchange_s);
 	cpuwin_add_side(d, j, &s->cpu, CPUWIN_LOCAL, 0);
+	meter_put_per_cpu(d, j, "box", s->cpu.local, s->cpu.nlocal, "msgs",
+			  "msg/CPU-s", (double)s->run.received, s->cpu.metered);
 	if (s->cpu.npeer) {
 		res_metric(d, "server_user_s", "s", RES_LOWER, 0);
 		res_metric(d, "server_system_s", "s", RES_LOWER, 0);
 		res_sample_set(j, "server_user_s", s->srv_user_s);
 		res_sample_set(j, "server_system_s", s->srv_sys_s);
 		cpuwin_add_side(d, j, &s->cpu, CPUWIN_PEER, 0);
+		meter_put_per_cpu(d, j, "server", s->cpu.peer, s->cpu.npeer,
+				  "msgs", "msg/CPU-s", (double)s->run.received,
+				  s->cpu.metered);
 	}
 	if (s->run.err[0])
 		json_object_set_new(j, "error", json_string(s->run.err));

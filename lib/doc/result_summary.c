@@ -43,6 +43,16 @@ json_t *res_summary_json(const double *x, size_t n, int is_rate)
 	return o;
 }
 
+/* A figure the meters named already (meter_add_metrics): their CPU,
+ * service demand, profile, CPU-normalised rates (<what>_per_cpu_s_<side>),
+ * or one set aside as metered_. */
+static int meter_named(const char *name)
+{
+	return !strncmp(name, "cpu_", 4) || !strncmp(name, "sd_", 3) ||
+	       !strncmp(name, "prof_", 5) || /* the profiled run's */
+	       !strncmp(name, "metered_", 8) || strstr(name, "_per_cpu_s_");
+}
+
 void res_sample_pair(struct res_doc *d, json_t *sample, int pair, int metered)
 {
 	json_t *m = json_object_get(sample, "metrics"), *v, *def;
@@ -58,9 +68,7 @@ void res_sample_pair(struct res_doc *d, json_t *sample, int pair, int metered)
 	moved = json_object();
 	json_object_foreach_safe(m, tmp, name, v)
 	{
-		if (!strncmp(name, "cpu_", 4) || !strncmp(name, "sd_", 3) ||
-		    !strncmp(name, "prof_", 5) || /* the profiled run's */
-		    !strncmp(name, "metered_", 8))
+		if (meter_named(name))
 			continue;
 		snprintf(full, sizeof(full), "metered_%s", name);
 		json_object_set(moved, full, v);
