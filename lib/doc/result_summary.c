@@ -1,11 +1,13 @@
 /*
  * result_summary.c: what a result document says about its samples: each
  * case's summary of every metric (n, mean, hmean of rates, stddev, cov,
- * min, median, max, ci95), computed when the document is written; and
- * paired runs: a metered sample's rates kept apart as metered_*, and each
- * case's perturbation, the metered over the unmetered rate.
+ * min, median, max, ci95), computed when the document is written, over
+ * the samples that count (never a disturbed run made again: paired.h);
+ * and paired runs: a metered sample's rates kept apart as metered_*, and
+ * each case's perturbation, the metered over the unmetered rate.
  */
 #include "config.h"
+#include "paired.h"
 #include "result.h"
 #include "result_int.h"
 #include "stats.h"
@@ -145,12 +147,11 @@ void res_case_perturbation(json_t *kase, json_t *metrics)
 	{
 		json_t *pa = json_object_get(a, "pair");
 
-		if (!json_is_true(json_object_get(a, "soak")) ||
-		    !json_is_integer(pa))
+		if (res_sample_run(a) != RUN_METERED || !json_is_integer(pa))
 			continue;
 		json_array_foreach(samples, j, b)
 		{
-			if (!json_is_false(json_object_get(b, "soak")) ||
+			if (res_sample_run(b) != RUN_UNMETERED ||
 			    !json_equal(json_object_get(b, "pair"), pa))
 				continue;
 			num[n] = sample_metric(a, mname);
@@ -200,7 +201,7 @@ static void summarize_case(json_t *kase, json_t *metrics)
 			json_t *m = json_object_get(
 				json_object_get(s, "metrics"), name);
 
-			if (json_is_number(m))
+			if (json_is_number(m) && res_sample_counts(s))
 				x[n++] = json_number_value(m);
 		}
 		json_object_set_new(
