@@ -11,6 +11,7 @@
 #include "sock.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,13 +227,15 @@ static int loop(struct erun *run, struct euser *us, uint32_t *count,
 		uint32_t want, double deadline)
 {
 	struct epoll_event ev[256];
+	double left;
 	int n, i, ms;
 
 	(void)us;
 	while (*count < want) {
-		ms = (int)((deadline - clock_now()) * 1000);
-		if (ms <= 0)
+		left = deadline - clock_now();
+		if (left <= 0)
 			return 1;
+		ms = (int)ceil(left * 1000); /* never back before it */
 		if (run->c->interrupt && *run->c->interrupt) {
 			snprintf(run->err, sizeof(run->err),
 				 "interrupted by a signal");

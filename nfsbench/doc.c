@@ -8,6 +8,7 @@
 #include "nfsbench.h"
 #include "log.h"
 #include "result.h"
+#include "series.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -73,7 +74,7 @@ void nb_target(struct cfg *c, struct res_doc *d)
 json_t *nb_config_json(const struct cfg *c)
 {
 	return json_pack(
-		"{s:s, s:s, s:i, s:b, s:b, s:I, s:i, s:b, s:b, s:s, s:i, s:f, s:i, s:s, s:s}",
+		"{s:s, s:s, s:i, s:b, s:b, s:I, s:i, s:b, s:b, s:s, s:i, s:f, s:i, s:s, s:s, s:f, s:i, s:[ff]}",
 		"target", c->path, "op",
 		c->op == NFSIO_WRITE ? "write" : "read", "qd", c->qd, "async",
 		c->async || c->qd > 1, "own_files", c->own_files, "bytes",
@@ -85,11 +86,14 @@ json_t *nb_config_json(const struct cfg *c)
 		"repeat", c->cli.repeat, "max_time_s", c->max_time,
 		"server_pid", (int)c->server_pid, "libnfs_api",
 		nfsio_libnfs_api(), "remote_cpu",
-		c->remote_cpu ? c->remote_cpu : "");
+		c->remote_cpu ? c->remote_cpu : "", "omit_s", c->cli.omit,
+		"reruns", c->cli.reruns, "disturbance", c->cli.steal_max,
+		c->cli.outside_max);
 }
 
 void nb_record(const struct cfg *c, struct res_doc *d,
-	       const struct nb_sample *s)
+	       const struct nb_sample *s, const struct series *ser,
+	       const struct series_run *r, int outcome)
 {
 	json_t *params, *kase, *sample;
 	double mbps = s->elapsed_s > 0 ? s->bytes / s->elapsed_s / 1e6 : 0;
@@ -127,6 +131,12 @@ void nb_record(const struct cfg *c, struct res_doc *d,
 	cpuwin_add(d, sample, &s->cpu, (double)s->bytes);
 	if (s->intervals)
 		json_object_set(sample, "intervals", s->intervals);
+	if (s->omit_s > 0)
+		json_object_set_new(sample, "omitted",
+				    json_pack("{s:f, s:I, s:I}", "s", s->omit_s,
+					      "bytes", (json_int_t)s->omit_bytes,
+					      "ops", (json_int_t)s->omit_ops));
+	series_quiet_doc(ser, r, &s->cpu.quiet, outcome, sample);
 	if (s->cpu.paired)
 		res_sample_pair(d, sample, s->pair, s->cpu.metered);
 	res_sample(kase, sample);

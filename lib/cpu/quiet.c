@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 /* Ticks of field k (all of them: k < 0) between two lines. */
@@ -29,13 +30,17 @@ static double delta(const uint64_t *a, const uint64_t *b, int k)
 	return d;
 }
 
-/* outside from what s holds now */
+/* outside from what s holds now: the sched meter's other share, unless
+ * the run has processes sched does not name (a server, a peer that said
+ * its own rusage: sched counts their softirq time as theirs, rusage
+ * does not), then /proc/stat's, where softirq time is no one's */
 static void outside(struct quiet_sample *s)
 {
-	double o = isfinite(s->sched_other_pct)
-			   ? s->sched_other_pct - s->run_pct
-			   : s->task_pct - s->self_pct - s->run_pct;
+	int sched = isfinite(s->sched_other_pct) && s->run_pct <= 0;
+	double o = sched ? s->sched_other_pct
+			 : s->task_pct - s->self_pct - s->run_pct;
 
+	s->from = sched ? "sched" : "procstat";
 	if (!s->ok || !isfinite(o))
 		s->outside_pct = NAN;
 	else
@@ -132,12 +137,21 @@ void quiet_add_run_s(struct quiet_sample *s, double cpu_s)
 		quiet_add_run(s, 100 * cpu_s / (s->elapsed_s * s->ncpu));
 }
 
+double quiet_process_cpu_s(void)
+{
+	struct rusage u;
+
+	if (getrusage(RUSAGE_SELF, &u))
+		return NAN;
+	return (double)u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 +
+	       (double)u.ru_stime.tv_sec + u.ru_stime.tv_usec / 1e6;
+}
+
 void quiet_use_sched(struct quiet_sample *s, const struct cpu_sample *c)
 {
 	if (!c->ok || !isfinite(c->sched.other_pct))
 		return;
 	s->sched_other_pct = c->sched.other_pct;
-	s->from = "sched";
 	outside(s);
 }
 

@@ -6,7 +6,8 @@
  *   steal    /proc/stat's steal: the hypervisor gave this box's CPUs to
  *            another guest (always available)
  *   outside  the CPU taken by processes outside the run: the sched
- *            meter's other share when it ran (cpu_sample.sched), else
+ *            meter's other share when it ran (cpu_sample.sched) and the
+ *            run is all its self (no server or peer added), else
  *            /proc/stat's task time (user and system; nice is left out,
  *            as the soakers run at nice 19) minus this run's processes:
  *            this process and its descendants (their reaped children
@@ -74,6 +75,10 @@ void quiet_close(struct quiet *q);
 void quiet_add_run(struct quiet_sample *s, double pct);
 /* The same from CPU-seconds the process reported for itself. */
 void quiet_add_run_s(struct quiet_sample *s, double cpu_s);
+/* This process's CPU-seconds so far (getrusage: user + system of every
+ * thread), what a peer reports of itself for the other side's
+ * quiet_add_run_s: the difference over its window. */
+double quiet_process_cpu_s(void);
 /* The sched meter ran: outside from its other share. */
 void quiet_use_sched(struct quiet_sample *s, const struct cpu_sample *sched);
 /* 1 when the sample is past the limits (why: "steal 3.1% > 2%"), else

@@ -28,15 +28,15 @@ for model in threads epoll; do
 		"chatbench $model: the omitted part"
 	jtrue "$d" '.cases[0].samples[0] | .received == 800000 and .omitted.messages < .received' \
 		"chatbench $model: every delivery still checked"
-	jtrue "$d" '.cases[0].samples[0] | ((.received - .omitted.messages) / .exchange_s) as $r
-		| (.metrics.msgs_per_s - $r | fabs) <= 1e-6 * $r' \
+	jtrue "$d" '.cases[0].samples[0] | ((.metrics.msgs_per_s -
+		(.received - .omitted.messages) / .exchange_s) | fabs) <= 1e-6 * .metrics.msgs_per_s' \
 		"chatbench $model: the rate over the rest"
 	# the window is the measured part's: it opens where real_s starts
 	jtrue "$d" '.cases[0].samples[0] | (.cpu.box[0].elapsed_s - .metrics.real_s | fabs) <= 0.01 + 0.01 * .metrics.real_s' \
 		"chatbench $model: the CPU window against real"
-	jtrue "$d" '.cases[0].samples[0] | ((.received - .omitted.messages) /
-		(.cpu.box[0].busy_pct / 100 * .cpu.box[0].ncpu * .cpu.box[0].elapsed_s)) as $r
-		| (.metrics.msgs_per_cpu_s_box - $r | fabs) <= 1e-6 * $r' \
+	jtrue "$d" '.cases[0].samples[0] | ((.metrics.msgs_per_cpu_s_box - (.received - .omitted.messages) /
+		(.cpu.box[0].busy_pct / 100 * .cpu.box[0].ncpu * .cpu.box[0].elapsed_s)) | fabs)
+		<= 1e-6 * .metrics.msgs_per_cpu_s_box' \
 		"chatbench $model: messages per CPU-second of the rest"
 	grep -q '^  --omit: [0-9]* messages of the first 0\.[0-9]* s left out$' "$T/chat-$model.out" ||
 		zcb_fail "chatbench $model: no line of the omitted part"
@@ -52,3 +52,71 @@ grep -q -- '--omit 60 s: the exchange ended after' "$T/short.out" ||
 grep -q -- '--omit, --reruns and --disturbance are for the client side' "$T/srv.out" ||
 	zcb_fail "chatbench --server --omit: $(cat "$T/srv.out")"
 zcb_ok "chatbench: a too long --omit and the server's refusal"
+
+# p9bench against diod: a --duration runs T longer, the measured part
+# is the duration; the bytes before T are not counted
+if command -v diod >/dev/null; then
+	P9=$(zcb_bin p9bench) || exit 1
+	read -r dpid addr export _ < <("$ZCB_SRCDIR/scripts/peer-diod" start) ||
+		zcb_fail "diod did not start"
+	zcb_track "$dpid"
+	zcb_on_exit "rm -rf '$(dirname "$export")'"
+	d=$T/p9.json
+	"$P9" -s "$addr" -a "$export" --duration 300ms --omit 200ms --sizes 4096 \
+		--cpu=procstat --file o.dat -o "$d" >"$T/p9.out" 2>&1 ||
+		zcb_fail "p9bench --omit: $(tail -3 "$T/p9.out")"
+	jtrue "$d" '.config.omit_s == 0.2' "p9bench: config omit_s"
+	jtrue "$d" '[.cases[] | .samples[0].iosize = .params.iosize | .samples[0]
+		| .omitted.s >= 0.2 and .omitted.bytes > 0
+		and .elapsed_s >= 0.3 and .ops * .iosize == .bytes and .omitted.ops * .iosize == .omitted.bytes
+		and ((.metrics.throughput_MBps - .bytes / .elapsed_s / 1e6) | fabs) <= 1e-6 * .metrics.throughput_MBps
+		and ((.cpu.local[0].elapsed_s - .elapsed_s) | fabs) <= 0.02 + 0.02 * .elapsed_s] | all and length == 4' \
+		"p9bench: the omitted part, the rate and the window of each case"
+	"$P9" -s "$addr" -a "$export" --ops 10 --omit 60s --sizes 4096 --file o.dat \
+		-o "$T/p9short.json" >"$T/p9short.out" 2>&1 && zcb_fail "p9bench: --omit past the sample succeeded"
+	grep -q -- '--omit 60 s: the sample ended after' "$T/p9short.out" ||
+		zcb_fail "p9bench: the short sample not named: $(cat "$T/p9short.out")"
+	zcb_ok "p9bench: the first T of each sample left out"
+else
+	echo "(p9bench's part skipped: no diod)"
+fi
+
+# nfsbench on a local file (mounted mode): a fixed count per client, the
+# bytes before T not counted; 5 ms is far below what 256 MiB take
+N=$(zcb_bin nfsbench) || exit 1
+mkdir -p "$T/nfs"
+d=$T/nfs.json
+"$N" -w -b 256m -s 64k --cpu=procstat --omit 5ms -o "$d" "$T/nfs/f" >"$T/nfs.out" 2>&1 ||
+	zcb_fail "nfsbench --omit: $(tail -3 "$T/nfs.out")"
+jtrue "$d" '.config.omit_s == 0.005' "nfsbench: config omit_s"
+jtrue "$d" '.cases[0].samples[0] | .omitted.s >= 0.005 and .bytes + .omitted.bytes == 268435456
+	and .ops + .omitted.ops == 4096
+	and ((.metrics.throughput_MBps - .bytes / .elapsed_s / 1e6) | fabs) <= 1e-6 * .metrics.throughput_MBps
+	and ((.cpu.local[0].elapsed_s - .elapsed_s) | fabs) <= 0.05 + 0.05 * .elapsed_s' \
+	"nfsbench: the omitted part, the rate and the window"
+"$N" -w -b 64k -s 64k --omit 60s -o "$T/nfsshort.json" "$T/nfs/g" >"$T/nfsshort.out" 2>&1 &&
+	zcb_fail "nfsbench: --omit past the sample succeeded"
+grep -q -- '--omit 60 s: client 0 ended after' "$T/nfsshort.out" ||
+	zcb_fail "nfsbench: the short sample not named: $(cat "$T/nfsshort.out")"
+rm -rf "$T/nfs"
+zcb_ok "nfsbench: the bytes of the first T left out"
+
+# zcc against zcs: the file set -n times, the bytes before T not counted
+source "$ZCB_SRCDIR/tests/integration/zcs-lib.sh"
+head -c 1000000 /dev/urandom >"$T/zfile"
+zcs_start omit -c --cpu=procstat
+d=$T/zcc.json
+"$ZCC" -s 127.0.0.1 -p "$ZCS_PORT" -n 400 -c -C --cpu=procstat --omit 5ms \
+	--output "$d" "$T/zfile" >"$T/zcc.out" 2>&1 || zcb_fail "zcc --omit: $(tail -3 "$T/zcc.out")"
+jtrue "$d" '.config.omit_s == 0.005' "zcc: config omit_s"
+jtrue "$d" '.cases[0].samples[0] | .omitted.s >= 0.005 and .bytes + .omitted.bytes == 400000000
+	and .server_payload_bytes == 400000000
+	and ((.metrics.throughput_MBps - .bytes / .elapsed_s / 1e6) | fabs) <= 1e-6 * .metrics.throughput_MBps
+	and ((.cpu.local[0].elapsed_s - .elapsed_s) | fabs) <= 0.05 + 0.05 * .elapsed_s' \
+	"zcc: the omitted part, the rate and the window"
+"$ZCC" -s 127.0.0.1 -p "$ZCS_PORT" -n 1 --omit 60s --output "$T/zccshort.json" "$T/zfile" \
+	>"$T/zccshort.out" 2>&1 && zcb_fail "zcc: --omit past the run succeeded"
+grep -q -- '--omit 60 s: a connection ended after' "$T/zccshort.out" ||
+	zcb_fail "zcc: the short run not named: $(cat "$T/zccshort.out")"
+zcs_stop "$ZCS_PID"
+zcb_ok "zcc: the bytes of the first T left out"
