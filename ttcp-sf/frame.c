@@ -386,6 +386,7 @@ json_t *ctl_hello_build(const struct ctl_hello *h)
 	if (h->soak >= 0) { /* paired runs only: older peers never see it */
 		json_object_set_new(j, "soak", json_boolean(h->soak));
 		json_object_set_new(j, "soak_next", json_boolean(h->soak_next));
+		json_object_set_new(j, "pair", json_integer(h->pair));
 	}
 	put_quiet(j, h->omit_s, h->self_cpu_s);
 	if (h->decide)
@@ -471,9 +472,15 @@ int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len)
 	}
 	h->dir = (int)v;
 	if (get_tri(j, "decide", &h->decide, err, len) ||
-	    get_quiet(j, &h->omit_s, &h->self_cpu_s, err, len))
+	    get_quiet(j, &h->omit_s, &h->self_cpu_s, err, len) ||
+	    get_u64(j, "pair", &v, 0, err, len))
 		return -EINVAL;
 	h->decide = h->decide == 1;
+	h->pair = json_object_get(j, "pair") ? (int)v : h->sample / 2;
+	if (h->pair > h->sample) {
+		snprintf(err, len, "field \"pair\" beyond the sample");
+		return -EINVAL;
+	}
 	return get_flows(j, &h->flow_count, &h->nflows, err, len) ? -EINVAL :
 								    0;
 }

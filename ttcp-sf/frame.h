@@ -102,6 +102,8 @@ struct ctl_hello {
 	int soak_next;		/* the next run's kind, so a receiver on
 				 * another box parks or wakes its soakers
 				 * before it starts; -1 not paired */
+	int pair;		/* paired (soak >= 0): which pair; absent:
+				 * sample / 2 (no run was made again) */
 	int decide;		/* 1: more and soak_next come after the
 				 * report, in a next frame (ctl_next): the
 				 * transmitter judges the sample with the

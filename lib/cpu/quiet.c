@@ -32,13 +32,13 @@ static double delta(const uint64_t *a, const uint64_t *b, int k)
 
 /* outside from what s holds now: the sched meter's other share, unless
  * the run has processes sched does not name (a server, a peer that said
- * its own rusage: sched counts their softirq time as theirs, rusage
- * does not), then /proc/stat's, where softirq time is no one's */
+ * its own CPU: sched counts the softirq time in their context as
+ * theirs, their own figure may not), then the other processes' ticks
+ * less those */
 static void outside(struct quiet_sample *s)
 {
 	int sched = isfinite(s->sched_other_pct) && s->run_pct <= 0;
-	double o = sched ? s->sched_other_pct
-			 : s->task_pct - s->self_pct - s->run_pct;
+	double o = sched ? s->sched_other_pct : s->others_pct - s->run_pct;
 
 	s->from = sched ? "sched" : "procstat";
 	if (!s->ok || !isfinite(o))
@@ -49,7 +49,8 @@ static void outside(struct quiet_sample *s)
 
 void quiet_figures(const struct procstat_snap *a,
 		   const struct procstat_snap *b, double self_ticks,
-		   double elapsed_s, struct quiet_sample *s)
+		   double others_ticks, double elapsed_s,
+		   struct quiet_sample *s)
 {
 	double tot = delta(a->total, b->total, -1);
 
@@ -61,7 +62,7 @@ void quiet_figures(const struct procstat_snap *a,
 	s->ok = tot > 0;
 	if (!s->ok) {
 		s->steal_pct = s->task_pct = s->self_pct = NAN;
-		s->outside_pct = NAN;
+		s->others_pct = s->outside_pct = NAN;
 		return;
 	}
 	s->steal_pct = 100 * delta(a->total, b->total, PS_STEAL) / tot;
@@ -70,17 +71,10 @@ void quiet_figures(const struct procstat_snap *a,
 		       delta(a->total, b->total, PS_SYSTEM)) /
 		      tot;
 	s->self_pct = self_ticks >= 0 ? 100 * self_ticks / tot : NAN;
+	s->others_pct = others_ticks >= 0 ? 100 * others_ticks / tot : NAN;
 	outside(s);
 }
 
-/* The ticks of this process and its descendants; -1 when unknown. */
-static int self_ticks(const char *root, uint64_t *t)
-{
-	uint64_t u;
-	int n;
-
-	return pidcpu_ticks(root, getpid(), 1, t, &u, &n) ? -1 : 0;
-}
 
 void quiet_start(struct quiet *q, const char *root)
 {
@@ -88,29 +82,35 @@ void quiet_start(struct quiet *q, const char *root)
 	if (!q->a)
 		q->a = malloc(sizeof(*q->a));
 	q->t0 = clock_now();
-	q->have_self = !self_ticks(q->root, &q->self0);
+	q->have_self = !pidcpu_split(q->root, getpid(), &q->self0, &q->others0);
 	q->have_a = q->a && !procstat_read(q->root, q->a);
 }
 
 void quiet_stop(struct quiet *q, struct quiet_sample *s)
 {
 	struct procstat_snap *b = malloc(sizeof(*b));
-	uint64_t self1 = 0;
+	uint64_t self1 = 0, others1 = 0;
+	int have_self = q->have_self &&
+			!pidcpu_split(q->root, getpid(), &self1, &others1);
 	int have_b = b && !procstat_read(q->root, b);
-	int have_self = q->have_self && !self_ticks(q->root, &self1);
 	double el = clock_now() - q->t0;
 
 	if (q->have_a && have_b) {
+		/* a process that went unreaped takes its ticks with it: no
+		 * figure below 0 */
 		quiet_figures(q->a, b,
 			      have_self && self1 >= q->self0
 				      ? (double)(self1 - q->self0)
 				      : -1,
+			      !have_self	     ? -1
+			      : others1 >= q->others0 ? (double)(others1 - q->others0)
+						     : 0,
 			      el, s);
 	} else {
 		memset(s, 0, sizeof(*s));
 		s->elapsed_s = el;
 		s->steal_pct = s->task_pct = s->self_pct = NAN;
-		s->sched_other_pct = s->outside_pct = NAN;
+		s->others_pct = s->sched_other_pct = s->outside_pct = NAN;
 		s->from = "procstat";
 	}
 	free(b);
@@ -135,6 +135,13 @@ void quiet_add_run_s(struct quiet_sample *s, double cpu_s)
 {
 	if (s->elapsed_s > 0 && s->ncpu > 0)
 		quiet_add_run(s, 100 * cpu_s / (s->elapsed_s * s->ncpu));
+}
+
+double quiet_self_cpu_s(const struct quiet_sample *s)
+{
+	if (!s->ok || !isfinite(s->self_pct))
+		return NAN;
+	return s->self_pct / 100 * s->elapsed_s * s->ncpu;
 }
 
 double quiet_process_cpu_s(void)

@@ -7,14 +7,16 @@
  *            another guest (always available)
  *   outside  the CPU taken by processes outside the run: the sched
  *            meter's other share when it ran (cpu_sample.sched) and the
- *            run is all its self (no server or peer added), else
- *            /proc/stat's task time (user and system; nice is left out,
- *            as the soakers run at nice 19) minus this run's processes:
- *            this process and its descendants (their reaped children
- *            too), a server process the tool was given (--server-pid)
- *            and a peer on this box that reported its own CPU
- *            (quiet_add_run). Interrupt and softirq time is nobody's
- *            here: it is the run's traffic as often as not.
+ *            run is all its self (no server or peer added), else the
+ *            ticks of every process of the box (/proc/PID/stat: no
+ *            kernel thread, none niced, as the soakers run at nice 19)
+ *            outside this process and its descendants (their reaped
+ *            children too), less the run's other processes: a server
+ *            the tool was given (--server-pid) and a peer on this box
+ *            that reported its own CPU (quiet_add_run). Process ticks,
+ *            not /proc/stat's user and system: a kernel that charges a
+ *            task the interrupts that hit it (tick accounting) charges
+ *            every task alike.
  *
  * A sample past the limits (--disturbance, default 2% steal, 5% outside)
  * is disturbed: the tool returns SERIES_DISTURBED (lib/run/series.h),
@@ -40,9 +42,11 @@ struct quiet_sample {
 	double elapsed_s;	/* the window */
 	int ncpu;		/* CPUs /proc/stat counted */
 	double steal_pct;	/* the box's steal */
-	double task_pct;	/* user + system of the box */
+	double task_pct;	/* user + system of the box (/proc/stat) */
 	double self_pct;	/* this process and its descendants; NAN
 				 * when /proc could not say */
+	double others_pct;	/* every other process, no kernel thread,
+				 * none niced; NAN likewise */
 	double run_pct;		/* the run's other processes on this box
 				 * (a server, a peer): quiet_add_run */
 	double sched_other_pct;	/* the sched meter's other share, NAN
@@ -55,16 +59,18 @@ struct quiet_sample {
 struct quiet {
 	char root[256];		 /* /proc prefix ("" = live) */
 	struct procstat_snap *a; /* at the start (owned) */
-	uint64_t self0;		 /* ticks of this process tree */
+	uint64_t self0, others0; /* ticks of this process tree, and of the
+				  * other processes (pidcpu_split) */
 	int have_a, have_self;
 	double t0;
 };
 
-/* Two readings of /proc/stat and this tree's ticks over them into s
- * (self_ticks < 0: unknown); the figures above. */
+/* Two readings of /proc/stat, and over them the ticks of this tree and
+ * of the other processes (< 0: unknown), into s: the figures above. */
 void quiet_figures(const struct procstat_snap *a,
 		   const struct procstat_snap *b, double self_ticks,
-		   double elapsed_s, struct quiet_sample *s);
+		   double others_ticks, double elapsed_s,
+		   struct quiet_sample *s);
 /* Open a window now (root: NULL = the live box or $ZCB_PROC_ROOT). */
 void quiet_start(struct quiet *q, const char *root);
 /* Close it into s (s->ok 0 when /proc/stat could not be read). */
@@ -75,6 +81,9 @@ void quiet_close(struct quiet *q);
 void quiet_add_run(struct quiet_sample *s, double pct);
 /* The same from CPU-seconds the process reported for itself. */
 void quiet_add_run_s(struct quiet_sample *s, double cpu_s);
+/* The CPU-seconds of this process tree over the window (NAN unknown):
+ * what a side tells its peer of itself. */
+double quiet_self_cpu_s(const struct quiet_sample *s);
 /* This process's CPU-seconds so far (getrusage: user + system of every
  * thread), what a peer reports of itself for the other side's
  * quiet_add_run_s: the difference over its window. */

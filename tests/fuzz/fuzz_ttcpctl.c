@@ -62,6 +62,7 @@ static void hello_round_trip(const struct ctl_hello *h)
 	    back.bytes != h->bytes || back.dgrams != h->dgrams ||
 	    back.sample != h->sample || back.more != h->more ||
 	    back.nflows != h->nflows || back.decide != h->decide ||
+	    (h->soak >= 0 && back.pair != h->pair) ||
 	    !same_num(back.omit_s, h->omit_s) ||
 	    !same_num(back.self_cpu_s, h->self_cpu_s))
 		__builtin_trap();

@@ -53,6 +53,20 @@ else
 	echo "(chatbench's part: its runs were shorter than a clock tick here)"
 fi
 
+# ttcp-sf: the transmitter judges with the receiver's figures, and the
+# next frame tells the receiver, which marks its own sample too
+tt_two dist -- --duration 200ms --reruns 1
+if told "$T/dist-t.json"; then
+	marked "$T/dist-t.json" "ttcp-sf -t"
+	jtrue "$T/dist-r.json" '(.cases[0].samples | length == 2) and .cases[0].samples[0].disturbed.rerun
+		and (.cases[0].samples[1] | has("disturbed") | not)' "ttcp-sf -r: the receiver's marks"
+	grep -q '^ttcp-t: sample 1 disturbed: processes outside the run took .*: made again$' "$T/dist-t.txt" ||
+		zcb_fail "ttcp-sf: no line of the disturbed sample: $(cat "$T/dist-t.txt")"
+	zcb_ok "ttcp-sf: a disturbed sample made again, marked on both ends"
+else
+	echo "(ttcp-sf's part: its samples were shorter than a clock tick here)"
+fi
+
 # the limits are the user's: past 100% nothing is disturbed
 "$B" -r 2 -u 4 -m 2000 --repeat 2 --disturbance 100,100 -o "$T/calm.json" >"$T/calm.out" 2>&1 ||
 	zcb_fail "chatbench --disturbance 100,100: $(tail -3 "$T/calm.out")"

@@ -43,6 +43,44 @@ for model in threads epoll; do
 done
 zcb_ok "chatbench: the first T of the exchange left out"
 
+# ttcp-sf's stream, both ends told: a --duration runs T longer, each
+# side's window and rate are the measured part's, the exchange carries
+# the totals and what each end left out
+tt_two omit -c --cpu=procstat --omit 200ms -- -c --cpu=procstat --omit 200ms --duration 300ms
+d=$T/omit-t.json
+jtrue "$d" '.config.omit_s == 0.2 and (.warnings | length == 0)' "ttcp-sf -t: config omit_s, no warning"
+jtrue "$d" '.cases[0].samples[0] | .omitted.s >= 0.2 and .omitted.bytes > 0 and .elapsed_s >= 0.3
+	and ((.metrics.throughput_MBps - .bytes / .elapsed_s / 1e6) | fabs) <= 1e-6 * .metrics.throughput_MBps
+	and ((.cpu.local[0].elapsed_s - .elapsed_s) | fabs) <= 0.02 + 0.02 * .elapsed_s
+	and .remote.omitted.s >= 0.2 and .remote.bytes + .remote.omitted.bytes == .bytes + .omitted.bytes' \
+	"ttcp-sf -t: the omitted part, the rate, the window and the receiver's"
+jtrue "$T/omit-r.json" '.config.omit_s == 0.2 and (.cases[0].samples[0] | .omitted.s >= 0.2
+	and ((.cpu.local[0].elapsed_s - .elapsed_s) | fabs) <= 0.02 + 0.02 * .elapsed_s)' \
+	"ttcp-sf -r: its own omitted part and window"
+zcb_ok "ttcp-sf: both ends leave out the first T of the stream"
+
+# only the transmitter told: both ends say their windows differ
+tt_two half -- --omit 200ms --duration 300ms
+grep -q '^ttcp-t: the receiver left out the first 0.000 s of its stream, this side 0.2 s: their windows differ' "$T/half-t.txt" ||
+	zcb_fail "ttcp-sf -t: no line of the ends' --omit: $(cat "$T/half-t.txt")"
+grep -q '^ttcp-r: the transmitter leaves out the first 0.2 s, this side 0 s: their windows differ' "$T/half-r.txt" ||
+	zcb_fail "ttcp-sf -r: no line of the ends' --omit: $(cat "$T/half-r.txt")"
+jtrue "$T/half-t.json" '[.warnings[] | select(test("give both ends the same --omit"))] | length == 1' \
+	"ttcp-sf -t: the warning"
+zcb_ok "ttcp-sf: ends with different --omit say so"
+
+# a count sent before T fails, naming --omit; --omit is a stream's
+tt_recv "$T/cnt-r"
+timeout 60 "$TTCP" -t -p "$TT_PORT" -n 10 --omit 60s 127.0.0.1 >"$T/cnt-t.txt" 2>&1 &&
+	zcb_fail "ttcp-sf: a count sent before --omit succeeded"
+grep -q -- '--omit 60 s: the sample.s 81920 bytes went in' "$T/cnt-t.txt" ||
+	zcb_fail "ttcp-sf: the short count not named: $(cat "$T/cnt-t.txt")"
+tt_wait_recv
+"$TTCP" -t -u --omit 1 127.0.0.1 >"$T/u.txt" 2>&1
+[ $? = 2 ] || zcb_fail "ttcp-sf -u --omit: not a usage error"
+grep -q -- '--omit: TCP streams only' "$T/u.txt" || zcb_fail "ttcp-sf -u --omit: $(cat "$T/u.txt")"
+zcb_ok "ttcp-sf: a count shorter than --omit, and --omit off a stream"
+
 # an --omit longer than the exchange: the run fails saying so
 "$B" -r 1 -u 2 -m 10 --omit 60s -o "$T/short.json" >"$T/short.out" 2>&1 &&
 	zcb_fail "chatbench: an exchange shorter than --omit succeeded"

@@ -29,14 +29,16 @@ static void figures(void)
 	char why[160];
 
 	/* 1000 ticks: user 300, system 100, nice 200 (soakers), idle 370,
-	 * steal 30; this tree took 250 of them */
+	 * steal 30; this tree took 250 of them, the other processes 150 */
 	line(&a, 1000, 500, 1000, 5000, 100);
 	line(&b, 1300, 700, 1100, 5370, 130);
-	quiet_figures(&a, &b, 250, 5, &s);
+	quiet_figures(&a, &b, 250, 150, 5, &s);
 	T_CHECK(s.ok && s.ncpu == 2);
+	T_NEAR(quiet_self_cpu_s(&s), 2.5, 1e-9); /* 25% of 2 CPUs x 5 s */
 	T_NEAR(s.steal_pct, 3, 1e-9);
 	T_NEAR(s.task_pct, 40, 1e-9); /* nice left out */
 	T_NEAR(s.self_pct, 25, 1e-9);
+	T_NEAR(s.others_pct, 15, 1e-9);
 	T_NEAR(s.outside_pct, 15, 1e-9);
 	T_STREQ(s.from, "procstat");
 	/* past 2% steal: disturbed, saying why */
@@ -53,12 +55,12 @@ static void figures(void)
 	T_NEAR(s.outside_pct, 5, 1e-9);
 	quiet_add_run(&s, 20); /* never below 0 */
 	T_NEAR(s.outside_pct, 0, 1e-9);
-	/* this tree unknown: outside unknown, and never disturbing */
-	quiet_figures(&a, &b, -1, 5, &s);
+	/* the processes unknown: outside unknown, and never disturbing */
+	quiet_figures(&a, &b, -1, -1, 5, &s);
 	T_CHECK(isnan(s.outside_pct));
 	T_CHECK(quiet_disturbed(&s, 5, 0, why, sizeof(why)) == 0);
 	/* no time between the readings: nothing known */
-	quiet_figures(&a, &a, 0, 0, &s);
+	quiet_figures(&a, &a, 0, 0, 0, &s);
 	T_CHECK(!s.ok && quiet_disturbed(&s, 0, 0, why, sizeof(why)) == 0);
 }
 
@@ -71,7 +73,7 @@ static void with_sched(void)
 
 	line(&a, 0, 0, 0, 0, 0);
 	line(&b, 600, 0, 200, 200, 0);
-	quiet_figures(&a, &b, 100, 1, &s);
+	quiet_figures(&a, &b, 100, 700, 1, &s);
 	T_NEAR(s.outside_pct, 70, 1e-9);
 	memset(&c, 0, sizeof(c));
 	snprintf(c.meter, sizeof(c.meter), "sched");
@@ -97,7 +99,7 @@ static void with_sched(void)
 	T_NEAR(json_number_value(json_object_get(j, "outside_max")), 5, 0);
 	json_decref(j);
 	/* unknown figures are null, never NaN */
-	quiet_figures(&a, &b, -1, 1, &s);
+	quiet_figures(&a, &b, -1, -1, 1, &s);
 	j = quiet_json(&s);
 	T_CHECK(json_is_null(json_object_get(j, "outside_pct")));
 	json_decref(j);
