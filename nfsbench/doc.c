@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "nfsbench.h"
+#include "hostinfo.h"
 #include "log.h"
 #include "result.h"
 #include "series.h"
@@ -73,7 +74,8 @@ void nb_target(struct cfg *c, struct res_doc *d)
 
 json_t *nb_config_json(const struct cfg *c)
 {
-	return json_pack(
+	char cpus[256];
+	json_t *j = json_pack(
 		"{s:s, s:s, s:i, s:b, s:b, s:I, s:i, s:b, s:b, s:s, s:i, s:f, s:i, s:s, s:s, s:f, s:i, s:[ff]}",
 		"target", c->path, "op",
 		c->op == NFSIO_WRITE ? "write" : "read", "qd", c->qd, "async",
@@ -89,6 +91,12 @@ json_t *nb_config_json(const struct cfg *c)
 		c->remote_cpu ? c->remote_cpu : "", "omit_s", c->cli.omit,
 		"reruns", c->cli.reruns, "disturbance", c->cli.steal_max,
 		c->cli.outside_max);
+
+	/* where the server may run (the nightly pins it) */
+	if (c->server_pid > 0 &&
+	    host_cpus_allowed(NULL, c->server_pid, cpus, sizeof(cpus)))
+		json_object_set_new(j, "server_cpus_allowed", json_string(cpus));
+	return j;
 }
 
 void nb_record(const struct cfg *c, struct res_doc *d,

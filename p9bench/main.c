@@ -13,6 +13,7 @@
 #include "config.h"
 #include "p9bench.h"
 #include "cli.h"
+#include "hostinfo.h"
 #include "log.h"
 #include "result.h"
 #include "sig.h"
@@ -312,6 +313,16 @@ static void check_opts(struct cfg *cfg, int argc, char **argv, int first)
 	cfg->repeat = cfg->cli.repeat;
 }
 
+/* --server-pid: where the server may run (the nightly pins it). */
+static void server_cpus(struct res_doc *doc, pid_t pid)
+{
+	char cpus[256];
+	json_t *c = json_object_get(res_json(doc), "config");
+
+	if (pid > 0 && host_cpus_allowed(NULL, pid, cpus, sizeof(cpus)))
+		json_object_set_new(c, "server_cpus_allowed", json_string(cpus));
+}
+
 /* -i: the reporter of each run's bytes, its lines on txt. */
 static struct ival *open_ival(const struct cfg *cfg, FILE *txt)
 {
@@ -363,6 +374,7 @@ int main(int argc, char **argv)
 			"uname", cfg.uname, "uid", (int)cfg.uid, "omit_s",
 			cfg.cli.omit, "reruns", cfg.cli.reruns, "disturbance",
 			cfg.cli.steal_max, cfg.cli.outside_max));
+	server_cpus(doc, cfg.server_pid);
 
 	r = sweep_run(&b, doc);
 	b.bk->close(&b);
