@@ -48,7 +48,15 @@ if told "$T/chat.json"; then
 	marked "$T/chat.json" chatbench
 	grep -q '^chatbench: run 1 disturbed: processes outside the run took .*: made again$' "$T/chat.out" ||
 		zcb_fail "chatbench: no line of the disturbed run: $(cat "$T/chat.out")"
-	zcb_ok "chatbench: a disturbed run made again, kept and marked"
+	# the tables pool the run that stands only: chatbench's own and
+	# zcbreport's of the document
+	grep -qx '(mean of 1 run per row)' "$T/chat.out" ||
+		zcb_fail "chatbench: its table pooled the disturbed run: $(cat "$T/chat.out")"
+	"$(zcb_bin zcbreport)" table --layout chat "$T/chat.json" >"$T/chat.table" 2>&1 ||
+		zcb_fail "zcbreport table: $(cat "$T/chat.table")"
+	grep -qx '(mean of 1 run per row)' "$T/chat.table" ||
+		zcb_fail "zcbreport table pooled the disturbed run: $(cat "$T/chat.table")"
+	zcb_ok "chatbench: a disturbed run made again, kept and marked, in no table"
 else
 	echo "(chatbench's part: its runs were shorter than a clock tick here)"
 fi
