@@ -151,6 +151,19 @@ static int exchange(struct xmit *t, const struct sample *s, int idx,
 	return 1;
 }
 
+/* The peer's close of fd, at most ms in all (what it sends instead is
+ * read and dropped; one that trickles is waited for no longer). */
+static void await_close(int fd, int ms)
+{
+	double end = clock_now() + ms / 1000.0, left;
+	char b[256];
+
+	while ((left = end - clock_now()) > 0 &&
+	       sock_wait(fd, POLLIN, (int)(left * 1000) + 1) > 0)
+		if (read(fd, b, sizeof(b)) <= 0)
+			return;
+}
+
 /*
  * After a deciding hello's report: the next frame (whether another run
  * follows, its kind, and whether this one is made again), then the
@@ -172,7 +185,6 @@ static void send_next(struct xmit *t, const struct series_run *r, int more)
 		.outside_max = c->com.outside_max,
 	};
 	json_t *j = ctl_next_build(&n);
-	char b[64];
 	int e = peerrep_send(t->ctl_fd, j, c->report_ms);
 
 	json_decref(j);
@@ -180,8 +192,7 @@ static void send_next(struct xmit *t, const struct series_run *r, int more)
 		log_warn("receiver %s:%d (phase: next): %s", c->host, c->port,
 			 strerror(-e));
 	else /* its close: the soakers are where the next run wants them */
-		while (sock_read_full(t->ctl_fd, b, sizeof(b), c->report_ms) > 0)
-			;
+		await_close(t->ctl_fd, c->report_ms);
 	close(t->ctl_fd);
 	t->ctl_fd = -1;
 }
