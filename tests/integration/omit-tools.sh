@@ -18,13 +18,14 @@ jtrue() {
 
 # chatbench: a fixed exchange, so the deliveries before T are not
 # counted; T is 20 ms, far below what 800000 deliveries take on any box
+# (how many came before T is the box's speed: only the sums are checked)
 for model in threads epoll; do
 	d=$T/chat-$model.json
 	"$B" -r 2 -u 5 -m 20000 --model "$model" --cpu=procstat --omit 20ms \
 		-o "$d" >"$T/chat-$model.out" 2>&1 ||
 		zcb_fail "chatbench $model --omit: $(tail -3 "$T/chat-$model.out")"
 	jtrue "$d" '.config.omit_s == 0.02' "chatbench $model: config omit_s"
-	jtrue "$d" '.cases[0].samples[0].omitted | .s >= 0.02 and .messages > 0' \
+	jtrue "$d" '.cases[0].samples[0].omitted | .s >= 0.02 and .messages >= 0' \
 		"chatbench $model: the omitted part"
 	jtrue "$d" '.cases[0].samples[0] | .received == 800000 and .omitted.messages < .received' \
 		"chatbench $model: every delivery still checked"
@@ -49,7 +50,7 @@ zcb_ok "chatbench: the first T of the exchange left out"
 tt_two omit -c --cpu=procstat --omit 200ms -- -c --cpu=procstat --omit 200ms --duration 300ms
 d=$T/omit-t.json
 jtrue "$d" '.config.omit_s == 0.2 and (.warnings | length == 0)' "ttcp-sf -t: config omit_s, no warning"
-jtrue "$d" '.cases[0].samples[0] | .omitted.s >= 0.2 and .omitted.bytes > 0 and .elapsed_s >= 0.3
+jtrue "$d" '.cases[0].samples[0] | .omitted.s >= 0.2 and .omitted.bytes >= 0 and .elapsed_s >= 0.3
 	and ((.metrics.throughput_MBps - .bytes / .elapsed_s / 1e6) | fabs) <= 1e-6 * .metrics.throughput_MBps
 	and ((.cpu.local[0].elapsed_s - .elapsed_s) | fabs) <= 0.02 + 0.02 * .elapsed_s
 	and .remote.omitted.s >= 0.2 and .remote.bytes + .remote.omitted.bytes == .bytes + .omitted.bytes' \
@@ -105,7 +106,7 @@ if command -v diod >/dev/null; then
 		zcb_fail "p9bench --omit: $(tail -3 "$T/p9.out")"
 	jtrue "$d" '.config.omit_s == 0.2' "p9bench: config omit_s"
 	jtrue "$d" '[.cases[] | .samples[0].iosize = .params.iosize | .samples[0]
-		| .omitted.s >= 0.2 and .omitted.bytes > 0
+		| .omitted.s >= 0.2 and .omitted.bytes >= 0
 		and .elapsed_s >= 0.3 and .ops * .iosize == .bytes and .omitted.ops * .iosize == .omitted.bytes
 		and ((.metrics.throughput_MBps - .bytes / .elapsed_s / 1e6) | fabs) <= 1e-6 * .metrics.throughput_MBps
 		and ((.cpu.local[0].elapsed_s - .elapsed_s) | fabs) <= 0.02 + 0.02 * .elapsed_s] | all and length == 4' \
