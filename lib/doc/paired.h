@@ -17,15 +17,21 @@
 #define RUN_UNMETERED 2u /* a pair's unmetered run (soakers parked) */
 #define RUN_SOAKED    4u /* unpaired, with soakers on (soak ok) */
 #define RUN_PLAIN     8u /* unpaired, no soakers */
+#define RUN_DISTURBED 16u /* disturbed and made again ("disturbed":
+			   * {"rerun": true}): no result, of any kind */
 #define RUN_PAIRED    (RUN_METERED | RUN_UNMETERED)
 
-/* What kind of run a sample was. */
+/* What kind of run a sample was: RUN_DISTURBED first, whatever its
+ * pairing, else its pairing. */
 unsigned res_sample_run(json_t *sample);
+/* 1 when its figures count: every sample but a disturbed one that was
+ * made again (the tables, the loader and compare pool only these). */
+int res_sample_counts(json_t *sample);
 /* The kinds (RUN_* bits) of a case's samples carrying metric (NULL:
- * every sample). */
+ * every sample), the disturbed ones left out. */
 unsigned res_case_runs(json_t *kase, const char *metric);
 /* Samples of a case that give its results: the unmetered ones of a
- * paired case, every one of an unpaired case. */
+ * paired case, every one of an unpaired case; never a disturbed one. */
 size_t res_case_result_runs(json_t *kase);
 struct stats_ratio;
 /* A case's perturbation into r; 0 when it has one, else -1. */

@@ -190,6 +190,8 @@ static void key_figures(const struct cmp_cfg *c, const struct cmp_state *st,
 			json_t *mo = json_object_get(s, "metrics");
 			unsigned run = res_sample_run(s);
 
+			if (run == RUN_DISTURBED) /* made again: no result */
+				continue;
 			for (m = 0; m < st->nmetrics; m++) {
 				alias_check(st, mo, m, &f[m]);
 				v = json_object_get(mo, st->metrics[m]);
