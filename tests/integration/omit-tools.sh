@@ -17,23 +17,27 @@ jtrue() {
 }
 
 # chatbench: a fixed exchange, so the deliveries before T are not
-# counted; T is 20 ms, far below what 800000 deliveries take on any box
-# (how many came before T is the box's speed: only the sums are checked)
+# counted; T is 100 ms, far below what 3.2 million deliveries take on
+# any box (how many came before T is the box's speed: only the sums are
+# checked). A window that opened at the start would be longer than the
+# measured part by the whole omitted part: each window is checked to
+# within half of it, which no preemption of a loaded box reaches
+# (10 ms + 1% flaked under a load of 28)
 for model in threads epoll; do
 	d=$T/chat-$model.json
-	"$B" -r 2 -u 5 -m 20000 --model "$model" --cpu=procstat --omit 20ms \
+	"$B" -r 2 -u 5 -m 80000 --model "$model" --cpu=procstat --omit 100ms \
 		-o "$d" >"$T/chat-$model.out" 2>&1 ||
 		zcb_fail "chatbench $model --omit: $(tail -3 "$T/chat-$model.out")"
-	jtrue "$d" '.config.omit_s == 0.02' "chatbench $model: config omit_s"
-	jtrue "$d" '.cases[0].samples[0].omitted | .s >= 0.02 and .messages >= 0' \
+	jtrue "$d" '.config.omit_s == 0.1' "chatbench $model: config omit_s"
+	jtrue "$d" '.cases[0].samples[0].omitted | .s >= 0.1 and .messages >= 0' \
 		"chatbench $model: the omitted part"
-	jtrue "$d" '.cases[0].samples[0] | .received == 800000 and .omitted.messages < .received' \
+	jtrue "$d" '.cases[0].samples[0] | .received == 3200000 and .omitted.messages < .received' \
 		"chatbench $model: every delivery still checked"
 	jtrue "$d" '.cases[0].samples[0] | ((.metrics.msgs_per_s -
 		(.received - .omitted.messages) / .exchange_s) | fabs) <= 1e-6 * .metrics.msgs_per_s' \
 		"chatbench $model: the rate over the rest"
 	# the window is the measured part's: it opens where real_s starts
-	jtrue "$d" '.cases[0].samples[0] | (.cpu.box[0].elapsed_s - .metrics.real_s | fabs) <= 0.01 + 0.01 * .metrics.real_s' \
+	jtrue "$d" '.cases[0].samples[0] | (.cpu.box[0].elapsed_s - .metrics.real_s | fabs) < .omitted.s / 2' \
 		"chatbench $model: the CPU window against real"
 	jtrue "$d" '.cases[0].samples[0] | ((.metrics.msgs_per_cpu_s_box - (.received - .omitted.messages) /
 		(.cpu.box[0].busy_pct / 100 * .cpu.box[0].ncpu * .cpu.box[0].elapsed_s)) | fabs)
@@ -52,11 +56,11 @@ d=$T/omit-t.json
 jtrue "$d" '.config.omit_s == 0.2 and (.warnings | length == 0)' "ttcp-sf -t: config omit_s, no warning"
 jtrue "$d" '.cases[0].samples[0] | .omitted.s >= 0.2 and .omitted.bytes >= 0 and .elapsed_s >= 0.3
 	and ((.metrics.throughput_MBps - .bytes / .elapsed_s / 1e6) | fabs) <= 1e-6 * .metrics.throughput_MBps
-	and ((.cpu.local[0].elapsed_s - .elapsed_s) | fabs) <= 0.02 + 0.02 * .elapsed_s
+	and ((.cpu.local[0].elapsed_s - .elapsed_s) | fabs) < .omitted.s / 2
 	and .remote.omitted.s >= 0.2 and .remote.bytes + .remote.omitted.bytes == .bytes + .omitted.bytes' \
 	"ttcp-sf -t: the omitted part, the rate, the window and the receiver's"
 jtrue "$T/omit-r.json" '.config.omit_s == 0.2 and (.cases[0].samples[0] | .omitted.s >= 0.2
-	and ((.cpu.local[0].elapsed_s - .elapsed_s) | fabs) <= 0.02 + 0.02 * .elapsed_s)' \
+	and ((.cpu.local[0].elapsed_s - .elapsed_s) | fabs) < .omitted.s / 2)' \
 	"ttcp-sf -r: its own omitted part and window"
 zcb_ok "ttcp-sf: both ends leave out the first T of the stream"
 
@@ -109,7 +113,7 @@ if command -v diod >/dev/null; then
 		| .omitted.s >= 0.2 and .omitted.bytes >= 0
 		and .elapsed_s >= 0.3 and .ops * .iosize == .bytes and .omitted.ops * .iosize == .omitted.bytes
 		and ((.metrics.throughput_MBps - .bytes / .elapsed_s / 1e6) | fabs) <= 1e-6 * .metrics.throughput_MBps
-		and ((.cpu.local[0].elapsed_s - .elapsed_s) | fabs) <= 0.02 + 0.02 * .elapsed_s] | all and length == 4' \
+		and ((.cpu.local[0].elapsed_s - .elapsed_s) | fabs) < .omitted.s / 2] | all and length == 4' \
 		"p9bench: the omitted part, the rate and the window of each case"
 	"$P9" -s "$addr" -a "$export" --ops 10 --omit 60s --sizes 4096 --file o.dat \
 		-o "$T/p9short.json" >"$T/p9short.out" 2>&1 && zcb_fail "p9bench: --omit past the sample succeeded"
@@ -121,17 +125,17 @@ else
 fi
 
 # nfsbench on a local file (mounted mode): a fixed count per client, the
-# bytes before T not counted; 5 ms is far below what 256 MiB take
+# bytes before T not counted; 50 ms is far below what 1 GiB takes
 N=$(zcb_bin nfsbench) || exit 1
 mkdir -p "$T/nfs"
 d=$T/nfs.json
-"$N" -w -b 256m -s 64k --cpu=procstat --omit 5ms -o "$d" "$T/nfs/f" >"$T/nfs.out" 2>&1 ||
+"$N" -w -b 1g -s 64k --cpu=procstat --omit 50ms -o "$d" "$T/nfs/f" >"$T/nfs.out" 2>&1 ||
 	zcb_fail "nfsbench --omit: $(tail -3 "$T/nfs.out")"
-jtrue "$d" '.config.omit_s == 0.005' "nfsbench: config omit_s"
-jtrue "$d" '.cases[0].samples[0] | .omitted.s >= 0.005 and .bytes + .omitted.bytes == 268435456
-	and .ops + .omitted.ops == 4096
+jtrue "$d" '.config.omit_s == 0.05' "nfsbench: config omit_s"
+jtrue "$d" '.cases[0].samples[0] | .omitted.s >= 0.05 and .bytes + .omitted.bytes == 1073741824
+	and .ops + .omitted.ops == 16384
 	and ((.metrics.throughput_MBps - .bytes / .elapsed_s / 1e6) | fabs) <= 1e-6 * .metrics.throughput_MBps
-	and ((.cpu.local[0].elapsed_s - .elapsed_s) | fabs) <= 0.05 + 0.05 * .elapsed_s' \
+	and ((.cpu.local[0].elapsed_s - .elapsed_s) | fabs) < .omitted.s / 2' \
 	"nfsbench: the omitted part, the rate and the window"
 "$N" -w -b 64k -s 64k --omit 60s -o "$T/nfsshort.json" "$T/nfs/g" >"$T/nfsshort.out" 2>&1 &&
 	zcb_fail "nfsbench: --omit past the sample succeeded"
@@ -140,18 +144,19 @@ grep -q -- '--omit 60 s: client 0 ended after' "$T/nfsshort.out" ||
 rm -rf "$T/nfs"
 zcb_ok "nfsbench: the bytes of the first T left out"
 
-# zcc against zcs: the file set -n times, the bytes before T not counted
+# zcc against zcs: the file sent -n times, the bytes before T not
+# counted; 50 ms is far below what 1 GB over loopback takes
 source "$ZCB_SRCDIR/tests/integration/zcs-lib.sh"
 head -c 1000000 /dev/urandom >"$T/zfile"
 zcs_start omit -c --cpu=procstat
 d=$T/zcc.json
-"$ZCC" -s 127.0.0.1 -p "$ZCS_PORT" -n 400 -c -C --cpu=procstat --omit 5ms \
+"$ZCC" -s 127.0.0.1 -p "$ZCS_PORT" -n 1000 -c -C --cpu=procstat --omit 50ms \
 	--output "$d" "$T/zfile" >"$T/zcc.out" 2>&1 || zcb_fail "zcc --omit: $(tail -3 "$T/zcc.out")"
-jtrue "$d" '.config.omit_s == 0.005' "zcc: config omit_s"
-jtrue "$d" '.cases[0].samples[0] | .omitted.s >= 0.005 and .bytes + .omitted.bytes == 400000000
-	and .server_payload_bytes == 400000000
+jtrue "$d" '.config.omit_s == 0.05' "zcc: config omit_s"
+jtrue "$d" '.cases[0].samples[0] | .omitted.s >= 0.05 and .bytes + .omitted.bytes == 1000000000
+	and .server_payload_bytes == 1000000000
 	and ((.metrics.throughput_MBps - .bytes / .elapsed_s / 1e6) | fabs) <= 1e-6 * .metrics.throughput_MBps
-	and ((.cpu.local[0].elapsed_s - .elapsed_s) | fabs) <= 0.05 + 0.05 * .elapsed_s' \
+	and ((.cpu.local[0].elapsed_s - .elapsed_s) | fabs) < .omitted.s / 2' \
 	"zcc: the omitted part, the rate and the window"
 "$ZCC" -s 127.0.0.1 -p "$ZCS_PORT" -n 1 --omit 60s --output "$T/zccshort.json" "$T/zfile" \
 	>"$T/zccshort.out" 2>&1 && zcb_fail "zcc: --omit past the run succeeded"
