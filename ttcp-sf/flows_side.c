@@ -12,6 +12,7 @@
 #include "hist.h"
 #include "ival.h"
 #include "log.h"
+#include "rate.h"
 #include "rcv.h"
 #include "rr.h"
 #include "sig.h"
@@ -94,19 +95,27 @@ static void fill(const struct flows *fs, struct sample *s)
 	s->lost = -1;
 }
 
+/* The run; rate: the bytes/s its senders are held at (0: unpaced). */
 static void run(struct flows *fs, struct cpuwin *w, struct sample *s,
-		const char *who)
+		const char *who, double rate)
 {
+	int *fds = xcalloc((size_t)fs->n, sizeof(int)), r, i;
+	struct pace_keep pk;
 	char err[512];
-	int r;
 
+	for (i = 0; i < fs->n; i++)
+		fds[i] = fs->f[i].fd;
 	cpuwin_start(w, NULL, 0);
 	if (fs->deadline_ns)
 		fs->deadline_ns += clock_ns();
 	if (fs->hard_ns)
 		fs->hard_ns += clock_ns();
 	ival_watch(ttcp_iv, &fs->progress);
+	rate_keep(&pk, fs->kind == FL_TX ? rate : 0, fds, fs->n,
+		  &fs->progress);
 	r = flows_run(fs, err, sizeof(err));
+	rate_keep_stop(&pk);
+	free(fds);
 	ival_watch(ttcp_iv, NULL);
 	if (r)
 		die("%s: %s", who, err);
@@ -195,6 +204,9 @@ static void flows_xmit(struct xmit *t, struct sample *s)
 
 		fs.f[i].fd = ttcp_connect(c, SOCK_STREAM);
 		if (!c->rr) {
+			if (!c->reverse) /* -R: the receiver paces */
+				rate_pace_sock("t", fs.f[i].fd, c->rate,
+					       c->rate_per_flow, fs.n);
 			dir_send_setup(c, fs.f[i].fd, i);
 			fs.f[i].x = open_x(c, fs.f[i].fd,
 					   srcs ? &srcs[i % fs.threads] : NULL);
@@ -215,7 +227,8 @@ static void flows_xmit(struct xmit *t, struct sample *s)
 		dir_add(s, 1);
 	if (c->rr)
 		fs.lat = rr_add(s, RR_TCP, c->rr_req, c->rr_resp, 1)->lat;
-	run(&fs, w, s, who);
+	run(&fs, w, s, who,
+	    rate_sample_target(c->rate, c->rate_per_flow, c->flows));
 	for (i = 0; i < fs.n; i++)
 		if (fs.f[i].x)
 			xfer_close(fs.f[i].x);
@@ -294,6 +307,8 @@ static void rcv_senders(struct rcv *r, struct flows *fs,
 		if (!fs->f[i].x)
 			die("%s", err);
 		fs->f[i].x->timeout_ms = r->c->timeout_ms;
+		rate_pace_sock("r", fs->f[i].fd, st->rate, st->rate_per_flow,
+			       fs->n);
 	}
 }
 
@@ -332,7 +347,8 @@ void flows_rcv_sample(struct rcv *r, int *fds, int n, enum flow_kind kind,
 		rcv_senders(r, &fs, st, &srcs);
 	if (kind == FL_RRS)
 		rr_add(s, RR_TCP, req, resp, 0);
-	run(&fs, &r->w, s, who);
+	run(&fs, &r->w, s, who,
+	    st ? rate_sample_target(st->rate, st->rate_per_flow, n) : 0);
 	for (i = 0; i < n; i++)
 		if (fs.f[i].x)
 			xfer_close(fs.f[i].x);
@@ -340,6 +356,9 @@ void flows_rcv_sample(struct rcv *r, int *fds, int n, enum flow_kind kind,
 		thread_sources_free(c, srcs);
 	if (kind == FL_TX) /* -R */
 		dir_add(s, 1);
+	if (st && st->rate > 0)
+		rate_add(s, rate_sample_target(st->rate, st->rate_per_flow, n),
+			 PACED_KERNEL);
 	free(fs.f);
 	free(fds);
 }

@@ -42,7 +42,46 @@ json_t *dir_setup_build(const struct dir_setup *st)
 
 	if (st->hot) /* -R --hot: the receiver sends a cache-hot buffer */
 		json_object_set_new(j, "hot", json_true());
+	if (st->rate > 0) { /* --rate: older receivers never see it */
+		json_object_set_new(j, "rate", json_real(st->rate));
+		if (st->rate_per_flow)
+			json_object_set_new(j, "rate_per_flow", json_true());
+	}
 	return j;
+}
+
+const char *rate_pacer_name(int pacer)
+{
+	return pacer == PACED_KERNEL ? "kernel"
+	       : pacer == PACED_APP  ? "ttcp-sf"
+				     : NULL;
+}
+
+int rate_pacer_of(const char *name)
+{
+	if (!strcmp(name, "kernel"))
+		return PACED_KERNEL;
+	if (!strcmp(name, "ttcp-sf"))
+		return PACED_APP;
+	return -1;
+}
+
+/* An optional rate field (bytes/s): absent 0, else in (0, TTCP_RATE_MAX]. */
+static int get_rate(json_t *j, double *out, char *why, size_t len)
+{
+	json_t *v = json_object_get(j, "rate");
+
+	*out = 0;
+	if (!v)
+		return 0;
+	if (!json_is_number(v) || !(json_number_value(v) > 0) ||
+	    json_number_value(v) > TTCP_RATE_MAX) {
+		snprintf(why, len, "field \"rate\" not a rate (bytes/s above 0, at most %.3g)",
+			 TTCP_RATE_MAX);
+		return -EINVAL;
+	}
+	*out = json_number_value(v);
+	return 0;
 }
 
 /* Field k of j, an integer in [lo, hi] (absent: def, when def >= lo). */
@@ -97,6 +136,10 @@ int dir_setup_parse(json_t *j, struct dir_setup *st, char *why, size_t len)
 	st->flows = (int)flows;
 	st->flow = (int)flow;
 	st->hot = json_is_true(json_object_get(j, "hot"));
+	if (get_rate(j, &st->rate, why, len))
+		return -EINVAL;
+	st->rate_per_flow = st->rate > 0 &&
+			    json_is_true(json_object_get(j, "rate_per_flow"));
 	if (!(st->reverse || st->bidir || st->flows > 1)) {
 		snprintf(why, len, "a forward stream of one flow needs no setup");
 		return -EINVAL;
@@ -347,6 +390,11 @@ json_t *ctl_hello_build(const struct ctl_hello *h)
 		json_object_set_new(j, "soak", json_boolean(h->soak));
 		json_object_set_new(j, "soak_next", json_boolean(h->soak_next));
 	}
+	if (h->rate > 0) { /* --rate only */
+		json_object_set_new(j, "rate", json_real(h->rate));
+		json_object_set_new(j, "paced_by",
+				    json_string(rate_pacer_name(h->paced_by)));
+	}
 	return j;
 }
 
@@ -365,6 +413,27 @@ static int get_tri(json_t *j, const char *k, int *out, char *err,
 		return -EINVAL;
 	}
 	*out = json_is_true(v);
+	return 0;
+}
+
+/* The hello's --rate: its target and who paced it, both or neither. */
+static int get_hello_rate(json_t *j, struct ctl_hello *h, char *err,
+			  size_t len)
+{
+	char by[16];
+
+	if (get_rate(j, &h->rate, err, len))
+		return -EINVAL;
+	if (!h->rate)
+		return 0;
+	if (get_str(j, "paced_by", by, sizeof(by), 1, err, len))
+		return -EINVAL;
+	h->paced_by = rate_pacer_of(by);
+	if (h->paced_by <= PACED_NONE) {
+		snprintf(err, len, "field \"paced_by\": \"%s\" is not kernel or ttcp-sf",
+			 by);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -427,6 +496,8 @@ int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len)
 		return -EINVAL;
 	}
 	h->dir = (int)v;
+	if (get_hello_rate(j, h, err, len))
+		return -EINVAL;
 	return get_flows(j, &h->flow_count, &h->nflows, err, len) ? -EINVAL :
 								    0;
 }

@@ -16,7 +16,7 @@ const struct ttcp_mode *const ttcp_modes[] = {
 };
 
 const struct ttcp_part *const ttcp_parts[] = {
-	&rr_part, &flows_part, &dir_part, &udp_part, NULL,
+	&rr_part, &flows_part, &dir_part, &udp_part, &rate_part, NULL,
 };
 
 const struct ttcp_mode *ttcp_xmit_mode(const struct cfg *c)

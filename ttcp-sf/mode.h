@@ -12,7 +12,7 @@
  * A part is what a sample carries beyond the common stream figures of
  * struct sample (ttcp.h): request/response's transactions and latencies,
  * -P's per-flow counts, the direction and the other way of -R and
- * --bidir, UDP's datagrams. Parts compose: -P --rr is a flows sample
+ * --bidir, UDP's datagrams, --rate's target. Parts compose: -P --rr is a flows sample
  * with an rr part and a flows part. Each part's data is defined in its
  * mode's header and reached only there (sample_part); its hooks print
  * it, record it, put it in the hello or the report, check the other
@@ -99,6 +99,10 @@ struct ttcp_part {
 	 * the transmitter's, from its hello) */
 	void (*closing)(const struct rcv *r, const struct sample *s,
 			const char *method, int same);
+	/* -r: what the transmitter's hello brings to the sample (a part
+	 * the sample gets from it: a forward stream's --rate); called for
+	 * every part the sample does not have yet */
+	void (*hello)(struct sample *s, const struct ctl_hello *h);
 	/* 1 when the sample's bytes went the other way (-R: the receiver
 	 * sent them) */
 	int (*reverse)(const struct sample *s);
@@ -108,7 +112,8 @@ struct ttcp_part {
 
 /* The parts, in the order their hooks are called. */
 extern const struct ttcp_part *const ttcp_parts[];
-extern const struct ttcp_part rr_part, flows_part, dir_part, udp_part;
+extern const struct ttcp_part rr_part, flows_part, dir_part, udp_part,
+	rate_part;
 
 /* The part p of s, added (its data zeroed) or found; sample_part is NULL
  * when s has no such part. */

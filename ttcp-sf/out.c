@@ -46,6 +46,11 @@ static json_t *cfg_more(const struct cfg *c)
 	json_object_set_new(j, "interval_s", json_real(c->com.interval));
 	json_object_set_new(j, "direction",
 			    json_string(dir_name(c->reverse, c->bidir)));
+	if (c->rate > 0) { /* --rate, in bits/s as given */
+		json_object_set_new(j, "rate_bps", json_real(c->rate * 8));
+		json_object_set_new(j, "rate_per_flow",
+				    json_boolean(c->rate_per_flow));
+	}
 	if (c->rr)
 		json_object_set_new(j, "rr",
 				    json_pack("{s:s, s:i, s:i, s:i}", "workload",

@@ -169,6 +169,22 @@ static void check_hello(const struct rcv *r, const struct ctl_hello *h,
 			ttcp_parts[i]->check_hello(r, h, s);
 }
 
+/* What the hello brings to the sample (a forward stream's --rate): the
+ * parts it adds, and their lines. */
+static void from_hello(const struct cfg *c, struct sample *s,
+		       const struct ctl_hello *h)
+{
+	int i;
+
+	for (i = 0; ttcp_parts[i]; i++) {
+		if (s->part[i] || !ttcp_parts[i]->hello)
+			continue;
+		ttcp_parts[i]->hello(s, h);
+		if (s->part[i] && ttcp_parts[i]->lines)
+			ttcp_parts[i]->lines("r", c, s);
+	}
+}
+
 /* The receiver's one-line summary of a sample: a part's own, else the
  * stream's. */
 static void closing_line(const struct rcv *r, const struct sample *s,
@@ -218,6 +234,7 @@ static int one_sample(struct rcv *r, int idx)
 		s.metered = h.soak == 1;
 		s.pair = h.sample / 2;
 		check_hello(r, &h, &s);
+		from_hello(c, &s, &h);
 	} else {
 		if (c->report)
 			fprintf(ttcp_out, "ttcp-r: %s\n", why);

@@ -9,6 +9,7 @@
 #include "clock.h"
 #include "ival.h"
 #include "log.h"
+#include "rate.h"
 #include "rcv.h"
 #include "sig.h"
 #include "sock.h"
@@ -49,6 +50,7 @@ static void stream_xmit(struct xmit *t, struct sample *s)
 {
 	const struct cfg *c = t->c;
 	double t0, deadline = 0;
+	struct pace_keep pk;
 	struct bound *b;
 	char err[512];
 	struct xfer *x;
@@ -56,6 +58,7 @@ static void stream_xmit(struct xmit *t, struct sample *s)
 	int fd;
 
 	fd = ttcp_connect(c, SOCK_STREAM);
+	rate_pace_sock("t", fd, c->rate, 0, 1);
 	x = xfer_open(t->ops, fd, &t->src, c->buflen, err, sizeof(err));
 	if (!x)
 		die("%s", err);
@@ -66,9 +69,11 @@ static void stream_xmit(struct xmit *t, struct sample *s)
 	if (c->duration > 0)
 		deadline = t0 + c->duration;
 	b = bound_start(c, t0, fd); /* a receiver that stops reading */
+	rate_keep(&pk, c->rate, &fd, 1, &x->bytes);
 	n = xfer_send_stream(x, 0,
 			     c->duration > 0 ? 0 : (uint64_t)c->buflen * c->nbuf,
 			     deadline, &sig_stop);
+	rate_keep_stop(&pk);
 	if (n < 0) {
 		bound_check(b, c, "data");
 		die("receiver %s:%d (phase: data, after %llu bytes): %s",

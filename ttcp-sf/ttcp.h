@@ -62,11 +62,14 @@ struct cfg {
 	int threads;		/* --threads: their epoll threads (1) */
 	int busy_poll;		/* --busy-poll: SO_BUSY_POLL usecs, 0 = leave */
 	int cork;		/* --cork: TCP_CORK on the sending socket */
+	double rate;		/* --rate: bytes/s of the sample (all its
+				 * flows), 0 = as fast as it goes */
+	int rate_per_flow;	/* --rate-per-flow: rate is each flow's */
 };
 
 /* What one side measured in one sample: the figures of every mode, and
  * the parts of a mode's own (mode.h). */
-#define TTCP_PARTS 4		/* parts of ttcp_parts[] (mode.h) */
+#define TTCP_PARTS 5		/* parts of ttcp_parts[] (mode.h) */
 struct sample {
 	uint64_t bytes;		/* payload moved */
 	uint64_t calls;		/* I/O calls */

@@ -9,6 +9,7 @@
 #include "clock.h"
 #include "ival.h"
 #include "log.h"
+#include "pace.h"
 #include "sig.h"
 #include "rr.h"
 #include "ttcp.h"
@@ -68,6 +69,7 @@ static void udp_xmit(struct xmit *t, struct sample *s)
 	struct xfer_source *src = &t->src;
 	uint64_t seq, n = c->duration > 0 ? UINT64_MAX : (uint64_t)c->nbuf;
 	double t0, deadline = 0;
+	struct pace pc;
 	uint32_t cnt;
 	int fd, i;
 
@@ -77,8 +79,12 @@ static void udp_xmit(struct xmit *t, struct sample *s)
 	t0 = clock_now();
 	if (c->duration > 0)
 		deadline = t0 + c->duration;
+	/* --rate: the kernel paces UDP only under fq: a token bucket */
+	pace_init(&pc, c->rate, pace_burst(c->rate, c->buflen), t0);
 	ival_watch(ttcp_iv, &s->bytes);
 	for (seq = 0; seq < n && !sig_stop; seq++) {
+		if (c->rate > 0 && pace_wait(&pc, c->buflen, &sig_stop))
+			break;
 		if (deadline > 0 && clock_now() >= deadline)
 			break;
 		udp_fill(c, src, seq);

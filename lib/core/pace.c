@@ -2,14 +2,19 @@
  * pace.c: the two pacers of pace.h: the kernel's cap on a TCP socket,
  * and the application's token bucket (a debt that sleeps off: a send
  * takes its bytes at once, and the next one waits until the bucket is
- * back to zero; idle time refills it up to the burst).
+ * back to zero; idle time refills it up to the burst), and the keeper
+ * that holds a sample's sockets at its target.
  */
 #include "config.h"
 #include "clock.h"
 #include "pace.h"
 
+#include "ctr.h"
+
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -105,4 +110,94 @@ int pace_missed(double achieved, double target)
 	double off = pace_off_pct(achieved, target);
 
 	return isfinite(off) && fabs(off) > PACE_MISS_PCT;
+}
+
+double pace_keep_cap(double target, double elapsed, double sent)
+{
+	double cap = target + (target * elapsed - sent) / PACE_KEEP_HORIZON;
+
+	if (cap < target)
+		return target; /* ahead: the socket buffer's bytes, not yet
+				* on the wire */
+	return cap > PACE_KEEP_MAX * target ? PACE_KEEP_MAX * target : cap;
+}
+
+/* The keeper's thread state. */
+struct keeper {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	pthread_t th;
+};
+
+static void keep_step(struct pace_keep *k)
+{
+	double cap = pace_keep_cap(k->target, clock_now() - k->t0,
+				   (double)ctr_read(k->sent));
+	int i;
+
+	for (i = 0; i < k->n; i++)
+		if (k->fds[i] >= 0)
+			pace_sock(k->fds[i], (uint64_t)(cap / k->n + 0.5), NULL);
+}
+
+static void *keeper_main(void *arg)
+{
+	struct pace_keep *k = arg;
+	struct keeper *t = k->th;
+	struct timespec ts;
+
+	pthread_mutex_lock(&t->lock);
+	while (!k->stop) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += (long)(PACE_KEEP_S * 1e9);
+		ts.tv_sec += ts.tv_nsec / 1000000000;
+		ts.tv_nsec %= 1000000000;
+		pthread_cond_timedwait(&t->cond, &t->lock, &ts);
+		if (!k->stop)
+			keep_step(k);
+	}
+	pthread_mutex_unlock(&t->lock);
+	return NULL;
+}
+
+int pace_keep_start(struct pace_keep *k, double target, const int *fds, int n,
+		    const uint64_t *sent)
+{
+	struct keeper *t = calloc(1, sizeof(*t));
+	int e;
+
+	*k = (struct pace_keep){.target = target, .fds = fds, .n = n,
+				.sent = sent, .t0 = clock_now(), .th = t};
+	if (!t)
+		return -ENOMEM;
+	pthread_mutex_init(&t->lock, NULL);
+	pthread_cond_init(&t->cond, NULL);
+	e = pthread_create(&t->th, NULL, keeper_main, k);
+	if (e) {
+		pthread_mutex_destroy(&t->lock);
+		pthread_cond_destroy(&t->cond);
+		free(t);
+		k->th = NULL;
+		return -e;
+	}
+	k->running = 1;
+	return 0;
+}
+
+void pace_keep_stop(struct pace_keep *k)
+{
+	struct keeper *t = k->th;
+
+	if (!k->running)
+		return;
+	pthread_mutex_lock(&t->lock);
+	k->stop = 1;
+	pthread_cond_signal(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+	pthread_join(t->th, NULL);
+	pthread_mutex_destroy(&t->lock);
+	pthread_cond_destroy(&t->cond);
+	free(t);
+	k->th = NULL;
+	k->running = 0;
 }

@@ -55,7 +55,8 @@ static void hello_round_trip(const struct ctl_hello *h)
 	    strcmp(back.boot_id, h->boot_id) || back.buflen != h->buflen ||
 	    back.bytes != h->bytes || back.dgrams != h->dgrams ||
 	    back.sample != h->sample || back.more != h->more ||
-	    back.nflows != h->nflows)
+	    back.nflows != h->nflows || back.rate != h->rate ||
+	    back.paced_by != h->paced_by)
 		__builtin_trap();
 	ctl_hello_free(&back);
 	json_decref(j);
@@ -105,7 +106,8 @@ static void setup_round_trip(const struct dir_setup *st)
 	    back.reverse != st->reverse || back.bidir != st->bidir ||
 	    back.buflen != st->buflen || back.nbuf != st->nbuf ||
 	    back.duration != st->duration || back.hot != st->hot ||
-	    back.flows != st->flows || back.flow != st->flow)
+	    back.flows != st->flows || back.flow != st->flow ||
+	    back.rate != st->rate || back.rate_per_flow != st->rate_per_flow)
 		__builtin_trap();
 	json_decref(j);
 }

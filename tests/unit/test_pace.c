@@ -53,8 +53,16 @@ int main(void)
 	t = drive(&p, 100, 100, 0.5);
 	T_CHECK(10000 / t < 1000);
 	/* the burst: PACE_BURST_S at the rate, at least two sends */
-	T_NEAR(pace_burst(125e6, 8192), 125e3, 1e-6);
-	T_NEAR(pace_burst(1e6, 8192), 16384, 1e-9);
+	T_NEAR(pace_burst(125e6, 8192), 125e6 * PACE_BURST_S, 1e-6);
+	T_NEAR(pace_burst(1e5, 8192), 16384, 1e-9);
+
+	/* the keeper: a deficit made up over its horizon, never below the
+	 * target, at most twice it */
+	T_NEAR(pace_keep_cap(1000, 1, 1000), 1000, 1e-9);
+	T_NEAR(pace_keep_cap(1000, 1, 2000), 1000, 1e-9);
+	T_NEAR(pace_keep_cap(1000, 1, 980), 1000 + 20 / PACE_KEEP_HORIZON,
+	       1e-9);
+	T_NEAR(pace_keep_cap(1000, 1, 0), 2000, 1e-9);
 
 	/* the miss rule: more than 5% off either way */
 	T_NEAR(pace_off_pct(95, 100), -5, 1e-12);
@@ -74,6 +82,20 @@ int main(void)
 	T_CHECK(pace_sock(fd, 0, NULL) == 0);
 	T_CHECK(pace_sock_get(fd) == ~0ull || pace_sock_get(fd) == UINT32_MAX);
 	T_CHECK(pace_sock(-1, 1000, NULL) == -EBADF);
+	{
+		/* the keeper raises the cap of a sample that is behind */
+		struct pace_keep k;
+		uint64_t sent = 0;
+		int i;
+
+		T_ASSERT(pace_keep_start(&k, 1e6, &fd, 1, &sent) == 0);
+		for (i = 0; i < 3000 && pace_sock_get(fd) < 1500000; i++)
+			usleep(10000);
+		T_CHECK(pace_sock_get(fd) >= 1500000); /* nothing sent */
+		pace_keep_stop(&k);
+		T_CHECK(!k.running);
+		pace_keep_stop(&k); /* again: nothing */
+	}
 	close(fd);
 	close(lfd);
 	return t_done();
