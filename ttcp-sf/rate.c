@@ -7,6 +7,7 @@
 #include "dir.h"
 #include "log.h"
 #include "rate.h"
+#include "resrate.h"
 #include "units.h"
 
 #include <errno.h>
@@ -51,7 +52,7 @@ void rate_keep(struct pace_keep *k, double target, const int *fds, int n,
 	*k = (struct pace_keep){0};
 	if (target <= 0)
 		return;
-	e = pace_keep_start(k, target, fds, n, sent);
+	e = pace_keep_start(k, target, fds, n, pace_read_ctr, (void *)sent);
 	if (e) /* the run goes on at the kernel's pace */
 		log_warn("--rate: no keeper thread (%s): the kernel's pacing alone may fall behind the target",
 			 strerror(-e));
@@ -132,10 +133,8 @@ static void rate_doc(struct res_doc *d, const struct cfg *c, json_t *j,
 	json_t *r;
 
 	(void)c, (void)same_box;
-	r = json_pack("{s:f, s:f, s:f, s:b, s:s}", "target_MBps",
-		      p->target / 1e6, "achieved_MBps", got / 1e6, "off_pct",
-		      pace_off_pct(got, p->target), "missed", missed,
-		      "paced_by", rate_pacer_name(p->paced_by));
+	r = res_rate_json(p->target, got, rate_pacer_name(p->paced_by));
+	json_object_set_new(r, "missed", json_boolean(missed));
 	if (isfinite(rev))
 		json_object_set_new(r, "rev_achieved_MBps", json_real(rev / 1e6));
 	if (rep)

@@ -132,7 +132,7 @@ struct keeper {
 static void keep_step(struct pace_keep *k)
 {
 	double cap = pace_keep_cap(k->target, clock_now() - k->t0,
-				   (double)ctr_read(k->sent));
+				   (double)k->sent(k->arg));
 	int i;
 
 	for (i = 0; i < k->n; i++)
@@ -160,14 +160,20 @@ static void *keeper_main(void *arg)
 	return NULL;
 }
 
+uint64_t pace_read_ctr(void *ctr)
+{
+	return ctr_read(ctr);
+}
+
 int pace_keep_start(struct pace_keep *k, double target, const int *fds, int n,
-		    const uint64_t *sent)
+		    uint64_t (*sent)(void *arg), void *arg)
 {
 	struct keeper *t = calloc(1, sizeof(*t));
 	int e;
 
 	*k = (struct pace_keep){.target = target, .fds = fds, .n = n,
-				.sent = sent, .t0 = clock_now(), .th = t};
+				.sent = sent, .arg = arg, .t0 = clock_now(),
+				.th = t};
 	if (!t)
 		return -ENOMEM;
 	pthread_mutex_init(&t->lock, NULL);

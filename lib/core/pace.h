@@ -83,18 +83,21 @@ struct pace_keep {
 	const int *fds;		   /* the sockets, each capped at its share
 				    * (kept by the caller until stop) */
 	int n;
-	const uint64_t *sent;	   /* their bytes so far (ctr_read) */
+	uint64_t (*sent)(void *arg); /* their bytes so far */
+	void *arg;
 	double t0;		   /* the start */
 	int running, stop;
 	void *th;		   /* the thread, its lock, its wake-up */
 };
 /*
- * Keep the n sockets fds at target bytes/s from now, their bytes counted
- * at *sent: 0, or -errno (k is then not running; the sockets keep the
- * cap they had). Stop before any of the sockets is closed.
+ * Keep the n sockets fds at target bytes/s from now, their bytes so far
+ * read by sent(arg) (pace_read_ctr: one uint64_t counter, lib/core/ctr.h):
+ * 0, or -errno (k is then not running; the sockets keep the cap they
+ * had). Stop before any of the sockets is closed.
  */
 int pace_keep_start(struct pace_keep *k, double target, const int *fds, int n,
-		    const uint64_t *sent);
+		    uint64_t (*sent)(void *arg), void *arg);
+uint64_t pace_read_ctr(void *ctr);
 void pace_keep_stop(struct pace_keep *k);
 
 /* How far achieved is from target, in percent of target (signed: below

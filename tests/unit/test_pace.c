@@ -88,7 +88,8 @@ int main(void)
 		uint64_t sent = 0;
 		int i;
 
-		T_ASSERT(pace_keep_start(&k, 1e6, &fd, 1, &sent) == 0);
+		T_ASSERT(pace_keep_start(&k, 1e6, &fd, 1, pace_read_ctr,
+					 &sent) == 0);
 		for (i = 0; i < 3000 && pace_sock_get(fd) < 1500000; i++)
 			usleep(10000);
 		T_CHECK(pace_sock_get(fd) >= 1500000); /* nothing sent */
