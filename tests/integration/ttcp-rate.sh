@@ -16,7 +16,8 @@
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
 source "$ZCB_SRCDIR/tests/integration/ttcp-common.sh"
 T=$ZCB_TEST_TMP
-ran=0 skipped=()
+ran=0 skipped=() paced1g=()
+ZR=$(zcb_bin zcbreport) || exit 1
 
 # mbps NAME SIDE: the sample's MB/s
 mbps() { zcb_json "$T/$1-$2.json" '.cases[0].samples[0].metrics.throughput_MBps'; }
@@ -76,6 +77,7 @@ check() {
 for m in write sendfile; do
 	try "$m-1g" 125 -- -m "$m" -l 32768 --source-size 64m
 	check "$TRY" 125 kernel 1Gbit/s
+	[ -z "$TRY" ] || paced1g+=("$T/$TRY-t.json")
 	try "$m-5g" 625 -- -m "$m" -l 32768 --source-size 64m
 	check "$TRY" 625 kernel 5Gbit/s
 done
@@ -102,6 +104,20 @@ grep -q "^ttcp-r: rate: .*MISSED" "$T/miss-r.txt" || { cat "$T/miss-r.txt"; zcb_
 [ "$(zcb_json "$T/miss-t.json" '.cases[0].samples[0].rate.missed')" = true ] || zcb_fail "miss: not recorded"
 zcb_json "$T/miss-t.json" '.warnings[]' | grep -q "missed its target rate" || zcb_fail "miss: no warning"
 zcb_ok "a target beyond the box: missed, said and recorded"
+
+# the tables: the rate in the title, a miss marked and footnoted
+"$ZR" table --layout zc-vs-copy "$T/miss-t.json" >"$T/miss-table.txt" || zcb_fail "zcbreport on the miss"
+grep -q "^Copy against zero-copy: ttcp-sf at 10Tbit/s$" "$T/miss-table.txt" || { cat "$T/miss-table.txt"; zcb_fail "miss: the title has no rate"; }
+grep -qE "^[^ ]+ +write +[-0-9.%]+ +- +[0-9.]+\*\$" "$T/miss-table.txt" || { cat "$T/miss-table.txt"; zcb_fail "miss: MB/s not marked"; }
+grep -q "^\* missed its target rate by more than 5%: .* MB/s of 1250000.0: its figures are not those of the rate asked" "$T/miss-table.txt" ||
+	{ cat "$T/miss-table.txt"; zcb_fail "miss: no footnote"; }
+if [ ${#paced1g[@]} -gt 0 ]; then
+	"$ZR" table --layout zc-vs-copy "${paced1g[@]}" "$T/miss-t.json" >"$T/both-table.txt" || zcb_fail "zcbreport on both rates"
+	grep -qE "^[^ ]+ +write +1Gbit/s +[-0-9.%]+ +- +[0-9.]+\$" "$T/both-table.txt" || { cat "$T/both-table.txt"; zcb_fail "two rates: no rate column, or the paced run marked"; }
+	"$ZR" table --layout ttcp-cpu "${paced1g[@]}" >"$T/cpu-table.txt" || zcb_fail "zcbreport ttcp-cpu"
+	grep -q "^ttcp-sf Results at 1Gbit/s$" "$T/cpu-table.txt" || { cat "$T/cpu-table.txt"; zcb_fail "ttcp-cpu: the title has no rate"; }
+fi
+zcb_ok "tables: the rate in the title or a column, the miss marked"
 
 # --rate on the wrong side, or with --rr: refused
 zcb_expect_fail "-r --rate" "$TTCP" -r --rate 1G
