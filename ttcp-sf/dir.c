@@ -317,12 +317,12 @@ static int dir_xmit_match(const struct cfg *c)
 static int dir_rcv_match(const struct cfg *c, const struct rcv_open *o)
 {
 	(void)c;
-	return o && o->setup && o->st.flows <= 1;
+	return o->setup && o->st.flows <= 1;
 }
 
 const struct ttcp_mode ttcp_dir_mode = {
 	"dir", dir_xmit_match, dir_rcv_match,
-	dir_xmit_open, dir_xmit, dir_rcv};
+	dir_xmit_open, dir_xmit, dir_rcv, 0};
 
 struct dir_part *dir_add(struct sample *s, int dir)
 {

@@ -274,7 +274,8 @@ int *flows_accept(struct rcv *r, int fd, const struct dir_setup *st)
 			die("%d of %d flows connected within %d ms (phase: flow accept)",
 			    got, st->flows, r->c->timeout_ms);
 		ttcp_socket_opts(r->c, fd, 0);
-		d = ttcp_peek_open(fd, r->c->timeout_ms, &o, NULL, why, sizeof(why));
+		d = ttcp_peek_open(fd, r->c->timeout_ms, &o, NULL, NULL, why,
+				   sizeof(why));
 		if (d < 0)
 			die("transmitter %s: flow %d of %d: %s (phase: flow accept)",
 			    r->peer, got + 1, st->flows, why);
@@ -496,7 +497,7 @@ static int flows_xmit_match(const struct cfg *c)
 static int flows_rcv_match(const struct cfg *c, const struct rcv_open *o)
 {
 	(void)c;
-	return o && o->setup && o->st.flows > 1;
+	return o->setup && o->st.flows > 1;
 }
 
 /* What the flows carry opens as it does on one connection. */
@@ -510,4 +511,4 @@ static void flows_xmit_open(struct xmit *t)
 
 const struct ttcp_mode ttcp_flows_mode = {
 	"flows", flows_xmit_match, flows_rcv_match,
-	flows_xmit_open, flows_xmit, flows_rcv};
+	flows_xmit_open, flows_xmit, flows_rcv, 0};

@@ -37,7 +37,7 @@ const struct ttcp_mode *ttcp_rcv_mode(const struct cfg *c,
 	for (i = 0; ttcp_modes[i]; i++)
 		if (ttcp_modes[i]->rcv_match && ttcp_modes[i]->rcv_match(c, o))
 			return ttcp_modes[i];
-	return NULL;
+	return &ttcp_stream_mode;
 }
 
 static int index_of(const struct ttcp_part *p)

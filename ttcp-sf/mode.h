@@ -6,8 +6,12 @@
  * A mode is how one sample is made: a stream (TCP), UDP, request/
  * response (--rr, --crr, -u --rr), -R and --bidir, -P flows. The
  * transmitter's options pick one (xmit_match, first in ttcp_modes[]
- * that matches); the receiver's options, or what the data connection
- * opened with (a setup frame, or none), pick the receiver's (rcv_match).
+ * that matches); what the sample opened with picks the receiver's
+ * (rcv_match), as netperf's netserver answers what its client asks: a
+ * data connection's first bytes (a setup frame, --rr's setup frame, or
+ * data), or the first datagram on the UDP socket (UDP_RR's setup, or a
+ * UDP stream's start). The receiver's options only limit what it takes
+ * (rcv.c: -u UDP only, --rr or --crr request/response only).
  *
  * A part is what a sample carries beyond the common stream figures of
  * struct sample (ttcp.h): request/response's transactions and latencies,
@@ -32,22 +36,25 @@
 struct xmit;
 struct rcv;
 
-/* What a data connection opened with, on -r (rcv.c's accept and peek). */
+/* What a sample opened with, on -r (rcv.c's accept and peek): a data
+ * connection, or a datagram on the UDP socket. */
 struct rcv_open {
-	int fd;			/* the connection; -1 when the mode takes
-				 * its connections itself (--rr, -u) */
+	int fd;			/* the connection; -1 for a datagram */
 	int setup;		/* it opened with a setup frame: st */
 	struct dir_setup st;
+	int rr;			/* it opened with --rr's setup frame: su
+				 * (TCP: taken; UDP: peeked, still queued) */
+	struct rr_setup su;
+	int udp;		/* a datagram came (peeked, still queued) */
 };
 
 /* Each mode's file defines its mode with the members in this order:
- * name, xmit_match, rcv_match, xmit_open, xmit, rcv. */
+ * name, xmit_match, rcv_match, xmit_open, xmit, rcv, trans. */
 struct ttcp_mode {
 	const char *name;	/* "stream", "udp", "rr", "dir", "flows" */
 	/* -t: the options ask for this mode */
 	int (*xmit_match)(const struct cfg *c);
-	/* -r: this mode takes the sample: o NULL before any connection
-	 * (by the options alone), else what the connection opened with */
+	/* -r: this mode takes the sample that opened with o */
 	int (*rcv_match)(const struct cfg *c, const struct rcv_open *o);
 	/* -t: the lines before the first sample, what the samples share
 	 * (the source) */
@@ -58,6 +65,7 @@ struct ttcp_mode {
 	 * connection closed without a byte (not a sample: a port probe, or
 	 * a transmitter gone before its first byte) */
 	int (*rcv)(struct rcv *r, const struct rcv_open *o, struct sample *s);
+	int trans;	/* its -i counter counts transactions (--rr) */
 };
 
 /* The modes, in the order the transmitter's options are tried. */
@@ -66,8 +74,7 @@ extern const struct ttcp_mode ttcp_stream_mode, ttcp_udp_mode, ttcp_rr_mode,
 	ttcp_dir_mode, ttcp_flows_mode;
 /* -t's mode for the options (the stream when nothing else matches). */
 const struct ttcp_mode *ttcp_xmit_mode(const struct cfg *c);
-/* -r's mode: o NULL first (the options alone), then for what the
- * connection opened with; NULL when none takes it yet. */
+/* -r's mode for what the sample opened with. */
 const struct ttcp_mode *ttcp_rcv_mode(const struct cfg *c,
 				      const struct rcv_open *o);
 

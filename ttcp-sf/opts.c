@@ -141,8 +141,8 @@ static const struct cli_set sets[] = {
 		 "with -P, R is the sum of the flows"),
 	CLI_SWITCH(O_RATE_PER_FLOW, "rate-per-flow", TO(rate_per_flow),
 		   "-P: R is each flow's (the sum is N times R)"),
-	CLI_HEAD("Request/response (both sides; -r --rr answers what -t "
-		 "asks):"),
+	CLI_HEAD("Request/response (-t; any -r answers what it asks, -r --rr "
+		 "only that):"),
 	CLI_TAKE(O_RR, "rr", NULL,
 		 "TCP_RR transactions (with -u: UDP_RR); -n counts\n"
 		 "transactions (default 10000), or --duration"),

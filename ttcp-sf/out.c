@@ -10,6 +10,7 @@
 #include "dir.h"
 #include "mode.h"
 #include "rr.h"
+#include "udp.h"
 #include "sig.h"
 #include "ttcp.h"
 #include "units.h"
@@ -253,7 +254,7 @@ void out_closing(const char *recv_method, const char *method,
 	double el = s->elapsed_s > 0 ? s->elapsed_s : 0;
 
 	fprintf(ttcp_out, "ttcp-sf: %s <- %s %s: %.1f MB/s%s\n", recv_method,
-		method, c->udp ? "udp" : "tcp",
+		method, sample_part(s, &udp_part) ? "udp" : "tcp",
 		el > 0 ? (double)s->bytes / el / 1e6 : 0.0,
 		same ? " (same box)" : "");
 }

@@ -81,7 +81,7 @@ fault(const struct rrx *x, const char *phase, ssize_t r, size_t want)
 	if (r == -ETIMEDOUT)
 		die("receiver %s:%d (phase: %s): no answer within %d ms%s",
 		    c->host, c->port, where, c->timeout_ms,
-		    n == 1 ? " (is it running with -r --rr?)" : "");
+		    n == 1 ? " (is it ttcp-sf -r, not limited to -u?)" : "");
 	if (r < 0)
 		die("receiver %s:%d (phase: %s): %s", c->host, c->port, where,
 		    strerror((int)-r));
@@ -300,7 +300,7 @@ static void udp_handshake(struct rrx *x, int fd, const unsigned char *b,
 				return;
 		}
 		if (clock_ns() >= deadline)
-			die("receiver %s:%d (phase: UDP %s): no answer within %d ms (is it running with -r -u --rr?)",
+			die("receiver %s:%d (phase: UDP %s): no answer within %d ms (is it ttcp-sf -r, its UDP port open?)",
 			    c->host, c->port, phase, c->timeout_ms);
 	}
 }
@@ -443,7 +443,8 @@ static int rr_xmit_match(const struct cfg *c)
 
 static int rr_rcv_match(const struct cfg *c, const struct rcv_open *o)
 {
-	return !o && c->rr;
+	(void)c;
+	return o->rr;
 }
 
 static void rr_xmit_open(struct xmit *t)
@@ -453,4 +454,4 @@ static void rr_xmit_open(struct xmit *t)
 
 const struct ttcp_mode ttcp_rr_mode = {
 	"rr", rr_xmit_match, rr_rcv_match,
-	rr_xmit_open, rr_xmit, rr_rcv_sample};
+	rr_xmit_open, rr_xmit, rr_rcv_sample, 1};

@@ -148,9 +148,9 @@ static int stream_rcv(struct rcv *r, const struct rcv_open *o,
 static int stream_rcv_match(const struct cfg *c, const struct rcv_open *o)
 {
 	(void)c;
-	return o && !o->setup;
+	return !o->setup && !o->rr && !o->udp;
 }
 
 const struct ttcp_mode ttcp_stream_mode = {
 	"stream", NULL, stream_rcv_match,
-	xmit_open_source, stream_xmit, stream_rcv};
+	xmit_open_source, stream_xmit, stream_rcv, 0};

@@ -114,12 +114,13 @@ static int udp_xmit_match(const struct cfg *c)
 
 static int udp_rcv_match(const struct cfg *c, const struct rcv_open *o)
 {
-	return !o && c->udp;
+	(void)c;
+	return o->udp && !o->rr;
 }
 
 const struct ttcp_mode ttcp_udp_mode = {
 	"udp", udp_xmit_match, udp_rcv_match,
-	xmit_open_source, udp_xmit, udp_rcv_sample};
+	xmit_open_source, udp_xmit, udp_rcv_sample, 0};
 
 /* UDP's part: the datagrams each side counted (common figures of the
  * hello and the report), in the document and checked. */
@@ -155,5 +156,14 @@ static void udp_check_report(const struct cfg *c, const struct sample *s,
 		(unsigned long long)s->dgrams, (long long)rep->lost);
 }
 
+/* The case is UDP's: a receiver that followed it was not started -u. */
+static void udp_params(json_t *params, const struct cfg *c,
+		       const struct sample *s)
+{
+	(void)c, (void)s;
+	json_object_set_new(params, "proto", json_string("udp"));
+}
+
 const struct ttcp_part udp_part = {
-	.name = "udp", .doc = udp_doc, .check_report = udp_check_report};
+	.name = "udp", .params = udp_params, .doc = udp_doc,
+	.check_report = udp_check_report};

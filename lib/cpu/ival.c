@@ -33,6 +33,16 @@ static const struct ival_unit units[] = {
 	{0},
 };
 
+/* The unit called name, or NULL. */
+static const struct ival_unit *unit_of(const char *name)
+{
+	const struct ival_unit *u;
+
+	for (u = units; u->name && strcmp(u->name, name); u++)
+		;
+	return u->name ? u : NULL;
+}
+
 struct ival {
 	struct ival_opts o;
 	const struct ival_unit *u;
@@ -159,9 +169,8 @@ int ival_open(struct ival **ivp, const struct ival_opts *o, char *err,
 	*ivp = NULL;
 	if (o->interval <= 0)
 		return 0;
-	for (u = units; u->name && strcmp(u->name, o->unit); u++)
-		;
-	if (!u->name) {
+	u = unit_of(o->unit);
+	if (!u) {
 		snprintf(err, len, "-i: no unit '%s'", o->unit);
 		return -EINVAL;
 	}
@@ -240,6 +249,20 @@ int ival_start(struct ival *iv, int idx, const char *label, char *err,
 	iv->next = iv->tlast = 0;
 	json_decref(iv->list);
 	iv->list = json_array();
+	return 0;
+}
+
+int ival_unit(struct ival *iv, const char *unit)
+{
+	const struct ival_unit *u = unit_of(unit);
+
+	if (!u)
+		return -EINVAL;
+	if (!iv)
+		return 0;
+	pthread_mutex_lock(&iv->lock);
+	iv->u = u;
+	pthread_mutex_unlock(&iv->lock);
 	return 0;
 }
 

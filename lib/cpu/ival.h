@@ -58,6 +58,10 @@ void ival_close(struct ival *iv);
  * filled). */
 int ival_start(struct ival *iv, int idx, const char *label, char *err,
 	       size_t len);
+/* What the samples from the next ival_watch on count (ival_opts.unit):
+ * a receiver that learns it from its peer (ttcp-sf -r answering --rr);
+ * 0 or -EINVAL for a unit it has none of. */
+int ival_unit(struct ival *iv, const char *unit);
 /* The runner's counter: set when its data starts, NULL before it goes. */
 void ival_watch(struct ival *iv, const uint64_t *counter);
 /* The same with a function that reads the progress (e.g. a sum over

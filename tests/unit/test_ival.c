@@ -133,6 +133,21 @@ static void test_sum_and_words(void)
 	l = ival_stop(iv, 0); /* never watched: no interval */
 	T_CHECK(l && json_array_size(l) == 0);
 	json_decref(l);
+	/* a third counts transactions: the unit a receiver learned */
+	T_CHECK(ival_unit(iv, "no-such-unit") == -EINVAL);
+	T_CHECK(ival_unit(NULL, "bytes") == 0);
+	T_CHECK(ival_unit(iv, "transactions") == 0);
+	T_ASSERT(ival_start(iv, 2, NULL, err, sizeof(err)) == 0);
+	fake_t = 2;
+	ival_watch_fn(iv, sum_two, NULL);
+	fake_t = 3;
+	ctr_add(&two[0], 5);
+	T_CHECK(ival_tick(iv) == 1);
+	ival_watch_fn(iv, NULL, NULL);
+	l = ival_stop(iv, 105);
+	T_NEAR(num(l, 0, "transactions"), 5, 0);
+	T_NEAR(num(l, 0, "trans_per_s"), 5, 1e-9);
+	json_decref(l);
 	ival_close(iv);
 	fclose(o.out);
 	free(text);
