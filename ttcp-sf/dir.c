@@ -13,6 +13,7 @@
 #include "log.h"
 #include "peerrep.h"
 #include "rate.h"
+#include "tcp.h"
 #include "rcv.h"
 #include "sig.h"
 #include "sock.h"
@@ -203,10 +204,12 @@ static void dir_xmit(struct xmit *t, struct sample *s)
 	cpuwin_start(w, NULL, 0);
 	rate_keep(&pk, c->bidir ? c->rate : 0, &u.fd, 1,
 		  c->bidir ? &u.tx->bytes : NULL);
+	tcp_watch(s, &u.fd, 1);
 	run(&u, who, c->timeout_ms);
 	rate_keep_stop(&pk);
 	bound_stop(u.bound);
 	cpuwin_stop(w, &s->cpu, NULL, 0);
+	tcp_done(s, 0);
 	fill(s, &u, c->bidir ? u.tx : u.rx, !c->bidir, c->bidir);
 	if (u.rx_max && u.got > (int64_t)u.total)
 		die("receiver %s:%d sent more than the %llu bytes asked (phase: data, receiving): connection cut",
@@ -280,9 +283,11 @@ static int dir_rcv(struct rcv *r, const struct rcv_open *o, struct sample *s)
 	u.main_ctr = st->bidir ? &u.rx->bytes : &u.tx->bytes;
 	cpuwin_start(&r->w, NULL, 0);
 	rate_keep(&pk, st->rate, &fd, 1, &u.tx->bytes);
+	tcp_watch(s, &fd, 1);
 	run(&u, who, c->timeout_ms);
 	rate_keep_stop(&pk);
 	cpuwin_stop(&r->w, &s->cpu, NULL, 0);
+	tcp_done(s, 0);
 	fill(s, &u, st->bidir ? u.rx : u.tx, st->bidir, st->bidir);
 	if (st->rate > 0)
 		rate_add(s, st->rate, PACED_KERNEL);

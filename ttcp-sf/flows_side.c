@@ -13,6 +13,7 @@
 #include "ival.h"
 #include "log.h"
 #include "rate.h"
+#include "tcp.h"
 #include "rcv.h"
 #include "rr.h"
 #include "sig.h"
@@ -95,6 +96,12 @@ static void fill(const struct flows *fs, struct sample *s)
 	s->lost = -1;
 }
 
+/* flows.c: flow i of the sample is done: its last TCP facts. */
+static void flow_closing(void *arg, int i)
+{
+	tcp_done(arg, i);
+}
+
 /* The run; rate: the bytes/s its senders are held at (0: unpaced). */
 static void run(struct flows *fs, struct cpuwin *w, struct sample *s,
 		const char *who, double rate)
@@ -110,6 +117,9 @@ static void run(struct flows *fs, struct cpuwin *w, struct sample *s,
 		fs->deadline_ns += clock_ns();
 	if (fs->hard_ns)
 		fs->hard_ns += clock_ns();
+	tcp_watch(s, fds, fs->n);
+	fs->closing = flow_closing;
+	fs->closing_arg = s;
 	ival_watch(ttcp_iv, &fs->progress);
 	rate_keep(&pk, fs->kind == FL_TX ? rate : 0, fds, fs->n,
 		  &fs->progress);
@@ -373,6 +383,7 @@ static void flows_lines(const char *side, const struct cfg *c,
 	double *r = xcalloc((size_t)n, sizeof(double));
 	double *sorted = xcalloc((size_t)n, sizeof(double)), sum = 0;
 	const char *unit = trans ? "trans/s" : "MB/s";
+	char w[160];
 
 	(void)c;
 	for (i = 0; i < n; i++) {
@@ -382,11 +393,12 @@ static void flows_lines(const char *side, const struct cfg *c,
 		sum += r[i];
 		if (n <= FLOW_LINES)
 			fprintf(ttcp_out,
-				"ttcp-%s: flow %d: %llu %s in %.2f s = %.1f %s\n",
+				"ttcp-%s: flow %d: %llu %s in %.2f s = %.1f %s%s\n",
 				side, i + 1,
 				(unsigned long long)fp->count[i],
 				trans ? "transactions" : "bytes",
-				fp->secs[i], r[i], unit);
+				fp->secs[i], r[i], unit,
+				tcp_flow_words(s, i, w, sizeof(w)));
 	}
 	memcpy(sorted, r, (size_t)n * sizeof(double));
 	qsort(sorted, (size_t)n, sizeof(double), cmp_double);

@@ -502,6 +502,54 @@ int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len)
 								    0;
 }
 
+/* The flows' TCP facts as a JSON array (none: no key). */
+static void put_tcp(json_t *j, const struct tcpinfo *t, int n)
+{
+	json_t *a;
+	int i;
+
+	if (!n)
+		return;
+	a = json_array();
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, tcpinfo_json(&t[i]));
+	json_object_set_new(j, "tcp", a);
+}
+
+/* And back (optional), each reading checked; *out malloc'd. */
+static int get_tcp(json_t *j, struct tcpinfo **out, int *n, char *err,
+		   size_t len)
+{
+	json_t *a = json_object_get(j, "tcp"), *v;
+	char why[200];
+	size_t i;
+
+	*out = NULL;
+	*n = 0;
+	if (!a)
+		return 0;
+	if (!json_is_array(a) || !json_array_size(a) ||
+	    json_array_size(a) > TTCP_FLOWS_MAX) {
+		snprintf(err, len, "field \"tcp\" not an array of 1 to %d readings",
+			 TTCP_FLOWS_MAX);
+		return -EINVAL;
+	}
+	*out = calloc(json_array_size(a), sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	json_array_foreach(a, i, v) {
+		if (tcpinfo_from_json(v, &(*out)[i], why, sizeof(why))) {
+			snprintf(err, len, "field \"tcp\": flow %zu: %s", i + 1,
+				 why);
+			free(*out);
+			*out = NULL;
+			return -EINVAL;
+		}
+	}
+	*n = (int)json_array_size(a);
+	return 0;
+}
+
 json_t *ctl_report_build(const struct ctl_report *r,
 			 const struct cpu_sample *cpu, int n)
 {
@@ -528,6 +576,7 @@ json_t *ctl_report_build(const struct ctl_report *r,
 			    json_integer((json_int_t)r->rev_bytes));
 	json_object_set_new(j, "rev_elapsed_s", json_real(r->rev_elapsed_s));
 	put_flows(j, r->flow_count, r->nflows);
+	put_tcp(j, r->tcp, r->ntcp);
 	json_object_set_new(j, "zc_copied_pct",
 			    isfinite(r->zc_copied_pct) ?
 				    json_real(r->zc_copied_pct) :
@@ -595,7 +644,8 @@ int ctl_report_parse(json_t *j, struct ctl_report *r, char *err, size_t len)
 		snprintf(err, len, "field \"host\" missing");
 		return -EINVAL;
 	}
-	if (get_flows(j, &r->flow_count, &r->nflows, err, len))
+	if (get_flows(j, &r->flow_count, &r->nflows, err, len) ||
+	    get_tcp(j, &r->tcp, &r->ntcp, err, len))
 		return -EINVAL;
 	r->host = json_incref(v);
 	return 0;
@@ -607,4 +657,7 @@ void ctl_report_free(struct ctl_report *r)
 	r->host = NULL;
 	free(r->flow_count);
 	r->flow_count = NULL;
+	free(r->tcp);
+	r->tcp = NULL;
+	r->ntcp = 0;
 }

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "meter.h"
+#include "tcpinfo.h"
 
 #define TTCP_FLOWS_MAX 1024	/* -P at most: every setup and count */
 #define TTCP_MAX_SAMPLES 1000	/* --repeat / --confidence ceiling */
@@ -138,6 +139,8 @@ struct ctl_report {
 	double rev_elapsed_s;	/* and their seconds */
 	int nflows;		/* -P: flows, 0 = one connection */
 	uint64_t *flow_count;	/* their counts (parse: owned) */
+	int ntcp;		/* TCP: the flows' TCP_INFO readings */
+	struct tcpinfo *tcp;	/* (parse: owned) */
 };
 
 json_t *ctl_hello_build(const struct ctl_hello *h);

@@ -16,7 +16,7 @@
  * A part is what a sample carries beyond the common stream figures of
  * struct sample (ttcp.h): request/response's transactions and latencies,
  * -P's per-flow counts, the direction and the other way of -R and
- * --bidir, UDP's datagrams, --rate's target. Parts compose: -P --rr is a flows sample
+ * --bidir, UDP's datagrams, --rate's target, TCP's facts (TCP_INFO). Parts compose: -P --rr is a flows sample
  * with an rr part and a flows part. Each part's data is defined in its
  * mode's header and reached only there (sample_part); its hooks print
  * it, record it, put it in the hello or the report, check the other
@@ -120,12 +120,15 @@ struct ttcp_part {
 /* The parts, in the order their hooks are called. */
 extern const struct ttcp_part *const ttcp_parts[];
 extern const struct ttcp_part rr_part, flows_part, dir_part, udp_part,
-	rate_part;
+	rate_part, tcp_part;
 
 /* The part p of s, added (its data zeroed) or found; sample_part is NULL
  * when s has no such part. */
 void *sample_add(struct sample *s, const struct ttcp_part *p);
 void *sample_part(const struct sample *s, const struct ttcp_part *p);
+/* The part p of s, freed (a connection that closed empty was no
+ * sample: what it added goes). */
+void sample_drop(struct sample *s, const struct ttcp_part *p);
 /* The part whose counts are transactions, NULL for a stream. */
 const struct ttcp_part *sample_trans_part(const struct sample *s);
 /* The sample's rate: transactions/s (a part that counts them), else

@@ -15,6 +15,7 @@
 #include "log.h"
 #include "rcv.h"
 #include "rr.h"
+#include "tcp.h"
 #include "udp.h"
 #include "sig.h"
 #include "sock.h"
@@ -141,6 +142,7 @@ static int crr(struct rrs *x, int fd)
 	for (;;) {
 		if (!answer(x, fd))
 			fault(x, "request", 0, x->su.req);
+		tcp_conn(x->s, fd);
 		close(fd);
 		fd = next_one(x, "connection for the next --crr transaction",
 			      &su);
@@ -212,8 +214,10 @@ static int tcp_serve(struct rrs *x, int fd, const struct rr_setup *su)
 	if (x->su.kind == RR_CRR) {
 		r = crr(x, fd);
 	} else {
+		tcp_watch(x->s, &fd, 1);
 		while (!sig_stop && answer(x, fd))
 			;
+		tcp_done(x->s, 0);
 		close(fd); /* the transmitter's clock stops at this EOF */
 	}
 	x->s->elapsed_s = clock_now() - t0;

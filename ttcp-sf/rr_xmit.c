@@ -15,6 +15,7 @@
 #include "ival.h"
 #include "log.h"
 #include "rr.h"
+#include "tcp.h"
 #include "udp.h"
 #include "xmit.h"
 #include "sig.h"
@@ -228,6 +229,7 @@ static void tcp_rr(struct rrx *x)
 {
 	int fd = ttcp_connect(x->c, SOCK_STREAM);
 
+	tcp_watch(x->s, &fd, 1);
 	bound_fd(x->bound, fd);
 	if (x->c->burst > 1)
 		tcp_burst(x, fd);
@@ -236,6 +238,7 @@ static void tcp_rr(struct rrx *x)
 	shutdown(fd, SHUT_WR);
 	rr_drain(x, fd);
 	bound_fd(x->bound, -1);
+	tcp_done(x->s, 0);
 	close(fd);
 }
 
@@ -260,6 +263,7 @@ static void tcp_crr(struct rrx *x)
 		if (r != (ssize_t)c->rr_resp)
 			fault(x, "response", r, c->rr_resp);
 		bound_fd(x->bound, -1);
+		tcp_conn(x->s, fd);
 		close(fd);
 		t1 = clock_ns();
 		hist_add(x->p->lat, t1 - t0);

@@ -10,6 +10,7 @@
 #include "ival.h"
 #include "log.h"
 #include "rate.h"
+#include "tcp.h"
 #include "rcv.h"
 #include "sig.h"
 #include "sock.h"
@@ -64,6 +65,7 @@ static void stream_xmit(struct xmit *t, struct sample *s)
 		die("%s", err);
 	x->timeout_ms = c->timeout_ms;
 	cpuwin_start(&t->w, NULL, 0);
+	tcp_watch(s, &fd, 1);
 	ival_watch(ttcp_iv, &x->bytes);
 	t0 = clock_now();
 	if (c->duration > 0)
@@ -86,6 +88,7 @@ static void stream_xmit(struct xmit *t, struct sample *s)
 	bound_stop(b);
 	s->elapsed_s = clock_now() - t0;
 	cpuwin_stop(&t->w, &s->cpu, NULL, 0);
+	tcp_done(s, 0);
 	s->bytes = (uint64_t)n;
 	s->calls = x->calls;
 	s->counters = xfer_counters_json(x);
@@ -119,13 +122,16 @@ static int stream_rcv(struct rcv *r, const struct rcv_open *o,
 	x->verify = c->verify;
 	x->touch = c->touch;
 	cpuwin_start(&r->w, NULL, 0);
+	tcp_watch(s, &o->fd, 1);
 	ival_watch(ttcp_iv, &x->bytes);
 	t0 = clock_now();
 	n = xfer_recv_stream(x, 0, 0, &sig_stop);
 	ival_watch(ttcp_iv, NULL);
 	s->elapsed_s = clock_now() - t0;
 	cpuwin_stop(&r->w, &s->cpu, NULL, 0);
+	tcp_done(s, 0);
 	if (n == 0 && !sig_stop) {
+		tcp_drop(s);
 		xfer_close(x);
 		close(o->fd);
 		return 1;

@@ -69,7 +69,7 @@ struct cfg {
 
 /* What one side measured in one sample: the figures of every mode, and
  * the parts of a mode's own (mode.h). */
-#define TTCP_PARTS 5		/* parts of ttcp_parts[] (mode.h) */
+#define TTCP_PARTS 6		/* parts of ttcp_parts[] (mode.h) */
 struct sample {
 	uint64_t bytes;		/* payload moved */
 	uint64_t calls;		/* I/O calls */

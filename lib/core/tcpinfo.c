@@ -89,6 +89,30 @@ void tcpinfo_add(struct tcpinfo *s, const struct tcpinfo *t)
 	s->flows += t->flows;
 }
 
+static uint64_t mean64(uint64_t a, uint32_t na, uint64_t b, uint32_t nb)
+{
+	return na + nb ? (uint64_t)(((double)a * na + (double)b * nb) /
+				    (na + nb))
+		       : 0;
+}
+
+void tcpinfo_chain(struct tcpinfo *s, const struct tcpinfo *t)
+{
+	struct tcpinfo g = *s; /* the gauges before the counters add */
+	uint32_t n = s->flows, m = t->flows;
+
+	tcpinfo_add(s, t);
+	s->cwnd = mean_of(g.cwnd, n, t->cwnd, m);
+	s->ssthresh = g.ssthresh == TCPINFO_INFINITE || !n ? t->ssthresh
+		      : t->ssthresh == TCPINFO_INFINITE
+			      ? g.ssthresh
+			      : mean_of(g.ssthresh, n, t->ssthresh, m);
+	s->delivery_rate = mean64(g.delivery_rate, n, t->delivery_rate, m);
+	s->pacing_rate = g.pacing_rate == ~0ull || t->pacing_rate == ~0ull
+				 ? ~0ull
+				 : mean64(g.pacing_rate, n, t->pacing_rate, m);
+}
+
 static uint64_t minus(uint64_t a, uint64_t b)
 {
 	return a > b ? a - b : 0;
@@ -249,21 +273,25 @@ int tcpinfo_from_json(json_t *j, struct tcpinfo *t, char *err, size_t len)
 	return 0;
 }
 
-/* A time in microseconds as ms with two decimals. */
-static double ms(uint32_t us)
+/* A time: under a millisecond in us, else ms with two decimals. */
+static const char *when(char *b, size_t len, uint32_t us)
 {
-	return us / 1000.0;
+	if (us < 1000)
+		snprintf(b, len, "%u us", us);
+	else
+		snprintf(b, len, "%.2f ms", us / 1000.0);
+	return b;
 }
 
 const char *tcpinfo_line(char *buf, size_t len, const struct tcpinfo *t,
 			 int terse)
 {
-	char rb[32], ss[16], pace[32];
+	char rb[32], ss[16], pace[32], a[24], b[24], c[24];
 
 	if (terse) {
-		snprintf(buf, len, "retr %llu cwnd %u srtt %.2f ms",
+		snprintf(buf, len, "retr %llu cwnd %u srtt %s",
 			 (unsigned long long)t->retrans, t->cwnd,
-			 ms(t->srtt_us));
+			 when(a, sizeof(a), t->srtt_us));
 		return buf;
 	}
 	units_fmt_bytes_si((double)t->bytes_retrans, rb, sizeof(rb), 0);
@@ -277,9 +305,11 @@ const char *tcpinfo_line(char *buf, size_t len, const struct tcpinfo *t,
 		snprintf(pace, sizeof(pace), "%.1f MB/s",
 			 (double)t->pacing_rate / 1e6);
 	snprintf(buf, len,
-		 "retr %llu (%s) srtt %.2f ms (rttvar %.2f) min rtt %.2f ms cwnd %u ssthresh %s delivery %.1f MB/s pacing %s busy %.2f s: rwnd-limited %.1f%%, sndbuf-limited %.1f%%",
-		 (unsigned long long)t->retrans, rb, ms(t->srtt_us),
-		 ms(t->rttvar_us), ms(t->min_rtt_us), t->cwnd, ss,
+		 "retr %llu (%s) srtt %s (rttvar %s) min rtt %s cwnd %u ssthresh %s delivery %.1f MB/s pacing %s busy %.2f s: rwnd-limited %.1f%%, sndbuf-limited %.1f%%",
+		 (unsigned long long)t->retrans, rb,
+		 when(a, sizeof(a), t->srtt_us),
+		 when(b, sizeof(b), t->rttvar_us),
+		 when(c, sizeof(c), t->min_rtt_us), t->cwnd, ss,
 		 (double)t->delivery_rate / 1e6, pace, t->busy_us / 1e6,
 		 t->busy_us ? tcpinfo_pct(t, t->rwnd_limited_us) : 0.0,
 		 t->busy_us ? tcpinfo_pct(t, t->sndbuf_limited_us) : 0.0);

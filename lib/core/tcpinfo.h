@@ -48,8 +48,12 @@ struct tcpinfo {
 /* fd's TCP_INFO into *t (flows 1): 0, or -errno (-ENOTSOCK, -EOPNOTSUPP
  * for a socket that is not TCP). */
 int tcpinfo_read(int fd, struct tcpinfo *t);
-/* Add reading t (of another flow) into sum (zeroed to start). */
+/* Add reading t (of another flow, at the same time) into sum (zeroed
+ * to start). */
 void tcpinfo_add(struct tcpinfo *sum, const struct tcpinfo *t);
+/* Chain reading t (of a connection after the ones in sum: --crr's) into
+ * sum: counters added, the window, the RTTs and the rates their mean. */
+void tcpinfo_chain(struct tcpinfo *sum, const struct tcpinfo *t);
 /* The interval from before to now of one flow into *d. */
 void tcpinfo_delta(struct tcpinfo *d, const struct tcpinfo *now,
 		   const struct tcpinfo *before);
@@ -68,10 +72,11 @@ json_t *tcpinfo_json(const struct tcpinfo *t);
  * 10^14 B/s, a limited time above the busy time are lies). */
 int tcpinfo_from_json(json_t *j, struct tcpinfo *t, char *err, size_t len);
 
-/* One line of it: "retr 3 (4.3 kB) srtt 1.20 ms (rttvar 0.31) min rtt
- * 0.04 ms cwnd 45 ssthresh 30 delivery 118.2 MB/s pacing 125.0 MB/s
- * busy 2.00 s: rwnd-limited 0.0%, sndbuf-limited 3.1%"; terse: "retr 3
- * cwnd 45 srtt 1.20 ms" (an interval's). Returns buf. */
+/* One line of it: "retr 3 (4.3 KB) srtt 1.20 ms (rttvar 310 us) min rtt
+ * 40 us cwnd 45 ssthresh 30 delivery 118.2 MB/s pacing 125.0 MB/s busy
+ * 2.00 s: rwnd-limited 0.0%, sndbuf-limited 3.1%" (times under a
+ * millisecond in us); terse: "retr 3 cwnd 45 srtt 1.20 ms" (an
+ * interval's). Returns buf. */
 const char *tcpinfo_line(char *buf, size_t len, const struct tcpinfo *t,
 			 int terse);
 

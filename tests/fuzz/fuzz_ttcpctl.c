@@ -83,7 +83,9 @@ static void report_round_trip(const struct ctl_report *r)
 	    back.verified != r->verified || back.elapsed_s != r->elapsed_s ||
 	    back.dgrams != r->dgrams || back.lost != r->lost ||
 	    !same_num(back.zc_copied_pct, r->zc_copied_pct) ||
-	    back.ncpu != r->ncpu)
+	    back.ncpu != r->ncpu || back.ntcp != r->ntcp ||
+	    (r->ntcp &&
+	     memcmp(back.tcp, r->tcp, (size_t)r->ntcp * sizeof(*r->tcp))))
 		__builtin_trap();
 	for (i = 0; i < r->ncpu; i++)
 		if (strcmp(back.cpu[i].meter, r->cpu[i].meter) ||

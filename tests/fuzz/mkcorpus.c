@@ -323,6 +323,28 @@ static void gen_ttcpctl(void)
 	add_frame(&b, j);
 	put_ms("ttcpctl", "hello-rate", 0, 0, &b);
 	reset(&b);
+	j = ttcp_report(s, 1, 0); /* two flows' TCP facts */
+	{
+		struct tcpinfo t = {.retrans = 12, .bytes_retrans = 17376,
+				    .srtt_us = 1200, .rttvar_us = 310,
+				    .min_rtt_us = 40, .cwnd = 45,
+				    .ssthresh = 30, .mss = 1448,
+				    .delivery_rate = 118200000,
+				    .pacing_rate = ~0ull, .busy_us = 2000000,
+				    .rwnd_limited_us = 10000,
+				    .sndbuf_limited_us = 62000,
+				    .bytes_acked = 250000001,
+				    .rcv_rtt_us = 900, .flows = 1};
+		json_t *a = json_array();
+
+		json_array_append_new(a, tcpinfo_json(&t));
+		t.ssthresh = TCPINFO_INFINITE;
+		json_array_append_new(a, tcpinfo_json(&t));
+		json_object_set_new(j, "tcp", a);
+	}
+	add_frame(&b, j);
+	put_ms("ttcpctl", "report-tcp", 0, 0, &b);
+	reset(&b);
 	j = ttcp_hello(0);
 	json_object_set_new(j, "sample", json_integer(99999));
 	add_frame(&b, j);

@@ -78,6 +78,13 @@ static void arithmetic(void)
 		d.cwnd == 30 && d.srtt_us == 300);
 	tcpinfo_delta(&d, &a, &b); /* a reset connection: never negative */
 	T_CHECK(d.retrans == 0 && d.busy_us == 0);
+	/* one connection after another (--crr): the window is their mean */
+	memset(&s, 0, sizeof(s));
+	tcpinfo_chain(&s, &a);
+	tcpinfo_chain(&s, &b);
+	T_CHECK(s.retrans == 5 && s.cwnd == 20 && s.srtt_us == 200 &&
+		s.ssthresh == 20 && s.delivery_rate == 5 &&
+		s.pacing_rate == ~0ull && s.flows == 2 && s.busy_us == 4000);
 	T_CHECK(isnan(tcpinfo_pct(&(struct tcpinfo){0}, 0)));
 }
 
@@ -112,13 +119,14 @@ static void json(void)
 	json_object_set_new(j, "pacing_rate_MBps", json_real(1e12));
 	T_CHECK(tcpinfo_from_json(j, &back, err, sizeof(err)) == -EINVAL);
 	T_CHECK(strstr(err, "pacing_rate_MBps") != NULL);
-	T_CHECK(tcpinfo_from_json(json_integer(1), &back, err, sizeof(err)) ==
-		-EINVAL);
+	json_decref(j);
+	j = json_integer(1);
+	T_CHECK(tcpinfo_from_json(j, &back, err, sizeof(err)) == -EINVAL);
 	json_decref(j);
 	T_STREQ(tcpinfo_line(line, sizeof(line), &a, 1),
 		"retr 7 cwnd 45 srtt 1.20 ms");
 	T_STREQ(tcpinfo_line(line, sizeof(line), &a, 0),
-		"retr 7 (10.1 KB) srtt 1.20 ms (rttvar 0.31) min rtt 0.04 ms "
+		"retr 7 (10.1 KB) srtt 1.20 ms (rttvar 310 us) min rtt 40 us "
 		"cwnd 45 ssthresh - delivery 118.2 MB/s pacing 125.0 MB/s busy "
 		"2.00 s: rwnd-limited 0.0%, sndbuf-limited 3.1%");
 }

@@ -186,6 +186,29 @@ static void reports(void)
 	T_CHECK(strstr(err, "bytes") != NULL);
 	ctl_report_free(&back);
 	json_decref(j);
+	{
+		/* the flows' TCP facts come back, each checked */
+		struct tcpinfo t[2] = {
+			{.retrans = 3, .srtt_us = 90, .cwnd = 10,
+			 .ssthresh = TCPINFO_INFINITE, .busy_us = 100,
+			 .sndbuf_limited_us = 50, .pacing_rate = ~0ull,
+			 .flows = 1},
+			{.retrans = 4, .cwnd = 12, .ssthresh = 7,
+			 .delivery_rate = 125000000, .flows = 1}};
+
+		r.ntcp = 2;
+		r.tcp = t;
+		j = ctl_report_build(&r, &cpu, 1);
+		T_CHECK(ctl_report_parse(j, &back, err, sizeof(err)) == 0);
+		T_CHECK(back.ntcp == 2 && !memcmp(back.tcp, t, sizeof(t)));
+		ctl_report_free(&back);
+		json_object_set_new(json_array_get(json_object_get(j, "tcp"), 1),
+				    "sndbuf_limited_us", json_integer(1));
+		T_CHECK(ctl_report_parse(j, &back, err, sizeof(err)) == -EINVAL);
+		T_STREQ(err, "field \"tcp\": flow 2: TCP facts: field \"sndbuf_limited_us\" out of range (0 to 0)");
+		ctl_report_free(&back);
+		json_decref(j);
+	}
 }
 
 int main(void)
