@@ -167,6 +167,8 @@ void cmp_table_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 			 "(s): judged from summaries: Welch's t-test on the "
 			 "published n, mean and standard deviation");
 	multi_perturbations(m, fmt);
+	if (fmt != FMT_CSV)
+		cmp_explain(m, note_line, &fmt);
 	for (k = 0; k < m->nk; k++) {
 		snprintf(line, sizeof(line),
 			 "%s: %zu rows, %zu judged, %zu regression%s; cases "

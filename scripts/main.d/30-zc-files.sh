@@ -11,7 +11,7 @@ args=(--methods "sendfile,send,write,splice,msg-zerocopy" --files 63 --size 350k
 	--loops 5 --repeat 2 --out "$ZCB_OUT" --label "$ZCB_LABEL"
 	--bin-dir "${ZCB_BUILDDIR:-}")
 if [ "$(id -u)" = 0 ] && "$zcb_libexec/netns-hosts" -- true 2>/dev/null; then
-	exec "$zcb_libexec/zc-files" --netns --rate 1gbit "${args[@]}"
+	exec "$zcb_libexec/zc-files" --netns --shape 1gbit "${args[@]}"
 fi
 echo "(no network namespaces here: both ends on loopback)"
 exec "$zcb_libexec/zc-files" "${args[@]}"
