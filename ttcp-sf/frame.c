@@ -305,11 +305,19 @@ static void put_flows(json_t *j, const uint64_t *c, int n)
 	json_object_set_new(j, "flow_counts", a);
 }
 
-/* The per-flow counts back (optional); *out malloc'd. */
-static int get_flows(json_t *j, uint64_t **out, int *n, char *err,
-		     size_t len)
+/*
+ * An optional per-flow array field k back: 1 to TTCP_FLOWS_MAX entries,
+ * each read by one(v, dst, why) into *out (malloc'd, size bytes an
+ * entry); *n its length. 0, or -EINVAL with err naming the field and
+ * the entry (what: the entries' name).
+ */
+static int get_per_flow(json_t *j, const char *k, const char *what,
+			size_t size,
+			int (*one)(json_t *v, void *dst, char *why, size_t len),
+			void **out, int *n, char *err, size_t len)
 {
-	json_t *a = json_object_get(j, "flow_counts"), *v;
+	json_t *a = json_object_get(j, k), *v;
+	char why[200];
 	size_t i;
 
 	*out = NULL;
@@ -318,25 +326,49 @@ static int get_flows(json_t *j, uint64_t **out, int *n, char *err,
 		return 0;
 	if (!json_is_array(a) || !json_array_size(a) ||
 	    json_array_size(a) > TTCP_FLOWS_MAX) {
-		snprintf(err, len, "field \"flow_counts\" not an array of 1 to %d counts",
-			 TTCP_FLOWS_MAX);
+		snprintf(err, len, "field \"%s\" not an array of 1 to %d %s", k,
+			 TTCP_FLOWS_MAX, what);
 		return -EINVAL;
 	}
-	*out = calloc(json_array_size(a), sizeof(uint64_t));
+	*out = calloc(json_array_size(a), size);
 	if (!*out)
 		return -ENOMEM;
 	json_array_foreach(a, i, v) {
-		if (!json_is_integer(v) || json_integer_value(v) < 0) {
-			snprintf(err, len, "field \"flow_counts\": entry %zu is not a count",
-				 i);
+		if (one(v, (char *)*out + i * size, why, sizeof(why))) {
+			snprintf(err, len, "field \"%s\": flow %zu: %s", k, i + 1,
+				 why);
 			free(*out);
 			*out = NULL;
 			return -EINVAL;
 		}
-		(*out)[i] = (uint64_t)json_integer_value(v);
 	}
 	*n = (int)json_array_size(a);
 	return 0;
+}
+
+/* A flow's count: an integer of at least 0. */
+static int one_count(json_t *v, void *dst, char *why, size_t len)
+{
+	if (!json_is_integer(v) || json_integer_value(v) < 0) {
+		snprintf(why, len, "not a count");
+		return -EINVAL;
+	}
+	*(uint64_t *)dst = (uint64_t)json_integer_value(v);
+	return 0;
+}
+
+/* A flow's TCP facts (lib/core/tcpinfo's checks). */
+static int one_tcp(json_t *v, void *dst, char *why, size_t len)
+{
+	return tcpinfo_from_json(v, dst, why, len);
+}
+
+/* The per-flow counts back (optional); *out malloc'd. */
+static int get_flows(json_t *j, uint64_t **out, int *n, char *err,
+		     size_t len)
+{
+	return get_per_flow(j, "flow_counts", "counts", sizeof(**out),
+			    one_count, (void **)out, n, err, len);
 }
 
 int ctl_flows_match(const uint64_t *a, int na, const uint64_t *b, int nb,
@@ -520,34 +552,8 @@ static void put_tcp(json_t *j, const struct tcpinfo *t, int n)
 static int get_tcp(json_t *j, struct tcpinfo **out, int *n, char *err,
 		   size_t len)
 {
-	json_t *a = json_object_get(j, "tcp"), *v;
-	char why[200];
-	size_t i;
-
-	*out = NULL;
-	*n = 0;
-	if (!a)
-		return 0;
-	if (!json_is_array(a) || !json_array_size(a) ||
-	    json_array_size(a) > TTCP_FLOWS_MAX) {
-		snprintf(err, len, "field \"tcp\" not an array of 1 to %d readings",
-			 TTCP_FLOWS_MAX);
-		return -EINVAL;
-	}
-	*out = calloc(json_array_size(a), sizeof(**out));
-	if (!*out)
-		return -ENOMEM;
-	json_array_foreach(a, i, v) {
-		if (tcpinfo_from_json(v, &(*out)[i], why, sizeof(why))) {
-			snprintf(err, len, "field \"tcp\": flow %zu: %s", i + 1,
-				 why);
-			free(*out);
-			*out = NULL;
-			return -EINVAL;
-		}
-	}
-	*n = (int)json_array_size(a);
-	return 0;
+	return get_per_flow(j, "tcp", "readings", sizeof(**out), one_tcp,
+			    (void **)out, n, err, len);
 }
 
 json_t *ctl_report_build(const struct ctl_report *r,
