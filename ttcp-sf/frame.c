@@ -291,8 +291,10 @@ static int get_u64(json_t *j, const char *k, uint64_t *out, int required,
 	return 0;
 }
 
-/* -P: the per-flow counts as a JSON array. */
-static void put_flows(json_t *j, const uint64_t *c, int n)
+/* A per-flow array field k of n entries (none: no key), each entry
+ * (size bytes apart from base) made by one. */
+static void put_per_flow(json_t *j, const char *k, const void *base,
+			 size_t size, int n, json_t *(*one)(const void *e))
 {
 	json_t *a;
 	int i;
@@ -301,8 +303,19 @@ static void put_flows(json_t *j, const uint64_t *c, int n)
 		return;
 	a = json_array();
 	for (i = 0; i < n; i++)
-		json_array_append_new(a, json_integer((json_int_t)c[i]));
-	json_object_set_new(j, "flow_counts", a);
+		json_array_append_new(a, one((const char *)base + i * size));
+	json_object_set_new(j, k, a);
+}
+
+static json_t *count_json(const void *e)
+{
+	return json_integer((json_int_t)*(const uint64_t *)e);
+}
+
+/* -P: the per-flow counts as a JSON array. */
+static void put_flows(json_t *j, const uint64_t *c, int n)
+{
+	put_per_flow(j, "flow_counts", c, sizeof(*c), n, count_json);
 }
 
 /*
@@ -534,18 +547,15 @@ int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len)
 								    0;
 }
 
+static json_t *tcp_json(const void *e)
+{
+	return tcpinfo_json(e);
+}
+
 /* The flows' TCP facts as a JSON array (none: no key). */
 static void put_tcp(json_t *j, const struct tcpinfo *t, int n)
 {
-	json_t *a;
-	int i;
-
-	if (!n)
-		return;
-	a = json_array();
-	for (i = 0; i < n; i++)
-		json_array_append_new(a, tcpinfo_json(&t[i]));
-	json_object_set_new(j, "tcp", a);
+	put_per_flow(j, "tcp", t, sizeof(*t), n, tcp_json);
 }
 
 /* And back (optional), each reading checked; *out malloc'd. */
