@@ -46,6 +46,8 @@ struct sample {
 	int paired;		      /* one run of a metered/unmetered pair */
 	int metered;		      /* paired: the soakers ran */
 	int pair;		      /* paired: which pair, 0-based */
+	int rerun;		      /* disturbed and made again: no result
+				       * (lib/cpu/quiet.h) */
 	json_t *intervals;	      /* -i: the run's deliveries (owned) */
 };
 
@@ -69,6 +71,8 @@ int measure_paired(const struct measure *m);
 /* The meter the pairs are for: "soak" or "profile". */
 const char *measure_paired_by(const struct measure *m);
 int measure_server_pairs(const struct measure *m);
+/* A remote server (--host) on this box: its CPU is the run's. */
+int measure_server_here(const struct measure *m);
 /* "this box", "the server" or "this box and the server": who soaks. */
 const char *measure_soak_sides(const struct measure *m, char *buf, size_t len);
 /*
@@ -80,9 +84,13 @@ int measure_run(struct measure *m, const struct chat_run_cfg *rc,
 		struct sample *s, int metered, int next);
 void measure_close(struct measure *m);
 
-/* Put a sample into the result document. */
+/* Put a sample into the result document, with its quiet figures and,
+ * disturbed (outcome, run r of ser), its mark (lib/run/series.h). */
+struct series;
+struct series_run;
 void sample_to_doc(struct res_doc *d, json_t *kase, const struct sample *s,
-		   int same_box);
+		   int same_box, const struct series *ser,
+		   const struct series_run *r, int outcome);
 
 /* Per run: one line (and, paired, which kind of run it was). */
 /* by: the meter the runs are paired for (meter_pair_run) */

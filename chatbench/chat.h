@@ -48,6 +48,12 @@ struct chat_run_cfg {
 	uint64_t token;		 /* run token sent in every JOIN */
 	volatile int *interrupt; /* nonzero: stop the run (a signal) */
 	struct ival *iv;	 /* -i: watches the deliveries, or NULL */
+	double omit_s;		 /* --omit: the exchange's first seconds run
+				  * unmeasured (0: none) */
+	void (*measure)(void *arg); /* omit_s: called once omit_s into the
+				     * exchange, where its measured part
+				     * begins (the CPU window opens) */
+	void *measure_arg;
 };
 
 /* What one client run found. */
@@ -55,7 +61,10 @@ struct chat_run_result {
 	uint64_t expected; /* deliveries due: R * U * M * (U - 1) */
 	uint64_t received; /* deliveries checked in */
 	double connect_s;  /* connect + JOIN until every room READY */
-	double exchange_s; /* READY to the last delivery */
+	double exchange_s; /* READY (with --omit: the measured part's
+			    * start) to the last delivery */
+	uint64_t omitted;  /* --omit: deliveries before the measured part */
+	double omitted_s;  /* and the seconds it began after READY */
 	char err[768];	   /* "" when the run was good */
 };
 
@@ -77,6 +86,22 @@ int chat_check_surplus(int fd, uint16_t room, uint16_t user, char *err,
 
 /* Default run timeout: 60 s plus 1 s per 20000 deliveries. */
 double chat_default_timeout(const struct chat_run_cfg *c);
+
+/* --omit: the measured part of the exchange begins now, t_go the
+ * exchange's start: what was delivered so far is left out (r), and the
+ * tool's measure hook opens its window. */
+void chat_omit_begin(const struct chat_run_cfg *c, struct chat_run_result *r,
+		     double t_go, uint64_t delivered);
+/* The exchange ended before --omit's seconds were over: buf says so. */
+void chat_omit_short(char *buf, size_t len, const struct chat_run_cfg *c,
+		     double t_go);
+/* Where the rate's clock starts: the exchange's start, or with --omit
+ * the measured part's. */
+static inline double chat_measured_from(const struct chat_run_result *r,
+					double t_go)
+{
+	return t_go + r->omitted_s;
+}
 
 /* Connect user of room to the server, TCP_NODELAY when asked, and send
  * its JOIN: the socket, or -1 with err naming the user. */
@@ -117,6 +142,10 @@ unsigned long long chat_server_runs(struct chat_server *s);
 /* Connections open now (threads model: their threads not yet ended):
  * 0 once every connection's end has been dealt with. */
 int chat_server_conns(struct chat_server *s);
+/* Wait, up to timeout_s, until no connection is open (the last run's
+ * connections all dealt with, so the next run finds the server empty);
+ * the connections still open then, 0 when idle. */
+int chat_server_wait_idle(struct chat_server *s, double timeout_s);
 /* Stop accepting, close every connection, wait for the threads. */
 void chat_server_stop(struct chat_server *s);
 

@@ -324,10 +324,38 @@ static uint64_t delivered(void *arg)
 	return ctr_sum(&run->us[0].got, run->n, sizeof(*run->us));
 }
 
+/* With run->lock held, the senders gone: --omit's seconds into the
+ * exchange (t_go), the measured part begins, its hook run unlocked; 1
+ * when the exchange is over already (every user has its messages, or
+ * it failed: run->err says which), else 0. */
+static int omit_part(struct crun *run, uint32_t n, double t_go,
+		     double deadline, struct chat_run_result *res)
+{
+	const struct chat_run_cfg *c = run->c;
+	double end = t_go + c->omit_s;
+	int w;
+
+	if (c->omit_s <= 0)
+		return 0;
+	w = wait_count(run, &run->ndone, n, end < deadline ? end : deadline);
+	if (w == 0 && !stopped(run)) {
+		chat_omit_short(run->err, sizeof(run->err), c, t_go);
+		set_stop(run);
+	}
+	if (w != 1 || end >= deadline)
+		return 1;
+	pthread_mutex_unlock(&run->lock);
+	chat_omit_begin(c, res, t_go, delivered(run));
+	pthread_mutex_lock(&run->lock);
+	return 0;
+}
+
 /* With run->lock held: wait until every user is READY, let the senders
- * go, and wait until every user has its messages; t_go: when they went. */
+ * go, and wait until every user has its messages (--omit: its measured
+ * part begun on the way); t_go: when they went. */
 static void run_exchange(struct crun *run, struct cuser *us, uint32_t n,
-			 double deadline, double *t_go, uint64_t expected)
+			 double deadline, double *t_go,
+			 struct chat_run_result *res)
 {
 	uint64_t *got;
 	uint32_t i;
@@ -343,6 +371,8 @@ static void run_exchange(struct crun *run, struct cuser *us, uint32_t n,
 	ival_watch_fn(run->c->iv, delivered, run);
 	run->go = 1;
 	pthread_cond_broadcast(&run->cond);
+	if (omit_part(run, n, *t_go, deadline, res) && stopped(run))
+		return;
 	if (wait_count(run, &run->ndone, n, deadline) != 1)
 		return;
 	got = calloc(n, sizeof(*got));
@@ -351,7 +381,8 @@ static void run_exchange(struct crun *run, struct cuser *us, uint32_t n,
 	for (i = 0; i < n; i++)
 		got[i] = __atomic_load_n(&us[i].got, __ATOMIC_RELAXED);
 	set_stop(run);
-	chat_run_timeout(run->err, sizeof(run->err), run->c, expected, got, n);
+	chat_run_timeout(run->err, sizeof(run->err), run->c, res->expected, got,
+			 n);
 	free(got);
 }
 
@@ -407,7 +438,7 @@ int chat_client_threads(const struct chat_run_cfg *c,
 		if (user_start(&run, &us[i]))
 			break;
 	pthread_mutex_lock(&run.lock);
-	run_exchange(&run, us, n, deadline, &t_go, res->expected);
+	run_exchange(&run, us, n, deadline, &t_go, res);
 	if (run.err[0])
 		set_stop(&run);
 	pthread_cond_broadcast(&run.cond);
@@ -416,6 +447,7 @@ int chat_client_threads(const struct chat_run_cfg *c,
 	ival_watch_fn(c->iv, NULL, NULL);
 	if (t_go > 0) {
 		res->connect_s = t_go - t0;
+		t_go = chat_measured_from(res, t_go);
 		res->exchange_s =
 			run.t_last > 0 ? run.t_last - t_go : clock_now() - t_go;
 	}

@@ -11,6 +11,7 @@
 #include "sock.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,13 +227,15 @@ static int loop(struct erun *run, struct euser *us, uint32_t *count,
 		uint32_t want, double deadline)
 {
 	struct epoll_event ev[256];
+	double left;
 	int n, i, ms;
 
 	(void)us;
 	while (*count < want) {
-		ms = (int)((deadline - clock_now()) * 1000);
-		if (ms <= 0)
+		left = deadline - clock_now();
+		if (left <= 0)
 			return 1;
+		ms = (int)ceil(left * 1000); /* never back before it */
 		if (run->c->interrupt && *run->c->interrupt) {
 			snprintf(run->err, sizeof(run->err),
 				 "interrupted by a signal");
@@ -286,6 +289,30 @@ static uint64_t delivered(void *arg)
 	return ctr_sum(&g->us[0].got, g->n, sizeof(*g->us));
 }
 
+/* --omit: the loop until its seconds into the exchange (t_go) are
+ * over, then the measured part begins; 0, or what loop() returned when
+ * the exchange ended first (0 then fails it: run->err says so). */
+static int omit_part(struct erun *run, struct euser *us, uint32_t n,
+		     double t_go, double deadline, struct chat_run_result *res)
+{
+	const struct chat_run_cfg *c = run->c;
+	double end = t_go + c->omit_s;
+	int r;
+
+	if (c->omit_s <= 0)
+		return 0;
+	r = loop(run, us, &run->ndone, n, end < deadline ? end : deadline);
+	if (r == 0) {
+		chat_omit_short(run->err, sizeof(run->err), c, t_go);
+		return -1;
+	}
+	if (r < 0 || end >= deadline)
+		return r;
+	chat_omit_begin(c, res, t_go,
+			delivered(&(struct epoll_got){us, n}));
+	return 0;
+}
+
 int chat_client_epoll(const struct chat_run_cfg *c, struct chat_run_result *res)
 {
 	uint32_t n = c->rooms * c->users, i;
@@ -328,7 +355,9 @@ int chat_client_epoll(const struct chat_run_cfg *c, struct chat_run_result *res)
 	for (i = 0; i < n; i++)
 		set_events(&run, &us[i], EPOLLIN | EPOLLOUT);
 	ival_watch_fn(c->iv, delivered, &(struct epoll_got){us, n});
-	r = loop(&run, us, &run.ndone, n, deadline);
+	r = omit_part(&run, us, n, t_go, deadline, res);
+	if (!r)
+		r = loop(&run, us, &run.ndone, n, deadline);
 	ival_watch_fn(c->iv, NULL, NULL);
 	for (i = 0; i < n && !r; i++) /* exactly: nothing may follow */
 		if (us[i].inlen ||
@@ -347,7 +376,7 @@ int chat_client_epoll(const struct chat_run_cfg *c, struct chat_run_result *res)
 out:
 	if (t_go > 0) {
 		res->connect_s = t_go - t0;
-		res->exchange_s = clock_now() - t_go;
+		res->exchange_s = clock_now() - chat_measured_from(res, t_go);
 	}
 	for (i = 0; i < n; i++) {
 		if (us[i].fd >= 0)

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "chat.h"
+#include "clock.h"
 #include "sock.h"
 
 #include <errno.h>
@@ -76,6 +77,23 @@ void *chat_zalloc(size_t len)
 	if (p)
 		memset(p, 0, len);
 	return p;
+}
+
+void chat_omit_begin(const struct chat_run_cfg *c, struct chat_run_result *r,
+		     double t_go, uint64_t delivered)
+{
+	r->omitted = delivered;
+	r->omitted_s = clock_now() - t_go;
+	if (c->measure)
+		c->measure(c->measure_arg);
+}
+
+void chat_omit_short(char *buf, size_t len, const struct chat_run_cfg *c,
+		     double t_go)
+{
+	snprintf(buf, len,
+		 "--omit %g s: the exchange ended after %.3f s, before its measured part began (more --messages, or a shorter --omit)",
+		 c->omit_s, clock_now() - t_go);
 }
 
 double chat_default_timeout(const struct chat_run_cfg *c)

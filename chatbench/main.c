@@ -138,7 +138,9 @@ static void chat_option(void *p, int o, const char *arg)
 	}
 }
 
-CLI_TOOL(tool, usage_text, CLI_BENCH | CLI_CONFIDENCE, .repeat_max = 100000,
+CLI_TOOL(tool, usage_text,
+	 CLI_BENCH | CLI_CONFIDENCE | CLI_OMIT | CLI_RERUNS,
+	 .repeat_max = 100000,
 	 .sets = sets, .option = chat_option);
 
 /* Which options go with which side; the defaults that depend on them. */
@@ -159,6 +161,9 @@ static void check_opts(struct cfg *c, int argc, char **argv, int first)
 		die_usage("--max-conns is for --server");
 	if (c->server && repeat_set)
 		die_usage("--repeat is for the client side");
+	if (c->server && (c->cli.omit > 0 || c->cli.reruns_set ||
+			  c->cli.disturbance_set))
+		die_usage("--omit, --reruns and --disturbance are for the client side");
 	if (c->server && c->drop_after >= 0)
 		die_usage("--fault drop: is for the client side");
 	if (c->host && c->stall_after >= 0)

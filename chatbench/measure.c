@@ -16,12 +16,15 @@
 #include "clock.h"
 #include "log.h"
 #include "peerrep.h"
+#include "series.h"
 #include "sock.h"
 
 #include <math.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #define CTRL_WAIT_MS 10000 /* longest wait on the control connection */
@@ -29,9 +32,16 @@
 struct measure {
 	struct cpuwin w; /* -c: this box; the server's report */
 	int ctrl;	 /* control connection to a remote server, -1 */
+	int srv_here;	 /* that server is on this box (its address is
+			  * ours): its CPU is the run's */
 	uint64_t tokens; /* runs so far, for the token */
 	int srv_pairs;	 /* the server takes run kinds (parks soakers) */
 	int srv_soak;	 /* it measures with soak */
+	/* the run being measured, from where its measured part begins */
+	struct sample *s;
+	enum chat_run_kind kind;
+	struct rusage a;
+	double t0;
 };
 
 static int ctrl_open(const struct cfg *c, const char *host, int port, char *err,
@@ -77,6 +87,30 @@ static void ctrl_probe(struct measure *m)
 	json_decref(rep);
 }
 
+/* The two ends of fd have one address: its peer is on this box. */
+static int same_address(int fd)
+{
+	struct sockaddr_storage a, b;
+	socklen_t la = sizeof(a), lb = sizeof(b);
+
+	if (getsockname(fd, (struct sockaddr *)&a, &la) ||
+	    getpeername(fd, (struct sockaddr *)&b, &lb) || a.ss_family != b.ss_family)
+		return 0;
+	if (a.ss_family == AF_INET)
+		return ((struct sockaddr_in *)&a)->sin_addr.s_addr ==
+		       ((struct sockaddr_in *)&b)->sin_addr.s_addr;
+	if (a.ss_family == AF_INET6)
+		return !memcmp(&((struct sockaddr_in6 *)&a)->sin6_addr,
+			       &((struct sockaddr_in6 *)&b)->sin6_addr,
+			       sizeof(struct in6_addr));
+	return 0;
+}
+
+int measure_server_here(const struct measure *m)
+{
+	return m->srv_here;
+}
+
 struct measure *measure_open(const struct cfg *c, const char *host, int port,
 			     char *err, size_t len)
 {
@@ -104,6 +138,7 @@ struct measure *measure_open(const struct cfg *c, const char *host, int port,
 			return NULL;
 		}
 		ctrl_probe(m);
+		m->srv_here = same_address(m->ctrl);
 	}
 	cpuwin_peer_pairs(&m->w, m->srv_pairs && m->srv_soak);
 	return m;
@@ -226,13 +261,27 @@ static void ctrl_report(struct measure *m, struct sample *s,
 	json_decref(rep);
 }
 
+/* Where the run's measured part begins: at its start, or with --omit
+ * that far into the exchange (chat_run_cfg.measure): the server's
+ * window, this box's, the rusage and the clock. */
+static void measure_begin(void *arg)
+{
+	struct measure *m = arg;
+	char err[256];
+
+	if (m->ctrl >= 0)
+		ctrl_send(m, CHAT_STATS_START, m->kind);
+	cpuwin_start(&m->w, err, sizeof(err));
+	getrusage(RUSAGE_SELF, &m->a);
+	m->t0 = clock_now();
+}
+
 int measure_run(struct measure *m, const struct chat_run_cfg *rc0,
 		struct sample *s, int metered, int next)
 {
 	struct chat_run_cfg rc = *rc0;
-	struct rusage a, b;
+	struct rusage b;
 	char err[256];
-	double t0;
 	int r;
 
 	int paired = cpuwin_paired(&m->w);
@@ -247,29 +296,40 @@ int measure_run(struct measure *m, const struct chat_run_cfg *rc0,
 		snprintf(s->run.err, sizeof(s->run.err), "--cpu: %s", err);
 		return -1;
 	}
-	if (m->ctrl >= 0)
-		ctrl_send(m, CHAT_STATS_START, run_kind(paired, s->metered));
-	cpuwin_start(&m->w, err, sizeof(err));
-	getrusage(RUSAGE_SELF, &a);
-	t0 = clock_now();
+	m->s = s;
+	m->kind = run_kind(paired, s->metered);
+	m->t0 = 0;
+	if (rc.omit_s > 0) {
+		rc.measure = measure_begin;
+		rc.measure_arg = m;
+	} else {
+		measure_begin(m);
+	}
 	r = chat_client_run(&rc, &s->run);
-	s->real_s = clock_now() - t0;
+	if (m->t0 == 0) /* it ended before its measured part began */
+		measure_begin(m);
+	s->real_s = clock_now() - m->t0;
 	getrusage(RUSAGE_SELF, &b);
 	cpuwin_stop(&m->w, &s->cpu, err, sizeof(err));
 	if (m->ctrl >= 0)
 		ctrl_report(m, s, run_kind(paired, next));
-	s->user_s = tv(&b.ru_utime) - tv(&a.ru_utime);
-	s->sys_s = tv(&b.ru_stime) - tv(&a.ru_stime);
+	s->user_s = tv(&b.ru_utime) - tv(&m->a.ru_utime);
+	s->sys_s = tv(&b.ru_stime) - tv(&m->a.ru_stime);
 	s->cpu_pct =
 		s->real_s > 0 ? (s->user_s + s->sys_s) / s->real_s * 100 : NAN;
 	s->msgs_per_s = s->run.exchange_s > 0
-				? (double)s->run.received / s->run.exchange_s
+				? (double)(s->run.received - s->run.omitted) /
+					  s->run.exchange_s
 				: NAN;
+	/* a server on this box is the run's too */
+	if (m->srv_here && isfinite(s->srv_user_s))
+		quiet_add_run_s(&s->cpu.quiet, s->srv_user_s + s->srv_sys_s);
 	return r;
 }
 
 void sample_to_doc(struct res_doc *d, json_t *kase, const struct sample *s,
-		   int same_box)
+		   int same_box, const struct series *ser,
+		   const struct series_run *r, int outcome)
 {
 	json_t *j = json_pack("{s:I, s:I, s:f, s:f, s:b}", "messages",
 			      (json_int_t)s->run.expected, "received",
@@ -283,18 +343,31 @@ void sample_to_doc(struct res_doc *d, json_t *kase, const struct sample *s,
 	res_sample_set(j, "user_s", s->user_s);
 	res_sample_set(j, "time_cpu_pct", s->cpu_pct);
 	res_sample_set(j, "exchange_s", s->run.exchange_s);
+	if (s->run.omitted_s > 0)
+		json_object_set_new(j, "omitted",
+				    json_pack("{s:f, s:I}", "s", s->run.omitted_s,
+					      "messages",
+					      (json_int_t)s->run.omitted));
 	cpuwin_add_side(d, j, &s->cpu, CPUWIN_LOCAL, 0);
+	meter_put_per_cpu(d, j, "box", s->cpu.local, s->cpu.nlocal, "msgs",
+			  "msg/CPU-s", (double)(s->run.received - s->run.omitted),
+			  s->cpu.metered);
 	if (s->cpu.npeer) {
 		res_metric(d, "server_user_s", "s", RES_LOWER, 0);
 		res_metric(d, "server_system_s", "s", RES_LOWER, 0);
 		res_sample_set(j, "server_user_s", s->srv_user_s);
 		res_sample_set(j, "server_system_s", s->srv_sys_s);
 		cpuwin_add_side(d, j, &s->cpu, CPUWIN_PEER, 0);
+		meter_put_per_cpu(d, j, "server", s->cpu.peer, s->cpu.npeer,
+				  "msgs", "msg/CPU-s",
+				  (double)(s->run.received - s->run.omitted),
+				  s->cpu.metered);
 	}
 	if (s->run.err[0])
 		json_object_set_new(j, "error", json_string(s->run.err));
 	if (s->intervals)
 		json_object_set(j, "intervals", s->intervals);
+	series_quiet_doc(ser, r, &s->cpu.quiet, outcome, j);
 	if (s->paired) /* last: renames the slowed run's own figures */
 		res_sample_pair(d, j, s->pair, s->metered);
 	res_sample(kase, j);

@@ -30,8 +30,12 @@ void print_run(FILE *f, const struct sample *s, const char *by, long i,
 		s->msgs_per_s);
 	fprintf(f,
 		"  %llu messages in %.3f s (connect %.3f s); real %.3f s, user %.3f s, system %.3f s, CPU %.1f%%\n",
-		(unsigned long long)s->run.received, s->run.exchange_s,
-		s->run.connect_s, s->real_s, s->user_s, s->sys_s, s->cpu_pct);
+		(unsigned long long)(s->run.received - s->run.omitted),
+		s->run.exchange_s, s->run.connect_s, s->real_s, s->user_s,
+		s->sys_s, s->cpu_pct);
+	if (s->run.omitted_s > 0)
+		fprintf(f, "  --omit: %llu messages of the first %.3f s left out\n",
+			(unsigned long long)s->run.omitted, s->run.omitted_s);
 	if (isfinite(s->srv_user_s))
 		fprintf(f,
 			"  server (remote, its rusage): user %.3f s, system %.3f s\n",
@@ -88,6 +92,8 @@ static void meter_rows(FILE *f, const char *side, const struct sample *s,
 	if (!met || !unm)
 		abort();
 	for (i = 0; i < n; i++) {
+		if (s[i].rerun) /* disturbed, made again: no result */
+			continue;
 		if (s[i].metered)
 			met[a++] = &s[i];
 		else

@@ -229,7 +229,20 @@ static int client_run(void *ctx, const struct series_run *r, double *rate,
 {
 	struct client *k = ctx;
 	struct sample *s = &k->s[k->n];
+	char why[300];
+	int outcome, left;
 
+	/* the in-process server still closing the last run's connections
+	 * would turn this run's away (--max-conns is the run's size) */
+	if (k->srv && (left = chat_server_wait_idle(k->srv, k->rc.timeout_s))) {
+		snprintf(err, len,
+			 "run %ld: the server still holds %d of the last "
+			 "run's connections after %.0f s",
+			 k->n + 1, left, k->rc.timeout_s);
+		log_err("%s", err);
+		res_fail(k->doc, "%s", err);
+		return SERIES_FAILED;
+	}
 	if (ival_start(k->rc.iv, (int)k->n, NULL, s->run.err,
 		       sizeof(s->run.err)) ||
 	    measure_run(k->m, &k->rc, s, r->metered, r->next_metered)) {
@@ -241,15 +254,22 @@ static int client_run(void *ctx, const struct series_run *r, double *rate,
 	}
 	s->intervals = ival_stop(k->rc.iv, s->run.received);
 	s->pair = r->rep;
+	outcome = series_quiet(&k->ser, r, &s->cpu.quiet, why, sizeof(why));
+	s->rerun = outcome == SERIES_DISTURBED && r->reruns_left > 0;
+	if (s->rerun)
+		k->nruns++; /* the plan has one run more */
 	print_run(k->out, s, measure_paired_by(k->m), k->n + 1, k->nruns);
 	check_server(k->out, k->doc, k->m, s, k->n + 1, &k->told);
+	if (outcome == SERIES_DISTURBED)
+		fprintf(k->out, "chatbench: run %ld disturbed: %s\n", k->n + 1,
+			why);
 	fflush(k->out);
-	sample_to_doc(k->doc, k->kase, s, !k->c->host);
+	sample_to_doc(k->doc, k->kase, s, !k->c->host, &k->ser, r, outcome);
 	json_decref(s->intervals);
 	s->intervals = NULL;
 	k->n++;
 	*rate = s->msgs_per_s;
-	return SERIES_OK;
+	return outcome;
 }
 
 static const struct series_ops chat_runs = {.run = client_run};
@@ -265,6 +285,9 @@ static void open_series(struct client *k)
 		.conf_width = k->c->cli.conf_width,
 		.paired = k->paired,
 		.paired_by = k->paired ? measure_paired_by(k->m) : NULL,
+		.reruns = k->c->cli.reruns,
+		.steal_max = k->c->cli.steal_max,
+		.outside_max = k->c->cli.outside_max,
 		.stop = &sig_stop,
 	};
 	char err[256];
@@ -280,10 +303,13 @@ static void client_start(struct client *k)
 	char err[512], names[128];
 
 	res_set(k->doc, "config",
-		json_pack("{s:s, s:s, s:i, s:f, s:I}", "server",
-			  c->host ? "remote" : "in-process", "host", k->rc.host,
-			  "port", k->rc.port, "timeout_s", k->rc.timeout_s,
-			  "connections", (json_int_t)(c->rooms * c->users)));
+		json_pack("{s:s, s:s, s:i, s:f, s:I, s:f, s:i, s:[ff]}",
+			  "server", c->host ? "remote" : "in-process", "host",
+			  k->rc.host, "port", k->rc.port, "timeout_s",
+			  k->rc.timeout_s, "connections",
+			  (json_int_t)(c->rooms * c->users), "omit_s",
+			  c->cli.omit, "reruns", c->cli.reruns, "disturbance",
+			  c->cli.steal_max, c->cli.outside_max));
 	declare_metrics(k->doc);
 	k->kase = res_case(k->doc, params_json(c));
 	k->m = measure_open(c, k->rc.host, k->rc.port, err, sizeof(err));
@@ -292,7 +318,8 @@ static void client_start(struct client *k)
 	k->paired = measure_paired(k->m);
 	open_series(k);
 	k->nruns = series_planned(&k->ser);
-	k->s = calloc((size_t)k->nruns, sizeof(*k->s));
+	/* and the re-runs of disturbed runs */
+	k->s = calloc((size_t)(k->nruns + c->cli.reruns), sizeof(*k->s));
 	if (!k->s)
 		abort();
 	if (k->paired && !strcmp(measure_paired_by(k->m), "profile"))
@@ -367,6 +394,7 @@ int do_client(const struct cfg *c, int argc, char **argv)
 				.model = c->model,
 				.drop_after = c->drop_after,
 				.interrupt = &sig_stop,
+				.omit_s = c->cli.omit,
 			},
 	};
 	char err[256];

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "server.h"
+#include "clock.h"
 #include "log.h"
 #include "sock.h"
 
@@ -72,6 +73,16 @@ int chat_server_conns(struct chat_server *s)
 	pthread_mutex_lock(&s->lock);
 	n = s->nthreads;
 	pthread_mutex_unlock(&s->lock);
+	return n;
+}
+
+int chat_server_wait_idle(struct chat_server *s, double timeout_s)
+{
+	uint64_t end = clock_ns() + (uint64_t)(timeout_s * 1e9);
+	int n;
+
+	while ((n = chat_server_conns(s)) > 0 && clock_ns() < end)
+		nanosleep(&(struct timespec){0, 1000000}, NULL);
 	return n;
 }
 

@@ -55,8 +55,6 @@ struct cpuwin *nb_cpu_open(const struct cfg *c)
 	};
 	char err[1024];
 
-	if (!c->cli.cpu && !c->server_pid && !c->remote_cpu)
-		return NULL;
 	if (cpuwin_open(&w, &cc, err, sizeof(err)))
 		die("CPU: %s", err);
 	return &w;
@@ -108,7 +106,7 @@ static void client_main(const struct cfg *c, size_t reqsize, int i, int go,
 		.vers = c->vers,
 		.verify = c->verify,
 		.seed = c->seed,
-		.progress = c->iv ? progress : NULL,
+		.progress = c->iv || c->cli.omit > 0 ? progress : NULL,
 	};
 	struct nb_msg m = {0};
 	struct nfsio *io;
@@ -187,10 +185,21 @@ static int check_kids(int *running, char *err, size_t len)
 	return 0;
 }
 
-/* Wait for `want` messages of kind `kind` (a FAIL ends it). */
+/* Until the deadline, at most 100 ms (a crashed client is seen). */
+static int wait_ms(double deadline)
+{
+	double ms = (deadline - clock_now()) * 1000;
+
+	return ms < 1 ? 1 : ms > 100 ? 100 : (int)ms;
+}
+
+/* Wait for `want` messages of kind `kind` (a FAIL ends it); the
+ * deadline passed: -1 (err says so), or 1 when until (--omit's wait for
+ * its T: no message is due) */
 static int collect(const struct cfg *c, int res, int kind, int want,
 		   double deadline, int *running, struct nb_msg *out,
-		   double *last, char *err, size_t len, const char *phase)
+		   double *last, char *err, size_t len, const char *phase,
+		   int until)
 {
 	struct pollfd pfd = {.fd = res, .events = POLLIN};
 	struct nb_msg m;
@@ -203,13 +212,15 @@ static int collect(const struct cfg *c, int res, int kind, int want,
 				 (int)sig_stop, phase);
 			return -1;
 		}
+		if (until && clock_now() >= deadline)
+			return 1;
 		if (clock_now() > deadline) {
 			snprintf(err, len,
 				 "timeout while %s: %d of %d clients reported",
 				 phase, got, want);
 			return -1;
 		}
-		r = poll(&pfd, 1, 100);
+		r = poll(&pfd, 1, until ? wait_ms(deadline) : 100);
 		if (r <= 0) {
 			if (check_kids(running, err, len))
 				return -1;
@@ -242,6 +253,36 @@ static int collect(const struct cfg *c, int res, int kind, int want,
 	}
 	(void)c;
 	return 0;
+}
+
+/*
+ * --omit: the sample's first T after the barrier fell (t0) run
+ * unmeasured: a failed or finished client ends it then (the sample was
+ * shorter than T, said in err); then the bytes so far (the clients'
+ * shared counter) are set aside and the windows open. 0 or -1.
+ */
+static int omit_part(const struct cfg *c, int res, int nclients, double t0,
+		     int *running, struct nb_msg *msgs, struct cpuwin *w,
+		     struct nb_sample *s, char *err, size_t len)
+{
+	double last = 0;
+	int r, i;
+
+	r = collect(c, res, MSG_DONE, nclients, t0 + c->cli.omit, running,
+		    msgs, &last, err, len, "the omitted part", 1);
+	for (i = 0; r >= 0 && i < nclients; i++)
+		if (!running[i]) {
+			snprintf(err, len,
+				 "--omit %g s: client %d ended after %.3f s, before the measured part began (more --bytes, or a shorter --omit)",
+				 c->cli.omit, i, last - t0);
+			return -1;
+		}
+	if (r < 0)
+		return -1;
+	s->omit_s = clock_now() - t0;
+	s->omit_bytes = __atomic_load_n(progress, __ATOMIC_RELAXED);
+	s->omit_ops = s->reqsize ? s->omit_bytes / s->reqsize : 0;
+	return cpuwin_start(w, err, len) ? -1 : 0;
 }
 
 static void sum_up(struct nb_sample *s, const struct nb_msg *m, int n)
@@ -319,9 +360,9 @@ int nb_run_sample(const struct cfg *c, size_t reqsize, int nclients,
 		return -1;
 	/* paired runs: the soakers of every measured box park (or wake)
 	 * now, box-wide; the clients, forked below, run as the box runs */
-	if (w && cpuwin_paired(w) && cpuwin_metered(w, metered, err, len))
+	if (cpuwin_paired(w) && cpuwin_metered(w, metered, err, len))
 		return -1;
-	if (c->iv && shared_progress(err, len))
+	if ((c->iv || c->cli.omit > 0) && shared_progress(err, len))
 		return -1;
 	msgs = calloc((size_t)nclients, sizeof(*msgs));
 	if (!msgs || pipe2(go, O_CLOEXEC) || pipe2(res, O_CLOEXEC)) {
@@ -352,27 +393,32 @@ int nb_run_sample(const struct cfg *c, size_t reqsize, int nclients,
 	/* setup: connect + mount + open, a few RPCs each */
 	setup_limit = 4.0 * c->timeout_ms / 1000.0 + 5 + 0.05 * nclients;
 	if (collect(c, res[0], MSG_READY, nclients, clock_now() + setup_limit,
-		    running, msgs, &last, err, len, "connecting"))
+		    running, msgs, &last, err, len, "connecting", 0))
 		goto out;
-	if (w && cpuwin_start(w, err, len))
+	if (c->cli.omit <= 0 && cpuwin_start(w, err, len))
 		goto out;
 	t0 = clock_now();
 	ival_watch(c->iv, progress);
 	close(go[1]); /* the barrier falls */
 	go[1] = -1;
+	if (c->cli.omit > 0 && omit_part(c, res[0], nclients, t0, running,
+					 msgs, w, s, err, len))
+		goto out;
 	if (collect(c, res[0], MSG_DONE, nclients, t0 + c->max_time, running,
 		    msgs, &last, err, len,
-		    c->op == NFSIO_WRITE ? "writing" : "reading"))
+		    c->op == NFSIO_WRITE ? "writing" : "reading", 0))
 		goto out;
 	/* reap before the rusage meter stops: it counts reaped children */
 	for (i = 0; i < nkids; i++)
 		if (kids[i] > 0)
 			waitpid(kids[i], NULL, 0);
 	nkids = 0;
-	if (w && cpuwin_stop(w, &s->cpu, err, len))
+	if (cpuwin_stop(w, &s->cpu, err, len))
 		goto out;
-	s->elapsed_s = last - t0;
+	s->elapsed_s = last - t0 - s->omit_s;
 	sum_up(s, msgs, nclients);
+	s->bytes -= s->omit_bytes; /* the measured part's */
+	s->ops -= s->omit_ops < s->ops ? s->omit_ops : s->ops;
 	rc = 0;
 out:
 	ival_watch(c->iv, NULL); /* the counter stays: no read after this */

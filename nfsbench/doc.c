@@ -6,8 +6,10 @@
  */
 #include "config.h"
 #include "nfsbench.h"
+#include "hostinfo.h"
 #include "log.h"
 #include "result.h"
+#include "series.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -72,8 +74,9 @@ void nb_target(struct cfg *c, struct res_doc *d)
 
 json_t *nb_config_json(const struct cfg *c)
 {
-	return json_pack(
-		"{s:s, s:s, s:i, s:b, s:b, s:I, s:i, s:b, s:b, s:s, s:i, s:f, s:i, s:s, s:s}",
+	char cpus[256];
+	json_t *j = json_pack(
+		"{s:s, s:s, s:i, s:b, s:b, s:I, s:i, s:b, s:b, s:s, s:i, s:f, s:i, s:s, s:s, s:f, s:i, s:[ff]}",
 		"target", c->path, "op",
 		c->op == NFSIO_WRITE ? "write" : "read", "qd", c->qd, "async",
 		c->async || c->qd > 1, "own_files", c->own_files, "bytes",
@@ -85,11 +88,20 @@ json_t *nb_config_json(const struct cfg *c)
 		"repeat", c->cli.repeat, "max_time_s", c->max_time,
 		"server_pid", (int)c->server_pid, "libnfs_api",
 		nfsio_libnfs_api(), "remote_cpu",
-		c->remote_cpu ? c->remote_cpu : "");
+		c->remote_cpu ? c->remote_cpu : "", "omit_s", c->cli.omit,
+		"reruns", c->cli.reruns, "disturbance", c->cli.steal_max,
+		c->cli.outside_max);
+
+	/* where the server may run (the nightly pins it) */
+	if (c->server_pid > 0 &&
+	    host_cpus_allowed(NULL, c->server_pid, cpus, sizeof(cpus)))
+		json_object_set_new(j, "server_cpus_allowed", json_string(cpus));
+	return j;
 }
 
 void nb_record(const struct cfg *c, struct res_doc *d,
-	       const struct nb_sample *s)
+	       const struct nb_sample *s, const struct series *ser,
+	       const struct series_run *r, int outcome)
 {
 	json_t *params, *kase, *sample;
 	double mbps = s->elapsed_s > 0 ? s->bytes / s->elapsed_s / 1e6 : 0;
@@ -127,6 +139,12 @@ void nb_record(const struct cfg *c, struct res_doc *d,
 	cpuwin_add(d, sample, &s->cpu, (double)s->bytes);
 	if (s->intervals)
 		json_object_set(sample, "intervals", s->intervals);
+	if (s->omit_s > 0)
+		json_object_set_new(sample, "omitted",
+				    json_pack("{s:f, s:I, s:I}", "s", s->omit_s,
+					      "bytes", (json_int_t)s->omit_bytes,
+					      "ops", (json_int_t)s->omit_ops));
+	series_quiet_doc(ser, r, &s->cpu.quiet, outcome, sample);
 	if (s->cpu.paired)
 		res_sample_pair(d, sample, s->pair, s->cpu.metered);
 	res_sample(kase, sample);

@@ -260,7 +260,8 @@ static void nb_option(void *p, int o, const char *arg)
 	}
 }
 
-CLI_TOOL(tool, usage_text, CLI_BENCH, .repeat_max = 10000, .sets = sets,
+CLI_TOOL(tool, usage_text, CLI_BENCH | CLI_OMIT | CLI_RERUNS,
+	 .repeat_max = 10000, .sets = sets,
 	 .take = {what_option}, .option = nb_option);
 
 /* -i and --json-stream: the reporter (its lines with the text). */
@@ -337,6 +338,7 @@ struct runs {
 	const struct cfg *c;
 	struct res_doc *d;
 	struct cpuwin *w;
+	struct series *ser;
 	struct best best;
 };
 
@@ -350,26 +352,32 @@ static int one_run(void *ctx, const struct series_run *r, double *mbps,
 	int clients = c->clients[r->cell % c->nclients];
 	struct best *b = &rs->best;
 	struct nb_sample s;
+	char why[300];
+	int outcome;
 
 	if (ival_start(c->iv, r->rep, NULL, err, len))
 		fail(rs->d, err);
 	if (nb_run_sample(c, size, clients, rs->w, r->metered, &s, err, len))
 		fail(rs->d, err);
-	s.intervals = ival_stop(c->iv, s.bytes);
+	/* the intervals count the omitted part too */
+	s.intervals = ival_stop(c->iv, s.bytes + s.omit_bytes);
 	s.pair = r->rep;
+	outcome = series_quiet(rs->ser, r, &s.cpu.quiet, why, sizeof(why));
+	if (outcome == SERIES_DISTURBED)
+		log_verbose("sample %d disturbed: %s", r->seq + 1, why);
 	nb_check_limits(c, rs->d, &s);
-	nb_record(c, rs->d, &s);
+	nb_record(c, rs->d, &s, rs->ser, r, outcome);
 	json_decref(s.intervals);
 	nb_print_sample(c, &s, r->rep);
 	*mbps = s.elapsed_s > 0 ? s.bytes / s.elapsed_s / 1e6 : 0;
-	if (s.cpu.metered)
-		return SERIES_OK; /* its rate is not a result */
+	if (s.cpu.metered || (outcome == SERIES_DISTURBED && r->reruns_left > 0))
+		return outcome; /* its rate is not a result */
 	if (!b->n++ || *mbps > b->mbps) {
 		b->mbps = *mbps;
 		b->size = s.reqsize;
 		b->clients = s.clients;
 	}
-	return SERIES_OK;
+	return outcome;
 }
 
 static const struct series_ops nb_runs = {.run = one_run};
@@ -387,14 +395,18 @@ static void run_series(struct runs *rs)
 	struct series_cfg sc = {
 		.ncells = c->nsizes * c->nclients,
 		.repeat = c->cli.repeat,
-		.paired = rs->w && cpuwin_paired(rs->w),
-		.paired_by = rs->w ? cpuwin_paired_by(rs->w) : NULL,
+		.paired = cpuwin_paired(rs->w),
+		.paired_by = cpuwin_paired_by(rs->w),
+		.reruns = c->cli.reruns,
+		.steal_max = c->cli.steal_max,
+		.outside_max = c->cli.outside_max,
 	};
 	struct series ser;
 	char err[1024];
 
 	if (series_open(&ser, &sc, err, sizeof(err)))
 		die("%s", err);
+	rs->ser = &ser;
 	if (series_run(&ser, &nb_runs, rs, err, sizeof(err)))
 		fail(rs->d, err);
 	series_close(&ser);
@@ -440,13 +452,13 @@ int main(int argc, char **argv)
 	nb_target(c, d);
 	res_set(d, "config", nb_config_json(c));
 	w = nb_cpu_open(c);
-	if (w) {
+	{
 		json_t *peer = cpuwin_peer(w);
 
 		if (peer)
 			res_set_peer(d, peer);
 	}
-	paired = w && cpuwin_paired(w);
+	paired = cpuwin_paired(w);
 	f = c->cli.json_stream ? stderr : cli_text(&c->cli);
 	if (paired && !c->quiet)
 		meters_line(f, c, w);

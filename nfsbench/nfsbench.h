@@ -57,7 +57,12 @@ struct nb_sample {
 	int clients;				  /* processes run */
 	size_t reqsize;				  /* request size */
 	uint64_t bytes, ops, short_ops, verified; /* summed over clients */
-	double elapsed_s; /* barrier release to the last client's end */
+	double elapsed_s; /* barrier release (with --omit: T after it) to
+			   * the last client's end */
+	double omit_s;	  /* --omit: where the measured part began */
+	uint64_t omit_bytes; /* and the bytes before it (ops: omit_ops,
+			      * of reqsize each) */
+	uint64_t omit_ops;
 	double min_client_s, max_client_s; /* spread of client times */
 	uint64_t readmax, writemax;	   /* server's limits (libnfs) */
 	int vers;			   /* NFS version used */
@@ -68,15 +73,17 @@ struct nb_sample {
 	json_t *intervals; /* -i: the sample's, summed over its clients */
 };
 
-/* The CPU windows of both sides (lib/cpu/cpuwin), opened once for the run;
- * NULL when nothing is measured. Dies on failure. */
+/* The CPU windows of both sides (lib/cpu/cpuwin), opened once for the
+ * run, without a meter too (every window says whether the box was
+ * quiet). Dies on failure. */
 struct cpuwin *nb_cpu_open(const struct cfg *c);
 void nb_cpu_close(struct cpuwin *w);
 
 /*
  * Run one sample: fork s->clients clients, each opens its target, all
  * wait on one barrier, then move their bytes. CPU windows bracket the
- * transfer; with paired runs metered says whether the soakers run: they
+ * transfer (with --omit, from T after the barrier: the bytes before it
+ * are not counted); with paired runs metered says whether the soakers run: they
  * are parked or woken box-wide before the clients are forked, so the
  * clients need do nothing. 0, or -1 with err naming the client and the
  * phase.
@@ -92,9 +99,13 @@ struct res_doc;
 /* Resolve c->target: its mode, file path and labels (mountinfo). */
 void nb_target(struct cfg *c, struct res_doc *d);
 json_t *nb_config_json(const struct cfg *c);
-/* One sample as a case's sample, with its CPU and pair. */
+/* One sample as a case's sample, with its CPU and pair, and run r of
+ * ser's quiet figures and mark (outcome: lib/run/series.h). */
+struct series;
+struct series_run;
 void nb_record(const struct cfg *c, struct res_doc *d,
-	       const struct nb_sample *s);
+	       const struct nb_sample *s, const struct series *ser,
+	       const struct series_run *r, int outcome);
 /* Warn once when a request size passes the server's READ/WRITE limit. */
 void nb_check_limits(const struct cfg *c, struct res_doc *d,
 		     const struct nb_sample *s);

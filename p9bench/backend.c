@@ -40,6 +40,34 @@ uint64_t bench_region(const struct cfg *cfg, size_t size)
 	return want ? want : size;
 }
 
+void bench_omit_check(struct bench *b, double *t0, double *deadline)
+{
+	double now;
+
+	if (!b->omit_until || (now = clock_now()) < b->omit_until)
+		return;
+	b->omit_until = 0;
+	b->s.omit_s = now - *t0;
+	b->s.omit_bytes = ctr_read(&b->s.bytes);
+	b->s.omit_msgs = b->s.msgs;
+	if (b->omit_begin)
+		b->omit_begin(b);
+	*t0 = clock_now();
+	if (*deadline > 0)
+		*deadline = *t0 + b->cfg->duration;
+}
+
+void bench_omit_end(struct bench *b, size_t size)
+{
+	if (!b->s.omit_s)
+		return;
+	/* the ops whose bytes came after T: every op is size bytes */
+	b->s.omit_ops = b->s.omit_bytes / size;
+	b->s.bytes -= b->s.omit_bytes;
+	b->s.msgs -= b->s.omit_msgs;
+	b->s.ops -= b->s.omit_ops;
+}
+
 const struct pattern bench_pattern = {.kind = PATTERN_COUNT, .period = 251};
 
 void bench_buffers(struct bench *b, size_t align)
@@ -324,6 +352,8 @@ static int p9_run(struct bench *b, int write, size_t size, int path,
 			op_off = op_off + size >= region ? 0 : op_off + size;
 			nop++;
 			more = nop < ops && !sig_stop;
+			if (nop % CHECK_EVERY == 0)
+				bench_omit_check(b, &t0, &deadline);
 			if (more && deadline > 0 && nop % CHECK_EVERY == 0)
 				more = clock_now() < deadline;
 		}
@@ -436,6 +466,8 @@ static int m_run(struct bench *b, int write, size_t size, int path,
 		b->s.msgs++;
 		off = off + size >= region ? 0 : off + size;
 		nop++;
+		if (nop % CHECK_EVERY == 0)
+			bench_omit_check(b, &t0, &deadline);
 		if (deadline > 0 && nop % CHECK_EVERY == 0 &&
 		    clock_now() >= deadline)
 			break;

@@ -13,6 +13,7 @@
 #include "config.h"
 #include "p9bench.h"
 #include "cli.h"
+#include "hostinfo.h"
 #include "log.h"
 #include "result.h"
 #include "sig.h"
@@ -254,7 +255,8 @@ static void p9_option(void *p, int opt, const char *arg)
 	}
 }
 
-CLI_TOOL(tool, usage_text, CLI_BENCH, .repeat_max = 1000, .sets = sets,
+CLI_TOOL(tool, usage_text, CLI_BENCH | CLI_OMIT | CLI_RERUNS,
+	 .repeat_max = 1000, .sets = sets,
 	 .take = {where_option}, .option = p9_option);
 
 /* The mounted mode's paths are buffered/O_DIRECT, the 9P mode's
@@ -311,6 +313,16 @@ static void check_opts(struct cfg *cfg, int argc, char **argv, int first)
 	cfg->repeat = cfg->cli.repeat;
 }
 
+/* --server-pid: where the server may run (the nightly pins it). */
+static void server_cpus(struct res_doc *doc, pid_t pid)
+{
+	char cpus[256];
+	json_t *c = json_object_get(res_json(doc), "config");
+
+	if (pid > 0 && host_cpus_allowed(NULL, pid, cpus, sizeof(cpus)))
+		json_object_set_new(c, "server_cpus_allowed", json_string(cpus));
+}
+
 /* -i: the reporter of each run's bytes, its lines on txt. */
 static struct ival *open_ival(const struct cfg *cfg, FILE *txt)
 {
@@ -352,14 +364,17 @@ int main(int argc, char **argv)
 	b.bk->open(&b);
 	res_set(doc, "config",
 		json_pack(
-			"{s:s, s:s, s:s, s:i, s:I, s:I, s:I, s:f, s:i, s:b, s:s, s:i}",
+			"{s:s, s:s, s:s, s:i, s:I, s:I, s:I, s:f, s:i, s:b, s:s, s:i, s:f, s:i, s:[ff]}",
 			"mode", b.bk->mode, "where", b.where, "file", cfg.file,
 			"msize", (int)(b.bk == &bk_9p ? b.c.msize : 0),
 			"file_size", (json_int_t)cfg.file_size, "ops",
 			(json_int_t)(cfg.total || cfg.duration ? 0 : cfg.ops),
 			"total", (json_int_t)cfg.total, "duration",
 			cfg.duration, "qd", cfg.qd, "verify", cfg.verify,
-			"uname", cfg.uname, "uid", (int)cfg.uid));
+			"uname", cfg.uname, "uid", (int)cfg.uid, "omit_s",
+			cfg.cli.omit, "reruns", cfg.cli.reruns, "disturbance",
+			cfg.cli.steal_max, cfg.cli.outside_max));
+	server_cpus(doc, cfg.server_pid);
 
 	r = sweep_run(&b, doc);
 	b.bk->close(&b);

@@ -76,8 +76,12 @@ extern const struct bk_ops bk_9p, bk_mounted;
 
 /* One sample's raw figures. */
 struct sample {
-	uint64_t bytes, ops, msgs; /* moved (bytes: ctr_add, for -i) */
-	double elapsed;		/* seconds */
+	uint64_t bytes, ops, msgs; /* moved (bytes: ctr_add, for -i); with
+				    * --omit, after the sample's first T */
+	double elapsed;		/* seconds (--omit: from T) */
+	double omit_s;		/* --omit: when the measured part began
+				 * (the window opened), 0 none */
+	uint64_t omit_bytes, omit_ops, omit_msgs; /* and what came before */
 	json_t *intervals;	/* -i: the run's (owned), or NULL */
 	struct cpuwin_sample cpu; /* every side's CPU windows */
 };
@@ -114,6 +118,11 @@ struct bench {
 	size_t size_max;	/* largest IO size in the sweep */
 	const char *phase;	/* for error messages */
 	struct sample s;	/* the sample being taken */
+	double omit_until;	/* --omit: the clock at which the measured
+				 * part begins (0: begun, or none) */
+	void (*omit_begin)(struct bench *b); /* and what opens it (sweep.c:
+				 * the CPU window) */
+	struct cpuwin *w;	/* the windows the sweep opened */
 	struct ival *iv;	/* -i's reporter, NULL = none */
 	uint64_t verify_bad;	/* bytes that did not match */
 	char cpu_meter[16];	/* the local meter the table shows */
@@ -134,6 +143,16 @@ static inline uint8_t *bench_src(const struct bench *b, uint64_t off)
 }
 /* Region of the file a sample of ops x size uses (a multiple of size). */
 uint64_t bench_region(const struct cfg *cfg, size_t size);
+/*
+ * --omit, at a backend's check: once b->omit_until is past, the measured
+ * part begins: what the sample moved so far is set aside (b->s.omit_*),
+ * the clock starts again (*t0), a --duration deadline moves to the
+ * duration after it, and b->omit_begin opens the windows. A count
+ * (--ops, --total) is not lengthened: the work before T is not counted.
+ */
+void bench_omit_check(struct bench *b, double *t0, double *deadline);
+/* After the run: the counts of the measured part only. */
+void bench_omit_end(struct bench *b, size_t size);
 /* Make b->src (the pattern from 0, a period more than the largest
  * write) and b->dst. */
 void bench_buffers(struct bench *b, size_t align);

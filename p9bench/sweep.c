@@ -117,8 +117,15 @@ static void add_to_cell(struct bench *b, struct cell *c, double mbps)
 	}
 }
 
+/* What a run of the series came to: its marks in the document. */
+struct judged {
+	const struct series *ser;
+	const struct series_run *r;
+	int outcome;		/* SERIES_OK or SERIES_DISTURBED */
+};
+
 static void record(struct bench *b, struct res_doc *doc, int op, int si,
-		   int path, int pair, uint64_t copied)
+		   int path, int pair, uint64_t copied, const struct judged *j)
 {
 	const struct cfg *cfg = b->cfg;
 	const size_t size = cfg->sizes[si];
@@ -153,20 +160,43 @@ static void record(struct bench *b, struct res_doc *doc, int op, int si,
 		json_object_set_new(js, "same_box", json_true());
 	if (s->intervals)
 		json_object_set(js, "intervals", s->intervals);
+	if (s->omit_s > 0)
+		json_object_set_new(js, "omitted",
+				    json_pack("{s:f, s:I, s:I, s:I}", "s",
+					      s->omit_s, "bytes",
+					      (json_int_t)s->omit_bytes, "ops",
+					      (json_int_t)s->omit_ops, "msgs",
+					      (json_int_t)s->omit_msgs));
+	series_quiet_doc(j->ser, j->r, &s->cpu.quiet, j->outcome, js);
 	if (s->cpu.paired)
 		res_sample_pair(doc, js, pair, s->cpu.metered);
 	res_sample(kase, js);
-	add_to_cell(b, &b->cells[op][si][path], mbps);
+	/* one made again is no result */
+	if (j->outcome != SERIES_DISTURBED || j->r->reruns_left <= 0)
+		add_to_cell(b, &b->cells[op][si][path], mbps);
 }
 
-/* One run of a cell: rep is the pair when paired (lib/cpu/meter.h). */
+/* --omit: the measured part of a run begins (bench_omit_check). */
+static void omit_begin(struct bench *b)
+{
+	char err[1024];
+
+	if (cpuwin_start(b->w, err, sizeof(err)))
+		die("%s: %s", b->phase, err);
+}
+
+/* One run of a cell: rep is the pair when paired (lib/cpu/meter.h);
+ * j->outcome gets whether the box was quiet (series_quiet). */
 static int sample(struct bench *b, struct res_doc *doc, struct cpuwin *w,
-		  int op, int si, int path, int rep, int metered)
+		  int op, int si, int path, int rep, int metered,
+		  struct judged *j)
 {
 	const struct cfg *cfg = b->cfg;
 	const size_t size = cfg->sizes[si];
+	const double omit = cfg->cli.omit;
 	uint64_t copied0 = b->c.copied;
-	char phase[200], rate[32], err[1024], label[96];
+	char phase[200], rate[32], err[1024], label[96], why[300];
+	double t0;
 	int r;
 
 	if (sig_stop)
@@ -186,17 +216,33 @@ static int sample(struct bench *b, struct res_doc *doc, struct cpuwin *w,
 		 size, b->bk->path_name[path]);
 	if (ival_start(b->iv, rep, label, err, sizeof(err)))
 		die("%s: %s", phase, err);
-	if (cpuwin_start(w, err, sizeof(err)))
-		die("%s: %s", phase, err);
+	b->w = w;
+	b->omit_begin = omit_begin;
+	t0 = clock_now();
+	b->omit_until = omit > 0 ? t0 + omit : 0;
+	if (!b->omit_until)
+		omit_begin(b);
 	ival_watch(b->iv, &b->s.bytes);
+	/* with --omit a duration runs after T */
 	r = b->bk->run(b, !op, size, path, ops_for(cfg, size),
-		       cfg->duration ? clock_now() + cfg->duration : 0);
+		       cfg->duration ? t0 + omit + cfg->duration : 0);
 	ival_watch(b->iv, NULL);
+	if (b->omit_until) { /* it ended before T: the window never opened */
+		omit_begin(b);
+		if (!r)
+			die("%s: --omit %g s: the sample ended after %.3f s, before its measured part began (more --ops or --total, or a shorter --omit)",
+			    phase, omit, clock_now() - t0);
+	}
 	if (cpuwin_stop(w, &b->s.cpu, err, sizeof(err)))
 		die("%s: %s", phase, err);
 	b->s.intervals = ival_stop(b->iv, b->s.bytes);
+	bench_omit_end(b, size);
+	j->outcome = series_quiet(j->ser, j->r, &b->s.cpu.quiet, why,
+				  sizeof(why));
+	if (j->outcome == SERIES_DISTURBED)
+		log_verbose("%s disturbed: %s", phase, why);
 	if (!r)
-		record(b, doc, op, si, path, rep, b->c.copied - copied0);
+		record(b, doc, op, si, path, rep, b->c.copied - copied0, j);
 	json_decref(b->s.intervals);
 	b->s.intervals = NULL;
 	if (r)
@@ -220,6 +266,7 @@ struct sweep {
 	struct bench *b;
 	struct res_doc *doc;
 	struct cpuwin *w;
+	struct series *ser;
 	int n;
 	struct {
 		int op, si, path;
@@ -265,16 +312,17 @@ static int sweep_one(void *ctx, const struct series_run *r, double *mbps,
 {
 	struct sweep *sw = ctx;
 	const struct sample *s = &sw->b->s;
+	struct judged j = {.ser = sw->ser, .r = r};
 
 	sw->r = sample(sw->b, sw->doc, sw->w, sw->cell[r->cell].op,
 		       sw->cell[r->cell].si, sw->cell[r->cell].path, r->rep,
-		       r->metered);
+		       r->metered, &j);
 	if (sw->r) {
 		snprintf(err, len, "%s", strerror(-sw->r));
 		return SERIES_FAILED;
 	}
 	*mbps = s->elapsed > 0 ? s->bytes / s->elapsed / 1e6 : 0;
-	return SERIES_OK;
+	return j.outcome;
 }
 
 static const struct series_ops sweep_runs = {
@@ -343,10 +391,14 @@ int sweep_run(struct bench *b, struct res_doc *doc)
 			.repeat = cfg->repeat,
 			.paired = b->paired,
 			.paired_by = b->paired_by,
+			.reruns = cfg->cli.reruns,
+			.steal_max = cfg->cli.steal_max,
+			.outside_max = cfg->cli.outside_max,
 		};
 
 		if (series_open(&ser, &sc, err, sizeof(err)))
 			die("%s", err);
+		sw->ser = &ser;
 		series_run(&ser, &sweep_runs, sw, err, sizeof(err));
 		r = sw->r;
 		print_perturbation(sw, &ser);

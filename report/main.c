@@ -25,7 +25,8 @@ static const struct rcmd cmds[] = {
 	{"compare", "[options] BASE NEW", "two sets of runs, with significance",
 	 RC_COMPARE,
 	 "usage: zcbreport compare [options] BASE NEW [NEW...]\n"
-	 "       zcbreport compare --split PARAM=A,B [options] PATH...\n",
+	 "       zcbreport compare --split PARAM=A,B [options] PATH...\n"
+	 "       zcbreport compare --history [options] NIGHT... NEW\n",
 	 "Exit: 1 a regression flagged, 2 bad input, else 0.\n", cmd_compare},
 	{"plot", "[options] PATH...", "PNG and ASCII plots (gnuplot)", RC_PLOT,
 	 "usage: zcbreport plot [options] PATH...\n",
@@ -38,6 +39,10 @@ static const struct rcmd cmds[] = {
 	{"plan", "[options] BASE", "runs needed to find a 5% change", RC_PLAN,
 	 "usage: zcbreport plan [options] BASE\n",
 	 "The runs each case of BASE needs to find the change.\n", cmd_plan},
+	{"trend", "[options] NIGHT...", "where each metric shifted", RC_TREND,
+	 "usage: zcbreport trend [options] NIGHT...\n",
+	 "The nights oldest first; change points by E-divisive means.\n",
+	 cmd_trend},
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 
@@ -55,7 +60,7 @@ static void usage_main(FILE *f)
 		   "zcbreport.\n");
 }
 
-/* "table, compare, plot, html, plan" */
+/* "table, compare, plot, html, plan, trend" */
 static const char *names(void)
 {
 	static char b[256];

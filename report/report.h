@@ -40,6 +40,7 @@ int cmd_compare(const struct rcmd *self, int argc, char **argv);
 int cmd_plot(const struct rcmd *self, int argc, char **argv);
 int cmd_html(const struct rcmd *self, int argc, char **argv);
 int cmd_plan(const struct rcmd *self, int argc, char **argv);
+int cmd_trend(const struct rcmd *self, int argc, char **argv);
 
 struct grid_opts {
 	const char *tool;

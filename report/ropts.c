@@ -19,7 +19,8 @@
 #define P   RC_PLOT
 #define H   RC_HTML
 #define N   RC_PLAN
-#define ALL (T | C | P | H | N)
+#define R   RC_TREND
+#define ALL (T | C | P | H | N | R)
 
 /* What an option's value is, and how it is stored. */
 enum ro_kind {
@@ -29,6 +30,8 @@ enum ro_kind {
 	RO_STAT,   /* auto, mean, median, hmean */
 	RO_FORMAT, /* text, markdown, csv */
 	RO_CFORMAT, /* compare: text, markdown, csv, json (an int) */
+	RO_JUDGE,  /* compare: all, primary (an int) */
+	RO_MW,	   /* compare: require, off (an int) */
 	RO_ERRORS, /* sd, ci95, none */
 	RO_DOUBLE, /* a number in [lo, hi] */
 	RO_LONG,   /* a whole number in [lo, hi] */
@@ -59,16 +62,31 @@ static const struct ropt ropts[] = {
 	 "row keys: label, tool or params (grid)"},
 	{T, 'c', "cols", "PARAM", RO_STR, F(cols), 0, 0, 0,
 	 "a param whose values become columns"},
-	{T | C | H, 'm', "metric", "M[,M]", RO_LIST, F(metrics), F(nmetrics), 0,
-	 RPT_MAX_METRICS, "metrics (table: default all, one with --cols)"},
+	{T | C | H | R, 'm', "metric", "M[,M]", RO_LIST, F(metrics), F(nmetrics),
+	 0, RPT_MAX_METRICS, "metrics (table: default all, one with --cols)"},
 	{C | H | N, 't', "threshold", "PCT", RO_DOUBLE, F(threshold), 0, 0, 1000,
 	 "smallest change flagged (default 2)"},
 	{C | H | N, 'a', "alpha", "A", RO_DOUBLE, F(alpha), 0, 1e-9, 0.5,
 	 "significance after Benjamini-Hochberg (default 0.05)"},
+	{R, 'a', "alpha", "A", RO_DOUBLE, F(alpha), 0, 1e-9, 0.5,
+	 "a change point's permutation p below this (default\n"
+	 "0.01)"},
+	{R, 0, "judge", "J", RO_JUDGE, F(judge), 0, 0, 0,
+	 "primary (default): each tool's short list; all:\n"
+	 "every metric"},
 	{C | H, 0, "max-cov", "PCT", RO_DOUBLE, F(max_cov), 0, 0, 1e6,
 	 "baseline noisier than this is not judged (default 25)"},
 	{C | H, 0, "min-n", "N", RO_LONG, F(min_n), 0, 2, 1000000,
 	 "fewer samples a side is not judged (default 3)"},
+	{C | H, 0, "judge", "J", RO_JUDGE, F(judge), 0, 0, 0,
+	 "all (default): every metric; primary: each tool's\n"
+	 "short list, the rest as context (zcbreport(1))"},
+	{C | H, 0, "mann-whitney", "M", RO_MW, F(mw), 0, 0, 0,
+	 "require (default): a flag needs U's p < alpha too\n"
+	 "(5 samples a side); off: Welch's q alone"},
+	{C, 0, "history", NULL, RO_SET, F(history), 0, 0, 0,
+	 "the paths are the baseline's nights (3 or more,\n"
+	 "oldest first), then NEW: judged against their spread"},
 	{C, 'p', "paired", NULL, RO_SET, F(paired), 0, 0, 0,
 	 "runs interleaved: pair samples by order"},
 	{C, 's', "split", "P=A,B", RO_STR, F(split), 0, 0, 0,
@@ -206,7 +224,8 @@ static void word(const char *opt, const char *arg, const char *const *w, int *v)
 	die_usage("--%s: \"%s\" is not %s", opt, arg, w[i + 1]);
 }
 
-static void take(const struct ropt *r, char *arg, struct ropts *o)
+/* An option whose value is one of a few words, into its field. */
+static void take_word(const struct ropt *r, const char *arg, char *field)
 {
 	static const char *const stats[] = {
 		"auto",	 "mean", "median",
@@ -218,6 +237,35 @@ static void take(const struct ropt *r, char *arg, struct ropts *o)
 	static const char *const cfmts[] = {
 		"text", "markdown", "csv", "json", NULL,
 		"text, markdown, csv or json"};
+	static const char *const judges[] = {"all", "primary", NULL,
+					     "all or primary"};
+	static const char *const mws[] = {"require", "off", NULL,
+					  "require or off"};
+	int v = 0;
+
+	if ((r->kind == RO_FORMAT || r->kind == RO_CFORMAT) &&
+	    !strcmp(arg, "md"))
+		arg = "markdown";
+	word(r->name, arg,
+	     r->kind == RO_STAT	     ? stats
+	     : r->kind == RO_FORMAT  ? fmts
+	     : r->kind == RO_ERRORS  ? errs
+	     : r->kind == RO_CFORMAT ? cfmts
+	     : r->kind == RO_JUDGE   ? judges
+				     : mws,
+	     &v);
+	if (r->kind == RO_STAT)
+		*(enum stat_kind *)field = (enum stat_kind)v;
+	else if (r->kind == RO_FORMAT)
+		*(enum tbl_fmt *)field = (enum tbl_fmt)v;
+	else if (r->kind == RO_ERRORS)
+		*(enum err_kind *)field = (enum err_kind)v;
+	else
+		*(int *)field = v;
+}
+
+static void take(const struct ropt *r, char *arg, struct ropts *o)
+{
 	char *field = (char *)o + r->off;
 	size_t *cnt = (size_t *)((char *)o + r->cnt);
 
@@ -236,31 +284,14 @@ static void take(const struct ropt *r, char *arg, struct ropts *o)
 				  arg, RPT_MAX_WHERE);
 		((const char **)field)[(*cnt)++] = arg;
 		break;
-	case RO_CFORMAT:
-		if (!strcmp(arg, "md"))
-			arg = "markdown";
-		word(r->name, arg, cfmts, (int *)field);
-		break;
 	case RO_STAT:
 	case RO_FORMAT:
-	case RO_ERRORS: {
-		int v = 0;
-
-		if (r->kind == RO_FORMAT && !strcmp(arg, "md"))
-			arg = "markdown";
-		word(r->name, arg,
-		     r->kind == RO_STAT	    ? stats
-		     : r->kind == RO_FORMAT ? fmts
-					    : errs,
-		     &v);
-		if (r->kind == RO_STAT)
-			*(enum stat_kind *)field = (enum stat_kind)v;
-		else if (r->kind == RO_FORMAT)
-			*(enum tbl_fmt *)field = (enum tbl_fmt)v;
-		else
-			*(enum err_kind *)field = (enum err_kind)v;
+	case RO_ERRORS:
+	case RO_CFORMAT:
+	case RO_JUDGE:
+	case RO_MW:
+		take_word(r, arg, field);
 		break;
-	}
 	case RO_DOUBLE:
 	case RO_LONG: {
 		char opt[32];

@@ -21,7 +21,8 @@ enum {
 	RC_COMPARE = 2,
 	RC_PLOT = 4,
 	RC_HTML = 8,
-	RC_PLAN = 16
+	RC_PLAN = 16,
+	RC_TREND = 32
 };
 
 /* plot --errors: the error bars. */
@@ -52,8 +53,11 @@ struct ropts {
 	double max_cov;	  /* --max-cov, percent */
 	long min_n;	  /* --min-n */
 	int paired;	  /* --paired */
+	int history;	  /* --history: the paths are nights, then NEW */
 	char *split;	  /* --split PARAM=A,B */
 	int cfmt;	  /* --format: enum cmp_fmt (compare/cmp.h) */
+	int judge;	  /* --judge: enum cmp_judge (compare/cmp.h) */
+	int mw;		  /* --mann-whitney: enum cmp_mw (compare/cmp.h) */
 	/* plan */
 	double change; /* --change PCT to find */
 	double power;  /* --power */

@@ -39,6 +39,20 @@
 #                 on stderr ("PROG: stopped (exit STATUS): the results so
 #                 far are kept in DIR"); nothing otherwise
 #   zcb_tmp_named the driver has said where its results are
+#   zcb_pin_plan  where a part's two sides run (issue 26: quieter
+#                 samples): ZCB_PIN_A, the side that starts (transmitter,
+#                 client), and ZCB_PIN_B, the side that waits (receiver,
+#                 server): the first and the last CPU this process may
+#                 run on, or ZCB_PIN="A,B" as given; ZCB_PIN_WHY says so
+#                 in words. With one CPU, ZCB_PIN=off or no taskset both
+#                 are empty (nothing is pinned) and ZCB_PIN_WHY says why.
+#                 1 for a ZCB_PIN that is not two CPU numbers.
+#   zcb_pin_say PART A B
+#                 the part's line of it: "PART: pinned: A on CPU n, B on
+#                 CPU m" (A, B: its sides' names), or ZCB_PIN_WHY
+#   zcb_pinned CPUS CMD...
+#                 CMD on CPUS (taskset -c), or as it is when CPUS is
+#                 empty
 #
 # `make install` writes the two relative paths below into the installed
 # copy (from this file's directory to $(bindir) and to $(pkgdatadir));
@@ -99,6 +113,61 @@ zcb_tmp_out() { # zcb_tmp_out VAR PROG [SUBDIR]
 }
 
 zcb_tmp_named() { zcb_tmp_made=""; }
+
+zcb_pin_plan() {
+	local list lo hi zcb_ranges=() zcb_cpus=()
+	ZCB_PIN_A="" ZCB_PIN_B=""
+	case "${ZCB_PIN:-}" in
+	off)
+		ZCB_PIN_WHY="not pinned (ZCB_PIN=off)"
+		return 0 ;;
+	"") ;;
+	*)
+		[[ "$ZCB_PIN" =~ ^([0-9]+),([0-9]+)$ ]] || {
+			echo "ZCB_PIN=$(printf '%q' "$ZCB_PIN"): two CPU numbers, A,B (or off)" >&2
+			return 1
+		}
+		ZCB_PIN_A=${BASH_REMATCH[1]} ZCB_PIN_B=${BASH_REMATCH[2]}
+		ZCB_PIN_WHY="the starting side on CPU $ZCB_PIN_A, the waiting side on CPU $ZCB_PIN_B (ZCB_PIN)"
+		return 0 ;;
+	esac
+	if ! command -v taskset >/dev/null; then
+		ZCB_PIN_WHY="not pinned: no taskset here (util-linux)"
+		return 0
+	fi
+	list=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status 2>/dev/null)
+	IFS=, read -r -a zcb_ranges <<<"$list"
+	for lo in "${zcb_ranges[@]}"; do
+		hi=${lo#*-} lo=${lo%-*}
+		[[ "$lo$hi" =~ ^[0-9]+$ ]] || continue
+		zcb_cpus+=("$lo")
+		[ "$hi" != "$lo" ] && zcb_cpus+=("$hi")
+	done
+	if [ ${#zcb_cpus[@]} -lt 2 ]; then
+		ZCB_PIN_WHY="one CPU here (${list:-?}): the sides are not pinned"
+		return 0
+	fi
+	ZCB_PIN_A=${zcb_cpus[0]} ZCB_PIN_B=${zcb_cpus[${#zcb_cpus[@]} - 1]}
+	ZCB_PIN_WHY="the starting side on CPU $ZCB_PIN_A, the waiting side on CPU $ZCB_PIN_B"
+}
+
+zcb_pin_say() { # zcb_pin_say PART A B
+	if [ -n "$ZCB_PIN_A" ]; then
+		echo "$1: pinned: $2 on CPU $ZCB_PIN_A, $3 on CPU $ZCB_PIN_B"
+	else
+		echo "$1: $ZCB_PIN_WHY"
+	fi
+}
+
+zcb_pinned() { # zcb_pinned CPUS CMD...
+	local zcb_on=$1
+	shift
+	if [ -n "$zcb_on" ]; then
+		taskset -c "$zcb_on" "$@"
+	else
+		"$@"
+	fi
+}
 
 zcb_tmp_exit() { # zcb_tmp_exit PROG STATUS
 	local d=$zcb_tmp_made

@@ -22,6 +22,7 @@
 
 #define CTL_HELLO "ttcp-sf-hello/1"
 #define CTL_REPORT "ttcp-sf-report/1"
+#define CTL_NEXT "ttcp-sf-next/1"
 #define CTL_MAX_BYTES (1ull << 62)	/* any count beyond this is a lie */
 
 /* -R, --bidir and -P's setup frame */
@@ -403,6 +404,45 @@ int ctl_flows_match(const uint64_t *a, int na, const uint64_t *b, int nb,
 	return 1;
 }
 
+/* --omit's seconds and the sender's own CPU, when there are. */
+static void put_quiet(json_t *j, double omit_s, double self_cpu_s)
+{
+	if (omit_s > 0)
+		json_object_set_new(j, "omit_s", json_real(omit_s));
+	if (isfinite(self_cpu_s) && self_cpu_s >= 0)
+		json_object_set_new(j, "self_cpu_s", json_real(self_cpu_s));
+}
+
+/* Field k, a number in [lo, hi] when there (absent: def). */
+static int get_num(json_t *j, const char *k, double lo, double hi,
+		   double def, double *out, char *err, size_t elen)
+{
+	json_t *v = json_object_get(j, k);
+
+	*out = def;
+	if (!v)
+		return 0;
+	if (!json_is_number(v) || !(json_number_value(v) >= lo) ||
+	    !(json_number_value(v) <= hi)) {
+		snprintf(err, elen, "field \"%s\" not a number in %g..%g", k,
+			 lo, hi);
+		return -EINVAL;
+	}
+	*out = json_number_value(v);
+	return 0;
+}
+
+/* The sender's --omit and own CPU (optional). */
+static int get_quiet(json_t *j, double *omit_s, double *self_cpu_s,
+		     char *err, size_t len)
+{
+	return get_num(j, "omit_s", 0, 3600, 0, omit_s, err, len) ||
+			       get_num(j, "self_cpu_s", 0, 1e7, NAN, self_cpu_s,
+				       err, len)
+		       ? -EINVAL
+		       : 0;
+}
+
 void ctl_hello_free(struct ctl_hello *h)
 {
 	free(h->flow_count);
@@ -434,12 +474,16 @@ json_t *ctl_hello_build(const struct ctl_hello *h)
 	if (h->soak >= 0) { /* paired runs only: older peers never see it */
 		json_object_set_new(j, "soak", json_boolean(h->soak));
 		json_object_set_new(j, "soak_next", json_boolean(h->soak_next));
+		json_object_set_new(j, "pair", json_integer(h->pair));
 	}
 	if (h->rate > 0) { /* --rate only */
 		json_object_set_new(j, "rate", json_real(h->rate));
 		json_object_set_new(j, "paced_by",
 				    json_string(rate_pacer_name(h->paced_by)));
 	}
+	put_quiet(j, h->omit_s, h->self_cpu_s);
+	if (h->decide)
+		json_object_set_new(j, "decide", json_true());
 	return j;
 }
 
@@ -543,6 +587,16 @@ int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len)
 	h->dir = (int)v;
 	if (get_hello_rate(j, h, err, len))
 		return -EINVAL;
+	if (get_tri(j, "decide", &h->decide, err, len) ||
+	    get_quiet(j, &h->omit_s, &h->self_cpu_s, err, len) ||
+	    get_u64(j, "pair", &v, 0, err, len))
+		return -EINVAL;
+	h->decide = h->decide == 1;
+	h->pair = json_object_get(j, "pair") ? (int)v : h->sample / 2;
+	if (h->pair > h->sample) {
+		snprintf(err, len, "field \"pair\" beyond the sample");
+		return -EINVAL;
+	}
 	return get_flows(j, &h->flow_count, &h->nflows, err, len) ? -EINVAL :
 								    0;
 }
@@ -597,6 +651,10 @@ json_t *ctl_report_build(const struct ctl_report *r,
 			    isfinite(r->zc_copied_pct) ?
 				    json_real(r->zc_copied_pct) :
 				    json_null());
+	put_quiet(j, r->omit_s, r->self_cpu_s);
+	if (r->omit_s > 0)
+		json_object_set_new(j, "omit_bytes",
+				    json_integer((json_int_t)r->omit_bytes));
 	return j;
 }
 
@@ -660,10 +718,71 @@ int ctl_report_parse(json_t *j, struct ctl_report *r, char *err, size_t len)
 		snprintf(err, len, "field \"host\" missing");
 		return -EINVAL;
 	}
+	if (get_quiet(j, &r->omit_s, &r->self_cpu_s, err, len) ||
+	    get_u64(j, "omit_bytes", &r->omit_bytes, 0, err, len))
+		return -EINVAL;
+	if (r->omit_bytes > r->bytes) {
+		snprintf(err, len, "field \"omit_bytes\" beyond \"bytes\"");
+		return -EINVAL;
+	}
 	if (get_flows(j, &r->flow_count, &r->nflows, err, len) ||
 	    get_tcp(j, &r->tcp, &r->ntcp, err, len))
 		return -EINVAL;
 	r->host = json_incref(v);
+	return 0;
+}
+
+json_t *ctl_next_build(const struct ctl_next *n)
+{
+	json_t *j = json_pack("{s:s, s:b, s:b}", "type", CTL_NEXT, "more",
+			      n->more, "rerun", n->rerun);
+
+	if (n->soak_next >= 0)
+		json_object_set_new(j, "soak_next", json_boolean(n->soak_next));
+	if (n->rerun) {
+		json_object_set_new(j, "steal_pct", json_real(n->steal_pct));
+		json_object_set_new(j, "outside_pct",
+				    isfinite(n->outside_pct)
+					    ? json_real(n->outside_pct)
+					    : json_null());
+		json_object_set_new(j, "steal_max", json_real(n->steal_max));
+		json_object_set_new(j, "outside_max",
+				    json_real(n->outside_max));
+	}
+	return j;
+}
+
+int ctl_next_parse(json_t *j, struct ctl_next *n, char *err, size_t len)
+{
+	char type[32];
+	json_t *v;
+
+	memset(n, 0, sizeof(*n));
+	n->outside_pct = NAN;
+	if (!json_is_object(j) ||
+	    get_str(j, "type", type, sizeof(type), 1, err, len) ||
+	    strcmp(type, CTL_NEXT)) {
+		if (!err[0] || !json_is_object(j))
+			snprintf(err, len, "not a ttcp-sf next frame");
+		return -EINVAL;
+	}
+	v = json_object_get(j, "more");
+	if (!json_is_boolean(v)) {
+		snprintf(err, len, "field \"more\" missing or not a boolean");
+		return -EINVAL;
+	}
+	n->more = json_is_true(v);
+	if (get_tri(j, "soak_next", &n->soak_next, err, len) ||
+	    get_tri(j, "rerun", &n->rerun, err, len))
+		return -EINVAL;
+	n->rerun = n->rerun == 1;
+	if (get_num(j, "steal_pct", 0, 100.5, 0, &n->steal_pct, err, len) ||
+	    (!json_is_null(json_object_get(j, "outside_pct")) &&
+	     get_num(j, "outside_pct", 0, 100.5, NAN, &n->outside_pct, err,
+		     len)) ||
+	    get_num(j, "steal_max", 0, 100, 0, &n->steal_max, err, len) ||
+	    get_num(j, "outside_max", 0, 100, 0, &n->outside_max, err, len))
+		return -EINVAL;
 	return 0;
 }
 

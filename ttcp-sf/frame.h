@@ -4,7 +4,8 @@
  * --bidir and -P's setup frame, a lib/wire/peerrep frame of type
  * "ttcp-sf-setup/1"; --rr, --crr and UDP_RR's 20-byte setup frame) and
  * the end-of-run exchange (the transmitter's hello, the receiver's
- * report, peerrep frames too). Every field from the wire is checked for
+ * report, then the next frame when the hello said it decides after the
+ * report; peerrep frames too). Every field from the wire is checked for
  * type and range before use, and every string escaped, so no printer
  * shows a peer's bytes raw; tests/fuzz/fuzz_ttcpctl.c drives every
  * decoder, tests/unit/test_ttcpframe.c checks them.
@@ -118,6 +119,15 @@ struct ctl_hello {
 	double rate;		/* --rate: the sample's target, bytes/s (0
 				 * = unpaced) */
 	int paced_by;		/* enum rate_pacer */
+	int pair;		/* paired (soak >= 0): which pair; absent:
+				 * sample / 2 (no run was made again) */
+	int decide;		/* 1: more and soak_next come after the
+				 * report, in a next frame (ctl_next): the
+				 * transmitter judges the sample with the
+				 * receiver's figures first */
+	double omit_s;		/* --omit: the first seconds it left out */
+	double self_cpu_s;	/* its own process's CPU-seconds over its
+				 * window (lib/cpu/quiet.h); NAN: not said */
 };
 
 struct ctl_report {
@@ -141,7 +151,25 @@ struct ctl_report {
 	uint64_t *flow_count;	/* their counts (parse: owned) */
 	int ntcp;		/* TCP: the flows' TCP_INFO readings */
 	struct tcpinfo *tcp;	/* (parse: owned) */
+	double omit_s;		/* --omit: the first seconds it left out */
+	uint64_t omit_bytes;	/* and their bytes; bytes is the total */
+	double self_cpu_s;	/* its own CPU-seconds over its window, NAN */
 };
+
+/* After a deciding hello's report: what follows (the receiver parks or
+ * wakes its soakers for it, then closes: the transmitter's ack). */
+struct ctl_next {
+	int more;		/* another run follows */
+	int soak_next;		/* its kind: 1 metered, 0 unmetered, -1 not
+				 * paired */
+	int rerun;		/* this sample is made again (disturbed):
+				 * the receiver marks its own too */
+	double steal_pct, outside_pct; /* rerun: the transmitter's figures */
+	double steal_max, outside_max; /* and its limits */
+};
+
+json_t *ctl_next_build(const struct ctl_next *n);
+int ctl_next_parse(json_t *j, struct ctl_next *n, char *err, size_t len);
 
 json_t *ctl_hello_build(const struct ctl_hello *h);
 int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len);

@@ -256,7 +256,8 @@ static void option(void *cfg, int opt, const char *arg)
 	}
 }
 
-CLI_TOOL(tool, usage_text, CLI_BENCH | CLI_CONFIDENCE,
+CLI_TOOL(tool, usage_text,
+	 CLI_BENCH | CLI_CONFIDENCE | CLI_OMIT | CLI_RERUNS,
 	 .repeat_max = TTCP_MAX_SAMPLES, .sets = sets, .take = {rr_option},
 	 .option = option);
 
@@ -465,6 +466,9 @@ void parse_opts(struct cfg *c, int argc, char **argv)
 	check_rate(c);
 	if (c->duration > 0 && given.have_n)
 		die_usage("--duration and -n: choose one");
+	if (c->com.omit > 0 && (c->udp || c->rr || c->reverse || c->bidir ||
+				c->flows > 1))
+		die_usage("--omit: TCP streams only (not -u, --rr, --crr, -R, --bidir or -P yet)");
 	if (c->align && (c->align & (c->align - 1)))
 		die_usage("-A %zu: not a power of two", c->align);
 	if (!c->trans && (c->file || c->hot || c->source_size || c->duration))

@@ -45,6 +45,11 @@ static json_t *cfg_more(const struct cfg *c)
 	json_object_set_new(j, "flows", json_integer(c->flows));
 	json_object_set_new(j, "threads", json_integer(c->threads));
 	json_object_set_new(j, "interval_s", json_real(c->com.interval));
+	json_object_set_new(j, "omit_s", json_real(c->com.omit));
+	json_object_set_new(j, "reruns", json_integer(c->com.reruns));
+	json_object_set_new(j, "disturbance",
+			    json_pack("[ff]", c->com.steal_max,
+				      c->com.outside_max));
 	json_object_set_new(j, "direction",
 			    json_string(dir_name(c->reverse, c->bidir)));
 	if (c->rate > 0) { /* --rate, in bits/s as given */
@@ -157,7 +162,9 @@ void out_cpu(const char *side, const struct cfg *c, const struct sample *s,
 			    bytes);
 		if (rep)
 			meter_print(ttcp_out, "remote", rep->cpu, rep->ncpu,
-				    bytes > 0 ? (double)rep->bytes : 0);
+				    bytes > 0 ? (double)(rep->bytes -
+							 rep->omit_bytes)
+					      : 0);
 		else
 			fprintf(ttcp_out, "  cpu remote unknown: %s\n", why_none);
 	}
@@ -175,7 +182,9 @@ void out_cpu(const char *side, const struct cfg *c, const struct sample *s,
 		fprintf(ttcp_out, "ttcp-%s: cpu local %.1f%% remote %.1f%%, sd local %.3f remote %.3f us/KB (%s/%s)\n",
 			side, l->busy_pct, r->busy_pct,
 			meter_service_demand(l, bytes),
-			meter_service_demand(r, (double)rep->bytes), l->meter,
+			meter_service_demand(
+				r, (double)(rep->bytes - rep->omit_bytes)),
+			l->meter,
 			r->meter);
 	else
 		fprintf(ttcp_out, "ttcp-%s: cpu local %.1f%%, sd local %.3f us/KB (%s); remote: %s\n",
@@ -198,6 +207,10 @@ json_t *out_sample(struct res_doc *d, const struct cfg *c,
 	json_object_set_new(j, "calls", json_integer((json_int_t)s->calls));
 	json_object_set_new(j, "elapsed_s", json_real(s->elapsed_s));
 	json_object_set_new(j, "same_box", json_boolean(same_box));
+	if (s->omit_s > 0)
+		json_object_set_new(j, "omitted",
+				    json_pack("{s:f, s:I}", "s", s->omit_s, "bytes",
+					      (json_int_t)s->omit_bytes));
 	if (s->counters)
 		json_object_set(j, "counters", s->counters);
 	if (isfinite(s->zc_copied_pct)) {
@@ -218,17 +231,25 @@ json_t *out_sample(struct res_doc *d, const struct cfg *c,
 		cpuwin_add_side(d, j, &cs, CPUWIN_LOCAL,
 				trans ? 0 : (double)s->bytes);
 		cpuwin_add_side(d, j, &cs, CPUWIN_PEER,
-				trans || !rep ? 0 : (double)rep->bytes);
+				trans || !rep ? 0
+					      : (double)(rep->bytes -
+							 rep->omit_bytes));
 	}
 	if (rep) {
 		json_t *r = json_pack("{s:s, s:I, s:I, s:I, s:b, s:f}",
 				      "recv_method", rep->recv_method, "bytes",
-				      (json_int_t)rep->bytes, "calls",
+				      (json_int_t)(rep->bytes - rep->omit_bytes),
+				      "calls",
 				      (json_int_t)rep->calls, "bad_bytes",
 				      (json_int_t)rep->bad_bytes, "verified",
 				      rep->verified, "elapsed_s",
 				      rep->elapsed_s);
 
+		if (rep->omit_s > 0)
+			json_object_set_new(
+				r, "omitted",
+				json_pack("{s:f, s:I}", "s", rep->omit_s, "bytes",
+					  (json_int_t)rep->omit_bytes));
 		json_object_set_new(j, "remote", r);
 	}
 	return j;

@@ -17,6 +17,7 @@
 #include "flows.h"
 #include "ival.h"
 #include "mode.h"
+#include "quiet.h"
 #include "rcv.h"
 #include "rr.h"
 #include "udp.h"
@@ -33,35 +34,77 @@
 #include <unistd.h>
 
 
+/* Paired runs: park or wake this box's soakers for the next run before
+ * the transmitter can start it (it waits for our report, or our close
+ * after its next frame). */
+static void next_kind(struct rcv *r, int more, int soak_next)
+{
+	char err[512];
+
+	if (more && soak_next >= 0 &&
+	    cpuwin_metered(&r->w, soak_next, err, sizeof(err)))
+		log_warn("next run (%s): %s",
+			 soak_next ? "metered" : "unmetered", err);
+}
+
+/*
+ * A deciding hello's next frame, after our report: whether another run
+ * follows (into h) and whether this sample is made again (*nx). A
+ * transmitter that sends none within --report-timeout ends the run.
+ */
+static void await_next(struct rcv *r, int fd, struct ctl_hello *h,
+		       struct ctl_next *nx)
+{
+	char err[512];
+	size_t got;
+	json_t *j;
+	int e;
+
+	e = ctl_recv_frame(fd, r->c->report_ms, &j, &got, err, sizeof(err));
+	if (!e) {
+		e = ctl_next_parse(j, nx, err, sizeof(err));
+		json_decref(j);
+	}
+	if (e) {
+		log_warn("transmitter %s (phase: next): %s", r->peer, err);
+		memset(nx, 0, sizeof(*nx));
+		nx->soak_next = -1;
+	}
+	h->more = nx->more;
+	h->soak_next = nx->soak_next;
+}
+
 /*
  * The exchange: 1 with *h filled (report sent), 0 when no hello came
- * (why says so).
+ * (why says so). A deciding hello's next frame comes after the report
+ * (*nx; else it is zero).
  */
-static int exchange(struct rcv *r, const struct sample *s,
-		    struct ctl_hello *h, int *same, char *why, size_t wlen)
+static int exchange(struct rcv *r, struct sample *s, struct ctl_hello *h,
+		    struct ctl_next *nx, int *same, char *why, size_t wlen)
 {
 	const struct cfg *c = r->c;
 	struct ctl_report rep;
-	char err[512];
 	json_t *j;
 	int fd, e, i;
 
+	memset(nx, 0, sizeof(*nx));
 	fd = rcv_await_hello(r, h, why, wlen);
 	if (fd < 0)
 		return 0;
 	*same = !strcmp(h->boot_id, r->boot) && !strcmp(h->hostname, r->me);
-	/* paired runs: park or wake this box's soakers for the next run
-	 * before the transmitter can start it (it waits for our report) */
-	if (h->more && h->soak_next >= 0 &&
-	    cpuwin_metered(&r->w, h->soak_next, err, sizeof(err)))
-		log_warn("next run (%s): %s",
-			 h->soak_next ? "metered" : "unmetered", err);
+	/* a transmitter on this box is the run's */
+	if (!strcmp(h->boot_id, r->boot) && isfinite(h->self_cpu_s))
+		quiet_add_run_s(&s->cpu.quiet, h->self_cpu_s);
+	if (!h->decide)
+		next_kind(r, h->more, h->soak_next);
 	memset(&rep, 0, sizeof(rep));
 	snprintf(rep.recv_method, sizeof(rep.recv_method), "%s",
 		 r->ops->name);
 	snprintf(rep.hostname, sizeof(rep.hostname), "%s", r->me);
 	snprintf(rep.boot_id, sizeof(rep.boot_id), "%s", r->boot);
-	rep.bytes = s->bytes;
+	rep.bytes = s->bytes + s->omit_bytes; /* all of them: --omit too */
+	rep.omit_bytes = s->omit_bytes;
+	rep.omit_s = s->omit_s;
 	rep.calls = s->calls;
 	rep.bad_bytes = s->bad_bytes;
 	rep.verified = s->verified;
@@ -69,6 +112,7 @@ static int exchange(struct rcv *r, const struct sample *s,
 	rep.lost = s->lost;
 	rep.dgrams = s->dgrams;
 	rep.zc_copied_pct = s->zc_copied_pct;
+	rep.self_cpu_s = quiet_self_cpu_s(&s->cpu.quiet);
 	for (i = 0; ttcp_parts[i]; i++)
 		if (s->part[i] && ttcp_parts[i]->counts)
 			ttcp_parts[i]->counts(NULL, &rep, s);
@@ -76,11 +120,33 @@ static int exchange(struct rcv *r, const struct sample *s,
 			     c->com.cpu ? s->cpu.nlocal : 0);
 	e = peerrep_send(fd, j, c->report_ms);
 	json_decref(j);
-	close(fd);
 	if (e)
 		log_warn("transmitter %s (phase: report): sending: %s", r->peer,
 			 strerror(-e));
+	if (!e && h->decide) {
+		await_next(r, fd, h, nx);
+		next_kind(r, h->more, h->soak_next);
+	}
+	close(fd); /* after a next frame: its ack */
 	return 1;
+}
+
+/* The sample's quiet figures, and the transmitter's mark when it makes
+ * it again (its figures and limits: it judged). */
+static void quiet_doc(json_t *j, const struct sample *s,
+		      const struct ctl_next *nx)
+{
+	struct quiet_sample q = s->cpu.quiet;
+
+	json_object_set_new(j, "quiet", quiet_json(&q));
+	if (!nx->rerun)
+		return;
+	q.ok = 1;
+	q.steal_pct = nx->steal_pct;
+	q.outside_pct = nx->outside_pct;
+	json_object_set_new(j, "disturbed",
+			    quiet_disturbed_json(&q, nx->steal_max,
+						 nx->outside_max, 1));
 }
 
 /* A hello at the data accept after a connection closed empty: that
@@ -236,11 +302,13 @@ static void check_hello(const struct rcv *r, const struct ctl_hello *h,
 	int i, rev = sample_reverse(s);
 
 	if (!sample_part(s, &udp_part) && !sample_part(s, &rr_part) &&
-	    h->bytes != s->bytes)
+	    h->bytes != s->bytes + s->omit_bytes)
 		die("transmitter %s %s %llu bytes, %llu %s here (phase: data)",
 		    r->peer, rev ? "received" : "sent",
 		    (unsigned long long)h->bytes,
-		    (unsigned long long)s->bytes, rev ? "sent" : "arrived");
+		    (unsigned long long)(s->bytes + s->omit_bytes),
+		    rev ? "sent" : "arrived");
+
 	for (i = 0; ttcp_parts[i]; i++)
 		if (s->part[i] && ttcp_parts[i]->check_hello)
 			ttcp_parts[i]->check_hello(r, h, s);
@@ -260,6 +328,21 @@ static void from_hello(const struct cfg *c, struct sample *s,
 		if (s->part[i] && ttcp_parts[i]->lines)
 			ttcp_parts[i]->lines("r", c, s);
 	}
+}
+
+/* Both ends leave out the same first seconds (--omit, as the hello
+ * says the transmitter's); else once, a line and a warning. */
+static void check_omit(struct rcv *r, const struct ctl_hello *h)
+{
+	double mine = r->c->com.omit;
+
+	if (r->omit_told || fabs(h->omit_s - mine) <= 1e-9)
+		return;
+	r->omit_told = 1;
+	fprintf(ttcp_out, "ttcp-r: the transmitter leaves out the first %g s, this side %g s: their windows differ (give both ends the same --omit)\n",
+		h->omit_s, mine);
+	res_warn(r->d, "the transmitter leaves out the first %g s, the receiver %g s: their windows differ (give both ends the same --omit)",
+		 h->omit_s, mine);
 }
 
 /* The receiver's one-line summary of a sample: a part's own, else the
@@ -282,6 +365,7 @@ static int one_sample(struct rcv *r, int idx)
 	const struct cfg *c = r->c;
 	char why[300] = "transmitter sent no hello (plain ttcp, or it died): its figures are unknown";
 	struct ctl_hello h;
+	struct ctl_next nx = {0};
 	struct sample s;
 	int have = 0, same = 0, more = 0;
 	json_t *kase, *j;
@@ -302,16 +386,17 @@ static int one_sample(struct rcv *r, int idx)
 		fprintf(ttcp_out, "ttcp-r: -V: %s does not see the bytes; the count is checked%s\n",
 			r->ops->name, c->report ? " against the hello" : "");
 	if (c->report && !sig_stop)
-		have = exchange(r, &s, &h, &same, why, sizeof(why));
+		have = exchange(r, &s, &h, &nx, &same, why, sizeof(why));
 	else if (c->report) /* Ctrl-C: no exchange */
 		snprintf(why, sizeof(why), "no report: interrupted by a signal");
 	if (have) {
 		more = h.more;
 		s.paired = h.soak >= 0;
 		s.metered = h.soak == 1;
-		s.pair = h.sample / 2;
+		s.pair = h.pair;
 		check_hello(r, &h, &s);
 		from_hello(c, &s, &h);
+		check_omit(r, &h);
 	} else {
 		if (c->report)
 			fprintf(ttcp_out, "ttcp-r: %s\n", why);
@@ -335,6 +420,7 @@ static int one_sample(struct rcv *r, int idx)
 	kase = res_case(r->d, j);
 	j = out_sample(r->d, c, &s, NULL, same);
 	out_sample_more(r->d, c, j, &s, NULL, same);
+	quiet_doc(j, &s, &nx);
 	if (s.paired)
 		res_sample_pair(r->d, j, s.pair, s.metered);
 	res_sample(kase, j);

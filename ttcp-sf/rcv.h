@@ -24,6 +24,7 @@ struct rcv {
 	struct xfer_source src; /* -R, --bidir: what this side sends */
 	int have_src;		/* src is open */
 	int sample;		/* the sample under way, 0-based */
+	int omit_told;		/* the ends' --omit differ: said */
 	int hello_fd;		/* a hello that came at the data accept */
 	struct ctl_hello hello;	/* (after a connection closed empty): the
 				 * exchange takes it; -1 none */

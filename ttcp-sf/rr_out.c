@@ -119,7 +119,7 @@ void rr_out_metrics(struct res_doc *d)
  * meter_add_metrics does: meter_primary, soak when the side has it, else
  * the first usable one with a load). A figure of a slowed run not made by
  * the primary meter itself is stored as metered_...; NAN when there is
- * none.
+ * none. Its inverse goes beside it: trans_per_cpu_s_<side>.
  */
 static double per_tx(struct res_doc *d, json_t *j, const char *side,
 		     const struct cpu_sample *cs, int n, uint64_t trans,
@@ -138,6 +138,9 @@ static double per_tx(struct res_doc *d, json_t *j, const char *side,
 		 side);
 	res_metric(d, name, "us/trans", RES_LOWER, 0);
 	res_sample_set(j, name, v);
+	/* and its inverse, transactions per CPU-second */
+	meter_put_per_cpu(d, j, side, cs, n, "trans", "trans/CPU-s",
+			  (double)trans, metered);
 	return v;
 }
 

@@ -46,10 +46,36 @@ static void drain(const struct cfg *c, int fd)
 }
 
 
+/*
+ * -t --omit: the stream's first T sent but not measured (s->omit_*),
+ * then the CPU window opens and *t0 moves there. -n's count is not
+ * lengthened: one that is sent before T ends the sample short.
+ */
+static void xmit_omit(struct xmit *t, struct xfer *x, struct sample *s,
+		      uint64_t total, double *t0)
+{
+	const struct cfg *c = t->c;
+	int64_t n = xfer_send_stream(x, 0, total, *t0 + c->com.omit,
+				     &sig_stop);
+
+	if (n < 0)
+		die("receiver %s:%d (phase: data, the omitted part, after %llu bytes): %s",
+		    c->host, c->port, (unsigned long long)x->bytes, x->err);
+	if (total && (uint64_t)n >= total && !sig_stop)
+		die("--omit %g s: the sample's %llu bytes went in %.3f s, before its measured part began (more -n, or a shorter --omit)",
+		    c->com.omit, (unsigned long long)total, clock_now() - *t0);
+	s->omit_bytes = (uint64_t)n;
+	s->omit_calls = x->calls;
+	s->omit_s = clock_now() - *t0;
+	cpuwin_start(&t->w, NULL, 0);
+	*t0 = clock_now();
+}
+
 /* -t: one sample of a stream: connect, send, half-close, drain. */
 static void stream_xmit(struct xmit *t, struct sample *s)
 {
 	const struct cfg *c = t->c;
+	uint64_t total = c->duration > 0 ? 0 : (uint64_t)c->buflen * c->nbuf;
 	double t0, deadline = 0;
 	struct pace_keep pk;
 	struct bound *b;
@@ -64,17 +90,22 @@ static void stream_xmit(struct xmit *t, struct sample *s)
 	if (!x)
 		die("%s", err);
 	x->timeout_ms = c->timeout_ms;
-	cpuwin_start(&t->w, NULL, 0);
+	if (c->com.omit <= 0)
+		cpuwin_start(&t->w, NULL, 0);
 	tcp_watch(s, &fd, 1);
+	/* the keeper holds the whole stream at the target, --omit's part
+	 * too: it counts every byte since the connection */
+	rate_keep(&pk, c->rate, &fd, 1, &x->bytes);
 	ival_watch(ttcp_iv, &x->bytes);
 	t0 = clock_now();
+	if (c->com.omit > 0)
+		xmit_omit(t, x, s, total, &t0);
 	if (c->duration > 0)
 		deadline = t0 + c->duration;
 	b = bound_start(c, t0, fd); /* a receiver that stops reading */
-	rate_keep(&pk, c->rate, &fd, 1, &x->bytes);
-	n = xfer_send_stream(x, 0,
-			     c->duration > 0 ? 0 : (uint64_t)c->buflen * c->nbuf,
-			     deadline, &sig_stop);
+	n = xfer_send_stream(x, s->omit_bytes,
+			     total ? total - s->omit_bytes : 0, deadline,
+			     &sig_stop);
 	rate_keep_stop(&pk);
 	if (n < 0) {
 		bound_check(b, c, "data");
@@ -90,7 +121,7 @@ static void stream_xmit(struct xmit *t, struct sample *s)
 	cpuwin_stop(&t->w, &s->cpu, NULL, 0);
 	tcp_done(s, 0);
 	s->bytes = (uint64_t)n;
-	s->calls = x->calls;
+	s->calls = x->calls - s->omit_calls;
 	s->counters = xfer_counters_json(x);
 	s->zc_copied_pct = xfer_zc_copied_pct(x);
 	xfer_zc_warning(x, s->zc_warn, sizeof(s->zc_warn));
@@ -98,6 +129,30 @@ static void stream_xmit(struct xmit *t, struct sample *s)
 	t->zc_copied += x->zc_copied;
 	xfer_close(x);
 	close(fd);
+}
+
+/*
+ * -r --omit: the stream's first T received but not measured (the
+ * receiver's own T: nothing tells it the transmitter's before the
+ * data), then the CPU window opens and *t0 moves there. 1 when the
+ * stream ended before T (then there is no measured part), else 0.
+ */
+static int rcv_omit(struct rcv *r, struct xfer *x, struct sample *s,
+		    double *t0)
+{
+	const struct cfg *c = r->c;
+	double end = *t0 + c->com.omit;
+	int64_t n = xfer_recv_stream(x, 0, end, &sig_stop);
+
+	if (n < 0)
+		die("transmitter %s (phase: data, the omitted part, after %llu bytes): %s",
+		    r->peer, (unsigned long long)x->bytes, x->err);
+	s->omit_bytes = (uint64_t)n;
+	s->omit_calls = x->calls;
+	s->omit_s = clock_now() - *t0;
+	cpuwin_start(&r->w, NULL, 0);
+	*t0 = clock_now();
+	return *t0 < end; /* EOF (or a signal) came first */
 }
 
 /* -r: the stream on o->fd until EOF. 1 when it closed without a byte
@@ -111,6 +166,7 @@ static int stream_rcv(struct rcv *r, const struct rcv_open *o,
 	struct xfer *x;
 	double t0;
 	int64_t n;
+	int ended;
 
 	x = xfer_open(r->ops, o->fd, NULL, c->buflen, err, sizeof(err));
 	if (!x)
@@ -121,16 +177,21 @@ static int stream_rcv(struct rcv *r, const struct rcv_open *o,
 	x->timeout_ms = c->timeout_ms;
 	x->verify = c->verify;
 	x->touch = c->touch;
-	cpuwin_start(&r->w, NULL, 0);
+	if (c->com.omit <= 0)
+		cpuwin_start(&r->w, NULL, 0);
 	tcp_watch(s, &o->fd, 1);
 	ival_watch(ttcp_iv, &x->bytes);
 	t0 = clock_now();
-	n = xfer_recv_stream(x, 0, 0, &sig_stop);
+	ended = c->com.omit > 0 && rcv_omit(r, x, s, &t0);
+	n = ended ? 0 : xfer_recv_stream(x, 0, 0, &sig_stop);
 	ival_watch(ttcp_iv, NULL);
 	s->elapsed_s = clock_now() - t0;
 	cpuwin_stop(&r->w, &s->cpu, NULL, 0);
 	tcp_done(s, 0);
-	if (n == 0 && !sig_stop) {
+	if (ended && s->omit_bytes)
+		fprintf(ttcp_out, "ttcp-r: the stream ended %.3f s in, before --omit's %g s: no measured part\n",
+			s->omit_s, c->com.omit);
+	if (n == 0 && !s->omit_bytes && !sig_stop) {
 		tcp_drop(s);
 		xfer_close(x);
 		close(o->fd);
@@ -140,7 +201,7 @@ static int stream_rcv(struct rcv *r, const struct rcv_open *o,
 		die("transmitter %s (phase: data, after %llu bytes): %s",
 		    r->peer, (unsigned long long)x->bytes, x->err);
 	s->bytes = (uint64_t)n;
-	s->calls = x->calls;
+	s->calls = x->calls - s->omit_calls;
 	s->counters = xfer_counters_json(x);
 	s->zc_copied_pct = xfer_zc_copied_pct(x);
 	xfer_zc_warning(x, s->zc_warn, sizeof(s->zc_warn));

@@ -71,9 +71,13 @@ struct cfg {
  * the parts of a mode's own (mode.h). */
 #define TTCP_PARTS 6		/* parts of ttcp_parts[] (mode.h) */
 struct sample {
-	uint64_t bytes;		/* payload moved */
+	uint64_t bytes;		/* payload moved (--omit: after T) */
 	uint64_t calls;		/* I/O calls */
-	double elapsed_s;	/* real seconds of the transfer */
+	double elapsed_s;	/* real seconds of the transfer (from T) */
+	double omit_s;		/* --omit: where the measured part began,
+				 * 0 none (a stream's only) */
+	uint64_t omit_bytes;	/* and the bytes before it */
+	uint64_t omit_calls;	/* and the calls */
 	struct cpuwin_sample cpu; /* this side's CPU window (local), and the
 				 * peer's figures from its report (peer) */
 	json_t *counters;	/* xfer_counters_json (owned) */

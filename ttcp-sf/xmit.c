@@ -14,6 +14,7 @@
 #include "ival.h"
 #include "log.h"
 #include "peerrep.h"
+#include "quiet.h"
 #include "rate.h"
 #include "rr.h"
 #include "udp.h"
@@ -78,9 +79,12 @@ void xmit_open_source(struct xmit *t)
 /*
  * The end-of-run exchange. 1 with *rep filled, 0 when the receiver took
  * no hello (a plain ttcp: why says so); a malformed answer is fatal.
+ * The hello decides after the report: *fd keeps the connection for the
+ * next frame (send_next).
  */
 static int exchange(struct xmit *t, const struct sample *s, int idx,
-		    int more, struct ctl_report *rep, char *why, size_t wlen)
+		    struct ctl_report *rep, int *fd_out, char *why,
+		    size_t wlen)
 {
 	const struct cfg *c = t->c;
 	struct ctl_hello h;
@@ -96,15 +100,20 @@ static int exchange(struct xmit *t, const struct sample *s, int idx,
 	snprintf(h.hostname, sizeof(h.hostname), "%s", t->me);
 	snprintf(h.boot_id, sizeof(h.boot_id), "%s", t->boot);
 	h.buflen = c->buflen;
-	h.bytes = s->bytes;
+	h.bytes = s->bytes + s->omit_bytes; /* all of them: --omit too */
 	h.dgrams = s->dgrams;
 	h.sample = idx;
-	h.more = more;
+	h.more = 1; /* the next frame says */
+	h.decide = 1;
+	h.omit_s = t->c->com.omit;
+	h.self_cpu_s = quiet_self_cpu_s(&s->cpu.quiet);
 	for (i = 0; ttcp_parts[i]; i++)
 		if (s->part[i] && ttcp_parts[i]->counts)
 			ttcp_parts[i]->counts(&h, NULL, s);
 	h.soak = s->paired ? s->metered : -1;
-	h.soak_next = s->paired ? !s->metered : -1;
+	h.pair = s->pair;
+	h.soak_next = -1; /* the next frame says */
+	*fd_out = -1;
 	fd = sock_connect(c->host, c->port, SOCK_STREAM, c->report_ms, err,
 			  sizeof(err));
 	if (fd < 0) {
@@ -120,7 +129,10 @@ static int exchange(struct xmit *t, const struct sample *s, int idx,
 	else /* the whole report within --report-timeout */
 		r = ctl_recv_frame(fd, c->report_ms, &j, &got, err,
 				   sizeof(err));
-	close(fd);
+	if (r)
+		close(fd);
+	else
+		*fd_out = fd;
 	if (r == -EINVAL)
 		die("receiver %s:%d (phase: report): %s", c->host, c->port, err);
 	if (r && got) {
@@ -140,6 +152,68 @@ static int exchange(struct xmit *t, const struct sample *s, int idx,
 	return 1;
 }
 
+/* The peer's close of fd, at most ms in all (what it sends instead is
+ * read and dropped; one that trickles is waited for no longer). */
+static void await_close(int fd, int ms)
+{
+	double end = clock_now() + ms / 1000.0, left;
+	char b[256];
+
+	while ((left = end - clock_now()) > 0 &&
+	       sock_wait(fd, POLLIN, (int)(left * 1000) + 1) > 0)
+		if (read(fd, b, sizeof(b)) <= 0)
+			return;
+}
+
+/*
+ * After a deciding hello's report: the next frame (whether another run
+ * follows, its kind, and whether this one is made again), then the
+ * receiver's close once it parked or woke its soakers for that run, at
+ * most --report-timeout. A receiver that is gone costs its next
+ * figures, not this run.
+ */
+static void send_next(struct xmit *t, const struct series_run *r, int more)
+{
+	const struct cfg *c = t->c;
+	const struct quiet_sample *q = &t->s.cpu.quiet;
+	struct ctl_next n = {
+		.more = more,
+		.soak_next = more && r->paired ? r->next_metered : -1,
+		.rerun = r->again,
+		.steal_pct = q->ok ? q->steal_pct : 0,
+		.outside_pct = q->outside_pct,
+		.steal_max = c->com.steal_max,
+		.outside_max = c->com.outside_max,
+	};
+	json_t *j = ctl_next_build(&n);
+	int e = peerrep_send(t->ctl_fd, j, c->report_ms);
+
+	json_decref(j);
+	if (e)
+		log_warn("receiver %s:%d (phase: next): %s", c->host, c->port,
+			 strerror(-e));
+	else /* its close: the soakers are where the next run wants them */
+		await_close(t->ctl_fd, c->report_ms);
+	close(t->ctl_fd);
+	t->ctl_fd = -1;
+}
+
+/* Both ends left out the same first seconds (--omit), within a tenth
+ * and 100 ms; else once, a line and a warning: their windows differ. */
+static void check_omit(struct xmit *t, const struct ctl_report *rep)
+{
+	double mine = t->c->com.omit, theirs = rep->omit_s;
+
+	if (t->omit_told || (mine <= 0 && theirs <= 0) ||
+	    fabs(mine - theirs) <= 0.1 + 0.1 * mine)
+		return;
+	t->omit_told = 1;
+	fprintf(ttcp_out, "ttcp-t: the receiver left out the first %.3f s of its stream, this side %g s: their windows differ (give both ends the same --omit)\n",
+		theirs, mine);
+	res_warn(t->d, "the receiver left out the first %.3f s of its stream, the transmitter %g s: their windows differ (give both ends the same --omit)",
+		 theirs, mine);
+}
+
 /* The receiver's counts against this side's: the bytes (UDP loses some
  * by design, request/response counts transactions), the pattern, then
  * each part's own. */
@@ -153,10 +227,11 @@ static void check_report(struct xmit *t, const struct sample *s,
 		if (s->part[i] && ttcp_parts[i] != &udp_part &&
 		    ttcp_parts[i]->check_report)
 			ttcp_parts[i]->check_report(c, s, rep);
-	if (!sample_part(s, &udp_part) && rep->bytes != s->bytes)
+	if (!sample_part(s, &udp_part) &&
+	    rep->bytes != s->bytes + s->omit_bytes)
 		die("receiver %s:%d got %llu bytes of %llu sent (phase: report)",
 		    c->host, c->port, (unsigned long long)rep->bytes,
-		    (unsigned long long)s->bytes);
+		    (unsigned long long)(s->bytes + s->omit_bytes));
 	if (rep->bad_bytes)
 		die("receiver %s:%d found %llu bytes not matching the pattern",
 		    c->host, c->port, (unsigned long long)rep->bad_bytes);
@@ -188,7 +263,33 @@ static void run_sample(struct xmit *t, int idx, struct sample *s)
 	s->intervals = ttcp_ival_stop(sample_count(s));
 }
 
-/* The series' run: one sample of the workload, its rate. */
+/*
+ * The exchange of run r (when it has one), and whether the box was
+ * quiet: a receiver on this box (its boot id is ours) is the run's,
+ * with the CPU its report says it took. t->outcome.
+ */
+static void judge_run(struct xmit *t, const struct series_run *r)
+{
+	const struct cfg *c = t->c;
+	struct sample *s = &t->s;
+
+	snprintf(t->why, sizeof(t->why), "no report: --no-report");
+	t->have_rep = 0;
+	t->ctl_fd = -1;
+	if (c->report && !sig_stop)
+		t->have_rep = exchange(t, s, r->seq, &t->rep, &t->ctl_fd,
+				       t->why, sizeof(t->why));
+	else if (c->report) /* Ctrl-C: the receiver learns nothing more */
+		snprintf(t->why, sizeof(t->why),
+			 "no report: interrupted by a signal");
+	if (t->have_rep && !strcmp(t->rep.boot_id, t->boot) &&
+	    isfinite(t->rep.self_cpu_s))
+		quiet_add_run_s(&s->cpu.quiet, t->rep.self_cpu_s);
+	t->outcome = series_quiet(&t->ser, r, &s->cpu.quiet, t->quiet_why,
+				  sizeof(t->quiet_why));
+}
+
+/* The series' run: one sample of the workload, its exchange, its rate. */
 static int xmit_run(void *ctx, const struct series_run *r, double *rate,
 		    char *err, size_t len)
 {
@@ -204,7 +305,8 @@ static int xmit_run(void *ctx, const struct series_run *r, double *rate,
 	print_run_kind(t, s);
 	run_sample(t, r->seq, s);
 	*rate = sample_rate(s); /* MB/s, or transactions/s */
-	return SERIES_OK;
+	judge_run(t, r);
+	return t->outcome;
 }
 
 /* Before a run: park or wake this box's soakers. */
@@ -229,22 +331,20 @@ static int xmit_done(void *ctx, const struct series_run *r, int more,
 	struct xmit *t = ctx;
 	const struct cfg *c = t->c;
 	struct sample *s = &t->s;
-	struct ctl_report rep;
-	char why[600] = "no report: --no-report";
-	int have = 0, same = 0, idx = r->seq;
+	struct ctl_report rep = t->rep;
+	char *why = t->why;
+	int have = t->have_rep, same = 0, idx = r->seq;
 	json_t *kase, *j;
 
 	(void)err, (void)len;
+	if (t->ctl_fd >= 0)
+		send_next(t, r, more);
 	out_lines("t", c, s);
 	if (s->zc_warn[0])
 		fprintf(ttcp_out, "ttcp-t: %s\n", s->zc_warn);
-	if (c->report && !sig_stop)
-		have = exchange(t, s, idx, more, &rep, why, sizeof(why));
-	else if (c->report) /* Ctrl-C: the receiver learns nothing more */
-		snprintf(why, sizeof(why),
-			 "no report: interrupted by a signal");
 	if (have) {
 		check_report(t, s, &rep);
+		check_omit(t, &rep);
 		same = !strcmp(rep.boot_id, t->boot) &&
 		       !strcmp(rep.hostname, t->me);
 		if (idx == 0)
@@ -271,12 +371,17 @@ static int xmit_done(void *ctx, const struct series_run *r, int more,
 	kase = res_case(t->d, j);
 	j = out_sample(t->d, c, s, have ? &rep : NULL, same);
 	out_sample_more(t->d, c, j, s, have ? &rep : NULL, same);
+	series_quiet_doc(&t->ser, r, &s->cpu.quiet, t->outcome, j);
 	if (s->paired)
 		res_sample_pair(t->d, j, s->pair, s->metered);
 	res_sample(kase, j);
+	if (t->outcome == SERIES_DISTURBED)
+		fprintf(ttcp_out, "ttcp-t: sample %d disturbed: %s\n", idx + 1,
+			t->quiet_why);
 	sample_free(s);
 	if (have)
 		ctl_report_free(&rep);
+	t->have_rep = 0;
 	return 0;
 }
 
@@ -356,6 +461,9 @@ static void open_series(struct xmit *t)
 		.conf_width = o->conf_width,
 		.paired = paired,
 		.paired_by = t->paired_by,
+		.reruns = o->reruns,
+		.steal_max = o->steal_max,
+		.outside_max = o->outside_max,
 		.stop = &sig_stop,
 	};
 	char err[256];
@@ -364,6 +472,9 @@ static void open_series(struct xmit *t)
 		max /= 2;
 	if (sc.repeat > max)
 		sc.repeat = max;
+	/* the receiver keeps the re-runs too */
+	if (sc.repeat + sc.reruns > max)
+		sc.reruns = max - sc.repeat;
 	if (series_open(&t->ser, &sc, err, sizeof(err)))
 		die("%s", err);
 }

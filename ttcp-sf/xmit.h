@@ -23,6 +23,16 @@ struct xmit {
 	const char *source;	/* "file" / "hot" */
 	uint64_t zc_completions, zc_copied; /* over all samples */
 	char me[256], boot[40];
+	/* the run's end-of-run exchange, made before the series judges it
+	 * (run), its next frame after (done) */
+	struct ctl_report rep;	/* the receiver's report */
+	int have_rep;		/* 1: rep is filled */
+	int ctl_fd;		/* the exchange's connection, for the next
+				 * frame; -1 none */
+	char why[600];		/* no report: why */
+	int outcome;		/* series_quiet's: SERIES_OK, _DISTURBED */
+	int omit_told;		/* the ends' --omit differ: said */
+	char quiet_why[300];	/* and in words */
 };
 
 /* The source every sample sends from (the file, or a temp file of the

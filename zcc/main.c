@@ -18,6 +18,7 @@
 #include "zcwire.h"
 
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -130,7 +131,8 @@ static void option(void *cfgp, int o, const char *arg)
 }
 
 CLI_TOOL(tool, usage_text,
-	 CLI_CPU | CLI_REPEAT | CLI_RESULT | CLI_SOCKBUF | CLI_INTERVAL,
+	 CLI_CPU | CLI_REPEAT | CLI_RESULT | CLI_SOCKBUF | CLI_INTERVAL |
+		 CLI_OMIT | CLI_RERUNS,
 	 .repeat_max = MAX_RUNS, .sets = sets, .option = option);
 
 /* -S, -w and --method: one send method, resolved now. */
@@ -203,7 +205,9 @@ static int one_run(void *ctx, const struct series_run *sr, double *mbps,
 	struct zcw_run run = {0};
 	struct cpuwin_sample cs;
 	struct run_result r;
-	int k = sr->seq, paired;
+	int k = sr->seq, paired, outcome, again;
+	char why[300];
+	json_t *j;
 
 	/* the first run is metered, paired or not: a zcs that measures
 	 * with soak says so only in its answer */
@@ -217,7 +221,8 @@ static int one_run(void *ctx, const struct series_run *sr, double *mbps,
 		snprintf(err, len, "%s", r.err);
 		return SERIES_FAILED;
 	}
-	r.intervals = ival_stop(cfg.iv, r.payload);
+	/* the intervals count the omitted part too */
+	r.intervals = ival_stop(cfg.iv, r.payload + r.omit_payload);
 	if (!k && !sr->paired && r.rem.soak) {
 		series_pair_now(&rs->ser, meter_pairer());
 		fprintf(zcc_out,
@@ -230,13 +235,23 @@ static int one_run(void *ctx, const struct series_run *sr, double *mbps,
 		rs->kase = out_case(rs->doc, &cfg, &rs->fs, &r);
 	if (r.warn[0])
 		res_warn(rs->doc, "%s", r.warn);
-	out_run(&cfg, k, series_planned(&rs->ser), &r, &cs, (int)run.pair,
-		cpuwin_paired_by(&rs->w));
+	/* a zcs on this box that said its own CPU is the run's */
+	if (out_same_box(r.rem.host) && isfinite(r.rem.self_cpu_s))
+		quiet_add_run_s(&cs.quiet, r.rem.self_cpu_s);
+	outcome = series_quiet(&rs->ser, sr, &cs.quiet, why, sizeof(why));
+	again = outcome == SERIES_DISTURBED && sr->reruns_left > 0;
+	out_run(&cfg, k,
+		series_planned(&rs->ser) + rs->ser.cell[0].reruns + again, &r,
+		&cs, (int)run.pair, cpuwin_paired_by(&rs->w));
+	if (outcome == SERIES_DISTURBED)
+		fprintf(zcc_out, "zcc: run %d disturbed: %s\n", k + 1, why);
 	out_server_pairing(rs->doc, &cfg, k, &r, &cs, &rs->told);
-	res_sample(rs->kase, out_sample(rs->doc, &cfg, &r, &cs, (int)run.pair));
+	j = out_sample(rs->doc, &cfg, &r, &cs, (int)run.pair);
+	series_quiet_doc(&rs->ser, sr, &cs.quiet, outcome, j);
+	res_sample(rs->kase, j);
 	*mbps = r.elapsed_s > 0 ? (double)r.payload / r.elapsed_s / 1e6 : 0;
 	run_result_free(&r);
-	return SERIES_OK;
+	return outcome;
 }
 
 static const struct series_ops zcc_runs = {
@@ -253,6 +268,9 @@ static void open_series(struct runs *rs)
 		.repeat = cfg.com.repeat,
 		.paired = cpuwin_paired(&rs->w),
 		.paired_by = cpuwin_paired_by(&rs->w),
+		.reruns = cfg.com.reruns,
+		.steal_max = cfg.com.steal_max,
+		.outside_max = cfg.com.outside_max,
 		.stop = &sig_stop,
 	};
 	char err[256];

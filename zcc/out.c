@@ -24,6 +24,10 @@ struct res_doc *out_doc(const struct cfg *cfg, int argc, char **argv)
 	zcc_out = cfg->com.json_stdout || cfg->com.json_stream ? stderr : stdout;
 	res_metric(doc, "throughput_MBps", "MB/s", RES_HIGHER, 1);
 	res_metric(doc, "elapsed_s", "s", RES_LOWER, 0);
+	res_set(doc, "config",
+		json_pack("{s:f, s:i, s:[ff]}", "omit_s", cfg->com.omit,
+			  "reruns", cfg->com.reruns, "disturbance",
+			  cfg->com.steal_max, cfg->com.outside_max));
 	return doc;
 }
 
@@ -69,7 +73,7 @@ json_t *out_case(struct res_doc *doc, const struct cfg *cfg,
 	return kase;
 }
 
-static int same_box(json_t *peer_host)
+int out_same_box(json_t *peer_host)
 {
 	char me[256] = "";
 	const char *them =
@@ -120,7 +124,7 @@ void out_run(const struct cfg *cfg, int k, int nruns,
 	if (r->rem.n) {
 		meter_print(zcc_out, "remote", r->rem.cpu, r->rem.n,
 			    (double)r->payload);
-		if (same_box(r->rem.host))
+		if (out_same_box(r->rem.host))
 			fprintf(zcc_out,
 				"  (same box: local and remote are the same CPUs)\n");
 	} else if (cfg->remote && !r->rem.cpu_granted) {
@@ -150,12 +154,16 @@ json_t *out_sample(struct res_doc *doc, const struct cfg *cfg,
 				  (double)r->payload, cs->metered);
 		meter_add_raw(s, "remote", r->rem.cpu, r->rem.n);
 		json_object_set_new(s, "same_box",
-				    json_boolean(same_box(r->rem.host)));
+				    json_boolean(out_same_box(r->rem.host)));
 		json_object_set_new(s, "server_payload_bytes",
 				    json_integer((json_int_t)r->rem.payload));
 		json_object_set_new(s, "server_window_s",
 				    json_real(r->rem.window_s));
 	}
+	if (r->omit_s > 0)
+		json_object_set_new(s, "omitted",
+				    json_pack("{s:f, s:I}", "s", r->omit_s, "bytes",
+					      (json_int_t)r->omit_payload));
 	if (r->counters)
 		json_object_set(s, "counters", r->counters);
 	if (cfg->rate > 0) {

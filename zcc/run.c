@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -49,6 +50,7 @@ struct conn {
 	struct remote rem;	  /* what the server said */
 	double t_end;		  /* the server closed (with a CPU report:
 				   * it arrived, all bytes counted) */
+	int finished;		  /* the thread is done (atomic) */
 	int failed;
 	char err[512];
 };
@@ -291,6 +293,11 @@ static int finish(struct conn *c)
 			json_object_get(z, "payload_bytes"));
 		c->rem.header = (uint64_t)json_integer_value(
 			json_object_get(z, "header_bytes"));
+		c->rem.self_cpu_s =
+			json_is_number(json_object_get(z, "self_cpu_s"))
+				? json_number_value(
+					  json_object_get(z, "self_cpu_s"))
+				: NAN;
 		c->rem.host = json_incref(json_object_get(rep, "host"));
 		json_decref(rep);
 		if (c->rem.payload != c->payload || c->rem.header != c->header)
@@ -334,6 +341,7 @@ static void *conn_main(void *arg)
 		finish(c);
 	if (!c->t_end)
 		c->t_end = clock_now();
+	__atomic_store_n(&c->finished, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -368,6 +376,7 @@ static void gather(struct conn *cs, int n, struct run_result *r)
 		    (best < 0 || c->rem.window_s > cs[best].rem.window_s))
 			best = i;
 	}
+	r->rem.self_cpu_s = NAN;
 	r->rem.ours = cs[0].rem.ours;
 	r->rem.cpu_granted = cs[0].rem.cpu_granted;
 	r->rem.run_granted = cs[0].rem.run_granted;
@@ -379,6 +388,7 @@ static void gather(struct conn *cs, int n, struct run_result *r)
 		memcpy(r->rem.cpu, cs[best].rem.cpu,
 		       sizeof(r->rem.cpu[0]) * (size_t)r->rem.n);
 		r->rem.window_s = cs[best].rem.window_s;
+		r->rem.self_cpu_s = cs[best].rem.self_cpu_s;
 		r->rem.host = json_incref(cs[best].rem.host);
 	}
 	if (cs[0].x) {
@@ -423,6 +433,47 @@ static void keep(const struct cfg *cfg, const struct conn *cs, int *fds,
 			 strerror(-e));
 }
 
+/* 1 when a connection's thread is done. */
+static int any_finished(struct conn *cs, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (__atomic_load_n(&cs[i].finished, __ATOMIC_ACQUIRE))
+			return 1;
+	return 0;
+}
+
+/*
+ * --omit: the run's first T after the go run unmeasured (t0: the go);
+ * then the payload so far is set aside and the windows open (*t0 moves
+ * there). A connection done before T ends the run short: -1 with
+ * r->err saying so (the connections finish on their own).
+ */
+static int omit_part(const struct cfg *cfg, struct conn *cs,
+		     struct progress *prog, struct cpuwin *w, double *t0,
+		     struct run_result *r)
+{
+	double end = *t0 + cfg->com.omit, now;
+	char werr[512];
+
+	while ((now = clock_now()) < end && !sig_stop) {
+		if (any_finished(cs, cfg->conns)) {
+			snprintf(r->err, sizeof(r->err),
+				 "--omit %g s: a connection ended after %.3f s, before the measured part began (more -n loops or files, or a shorter --omit)",
+				 cfg->com.omit, now - *t0);
+			return -1;
+		}
+		clock_sleep(end - now < 0.01 ? end - now : 0.01);
+	}
+	r->omit_payload = sent_so_far(prog);
+	r->omit_s = clock_now() - *t0;
+	if (cpuwin_start(w, werr, sizeof(werr)))
+		log_warn("%s (the failed meter's figures say why)", werr);
+	*t0 = clock_now();
+	return 0;
+}
+
 int run_once(const struct cfg *cfg, const struct fileset *fs,
 	     uint32_t run_flags, struct cpuwin *w, struct cpuwin_sample *win,
 	     struct run_result *r)
@@ -436,7 +487,7 @@ int run_once(const struct cfg *cfg, const struct fileset *fs,
 	pthread_attr_t attr;
 	char werr[512];
 	double t0, t_end = 0;
-	int i, started = 0;
+	int i, started = 0, short_run;
 
 	memset(r, 0, sizeof(*r));
 	if (!cs || !th || !fds)
@@ -460,12 +511,15 @@ int run_once(const struct cfg *cfg, const struct fileset *fs,
 	}
 	pthread_attr_destroy(&attr);
 	pthread_barrier_wait(&ready);
-	if (cpuwin_start(w, werr, sizeof(werr)))
+	if (cfg->com.omit <= 0 && cpuwin_start(w, werr, sizeof(werr)))
 		log_warn("%s (the failed meter's figures say why)", werr);
 	t0 = clock_now();
 	ival_watch_fn(cfg->iv, sent_so_far, &prog);
 	keep(cfg, cs, fds, &pk, &prog);
 	pthread_barrier_wait(&go);
+	short_run = cfg->com.omit > 0 && omit_part(cfg, cs, &prog, w, &t0, r);
+	if (short_run && cpuwin_start(w, werr, sizeof(werr)))
+		log_warn("%s (the failed meter's figures say why)", werr);
 	for (i = 0; i < started; i++) {
 		pthread_join(th[i], NULL);
 		if (cs[i].t_end > t_end)
@@ -477,6 +531,9 @@ int run_once(const struct cfg *cfg, const struct fileset *fs,
 	cpuwin_stop(w, win, werr, sizeof(werr)); /* local only: never fails */
 	r->elapsed_s = t_end - t0;
 	gather(cs, cfg->conns, r);
+	r->payload -= r->omit_payload < r->payload ? r->omit_payload : r->payload;
+	if (short_run && !r->failed) /* r->err is omit_part's */
+		r->failed = 1;
 	for (i = 0; i < cfg->conns; i++)
 		free_conn(&cs[i]);
 	pthread_barrier_destroy(&ready);

@@ -55,14 +55,19 @@ struct remote {
 	int n;		      /* CPU samples received */
 	struct cpu_sample cpu[METER_MAX];
 	double window_s;	  /* the server's CPU window */
+	double self_cpu_s;	  /* its own process's CPU over it (NAN:
+				   * not said) */
 	json_t *host;		  /* its host facts (owned), or NULL */
 	uint64_t payload, header; /* what it counted, summed */
 };
 
 /* One run: every connection sends the whole stream once. */
 struct run_result {
-	double elapsed_s; /* first byte to last close */
-	uint64_t payload; /* file bytes sent by all connections */
+	double elapsed_s; /* first byte (--omit: T after it) to last close */
+	uint64_t payload; /* file bytes sent by all connections (--omit:
+			   * after T) */
+	double omit_s;	  /* --omit: where the measured part began, 0 */
+	uint64_t omit_payload; /* and the file bytes sent before it */
 	uint64_t header;  /* protocol bytes (hello included) */
 	uint64_t calls;	  /* method calls */
 	int failed;	  /* connections that failed */
@@ -78,7 +83,8 @@ void files_close(struct fileset *fs);
 /*
  * Run once; 0 or -1 with r->err filled. run_flags: the run's kind for
  * the hello (zcw_run_flags, with -C). The local windows of w bracket the
- * run from the first byte to the last close, into *cs.
+ * run from the first byte (with --omit: T after it, the bytes before not
+ * counted) to the last close, into *cs.
  */
 int run_once(const struct cfg *cfg, const struct fileset *fs,
 	     uint32_t run_flags, struct cpuwin *w, struct cpuwin_sample *cs,
@@ -99,6 +105,8 @@ json_t *out_case(struct res_doc *doc, const struct cfg *cfg,
 void out_run(const struct cfg *cfg, int k, int nruns,
 	     const struct run_result *r, const struct cpuwin_sample *cs,
 	     int pair, const char *by);
+/* The server's host facts name this box. */
+int out_same_box(json_t *peer_host);
 /* One run's sample; CPU and bytes of the same run (service demand). */
 json_t *out_sample(struct res_doc *doc, const struct cfg *cfg,
 		   const struct run_result *r, const struct cpuwin_sample *cs,

@@ -309,7 +309,7 @@ enum conn_step conn_check(struct conn *c, double now)
 }
 
 int conn_send_report(struct conn *c, const struct cpu_sample *s, int n,
-		     double window_s, int nconns)
+		     double window_s, int nconns, double cpu_s)
 {
 	json_t *rep = cpujson_report(s, n);
 	int r;
@@ -322,6 +322,9 @@ int conn_send_report(struct conn *c, const struct cpu_sample *s, int n,
 			  (json_int_t)c->dec.files_done, "window_s", window_s,
 			  "connections", nconns, "recv_method",
 			  c->x->ops->name));
+	if (cpu_s >= 0)
+		json_object_set_new(json_object_get(rep, "zcs"), "self_cpu_s",
+				    json_real(cpu_s));
 	r = peerrep_send(c->fd, rep, CONN_WRITE_MS);
 	json_decref(rep);
 	if (!r)

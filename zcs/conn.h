@@ -43,9 +43,12 @@ double conn_last(const struct conn *c); /* monotonic time of last byte */
  * CS_FAIL with the slot's result (timeout) and err set.
  */
 enum conn_step conn_check(struct conn *c, double now);
-/* Send the CPU report (peerrep frame) for this connection. 0 or -errno. */
+/* Send the CPU report (peerrep frame) for this connection: the
+ * window's samples, and cpu_s, this process's CPU-seconds over it (a
+ * client on this box counts them as its run's: lib/cpu/quiet.h).
+ * 0 or -errno. */
 int conn_send_report(struct conn *c, const struct cpu_sample *s, int n,
-		     double window_s, int nconns);
+		     double window_s, int nconns, double cpu_s);
 void conn_free(struct conn *c); /* closes the socket */
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "clock.h"
 #include "log.h"
+#include "quiet.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -38,6 +39,7 @@ struct eloop {
 	struct meterset ms; /* -c: this box's meters */
 	int window;	    /* 1: a CPU window is open */
 	double t_window;    /* when it opened */
+	double cpu_window;  /* and this process's CPU-seconds then */
 	int askers;	    /* asking connections still streaming */
 	int nwin;	    /* asking connections in this window */
 	int nparked;
@@ -87,7 +89,8 @@ static void cut_window(struct eloop *l, double now)
 
 		if (!e->parked)
 			continue;
-		r = conn_send_report(e->c, cs, n, now - l->t_window, l->nwin);
+		r = conn_send_report(e->c, cs, n, now - l->t_window, l->nwin,
+				     quiet_process_cpu_s() - l->cpu_window);
 		if (r)
 			log_warn("client %s: cannot send the CPU report: %s",
 				 l->srv->slots[i].peer, strerror(-r));
@@ -98,6 +101,7 @@ static void cut_window(struct eloop *l, double now)
 		meterset_start(&l->ms);
 		l->window = 1;
 		l->t_window = now;
+		l->cpu_window = quiet_process_cpu_s();
 		l->nwin = l->askers;
 	}
 }
@@ -136,6 +140,7 @@ static void step_conn(struct eloop *l, int i, enum conn_step st, double now)
 				meterset_start(&l->ms);
 				l->window = 1;
 				l->t_window = now;
+				l->cpu_window = quiet_process_cpu_s();
 				l->nwin = 0;
 			}
 			e->asks = 1;

@@ -11,6 +11,7 @@
 
 #include "clock.h"
 #include "log.h"
+#include "quiet.h"
 #include "sig.h"
 
 #include <errno.h>
@@ -31,6 +32,7 @@ struct child_cpu {
 	int soak;  /* they include soak: the client's runs pair */
 	int holds; /* an unmetered run: this box's soakers are parked */
 	double t0;
+	double cpu0; /* this process's CPU-seconds at t0 */
 };
 
 /*
@@ -63,6 +65,7 @@ static enum conn_step child_hello(const struct cfg *cfg, struct conn *c,
 	if (w->on) {
 		meterset_start(&w->ms);
 		w->t0 = clock_now();
+		w->cpu0 = quiet_process_cpu_s();
 	}
 	return conn_answer(c, w->on, w->soak);
 }
@@ -76,7 +79,8 @@ static void child_cpu_report(struct conn *c, struct child_cpu *w)
 	int n = meterset_stop(&w->ms, cs), r;
 	char err[256];
 
-	r = conn_send_report(c, cs, n, clock_now() - w->t0, 1);
+	r = conn_send_report(c, cs, n, clock_now() - w->t0, 1,
+			     quiet_process_cpu_s() - w->cpu0);
 	if (r)
 		log_warn("cannot send the CPU report: %s", strerror(-r));
 	if (w->holds && meterset_metered(&w->ms, 1, err, sizeof(err)))

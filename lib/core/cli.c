@@ -26,6 +26,9 @@ enum {
 	O_VERSION,
 	O_INTERVAL,
 	O_JSON_STREAM,
+	O_OMIT,
+	O_RERUNS,
+	O_DISTURBANCE,
 };
 
 /* Every common option: which flag brings it, its short letter (0 =
@@ -57,6 +60,21 @@ static const struct {
 	  CLI_TAKE(O_CONFIDENCE, "confidence", "L[,W]",
 		   "repeat until the L% interval of the rate is\n"
 		   "within W% (default 5) of it, at most --repeat") },
+	{ CLI_OMIT, 0,
+	  CLI_TAKE(O_OMIT, "omit", "T",
+		   "the first T (e.g. 2, 500ms) of each sample runs\n"
+		   "but stays out of its rate and its CPU window\n"
+		   "(iperf3's -O; the document says what it left out)") },
+	{ CLI_RERUNS, 0,
+	  CLI_TAKE(O_RERUNS, "reruns", "N",
+		   "a disturbed sample is kept, marked, and made\n"
+		   "again, at most N times a case (default 1, or\n"
+		   "$ZCB_RERUNS; 0: marked only)") },
+	{ CLI_RERUNS, 0,
+	  CLI_TAKE(O_DISTURBANCE, "disturbance", "S[,O]",
+		   "a sample is disturbed when the box's steal time\n"
+		   "passes S% of it or processes outside the run take\n"
+		   "more than O% (default 2,5)") },
 	{ CLI_SOCKBUF, 'i',
 	  CLI_TAKE('i', NULL, "SIZE", "TCP receive buffer (SO_RCVBUF)") },
 	{ CLI_SOCKBUF, 'o',
@@ -248,6 +266,39 @@ static struct option *tables(const struct cli_tool *t, char *shorts,
 	return lo;
 }
 
+/* --omit's T: a duration of 0 (none) to CLI_OMIT_MAX seconds. */
+static double cli_omit(const char *opt, const char *s)
+{
+	double v;
+
+	if (units_parse_duration(s, &v) || !(v >= 0) || v > CLI_OMIT_MAX)
+		die_usage("%s: \"%s\" is not a duration in 0s..%ds (e.g. 2s, 500ms)",
+			  opt, s, CLI_OMIT_MAX);
+	return v;
+}
+
+/* CLI_RERUNS: what was not given, from $ZCB_RERUNS and the defaults. */
+static void rerun_defaults(const struct cli_tool *t, struct cli_common *c)
+{
+	const char *e = getenv("ZCB_RERUNS");
+	long v;
+
+	if (!has(t, CLI_RERUNS))
+		return;
+	if (!c->reruns_set && e && *e) {
+		if (units_parse_long(e, 0, 100, &v))
+			die_usage("ZCB_RERUNS=%s: not a number of re-runs (0 to 100)",
+				  e);
+		c->reruns = (int)v;
+	} else if (!c->reruns_set) {
+		c->reruns = CLI_RERUNS_DEFAULT;
+	}
+	if (!c->disturbance_set) {
+		c->steal_max = 2;
+		c->outside_max = 5;
+	}
+}
+
 /* A common option; 0 when opt is not one. */
 static int take_common(const struct cli_tool *t, struct cli_common *c,
 		       int opt, const char *arg)
@@ -301,6 +352,18 @@ static int take_common(const struct cli_tool *t, struct cli_common *c,
 		return 1;
 	case O_JSON_STREAM:
 		c->json_stream = 1;
+		return 1;
+	case O_OMIT:
+		c->omit = cli_omit("--omit", arg);
+		return 1;
+	case O_RERUNS:
+		c->reruns = (int)cli_long("--reruns", arg, 0, 100);
+		c->reruns_set = 1;
+		return 1;
+	case O_DISTURBANCE:
+		cli_disturbance("--disturbance", arg, &c->steal_max,
+				&c->outside_max);
+		c->disturbance_set = 1;
 		return 1;
 	case 'o': /* the socket's, or the document's */
 		if (has(t, CLI_SOCKBUF))
@@ -421,6 +484,7 @@ int cli_parse(const struct cli_tool *t, void *cfg, struct cli_common *c,
 	}
 	free(lo);
 	add_profile(c);
+	rerun_defaults(t, c);
 	if (c->json_stdout && c->out)
 		die_usage("-J and --output: one place for the result document");
 	if (c->json_stream && c->json_stdout)

@@ -24,6 +24,9 @@ void cli_confidence(const char *opt, const char *s, double *level,
 		    double *width);
 /* A positive duration ("10", "250ms", "2m") in [min, max] seconds. */
 double cli_duration(const char *opt, const char *s, double min, double max);
+/* --disturbance's "S,O" or "S" (O 5): two percentages in [0, 100]. */
+void cli_disturbance(const char *opt, const char *s, double *steal,
+		     double *outside);
 
 /* s is one of the names (a NULL-ended list): its index, or die naming
  * opt and the names allowed. */
@@ -65,7 +68,21 @@ struct cli_common {
 				 * reports (lib/cpu/ival); 0 = none */
 	int json_stream;	/* --json-stream: the intervals as JSON lines
 				 * on stdout (--interval 1 unless given) */
+	double omit;		/* --omit T: seconds of each sample run but
+				 * not measured (iperf3's -O); 0 = none */
+	int reruns;		/* --reruns N: disturbed samples made again
+				 * per case (CLI_RERUNS: cli_parse sets it,
+				 * given or not: $ZCB_RERUNS, else
+				 * CLI_RERUNS_DEFAULT) */
+	double steal_max;	/* --disturbance S,O: a sample is disturbed
+				 * past S% steal of the box */
+	double outside_max;	/* or past O% of the box taken by processes
+				 * outside the run (lib/cpu/quiet.h) */
+	int reruns_set, disturbance_set; /* given (cli_parse's) */
 };
+
+#define CLI_RERUNS_DEFAULT 1	/* --reruns unless given or $ZCB_RERUNS */
+#define CLI_OMIT_MAX 3600	/* --omit at most, seconds */
 
 /* Which common options a tool has (struct cli_tool.common). */
 enum {
@@ -82,6 +99,9 @@ enum {
 	CLI_INTERVAL = 1 << 7,	 /* -i, --interval T and --json-stream
 				  * (with CLI_SOCKBUF, -i is SO_RCVBUF's:
 				  * --interval only) */
+	CLI_OMIT = 1 << 8,	 /* --omit T (a tool that measures a rate) */
+	CLI_RERUNS = 1 << 9,	 /* --reruns N and --disturbance S[,O]:
+				  * disturbed samples made again */
 	/* a benchmark client's: CPU, repeats, its document, intervals */
 	CLI_BENCH = CLI_CPU | CLI_REPEAT | CLI_RESULT | CLI_RESULT_O |
 		    CLI_INTERVAL,

@@ -67,6 +67,21 @@ double cli_duration(const char *opt, const char *s, double min, double max)
 	return v;
 }
 
+void cli_disturbance(const char *opt, const char *s, double *steal,
+		     double *outside)
+{
+	char *end;
+
+	*steal = strtod(s, &end);
+	*outside = end != s && *end == ',' ? strtod(end + 1, &end) : 5.0;
+	if (end == s || *end || !(*steal >= 0 && *steal <= 100) ||
+	    !(*outside >= 0 && *outside <= 100))
+		die_usage("%s: \"%s\" is not STEAL,OUTSIDE (e.g. 2,5: a "
+			  "sample is disturbed past 2%% steal or 5%% of the "
+			  "box outside the run)",
+			  opt, s);
+}
+
 int cli_choice(const char *opt, const char *s, const char *const *names)
 {
 	char all[256];

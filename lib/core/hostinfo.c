@@ -218,6 +218,29 @@ json_t *hostinfo_to_json(const struct hostinfo *h)
 			 h->sysctls ? json_deep_copy(h->sysctls) : json_object());
 }
 
+const char *host_cpus_allowed(const char *root, pid_t pid, char *buf,
+			      size_t len)
+{
+	char path[64], st[8192], *p, *e;
+
+	if (pid > 0)
+		snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/status");
+	if (host_read_file(root ? root : host_root(), path, st, sizeof(st)) <= 0)
+		return NULL;
+	p = strstr(st, "\nCpus_allowed_list:");
+	if (!p)
+		return NULL;
+	p += strlen("\nCpus_allowed_list:");
+	p += strspn(p, " \t");
+	e = p + strcspn(p, "\n");
+	if (e == p)
+		return NULL;
+	snprintf(buf, len, "%.*s", (int)(e - p), p);
+	return buf;
+}
+
 int host_online_cpus(void)
 {
 	char buf[256];

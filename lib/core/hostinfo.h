@@ -3,6 +3,7 @@
 #define ZCB_HOSTINFO_H
 
 #include <jansson.h>
+#include <sys/types.h>
 #include <stddef.h>
 
 #define HOST_MAX_CPUS 1024
@@ -42,5 +43,11 @@ json_t *hostinfo_to_json(const struct hostinfo *h);
 
 /* Online CPU count of the live box (sysconf fallback). */
 int host_online_cpus(void);
+
+/* The CPUs process pid (0: this one) may run on, as the kernel lists
+ * them ("0", "0-1,3": its affinity, taskset's or --affinity's), from
+ * root/proc/PID/status; NULL when it cannot be read. */
+const char *host_cpus_allowed(const char *root, pid_t pid, char *buf,
+			      size_t len);
 
 #endif

@@ -437,9 +437,14 @@ void hostrun_add(json_t *host)
 	char *sirq = NULL, *ndev = NULL, *ints = NULL;
 	json_t *netdev = NULL, *s;
 
+	char cpus[256];
+
 	if (!json_is_object(host))
 		return;
 	json_object_set_new(host, "cpu_power", hostrun_cpu_power(root));
+	/* where this process may run: a pinned side says so */
+	if (host_cpus_allowed(root, 0, cpus, sizeof(cpus)))
+		json_object_set_new(host, "cpus_allowed", json_string(cpus));
 	if (run.netdev) {
 		ndev = read_text(root, "/proc/net/dev");
 		netdev = hostrun_netdev(run.netdev, ndev);

@@ -28,6 +28,7 @@ void hostrun_set_iface(const char *ifname);
 
 /*
  * Add to host (an object as hostinfo_to_json makes): "cpu_power",
+ * "cpus_allowed" (this process's affinity, host_cpus_allowed),
  * "iface" (facts and, with a start snapshot, "irq_counts"), "iface_rule",
  * and with a start snapshot "softirqs" and "net_dev".
  */

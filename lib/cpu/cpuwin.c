@@ -127,6 +127,7 @@ int cpuwin_start(struct cpuwin *w, char *err, size_t len)
 {
 	char e2[512];
 
+	quiet_start(&w->q, NULL); /* outermost: its /proc walk too */
 	if (w->rc && remotecpu_start(w->rc, w->cfg.remote_list, e2,
 				     sizeof(e2))) {
 		snprintf(err, len, "remote CPU: %s", e2);
@@ -143,6 +144,26 @@ int cpuwin_start(struct cpuwin *w, char *err, size_t len)
 		return -EIO;
 	}
 	return 0;
+}
+
+/* The box's quiet figures, last: the sched meter's other share when it
+ * ran here, the server process's CPU the run's own. */
+static void stop_quiet(struct cpuwin *w, struct cpuwin_sample *s)
+{
+	const struct cpu_sample *pid = NULL;
+	int i;
+
+	quiet_stop(&w->q, &s->quiet);
+	for (i = 0; i < s->nlocal; i++)
+		if (s->local[i].ok && (meter_flags_of(s->local[i].meter) &
+				       METER_SHARES))
+			quiet_use_sched(&s->quiet, &s->local[i]);
+	if (s->have_server)
+		pid = &s->server;
+	else if (w->have_pid && s->nremote)
+		pid = &s->remote[0];
+	if (pid && pid->ok)
+		quiet_add_run(&s->quiet, pid->busy_pct);
 }
 
 int cpuwin_stop(struct cpuwin *w, struct cpuwin_sample *s, char *err,
@@ -175,6 +196,7 @@ int cpuwin_stop(struct cpuwin *w, struct cpuwin_sample *s, char *err,
 		}
 		s->nremote += n;
 	}
+	stop_quiet(w, s);
 	return 0;
 }
 
@@ -208,6 +230,11 @@ void cpuwin_add_side(struct res_doc *d, json_t *sample,
 	meter_add_raw(sample, name, c, n);
 }
 
+void cpuwin_add_quiet(json_t *sample, const struct cpuwin_sample *s)
+{
+	json_object_set_new(sample, "quiet", quiet_json(&s->quiet));
+}
+
 void cpuwin_add(struct res_doc *d, json_t *sample,
 		const struct cpuwin_sample *s, double bytes)
 {
@@ -226,4 +253,5 @@ void cpuwin_close(struct cpuwin *w)
 		remotecpu_close(w->rc);
 	w->rc = NULL;
 	w->have_pid = 0;
+	quiet_close(&w->q);
 }

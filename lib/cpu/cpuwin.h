@@ -8,6 +8,8 @@
  * cpuwin, and per run: cpuwin_metered (when paired), then cpuwin_start
  * and cpuwin_stop around the measured work, cpuwin_peer_figures with
  * what its peer reported, then cpuwin_add into the run's result sample.
+ * Every window also says whether the box was quiet (quiet.h: its steal,
+ * the CPU outside the run), with a meter or without.
  *
  * Library code: returns 0 or -errno with err filled, never prints.
  */
@@ -20,6 +22,7 @@
 
 #include "meter.h"
 #include "pidcpu.h"
+#include "quiet.h"
 
 struct remotecpu;
 struct res_doc;
@@ -52,6 +55,8 @@ struct cpuwin {
 	int local_paired;	/* this box does */
 	int peer_paired;	/* the tool's peer does (cpuwin_peer_pairs) */
 	int metered;		/* the current run's kind (paired) */
+	struct quiet q;		/* the box's steal and the CPU outside the
+				 * run, every window (lib/cpu/quiet.h) */
 };
 
 /* What one run's windows read. */
@@ -68,6 +73,10 @@ struct cpuwin_sample {
 	int npeer;			/* the tool's peer's report */
 	struct cpu_sample peer[METER_MAX];
 	const char *local_side, *peer_side; /* cpuwin_cfg's */
+	struct quiet_sample quiet; /* was the box quiet (every window, -c
+				    * or not): the sched meter's other
+				    * share when it ran here, the server
+				    * process counted as the run's */
 };
 
 /* The sides of a sample, for cpuwin_add_side. */
@@ -110,6 +119,8 @@ void cpuwin_add(struct res_doc *d, json_t *sample,
 void cpuwin_add_side(struct res_doc *d, json_t *sample,
 		     const struct cpuwin_sample *s, enum cpuwin_side side,
 		     double bytes);
+/* The window's "quiet" object into the sample (quiet_json). */
+void cpuwin_add_quiet(json_t *sample, const struct cpuwin_sample *s);
 void cpuwin_close(struct cpuwin *w);
 
 #endif

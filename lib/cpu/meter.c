@@ -411,6 +411,15 @@ double meter_service_demand(const struct cpu_sample *s, double bytes)
 	       (bytes / 1024.0);
 }
 
+double meter_per_cpu_s(const struct cpu_sample *s, double work)
+{
+	double cpu_s = s->busy_pct / 100.0 * s->ncpu * s->elapsed_s;
+
+	if (!s->ok || !(cpu_s > 0) || work <= 0)
+		return NAN;
+	return work / cpu_s;
+}
+
 /* Declare and set one figure, prefixed metered_ when it describes a
  * slowed (metered) run. */
 static void put(struct res_doc *d, json_t *sample, const char *unit,
@@ -456,9 +465,28 @@ void meter_add_metrics(struct res_doc *d, json_t *sample, const char *side,
 				    "sd_%s_us_per_kb%s", side, "",
 				    meter_service_demand(&s[i], bytes));
 		}
+		if (i == prim && bytes > 0)
+			meter_put_per_cpu(d, sample, side, s, n, "MB",
+					  "MB/CPU-s", bytes / 1e6, metered);
 		if (o && o->metrics)
 			o->metrics(d, sample, side, &s[i], m);
 	}
+}
+
+void meter_put_per_cpu(struct res_doc *d, json_t *sample, const char *side,
+		       const struct cpu_sample *s, int n, const char *what,
+		       const char *unit, double work, int metered)
+{
+	int prim = meter_primary(s, n);
+	char name[96];
+
+	if (prim < 0 || work <= 0)
+		return;
+	snprintf(name, sizeof(name), "%s%s_per_cpu_s_%s",
+		 metered && !meter_is_primary(&s[prim]) ? "metered_" : "",
+		 what, side);
+	res_metric(d, name, unit, RES_HIGHER, 1);
+	res_sample_set(sample, name, meter_per_cpu_s(&s[prim], work));
 }
 
 void meter_put_metric(struct res_doc *d, json_t *sample, const char *unit,

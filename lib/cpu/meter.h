@@ -304,6 +304,10 @@ int meter_run_metered(int paired, int i);
 
 /* Service demand, netperf's: CPU microseconds per KB (1024 bytes) moved. */
 double meter_service_demand(const struct cpu_sample *s, double bytes);
+/* The CPU-normalised rate: work (MB, messages, transactions) per
+ * CPU-second of the window, work / (busy% / 100 x CPUs x window); NAN
+ * without a load (busy 0, or the meter unusable). */
+double meter_per_cpu_s(const struct cpu_sample *s, double work);
 
 /* JSON of samples and back: lib/cpu/cpujson.h. */
 
@@ -338,6 +342,8 @@ void sched_print(FILE *f, const char *side, const struct cpu_sample *s);
  *   cpu_<side>_pct, sd_<side>_us_per_kb   the side's primary meter: soak
  *                                 when the side has it, else the first
  *                                 usable one
+ *   MB_per_cpu_s_<side>           its MB per CPU-second, when bytes > 0
+ *                                 (meter_put_per_cpu)
  * metered: the run had soakers on (a metered run of a pair, or any run
  * where soak ran). Then every figure not made by the soak meter itself
  * describes a slowed run and is stored as metered_<name>, and a side
@@ -348,6 +354,20 @@ struct res_doc;
 void meter_add_metrics(struct res_doc *d, json_t *sample, const char *side,
 		       const struct cpu_sample *s, int n, double bytes,
 		       int metered);
+/*
+ * The side's CPU-normalised rate from its primary meter (meter_primary),
+ * over the window the rate was measured in: <what>_per_cpu_s_<side>,
+ * work per CPU-second (MB_per_cpu_s_local: MB, msgs_per_cpu_s_box:
+ * messages, trans_per_cpu_s_local: transactions), higher is better;
+ * named as meter_add_metrics names the primary's figures (metered_ in a
+ * slowed run the primary did not make). None when the side has no
+ * primary figure (the unmetered run of a pair) or work is 0. unit:
+ * "MB/CPU-s", "msg/CPU-s"... meter_add_metrics puts MB_per_cpu_s itself
+ * when it has bytes.
+ */
+void meter_put_per_cpu(struct res_doc *d, json_t *sample, const char *side,
+		       const struct cpu_sample *s, int n, const char *what,
+		       const char *unit, double work, int metered);
 /* One figure into a sample's metrics (declared in the document too),
  * as metered_<name> when metered (a meter's .metrics hook). */
 void meter_put_metric(struct res_doc *d, json_t *sample, const char *unit,

@@ -22,8 +22,9 @@ int pidcpu_parse_stat(const char *text, struct pidcpu_stat *s)
 	const char *open = strchr(text, '('), *close = strrchr(text, ')');
 	unsigned long long v[15];
 	char st;
-	long pid, ppid;
+	long pid, ppid, prio = 0, nice = 0;
 	size_t n;
+	int k;
 
 	memset(s, 0, sizeof(*s));
 	if (!open || !close || close < open)
@@ -36,19 +37,22 @@ int pidcpu_parse_stat(const char *text, struct pidcpu_stat *s)
 	memcpy(s->comm, open + 1, n);
 	s->comm[n] = 0;
 	/* after ")": state ppid pgrp session tty tpgid flags minflt cminflt
-	 * majflt cmajflt utime stime cutime cstime */
-	if (sscanf(close + 1,
-		   " %c %ld %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+	 * majflt cmajflt utime stime cutime cstime priority nice */
+	k = sscanf(close + 1,
+		   " %c %ld %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %ld %ld",
 		   &st, &ppid, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
-		   &v[7], &v[8], &v[9], &v[10], &v[11], &v[12]) != 15)
+		   &v[7], &v[8], &v[9], &v[10], &v[11], &v[12], &prio, &nice);
+	if (k < 15)
 		return -EINVAL;
 	s->pid = (pid_t)pid;
 	s->state = st;
 	s->ppid = (pid_t)ppid;
+	s->flags = (unsigned long)v[4];
 	s->utime = v[9];
 	s->stime = v[10];
 	s->cutime = v[11];
 	s->cstime = v[12];
+	s->nice = k == 17 ? nice : 0;
 	return 0;
 }
 
@@ -67,6 +71,7 @@ static int read_stat(const char *root, pid_t pid, struct pidcpu_stat *s)
 struct node {
 	pid_t pid, ppid;	/* the process and its parent */
 	uint64_t ticks, uticks; /* its own and reaped children's time */
+	int user;		/* no kernel thread, not niced */
 };
 
 static uint64_t all(const struct pidcpu_stat *s)
@@ -106,6 +111,7 @@ static struct node *scan(const char *root, size_t *n)
 		v[*n].ppid = s.ppid;
 		v[*n].ticks = all(&s);
 		v[*n].uticks = s.utime + s.cutime;
+		v[*n].user = !(s.flags & PIDCPU_KTHREAD) && s.nice <= 0;
 		(*n)++;
 	}
 	closedir(d);
@@ -152,6 +158,31 @@ int pidcpu_ticks(const char *root, pid_t pid, int tree, uint64_t *ticks,
 			*uticks += v[i].uticks;
 			(*nproc)++;
 		}
+	free(v);
+	return 0;
+}
+
+int pidcpu_split(const char *root, pid_t pid, uint64_t *tree,
+		 uint64_t *others)
+{
+	struct pidcpu_stat s;
+	struct node *v;
+	size_t n, i;
+	int r;
+
+	r = read_stat(root, pid, &s);
+	if (r)
+		return r;
+	v = scan(root, &n);
+	if (!v)
+		return -errno ? -errno : -ENOMEM;
+	*tree = *others = 0;
+	for (i = 0; i < n; i++) {
+		if (v[i].pid == pid || descends(v, n, i, pid))
+			*tree += v[i].ticks;
+		else if (v[i].user)
+			*others += v[i].ticks;
+	}
 	free(v);
 	return 0;
 }

@@ -21,9 +21,13 @@ struct pidcpu_stat {
 	char comm[64];		 /* field 2, without the parentheses */
 	char state;		 /* field 3 */
 	pid_t ppid;		 /* field 4 */
+	unsigned long flags;	 /* field 9 (PF_KTHREAD: a kernel thread) */
 	uint64_t utime, stime;	 /* fields 14, 15 (clock ticks) */
 	uint64_t cutime, cstime; /* fields 16, 17: reaped children */
+	long nice;		 /* field 19 */
 };
+
+#define PIDCPU_KTHREAD 0x00200000ul /* the kernel's PF_KTHREAD */
 
 /* Parse the text of /proc/PID/stat (comm may hold spaces and ')').
  * 0 or -EINVAL. */
@@ -36,6 +40,16 @@ int pidcpu_parse_stat(const char *text, struct pidcpu_stat *s);
  */
 int pidcpu_ticks(const char *root, pid_t pid, int tree, uint64_t *ticks,
 		 uint64_t *uticks, int *nproc);
+
+/*
+ * One walk of root/proc: the ticks of pid's tree (as pidcpu_ticks with
+ * tree) into *tree, and of every other process that is no kernel thread
+ * and not niced (nice 0 or below) into *others: the box's user-space
+ * work outside pid's tree (zcbench's soakers run at nice 19). 0, or
+ * -ESRCH when pid is gone, -errno otherwise.
+ */
+int pidcpu_split(const char *root, pid_t pid, uint64_t *tree,
+		 uint64_t *others);
 
 /*
  * The live descendants of pid (not pid itself), deepest first is not

@@ -306,12 +306,13 @@ static inline int zs_copy(struct zs_cpu *dst, const volatile struct zs_cpu *src,
 	size_t i, n = sizeof(*dst) / sizeof(zs_u64);
 
 	memset(dst, 0, sizeof(*dst));
+	/* every word an acquire load: each keeps the loads after it after
+	 * it, so the last word (seq_begin) is read after all the data, as a
+	 * fence would keep it, and ThreadSanitizer (which refuses fences)
+	 * sees the order; free on x86 */
 	while (tries-- > 0) {
-		d[0] = __atomic_load_n(&s[0], __ATOMIC_ACQUIRE);
-		for (i = 1; i < n - 1; i++)
-			d[i] = s[i];
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		d[n - 1] = s[n - 1];
+		for (i = 0; i < n; i++)
+			d[i] = __atomic_load_n(&s[i], __ATOMIC_ACQUIRE);
 		if (dst->seq_begin == dst->seq_end)
 			return 0;
 	}

@@ -1,8 +1,11 @@
 /*
- * paired.c: which runs a case's figures came from (paired.h): a pair's
+ * paired.c: which runs a case's figures came from (paired.h): a
+ * disturbed run made again by its "disturbed" mark, a pair's
  * metered or unmetered run by its "soak" key, else an unpaired run with
- * or without soakers by its raw CPU entries; and the case's stored
- * perturbation, as resload.c made it again from the samples.
+ * or without soakers by its raw CPU entries; the meter that paired a
+ * case (and whether that keeps it apart from other cases of its params);
+ * and the case's stored perturbation, as resload.c made it again from
+ * the samples.
  */
 #include "config.h"
 #include "meter.h"
@@ -39,9 +42,17 @@ unsigned res_sample_run(json_t *sample)
 {
 	json_t *k = json_object_get(sample, "soak");
 
+	if (json_is_true(json_object_get(json_object_get(sample, "disturbed"),
+					 "rerun")))
+		return RUN_DISTURBED;
 	if (json_is_boolean(k))
 		return json_is_true(k) ? RUN_METERED : RUN_UNMETERED;
 	return meter_ran(sample, METER_LOADS_BOX) ? RUN_SOAKED : RUN_PLAIN;
+}
+
+int res_sample_counts(json_t *sample)
+{
+	return res_sample_run(sample) != RUN_DISTURBED;
 }
 
 const char *res_case_paired_by(json_t *kase)
@@ -63,6 +74,16 @@ const char *res_case_paired_by(json_t *kase)
 	return by ? by : meter_pairer();
 }
 
+const char *res_case_pairing(json_t *kase)
+{
+	const char *by;
+
+	if (!(res_case_runs(kase, NULL) & RUN_PAIRED))
+		return NULL;
+	by = res_case_paired_by(kase);
+	return strcmp(by, meter_pairer()) ? by : NULL;
+}
+
 unsigned res_case_runs(json_t *kase, const char *metric)
 {
 	unsigned runs = 0;
@@ -71,8 +92,9 @@ unsigned res_case_runs(json_t *kase, const char *metric)
 
 	json_array_foreach(json_object_get(kase, "samples"), i, s)
 	{
-		if (!metric || json_is_number(json_object_get(
-				       json_object_get(s, "metrics"), metric)))
+		if (res_sample_counts(s) &&
+		    (!metric || json_is_number(json_object_get(
+					json_object_get(s, "metrics"), metric))))
 			runs |= res_sample_run(s);
 	}
 	return runs;
@@ -85,7 +107,9 @@ size_t res_case_result_runs(json_t *kase)
 
 	json_array_foreach(json_object_get(kase, "samples"), i, s)
 	{
-		n += res_sample_run(s) != RUN_METERED;
+		unsigned run = res_sample_run(s);
+
+		n += run != RUN_METERED && run != RUN_DISTURBED;
 	}
 	return n;
 }

@@ -1,10 +1,12 @@
 /*
  * rescase.c: what the table room reads of a loaded document's case
- * (resload.h): a param as text or as a number, a metric's sample values,
+ * (resload.h): a param as text or as a number, a metric's sample values
+ * (never a disturbed run's made again: paired.h),
  * whether the case has a metric; and the array grower every part uses.
- * Depends on nothing else of the room.
+ * Depends on paired.c only.
  */
 #include "config.h"
+#include "paired.h"
 #include "resload.h"
 
 #include <math.h>
@@ -71,7 +73,8 @@ void res_case_values(json_t *kase, const char *metric, double **x, size_t *n,
 		json_t *v =
 			json_object_get(json_object_get(s, "metrics"), metric);
 
-		if (!json_is_number(v) || !isfinite(json_number_value(v)))
+		if (!json_is_number(v) || !isfinite(json_number_value(v)) ||
+		    !res_sample_counts(s))
 			continue;
 		*x = res_grow(*x, cap, *n, sizeof(**x));
 		(*x)[(*n)++] = json_number_value(v);

@@ -1,11 +1,13 @@
 /*
  * result_summary.c: what a result document says about its samples: each
  * case's summary of every metric (n, mean, hmean of rates, stddev, cov,
- * min, median, max, ci95), computed when the document is written; and
- * paired runs: a metered sample's rates kept apart as metered_*, and each
- * case's perturbation, the metered over the unmetered rate.
+ * min, median, max, ci95), computed when the document is written, over
+ * the samples that count (never a disturbed run made again: paired.h);
+ * and paired runs: a metered sample's rates kept apart as metered_*, and
+ * each case's perturbation, the metered over the unmetered rate.
  */
 #include "config.h"
+#include "paired.h"
 #include "result.h"
 #include "result_int.h"
 #include "stats.h"
@@ -43,6 +45,16 @@ json_t *res_summary_json(const double *x, size_t n, int is_rate)
 	return o;
 }
 
+/* A figure the meters named already (meter_add_metrics): their CPU,
+ * service demand, profile, CPU-normalised rates (<what>_per_cpu_s_<side>),
+ * or one set aside as metered_. */
+static int meter_named(const char *name)
+{
+	return !strncmp(name, "cpu_", 4) || !strncmp(name, "sd_", 3) ||
+	       !strncmp(name, "prof_", 5) || /* the profiled run's */
+	       !strncmp(name, "metered_", 8) || strstr(name, "_per_cpu_s_");
+}
+
 void res_sample_pair(struct res_doc *d, json_t *sample, int pair, int metered)
 {
 	json_t *m = json_object_get(sample, "metrics"), *v, *def;
@@ -58,9 +70,7 @@ void res_sample_pair(struct res_doc *d, json_t *sample, int pair, int metered)
 	moved = json_object();
 	json_object_foreach_safe(m, tmp, name, v)
 	{
-		if (!strncmp(name, "cpu_", 4) || !strncmp(name, "sd_", 3) ||
-		    !strncmp(name, "prof_", 5) || /* the profiled run's */
-		    !strncmp(name, "metered_", 8))
+		if (meter_named(name))
 			continue;
 		snprintf(full, sizeof(full), "metered_%s", name);
 		json_object_set(moved, full, v);
@@ -137,12 +147,11 @@ void res_case_perturbation(json_t *kase, json_t *metrics)
 	{
 		json_t *pa = json_object_get(a, "pair");
 
-		if (!json_is_true(json_object_get(a, "soak")) ||
-		    !json_is_integer(pa))
+		if (res_sample_run(a) != RUN_METERED || !json_is_integer(pa))
 			continue;
 		json_array_foreach(samples, j, b)
 		{
-			if (!json_is_false(json_object_get(b, "soak")) ||
+			if (res_sample_run(b) != RUN_UNMETERED ||
 			    !json_equal(json_object_get(b, "pair"), pa))
 				continue;
 			num[n] = sample_metric(a, mname);
@@ -192,7 +201,7 @@ static void summarize_case(json_t *kase, json_t *metrics)
 			json_t *m = json_object_get(
 				json_object_get(s, "metrics"), name);
 
-			if (json_is_number(m))
+			if (json_is_number(m) && res_sample_counts(s))
 				x[n++] = json_number_value(m);
 		}
 		json_object_set_new(

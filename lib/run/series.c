@@ -6,6 +6,7 @@
 #include "config.h"
 #include "series.h"
 #include "meter.h"
+#include "quiet.h"
 #include "stats.h"
 
 #include <math.h>
@@ -149,6 +150,7 @@ static int one_result(struct series *s, const struct series_ops *ops,
 			r.paired = s->cfg.paired;
 			r.metered = s->cfg.paired && half == 0;
 			r.rerun = c->runs > 0 && again;
+			r.reruns_left = s->cfg.reruns - c->reruns;
 			r.paired_by = s->cfg.paired_by;
 			r.next_metered = next_kind(
 				s, half, more_planned(s, ops, ctx, rep, k));
@@ -165,6 +167,9 @@ static int one_result(struct series *s, const struct series_ops *ops,
 			r.metered = s->cfg.paired && half == 0;
 			r.paired_by = s->cfg.paired_by;
 			again = judge(s, c, &r, o, rate);
+			r.again = again;
+			if (again) /* the same run next */
+				r.next_metered = r.metered;
 			more = again || (s->cfg.paired && half == 0) ||
 			       more_planned(s, ops, ctx, rep, k);
 			if (s->cfg.stop && *s->cfg.stop)
@@ -193,6 +198,37 @@ int series_run(struct series *s, const struct series_ops *ops, void *ctx,
 			}
 		}
 	return 0;
+}
+
+int series_quiet(const struct series *s, const struct series_run *r,
+		 const struct quiet_sample *q, char *why, size_t len)
+{
+	char what[200];
+
+	if (!quiet_disturbed(q, s->cfg.steal_max, s->cfg.outside_max, what,
+			     sizeof(what))) {
+		if (len)
+			why[0] = '\0';
+		return SERIES_OK;
+	}
+	if (r->reruns_left > 0)
+		snprintf(why, len, "%s: made again", what);
+	else
+		snprintf(why, len, "%s: no re-runs left (--reruns %d), it stands",
+			 what, s->cfg.reruns);
+	return SERIES_DISTURBED;
+}
+
+void series_quiet_doc(const struct series *s, const struct series_run *r,
+		      const struct quiet_sample *q, int outcome,
+		      json_t *sample)
+{
+	json_object_set_new(sample, "quiet", quiet_json(q));
+	if (outcome == SERIES_DISTURBED)
+		json_object_set_new(sample, "disturbed",
+				    quiet_disturbed_json(q, s->cfg.steal_max,
+							 s->cfg.outside_max,
+							 r->reruns_left > 0));
 }
 
 const double *series_results(const struct series *s, int cell, int *n)

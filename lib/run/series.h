@@ -26,9 +26,11 @@
 #ifndef ZCB_SERIES_H
 #define ZCB_SERIES_H
 
+#include <jansson.h>
 #include <signal.h>
 #include <stddef.h>
 
+struct quiet_sample;
 struct stats_ratio;
 
 #define SERIES_CONF_MIN 3	/* results before --confidence is judged */
@@ -45,6 +47,9 @@ struct series_cfg {
 				 * "profile"), NULL unpaired */
 	int reruns;		/* disturbed runs made again per cell, at
 				 * most (0: a disturbed run just counts) */
+	double steal_max;	/* a run is disturbed past this steal (% of
+				 * the box; series_quiet) */
+	double outside_max;	/* or past this CPU outside the run */
 	volatile sig_atomic_t *stop; /* set: stop before the next run */
 };
 
@@ -61,6 +66,11 @@ struct series_run {
 				 * (confidence may still end the series
 				 * before it) */
 	int rerun;		/* 1: a disturbed run made again */
+	int reruns_left;	/* re-runs the cell has left: a disturbed
+				 * run with some is made again */
+	int again;		/* done: this run is made again (it was
+				 * disturbed); next_metered then says its
+				 * kind */
 	const char *paired_by;	/* cfg.paired_by */
 };
 
@@ -126,6 +136,22 @@ int series_run(struct series *s, const struct series_ops *ops, void *ctx,
 void series_pair_now(struct series *s, const char *by);
 /* Runs the series plans for a cell: 2 x repeat when paired. */
 int series_planned(const struct series *s);
+
+/*
+ * Was the box quiet in run r (lib/cpu/quiet.h)? SERIES_DISTURBED when
+ * q is past cfg.steal_max or cfg.outside_max, with why saying what and
+ * what comes of it ("...: made again", "...: no re-runs left, it
+ * stands"), else SERIES_OK with why "". The tool returns it from its
+ * run.
+ */
+int series_quiet(const struct series *s, const struct series_run *r,
+		 const struct quiet_sample *q, char *why, size_t len);
+/* The run's "quiet" into its result sample and, disturbed (outcome),
+ * its "disturbed" mark: with "rerun": true when it is made again (so it
+ * stands for no result: lib/doc/paired.h RUN_DISTURBED). */
+void series_quiet_doc(const struct series *s, const struct series_run *r,
+		      const struct quiet_sample *q, int outcome,
+		      json_t *sample);
 
 /* What a cell measured. Results: the unmetered runs' rates. */
 const double *series_results(const struct series *s, int cell, int *n);

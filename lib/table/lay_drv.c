@@ -218,8 +218,10 @@ static double moved_bytes(const struct res_group *g)
 			json_object_get(g->cases[i]->kase, "samples"), j, s)
 		{
 			json_t *b = json_object_get(s, "bytes");
+			unsigned run = res_sample_run(s);
 
-			if (res_sample_run(s) == RUN_METERED || !json_is_number(b))
+			if (run == RUN_METERED || run == RUN_DISTURBED ||
+			    !json_is_number(b))
 				continue;
 			sum += json_number_value(b);
 			n++;

@@ -21,6 +21,7 @@
 #ifndef ZCB_CMP_H
 #define ZCB_CMP_H
 
+#include "cmpnight.h"
 #include "cmpstats.h"
 #include "report.h"
 #include "ropts.h"
@@ -29,6 +30,9 @@
 struct cmp_cfg {
 	struct ropts o; /* the options (threshold, alpha, --paired...) */
 	const char *split_param, *split_a, *split_b; /* --split P=A,B */
+	const struct res_pool *nights; /* --history: the baseline's nights,
+					* oldest first (cmpin.c) */
+	size_t nnights;
 };
 
 /*
@@ -71,6 +75,13 @@ struct crow {
 	double sd[2];	  /* with summ: each side's standard deviation */
 	int failed;	  /* not judged: a computation failed (GSL refused
 			   * its arguments); note names it */
+	int hist;	  /* --history: judged against the nights (night) */
+	struct cmp_night night; /* with hist: the nights' figures */
+	int merged;	  /* a latency percentile: v is that of each side's
+			   * merged histograms (cmpmerge.c), the tests
+			   * are on the runs' own */
+	int context;	  /* --judge primary: not a primary metric of the
+			   * tool, shown and not judged */
 	char text[240];	  /* a note made for the row (note points here) */
 };
 
@@ -87,9 +98,21 @@ struct cmp_state {
 	size_t judged;		  /* rows with a test */
 	size_t failed;		  /* rows whose computation failed (GSL) */
 	size_t nbad;		  /* metrics refused (units differ) */
+	size_t context;		  /* --judge primary: rows shown, not judged */
+	size_t aliases;		  /* --judge primary: rows left out, the same
+				   * figure as another metric's */
 	const char *metrics[256]; /* compared, in order */
+	int alias[256];		  /* --judge primary: the index of the metric
+				   * each may be an alias of, else -1 */
 	size_t nmetrics;
 };
+
+/* compare --judge (ropts.judge): every metric, or each tool's primary
+ * ones (lib/doc/primary.h) with the rest as context. */
+enum cmp_judge { CJ_ALL, CJ_PRIMARY };
+/* compare --mann-whitney (ropts.mw): a flag needs the rank test too
+ * where it runs, or Welch's q alone. */
+enum cmp_mw { CMW_REQUIRE, CMW_OFF };
 
 /* compare --format (ropts.cfmt): the first three are enum tbl_fmt's. */
 enum cmp_fmt { CF_TEXT, CF_MARKDOWN, CF_CSV, CF_JSON };

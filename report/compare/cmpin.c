@@ -48,7 +48,7 @@ static void path_labels(const struct cmp_cfg *c, const struct res_sel *sel,
 	for (i = 0; i < n; i++)
 		snprintf(lab[i], sizeof(lab[i]), "%s",
 			 !res_sel_labels_vary(&sel[i]) ? sel[i].v[0].doc->label
-						   : c->o.paths[i]);
+						       : c->o.paths[i]);
 	for (i = 0; i < n; i++)
 		for (j = 0; j < n; j++)
 			dup[i] |= j != i && !strcmp(lab[j], lab[i]);
@@ -110,18 +110,61 @@ static void say_empty(const struct cmp_cfg *c, const struct cmp_inputs *in,
 			i ? "a NEW" : "BASE");
 }
 
+/* --history: a set per path; the base side every night's cases (a
+ * night each its own set, so cmp_night_of knows it), the new the last
+ * path's; named "LABEL (k nights)" and the new night's label. */
+static void load_history(const struct cmp_cfg *c, struct cmp_inputs *in,
+			 size_t *nbad)
+{
+	struct res_filter f = {.where = c->o.where, .nwhere = c->o.nwhere};
+	struct res_sel one;
+	size_t i, j;
+
+	for (i = 0; i < in->nsets; i++) {
+		load_inputs(&in->set[i], c->o.paths + i, 1);
+		*nbad += in->set[i].nbad;
+		res_sel_build(&in->set[i], &f,
+			      i + 1 < in->nsets ? &one : &in->sel[1]);
+		for (j = 0; i + 1 < in->nsets && j < one.n; j++) {
+			in->sel[0].v =
+				res_grow(in->sel[0].v, &in->sel[0].cap,
+					 in->sel[0].n, sizeof(*in->sel[0].v));
+			in->sel[0].v[in->sel[0].n++] = one.v[j];
+		}
+		if (i + 1 < in->nsets)
+			res_sel_free(&one);
+	}
+}
+
+/* --history's side names: "6.18 (5 nights)" (base when the nights'
+ * labels vary), and the new night's label. */
+static void name_history(struct cmp_inputs *in)
+{
+	const struct res_sel *b = &in->sel[0], *n = &in->sel[1];
+
+	snprintf(in->lab[0], sizeof(in->lab[0]), "%s (%zu nights)",
+		 res_sel_labels_vary(b) ? "base" : b->v[0].doc->label,
+		 in->nsets - 1);
+	snprintf(in->lab[1], sizeof(in->lab[1]), "%s",
+		 res_sel_labels_vary(n) ? "new" : n->v[0].doc->label);
+	in->name[0] = in->lab[0];
+	in->name[1] = in->lab[1];
+}
+
 /* Load every input; 0, or 2 when a side has no usable cases. */
 static int load(const struct cmp_cfg *c, struct cmp_inputs *in, size_t *nbad)
 {
 	struct res_filter f = {.where = c->o.where, .nwhere = c->o.nwhere};
 	size_t i;
 
+	if (c->o.history)
+		load_history(c, in, nbad);
 	if (c->split_param) {
 		load_inputs(&in->set[0], c->o.paths, c->o.npaths);
 		split_sides(c, &in->set[0], in->sel);
 		*nbad += in->set[0].nbad;
 	}
-	for (i = 0; !c->split_param && i < in->n; i++) {
+	for (i = 0; !c->split_param && !c->o.history && i < in->n; i++) {
 		load_inputs(&in->set[i], c->o.paths + i, 1);
 		res_sel_build(&in->set[i], &f, &in->sel[i]);
 		*nbad += in->set[i].nbad;
@@ -131,7 +174,10 @@ static int load(const struct cmp_cfg *c, struct cmp_inputs *in, size_t *nbad)
 			say_empty(c, in, i);
 			return 2;
 		}
-	name_sides(c, in);
+	if (c->o.history)
+		name_history(in);
+	else
+		name_sides(c, in);
 	return 0;
 }
 
@@ -159,9 +205,9 @@ int cmp_inputs_open(const struct cmp_cfg *c, int two, struct cmp_inputs *in,
 	int r;
 
 	memset(in, 0, sizeof(*in));
-	in->two = two || c->split_param;
-	in->n = c->split_param ? 2 : (size_t)c->o.npaths;
-	in->nsets = c->split_param ? 1 : in->n;
+	in->two = two || c->split_param || c->o.history;
+	in->n = c->split_param || c->o.history ? 2 : (size_t)c->o.npaths;
+	in->nsets = c->split_param ? 1 : (size_t)c->o.npaths;
 	if (in->n - 1 > CMP_MAX_KERNELS)
 		die_usage("at most %d kernels against a baseline",
 			  CMP_MAX_KERNELS);
@@ -178,25 +224,41 @@ int cmp_inputs_open(const struct cmp_cfg *c, int two, struct cmp_inputs *in,
 	return r;
 }
 
+/* The set whose units, directions and metrics the base side has: the
+ * base's, or with --history the newest night's. */
+static const struct res_pool *base_set(const struct cmp_cfg *c,
+				       const struct cmp_inputs *in)
+{
+	return c->o.history ? &in->set[in->nsets - 2] : &in->set[0];
+}
+
 void cmp_inputs_judge(const struct cmp_cfg *c, struct cmp_inputs *in,
 		      struct cmp_multi *m, size_t *nbad)
 {
+	struct cmp_cfg hc = *c; /* with --history, its nights */
+	const struct res_pool *base = base_set(c, in);
 	size_t k;
 
+	if (c->o.history) {
+		hc.nights = in->set;
+		hc.nnights = in->nsets - 1;
+	}
 	for (k = 1; k < in->n; k++) {
 		struct res_sel pair[2] = {in->sel[0], in->sel[k]};
 
 		/* units agree within each set; a kernel's must match the
 		 * base's (the one set of --split is both) */
-		cmp_judge_rows(c, &in->set[0], &in->set[in->nsets > 1 ? k : 0],
-			       pair, &in->st[k - 1]);
+		cmp_judge_rows(
+			&hc, base,
+			&in->set[in->nsets > 1 ? in->nsets - in->n + k : 0],
+			pair, &in->st[k - 1]);
 		in->njudged = k;
 		*nbad += in->st[k - 1].nbad;
 	}
-	cmp_verdicts(c, &in->set[0], in->st, in->n - 1);
+	cmp_verdicts(c, base, in->st, in->n - 1);
 	*m = (struct cmp_multi){.nk = in->n - 1,
 				.st = in->st,
 				.base = in->name[0],
 				.labels = in->name + 1,
-				.s = &in->set[0]};
+				.s = base};
 }

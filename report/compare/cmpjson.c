@@ -49,18 +49,31 @@ static json_t *cell_json(const struct cmp_cfg *c, const char *label,
 			 const struct crow *r)
 {
 	const char *test = test_name(c, r);
+	json_t *o;
 
-	return json_pack(
-		"{s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-		"s:s?, s:s, s:b, s:o}",
-		"label", jstr(label), "value", num(r->v[1]), "cov",
-		num(r->cov[1]), "n", (json_int_t)r->n[1], "change_pct",
-		num(r->change), "ratio", num(r->t.ratio), "ratio_lo",
-		num(r->t.ratio_lo), "ratio_hi", num(r->t.ratio_hi), "p",
-		num(r->have_t ? r->t.p : NAN), "q", num(r->q), "rank_p",
-		num(r->have_u ? r->u.p : NAN), "test", test, "verdict",
-		cmp_verdict_word(r), "from_summaries", r->summ,
-		"detectable_pct", num(r->have_t ? r->mde : NAN));
+	o = json_pack("{s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+		      "s:s?, s:s, s:b, s:o}",
+		      "label", jstr(label), "value", num(r->v[1]), "cov",
+		      num(r->cov[1]), "n", (json_int_t)r->n[1], "change_pct",
+		      num(r->change), "ratio", num(r->t.ratio), "ratio_lo",
+		      num(r->t.ratio_lo), "ratio_hi", num(r->t.ratio_hi), "p",
+		      num(r->have_t ? r->t.p : NAN), "q", num(r->q), "rank_p",
+		      num(r->have_u ? r->u.p : NAN), "test", test, "verdict",
+		      cmp_verdict_word(r), "from_summaries", r->summ,
+		      "detectable_pct", num(r->have_t ? r->mde : NAN));
+	if (r->merged)
+		json_object_set_new(o, "merged_histograms", json_true());
+	if (r->hist)
+		json_object_set_new(
+			o, "history",
+			json_pack("{s:I, s:o, s:o, s:o, s:o, s:o}", "nights",
+				  (json_int_t)r->night.k, "spread_pct",
+				  num(expm1(r->night.spread) * 100),
+				  "between_pct",
+				  num(expm1(r->night.between) * 100), "se_pct",
+				  num(expm1(r->night.se) * 100), "t",
+				  num(r->t.stat), "df", num(r->t.df)));
+	return o;
 }
 
 static json_t *row_json(const struct cmp_cfg *c, const struct cmp_multi *m,
@@ -80,13 +93,34 @@ static json_t *row_json(const struct cmp_cfg *c, const struct cmp_multi *m,
 					    : json_null());
 	}
 	o = json_pack("{s:s, s:s, s:s, s:s, s:{s:o, s:o, s:I}, s:o}", "metric",
-		      row->metric, "unit", res_pool_unit(m->s, row->metric), "better",
+		      row->metric, "unit", res_pool_unit(m->s, row->metric),
+		      "better",
 		      better > 0   ? "higher"
 		      : better < 0 ? "lower"
 				   : "unknown",
 		      "case", row->name, "base", "value", num(f->v[0]), "cov",
 		      num(f->cov[0]), "n", (json_int_t)f->n[0], "kernels", ks);
 	return o;
+}
+
+/* What was judged, when not every metric with both tests (the default
+ * keeps the document as it was). */
+static void judge_json(const struct cmp_cfg *c, const struct cmp_multi *m,
+		       json_t *doc)
+{
+	size_t k, context = 0, aliases = 0;
+
+	for (k = 0; k < m->nk; k++) {
+		context += m->st[k].context;
+		aliases += m->st[k].aliases;
+	}
+	if (c->o.judge == CJ_PRIMARY)
+		json_object_update_new(
+			doc, json_pack("{s:s, s:I, s:I}", "judge", "primary",
+				       "context_rows", (json_int_t)context,
+				       "alias_rows", (json_int_t)aliases));
+	if (c->o.mw == CMW_OFF)
+		json_object_set_new(doc, "mann_whitney", json_string("off"));
 }
 
 void cmp_json_print(const struct cmp_cfg *c, const struct cmp_multi *m,
@@ -112,6 +146,7 @@ void cmp_json_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 			"refused_inputs", (json_int_t)nbad, "rows", rows);
 	if (!doc)
 		abort();
+	judge_json(c, m, doc);
 	json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_ENSURE_ASCII);
 	printf("\n");
 	json_decref(doc);

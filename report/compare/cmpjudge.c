@@ -1,7 +1,8 @@
 /*
  * cmpjudge.c: zcbreport compare's judging (judge.h): the cases of a
  * baseline and a kernel matched by tool and params (without the --split
- * param) into keys, each side's worst perturbation of a key, the metrics
+ * param) and the meter that paired them (a profiled case is its own key)
+ * into keys, each side's worst perturbation of a key, the metrics
  * compared (--metric, else every metric of the baseline, rates first;
  * one whose unit differs between the sides is refused), and a row per
  * key and metric that both sides have (cmprow.c). The verdicts come
@@ -11,16 +12,20 @@
 #include "esc.h"
 #include "judge.h"
 #include "log.h"
+#include "primary.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The case key: the tool and the params without the split param. */
+/* The case key: the tool, the params without the split param, and the
+ * meter that paired its runs when that keeps them apart (profile: such
+ * runs never pool with soak-paired ones, res_case_pairing). */
 static void case_key_text(const struct res_pcase *rc, const char *skip, char *key,
 			  size_t klen)
 {
+	const char *by = res_case_pairing(rc->kase);
 	json_t *p = rc->params;
 	char *d;
 
@@ -31,16 +36,18 @@ static void case_key_text(const struct res_pcase *rc, const char *skip, char *ke
 		json_incref(p);
 	}
 	d = json_dumps(p, JSON_COMPACT | JSON_SORT_KEYS);
-	snprintf(key, klen, "%s|%s", rc->doc->tool, d ? d : "");
+	snprintf(key, klen, "%s|%s|%s", rc->doc->tool, d ? d : "",
+		 by ? by : "");
 	free(d);
 	json_decref(p);
 }
 
-/* A key's readable name: the tool and its params but the split one. */
+/* A key's readable name: the tool and its params but the split one,
+ * then "(paired by profile)" when its pairing is part of the key. */
 static char *case_title(const struct res_pcase *rc, const char *skip)
 {
+	const char *by = res_case_pairing(rc->kase), *k;
 	char name[512], buf[256], *d;
-	const char *k;
 	json_t *v;
 
 	snprintf(name, sizeof(name), "%s", rc->doc->tool);
@@ -52,6 +59,9 @@ static char *case_title(const struct res_pcase *rc, const char *skip)
 			 " %s=%s", k,
 			 res_param_str(rc->params, k, buf, sizeof(buf)));
 	}
+	if (by)
+		snprintf(name + strlen(name), sizeof(name) - strlen(name),
+			 " (paired by %s)", by);
 	d = strdup(name);
 	if (!d)
 		abort();
@@ -141,6 +151,26 @@ static void key_perturbation(struct ckey *k)
 		}
 }
 
+/* With --judge primary, the metric each compared one may be an alias of
+ * (its name without a meter's: cpu_box_procstat_pct, cpu_box_pct); the
+ * samples decide (cmprow.c). */
+static void metric_aliases(const struct cmp_cfg *c, struct cmp_state *st)
+{
+	char b[256];
+	const char *a;
+	size_t i, j;
+
+	for (i = 0; i < st->nmetrics; i++) {
+		st->alias[i] = -1;
+		a = c->o.judge == CJ_PRIMARY
+			    ? res_metric_alias_of(st->metrics[i], b, sizeof(b))
+			    : NULL;
+		for (j = 0; a && j < st->nmetrics; j++)
+			if (!strcmp(st->metrics[j], a))
+				st->alias[i] = (int)j;
+	}
+}
+
 /* Metrics of base that new has in the same unit (or not at all); a
  * metric in another unit is named on stderr and counted in st->nbad. */
 static void shared_metrics(const struct cmp_cfg *c, const struct res_pool *base,
@@ -166,6 +196,7 @@ static void shared_metrics(const struct cmp_cfg *c, const struct res_pool *base,
 		st->metrics[k++] = st->metrics[i];
 	}
 	st->nmetrics = k;
+	metric_aliases(c, st);
 }
 
 void cmp_judge_rows(const struct cmp_cfg *c, const struct res_pool *base,

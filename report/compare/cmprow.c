@@ -13,6 +13,7 @@
  */
 #include "config.h"
 #include "judge.h"
+#include "primary.h"
 
 #include <errno.h>
 #include <math.h>
@@ -56,17 +57,20 @@ static void row_tests(const struct cmp_cfg *c, struct crow *r, const double *x,
 	int logs = all_positive(x, nx) && all_positive(y, ny), et, eu = 0;
 	size_t np = nx < ny ? nx : ny;
 
+	int rank = c->o.mw != CMW_OFF; /* the rank test runs */
+
 	if (c->o.paired) {
 		et = cmp_paired_t(x, y, np, logs, 0.95, &r->t);
-		if (np >= 5)
+		rank &= np >= 5;
+		if (rank)
 			eu = cmp_signed_rank(x, y, np, &r->u);
-		r->have_u = np >= 5 && !eu;
 	} else {
 		et = cmp_welch(x, nx, y, ny, logs, 0.95, &r->t);
-		if (nx >= 5 && ny >= 5)
+		rank &= nx >= 5 && ny >= 5;
+		if (rank)
 			eu = cmp_mann_whitney(x, nx, y, ny, &r->u);
-		r->have_u = nx >= 5 && ny >= 5 && !eu;
 	}
+	r->have_u = rank && !eu;
 	r->have_t = !et;
 	if (et == -EDOM)
 		r->note = "not judged: a mean or variance is not finite";
@@ -139,13 +143,26 @@ static void judge_row(const struct cmp_cfg *c, struct crow *r, int rate,
 		row_detectable(c, r);
 }
 
-/* What the rows of a key read of one side's cases, per metric. */
-struct kfig {
-	double *x; /* the samples' values, case by case */
-	size_t n, cap;
-	unsigned runs; /* RUN_* of the samples carrying it */
-	int pub;       /* a case's summary may be published figures */
-};
+
+/* Count a sample's metric m against the metric it may be an alias of. */
+static void alias_check(const struct cmp_state *st, json_t *mo, size_t m,
+			struct kfig *f)
+{
+	json_t *a = json_object_get(mo, st->metrics[m]), *b;
+	double x, y;
+
+	if (st->alias[m] < 0 || !json_is_number(a))
+		return;
+	b = json_object_get(mo, st->metrics[st->alias[m]]);
+	if (!json_is_number(b))
+		return;
+	x = json_number_value(a);
+	y = json_number_value(b);
+	if (fabs(x - y) <= 1e-9 * fmax(fabs(x), fabs(y)))
+		f->same++;
+	else
+		f->differ++;
+}
 
 /*
  * A key's figures of every compared metric (st->metrics) on one side,
@@ -154,13 +171,16 @@ struct kfig {
  * than its samples (cmp_summary_row decides). A large compare has
  * thousands of cases a key, each read once here, not once a metric.
  */
-static void key_figures(const struct cmp_state *st, const struct ckey *k,
-			int side, struct kfig *f)
+static void key_figures(const struct cmp_cfg *c, const struct cmp_state *st,
+			const struct ckey *k, int side, struct kfig *f)
 {
 	size_t i, j, m;
 	json_t *s, *v;
 
 	for (i = 0; i < k->n[side]; i++) {
+		int night = side || !c->nnights
+				    ? -1
+				    : cmp_night_of(c, k->c[side][i]);
 		json_t *kase = k->c[side][i]->kase;
 		json_t *samples = json_object_get(kase, "samples");
 		json_t *sum = json_object_get(kase, "summary");
@@ -170,7 +190,10 @@ static void key_figures(const struct cmp_state *st, const struct ckey *k,
 			json_t *mo = json_object_get(s, "metrics");
 			unsigned run = res_sample_run(s);
 
+			if (run == RUN_DISTURBED) /* made again: no result */
+				continue;
 			for (m = 0; m < st->nmetrics; m++) {
+				alias_check(st, mo, m, &f[m]);
 				v = json_object_get(mo, st->metrics[m]);
 				if (!json_is_number(v))
 					continue;
@@ -179,6 +202,12 @@ static void key_figures(const struct cmp_state *st, const struct ckey *k,
 					continue;
 				f[m].x = res_grow(f[m].x, &f[m].cap, f[m].n,
 						 sizeof(*f[m].x));
+				if (night >= 0) {
+					f[m].night = res_grow(
+						f[m].night, &f[m].ncap, f[m].n,
+						sizeof(*f[m].night));
+					f[m].night[f[m].n] = night;
+				}
 				f[m].x[f[m].n++] = json_number_value(v);
 			}
 		}
@@ -227,6 +256,24 @@ static int incomparable(unsigned a, unsigned b, char *why, size_t len)
 	return 1;
 }
 
+/* A latency percentile whose runs kept their histograms on both sides:
+ * the figure of each side is that of its merged histograms (cmpmerge.c). */
+static void row_merged(const struct ckey *k, const char *metric,
+		       struct crow *r)
+{
+	double m[2];
+	int side;
+
+	for (side = 0; side < 2; side++) {
+		m[side] = cmp_merged_percentile(k, side, metric);
+		if (!isfinite(m[side]))
+			return;
+	}
+	r->v[0] = m[0];
+	r->v[1] = m[1];
+	r->merged = 1;
+}
+
 /* The row of a key and metric (f: each side's figures of it), unless a
  * side has no value. */
 static void build_row(const struct cmp_cfg *c, const struct res_pool *s,
@@ -239,6 +286,10 @@ static void build_row(const struct cmp_cfg *c, const struct res_pool *s,
 
 	if (!f[0].n || !f[1].n)
 		return;
+	if (f[0].same + f[1].same && !f[0].differ && !f[1].differ) {
+		st->aliases++; /* the row of the metric it is an alias of */
+		return;
+	}
 	st->rows =
 		res_grow(st->rows, &st->caprows, st->nrows, sizeof(*st->rows));
 	r = &st->rows[st->nrows++];
@@ -256,14 +307,22 @@ static void build_row(const struct cmp_cfg *c, const struct res_pool *s,
 				? stats_stddev(f[side].x, f[side].n) / fabs(m)
 				: NAN;
 	}
+	row_merged(k, metric, r);
 	r->change =
 		r->v[0] != 0 ? (r->v[1] - r->v[0]) / fabs(r->v[0]) * 100 : NAN;
-	if (f[0].pub || f[1].pub)
+	if ((f[0].pub || f[1].pub) && !c->nnights)
 		cmp_summary_row(k, metric, r);
 	r->t.ratio = r->t.ratio_lo = r->t.ratio_hi = NAN;
 	if (incomparable(f[0].runs, f[1].runs, r->why, sizeof(r->why))) {
 		r->change = NAN;
 		st->incomparable++;
+	} else if (c->o.judge == CJ_PRIMARY &&
+		   !res_metric_primary(k->c[0][0]->doc->tool, metric)) {
+		r->context = 1;
+		r->note = "context: not judged";
+		st->context++;
+	} else if (c->nnights) {
+		cmp_history_row(c, k, r, rate, f);
 	} else {
 		judge_row(c, r, rate, f[0].x, f[0].n, f[1].x, f[1].n);
 	}
@@ -279,13 +338,15 @@ void cmp_key_rows(const struct cmp_cfg *c, const struct res_pool *s,
 	if (!f)
 		abort();
 	for (side = 0; side < 2; side++)
-		key_figures(st, &st->keys[ki], side, f + side * st->nmetrics);
+		key_figures(c, st, &st->keys[ki], side,
+			    f + side * st->nmetrics);
 	for (m = 0; m < st->nmetrics; m++) {
 		struct kfig two[2] = {f[m], f[st->nmetrics + m]};
 
 		build_row(c, s, st, ki, st->metrics[m], two);
 		free(two[0].x);
 		free(two[1].x);
+		free(two[0].night);
 	}
 	free(f);
 }

@@ -77,9 +77,7 @@ static struct tbl *multi_table(const struct cmp_multi *m,
 						 : "?");
 		last = rows[i].metric;
 		row = tbl_add_row(t);
-		tbl_set(t, row, 0, "%s",
-			res_pool_is_rate(m->s, f->metric) && !f->summ ? "Hmean"
-								: "Amean");
+		tbl_set(t, row, 0, "%s", cmp_stat_word(m->s, f));
 		tbl_set(t, row, 1, "%s", rows[i].name);
 		fmt_auto(b, sizeof(b), f->v[0]);
 		tbl_set(t, row, 2, "%s", b);
@@ -94,18 +92,21 @@ static struct tbl *multi_table(const struct cmp_multi *m,
 /* Counts over every kernel: rows, judged, flagged, failed, from
  * summaries. */
 static void totals(const struct cmp_multi *m, size_t *rows, size_t *judged,
-		   size_t *flagged, size_t *failed, size_t *summ)
+		   size_t *flagged, size_t *failed, size_t *summ,
+		   size_t *merged)
 {
 	size_t k, i;
 
-	*rows = *judged = *flagged = *failed = *summ = 0;
+	*rows = *judged = *flagged = *failed = *summ = *merged = 0;
 	for (k = 0; k < m->nk; k++) {
 		*rows += m->st[k].nrows;
 		*judged += m->st[k].judged;
 		*flagged += m->st[k].flagged;
 		*failed += m->st[k].failed;
-		for (i = 0; i < m->st[k].nrows; i++)
+		for (i = 0; i < m->st[k].nrows; i++) {
 			*summ += m->st[k].rows[i].summ;
+			*merged += m->st[k].rows[i].merged;
+		}
 	}
 }
 
@@ -126,6 +127,22 @@ static void multi_perturbations(const struct cmp_multi *m, enum tbl_fmt fmt)
 	cmp_perturbations(st, m->labels, k, note_line, &fmt);
 }
 
+/* What was judged (--judge primary, --mann-whitney off), as a note. */
+static void judge_note(const struct cmp_cfg *c, const struct cmp_multi *m,
+		       enum tbl_fmt fmt)
+{
+	size_t k, context = 0, aliases = 0;
+	const char *w;
+
+	for (k = 0; k < m->nk; k++) {
+		context += m->st[k].context;
+		aliases += m->st[k].aliases;
+	}
+	w = cmp_judge_words(c, context, aliases);
+	if (w)
+		tbl_note(stdout, fmt, w);
+}
+
 void cmp_table_hosts(const struct cmp_cfg *c, const struct res_sel *sel,
 		     const char *const *name, size_t n)
 {
@@ -143,12 +160,12 @@ void cmp_table_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 		     size_t nbad)
 {
 	enum tbl_fmt fmt = (enum tbl_fmt)c->o.cfmt;
-	size_t n, k, rows, judged, flagged, failed, summ;
+	size_t n, k, rows, judged, flagged, failed, summ, merged;
 	struct mrow *r = cmp_multi_rows(m, &n);
 	struct tbl *t = multi_table(m, r, n);
 	char line[2048];
 
-	totals(m, &rows, &judged, &flagged, &failed, &summ);
+	totals(m, &rows, &judged, &flagged, &failed, &summ, &merged);
 	tbl_print(stdout, t, fmt);
 	tbl_free(t);
 	free(r);
@@ -166,9 +183,14 @@ void cmp_table_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 		tbl_note(stdout, fmt,
 			 "(s): judged from summaries: Welch's t-test on the "
 			 "published n, mean and standard deviation");
+	if (merged)
+		tbl_note(stdout, fmt, cmp_merged_words(merged));
 	multi_perturbations(m, fmt);
 	if (fmt != FMT_CSV)
 		cmp_explain(m, note_line, &fmt);
+	judge_note(c, m, fmt);
+	if (c->o.history)
+		tbl_note(stdout, fmt, cmp_history_words(c));
 	for (k = 0; k < m->nk; k++) {
 		snprintf(line, sizeof(line),
 			 "%s: %zu rows, %zu judged, %zu regression%s; cases "

@@ -63,20 +63,44 @@ static void pert_words(char *b, size_t l, const struct ckey *k)
 static void row_note(struct tbl *t, size_t row, const struct crow *r,
 		     const struct ckey *k)
 {
-	char pw[96];
+	char pw[96], n[64];
 
 	pert_words(pw, sizeof(pw), k);
 	if (r->summ)
 		snprintf(pw + strlen(pw), sizeof(pw) - strlen(pw),
 			 " from summaries");
-	if (r->why[0] || r->note)
-		tbl_set(t, row, 11, "%s (n=%zu/%zu)%s",
-			r->why[0] ? r->why : r->note, r->n[0], r->n[1], pw);
-	else if (r->have_t && isfinite(r->mde))
-		tbl_set(t, row, 11, "no change > %.1f%% (n=%zu/%zu)%s", r->mde,
-			r->n[0], r->n[1], pw);
+	if (r->hist)
+		snprintf(n, sizeof(n), "%zu nights, n=%zu/%zu", r->night.k,
+			 r->n[0], r->n[1]);
 	else
-		tbl_set(t, row, 11, "(n=%zu/%zu)%s", r->n[0], r->n[1], pw);
+		snprintf(n, sizeof(n), "n=%zu/%zu", r->n[0], r->n[1]);
+	if (r->why[0] || r->note)
+		tbl_set(t, row, 11, "%s (%s)%s", r->why[0] ? r->why : r->note,
+			n, pw);
+	else if (r->have_t && isfinite(r->mde))
+		tbl_set(t, row, 11, "no change > %.1f%% (%s)%s", r->mde, n,
+			pw);
+	else
+		tbl_set(t, row, 11, "(%s)%s", n, pw);
+}
+
+/* The q and p cell: "q (t p/U p)", "... (t p/n<5)", "... (t p/off)";
+ * against the nights "q (p/5 nights)". */
+static void qp_cell(const struct cmp_cfg *c, struct tbl *t, size_t row,
+		    const struct crow *r)
+{
+	char q[32], p1[32], p2[32];
+
+	fmt_p(q, sizeof(q), r->q);
+	fmt_p(p1, sizeof(p1), r->t.p);
+	snprintf(p2, sizeof(p2), "%s", c->o.mw == CMW_OFF ? "off" : "n<5");
+	if (r->have_u)
+		fmt_p(p2, sizeof(p2), r->u.p);
+	else if (r->summ)
+		snprintf(p2, sizeof(p2), "summary");
+	else if (r->hist)
+		snprintf(p2, sizeof(p2), "%zu nights", r->night.k);
+	tbl_set(t, row, 9, "%s (%s/%s)", q, p1, p2);
 }
 
 static void print_metric(const struct cmp_cfg *c, const struct res_pool *s,
@@ -90,7 +114,10 @@ static void print_metric(const struct cmp_cfg *c, const struct res_pool *s,
 
 	tbl_col(t, 2, la, AL_RIGHT);
 	tbl_col(t, 5, lb, AL_RIGHT);
-	tbl_col(t, 9, c->o.paired ? "q (t/signed-rank p)" : "q (t/U p)",
+	tbl_col(t, 9,
+		c->o.history  ? "q (p/nights)"
+		: c->o.paired ? "q (t/signed-rank p)"
+			      : "q (t/U p)",
 		AL_LEFT);
 	tbl_col(t, 10, "ratio [95% CI]", AL_LEFT);
 	for (i = 0; i < st->nrows; i++) {
@@ -101,8 +128,7 @@ static void print_metric(const struct cmp_cfg *c, const struct res_pool *s,
 			continue;
 		any = 1;
 		row = tbl_add_row(t);
-		tbl_set(t, row, 0, "%s",
-			res_pool_is_rate(s, metric) && !r->summ ? "Hmean" : "Amean");
+		tbl_set(t, row, 0, "%s", cmp_stat_word(s, r));
 		tbl_set(t, row, 1, "%s", st->keys[r->key].name);
 		for (side = 0; side < 2; side++) {
 			fmt_auto(b, sizeof(b), r->v[side]);
@@ -118,17 +144,8 @@ static void print_metric(const struct cmp_cfg *c, const struct res_pool *s,
 			tbl_set(t, row, 4 + 3 * side, "%s", b);
 		}
 		tbl_set(t, row, 8, "%s", r->flag ? "*" : "");
-		if (r->have_t) {
-			char q[32], p1[32], p2[32] = "n<5";
-
-			fmt_p(q, sizeof(q), r->q);
-			fmt_p(p1, sizeof(p1), r->t.p);
-			if (r->have_u)
-				fmt_p(p2, sizeof(p2), r->u.p);
-			else if (r->summ)
-				snprintf(p2, sizeof(p2), "summary");
-			tbl_set(t, row, 9, "%s (%s/%s)", q, p1, p2);
-		}
+		if (r->have_t)
+			qp_cell(c, t, row, r);
 		if (isfinite(r->t.ratio_lo))
 			tbl_set(t, row, 10, "%.3f [%.3f, %.3f]", r->t.ratio,
 				r->t.ratio_lo, r->t.ratio_hi);
@@ -151,13 +168,18 @@ static void print_metric(const struct cmp_cfg *c, const struct res_pool *s,
 	tbl_free(t);
 }
 
-/* What "from summaries" on a row means, when a row has it. */
+/* What "from summaries" on a row means, when a row has it; what Hist
+ * means. */
 static void summ_note(const struct cmp_state *st)
 {
-	size_t i, n = 0;
+	size_t i, n = 0, merged = 0;
 
-	for (i = 0; i < st->nrows; i++)
+	for (i = 0; i < st->nrows; i++) {
 		n += st->rows[i].summ && st->rows[i].have_t;
+		merged += st->rows[i].merged;
+	}
+	if (merged)
+		printf("%s\n", cmp_merged_words(merged));
 	if (n)
 		printf("%zu row%s judged from summaries: Welch's t-test on the "
 		       "published n, mean and standard deviation (no samples "
@@ -185,7 +207,7 @@ void cmp_text_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 {
 	const struct res_pool *s = m->s;
 	const struct cmp_state *st = &m->st[0];
-	const char *la = m->base, *lb = m->labels[0];
+	const char *la = m->base, *lb = m->labels[0], *jw;
 	char el[2][1024];
 	size_t i;
 	int said = 0;
@@ -211,6 +233,11 @@ void cmp_text_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 	if (st->only[0] || st->only[1])
 		printf("cases only in base: %zu, only in new: %zu\n",
 		       st->only[0], st->only[1]);
+	jw = cmp_judge_words(c, st->context, st->aliases);
+	if (jw)
+		printf("%s\n", jw);
+	if (c->o.history)
+		printf("%s\n", cmp_history_words(c));
 	printf("zcbreport compare: %s -> %s: %zu rows, %zu judged, %zu "
 	       "regression%s flagged (alpha %g after Benjamini-Hochberg, "
 	       "threshold %g%%)%s%s\n",

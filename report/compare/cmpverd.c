@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* A judged row's verdict from its q (set before). */
 static void row_verdict(const struct cmp_cfg *c, const struct res_pool *s,
@@ -104,4 +105,28 @@ const char *cmp_failed_words(size_t failed)
 	snprintf(b, sizeof(b), "; %zu row%s not judged: a computation failed",
 		 failed, failed == 1 ? "" : "s");
 	return b;
+}
+
+const char *cmp_judge_words(const struct cmp_cfg *c, size_t context,
+			    size_t aliases)
+{
+	static char b[512];
+
+	b[0] = 0;
+	if (c->o.judge == CJ_PRIMARY)
+		snprintf(b, sizeof(b),
+			 "judged: each tool's primary metrics (--judge "
+			 "primary; zcbreport(1) lists them); %zu row%s of "
+			 "context, not judged%s",
+			 context, context == 1 ? "" : "s",
+			 aliases ? "; rows of a figure under a second name "
+				   "left out (cpu_box_procstat_pct where it is "
+				   "cpu_box_pct)"
+				 : "");
+	if (c->o.mw == CMW_OFF)
+		snprintf(b + strlen(b), sizeof(b) - strlen(b),
+			 "%sthe rank test is off (--mann-whitney off): a "
+			 "flag needs Welch's q alone",
+			 b[0] ? "; " : "");
+	return b[0] ? b : NULL;
 }

@@ -23,6 +23,18 @@ static void compare_checks(struct cmp_cfg *c)
 {
 	char *split = c->o.split, *eq, *comma;
 
+	if (c->o.history) {
+		if (split || c->o.paired)
+			die_usage("compare --history: not with --%s",
+				  split ? "split" : "paired");
+		if (c->o.npaths - 1 < CMP_MIN_NIGHTS)
+			die_usage("compare --history: %d night%s of the "
+				  "baseline given; at least %d are needed, "
+				  "then NEW",
+				  c->o.npaths > 0 ? c->o.npaths - 1 : 0,
+				  c->o.npaths == 2 ? "" : "s", CMP_MIN_NIGHTS);
+		return;
+	}
 	if (!split) {
 		if (c->o.npaths < 2)
 			die_usage("compare: give BASE and NEW (files or "
@@ -55,7 +67,7 @@ static const struct cmp_printer *printer(const struct cmp_cfg *c)
 					table = {0, cmp_table_hosts,
 						 cmp_table_print},
 					json = {0, NULL, cmp_json_print};
-	int kernels = c->split_param ? 1 : c->o.npaths - 1;
+	int kernels = c->split_param || c->o.history ? 1 : c->o.npaths - 1;
 
 	if (c->o.cfmt == CF_JSON)
 		return &json;

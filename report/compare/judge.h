@@ -26,6 +26,40 @@ void cmp_state_free(struct cmp_state *st);
 void cmp_key_rows(const struct cmp_cfg *c, const struct res_pool *s,
 		  struct cmp_state *st, size_t ki);
 
+/* What the rows of a key read of one side's cases, per metric. */
+struct kfig {
+	double *x; /* the samples' values, case by case */
+	size_t n, cap;
+	int *night; /* --history, the base side: each value's night */
+	size_t ncap;
+	unsigned runs;	     /* RUN_* of the samples carrying it */
+	int pub;	     /* a case's summary may be published figures */
+	size_t same, differ; /* samples where its alias target (st->alias)
+			      * has the same value, or another */
+};
+
+/* --history: the night (index into c->nights) a case came from, -1 for
+ * none (cmphist.c). */
+int cmp_night_of(const struct cmp_cfg *c, const struct res_pcase *rc);
+/* --history and trend: every night's figure of the base side of key k
+ * (f: its values, each with its night): each night that has the metric
+ * gives its log figure m[] (a rate's hmean, else the mean; a latency
+ * percentile's from that night's merged histograms) and its samples'
+ * variance of the mean w[] (NAN from one sample), its night in which[]
+ * (may be NULL); room for c->nnights each. Their count, or -EDOM (a
+ * value <= 0: no log) (cmphist.c). */
+int cmp_nights_figures(const struct cmp_cfg *c, const struct ckey *k,
+		       const char *metric, int rate, const struct kfig *f,
+		       double *m, double *w, int *which);
+/* --history: judge row r of key k (f: the base's figures by night and
+ * the new night's) against the nights' spread (cmphist.c, cmpnight.h). */
+void cmp_history_row(const struct cmp_cfg *c, const struct ckey *k,
+		     struct crow *r, int rate, const struct kfig f[2]);
+
+/* --history: the line under the tables that says how the rows were
+ * judged (a static buffer; cmphist.c). */
+const char *cmp_history_words(const struct cmp_cfg *c);
+
 /* Benjamini-Hochberg over every row of nst states at once (an N-way
  * table is one family), then each row's verdict and the counts
  * (cmpverd.c). */
@@ -48,6 +82,12 @@ const char *cmp_verdict_word(const struct crow *r);
 /* "; N rows not judged: a computation failed" for a closing line, or
  * "" when failed is 0 (a static buffer). */
 const char *cmp_failed_words(size_t failed);
+/* With --judge primary, the line under the tables that says what was
+ * judged, what is context and which rows were left out as aliases; with
+ * --mann-whitney off, that the rank test did not run. NULL when neither
+ * (a static buffer). */
+const char *cmp_judge_words(const struct cmp_cfg *c, size_t context,
+			    size_t aliases);
 
 /* When a side of the row carries published summaries (n, mean, sd over
  * runs its samples do not list): both sides' n, mean, sd, cov and the
@@ -60,5 +100,23 @@ int cmp_summary_row(const struct ckey *k, const char *metric, struct crow *r);
  * from samples, -1 when none has the metric (cmpsumm.c). */
 int cmp_cases_fig(struct res_pcase *const *cs, size_t ncs, const char *metric,
 		  double *n, double *mean, double *sd);
+
+/* A row's statistic for the first column: "Hmean" (a rate's pooled
+ * mean), "Amean", or "Hist" (a percentile of merged histograms). */
+const char *cmp_stat_word(const struct res_pool *s, const struct crow *r);
+/* The line under the tables for n rows of merged histograms, or NULL
+ * when n is 0 (cmpmerge.c). */
+const char *cmp_merged_words(size_t n);
+/* The percentile a metric names (lat_p99_us: 99, lat_p999_us: 99.9;
+ * metered_ too), or NAN (cmpmerge.c). */
+double cmp_metric_percentile(const char *metric);
+/* The percentile metric of the merged latency histograms of the samples
+ * of a key's side that carry it, in us; NAN when it is no percentile or
+ * a sample has no histogram (cmpmerge.c). */
+double cmp_merged_percentile(const struct ckey *k, int side,
+			     const char *metric);
+/* The same over n cases (cmpmerge.c). */
+double cmp_cases_percentile(struct res_pcase *const *cs, size_t n,
+			    const char *metric);
 
 #endif

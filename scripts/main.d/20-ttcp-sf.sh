@@ -7,7 +7,9 @@
 # rounded down (rate-pick.jq), so the CPU columns compare at one
 # throughput as seed 001's did on 100baseT (kept in rate/: 90-report
 # prints it apart); then where the CPU went (the profile's family table)
-# for write against sendfile.
+# for write against sendfile. The transmitter and the receiver each on a
+# CPU of their own (zcb_pin_plan), said here and recorded in each
+# document (host.cpus_allowed).
 set -uo pipefail
 # shellcheck source=scripts/zcb-paths.sh
 source "${ZCB_LIBEXEC:-$(dirname "$0")/..}/zcb-paths.sh" || exit 1
@@ -16,6 +18,11 @@ tt=$(zcb_tool ttcp-sf) || { echo "20-ttcp-sf: no ttcp-sf (build first)" >&2; exi
 methods=write,sendfile,splice,msg-zerocopy,uring-zc
 args=(--methods "$methods" --sizes 32768 --repeat 2 --duration 2s
 	--source-size 64M --label "$ZCB_LABEL" --bin "$tt")
+zcb_pin_plan || exit 1
+zcb_pin_say 20-ttcp-sf "the transmitter" "the receiver"
+pin=()
+[ -n "$ZCB_PIN_A" ] && pin=(--pin "$ZCB_PIN_A,$ZCB_PIN_B")
+args+=("${pin[@]}")
 where=()
 if [ "$(id -u)" = 0 ] && "$zcb_libexec/netns-hosts" -- true 2>/dev/null; then
 	where=(--netns)
@@ -44,7 +51,7 @@ profiled() { # profiled OUT [--rate R]
 	echo
 	"$zc" "${where[@]}" --methods write,sendfile --sizes 32768 --repeat 1 \
 		--duration 1s --source-size 64M --cpu procstat,profile \
-		--out "$o" --label "$ZCB_LABEL" --bin "$tt" "$@"
+		--out "$o" --label "$ZCB_LABEL" --bin "$tt" "${pin[@]}" "$@"
 }
 profiled "$ZCB_OUT/profile" || exit
 [ -z "$rate" ] || profiled "$ZCB_OUT/profile/rate" --rate "$rate"

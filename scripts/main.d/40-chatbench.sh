@@ -4,7 +4,9 @@
 # clients on this box), 5 runs each with TCP_NODELAY off and on,
 # interleaved; seed 004's Mean / Standard Deviation table for each and the
 # comparison. Then one run of 50 rooms (1000 connections) per model.
-# Documents in $ZCB_OUT/chatbench/.
+# Server and clients are one process: it runs on the two CPUs the other
+# parts' sides take (zcb_pin_plan), said here and recorded in each
+# document (host.cpus_allowed). Documents in $ZCB_OUT/chatbench/.
 set -uo pipefail
 : "${ZCB_OUT:?}"
 # shellcheck source=scripts/zcb-paths.sh
@@ -13,8 +15,18 @@ cb=$(zcb_tool chatbench) || { echo "40-chatbench: no chatbench (build first)" >&
 out="$ZCB_OUT/chatbench"
 mkdir -p "$out"
 label=${ZCB_LABEL:-$(uname -r)}
+zcb_pin_plan || exit 1
+cpus="" pin=()
+if [ -n "$ZCB_PIN_A" ]; then
+	cpus="$ZCB_PIN_A,$ZCB_PIN_B"
+	[ "$ZCB_PIN_A" = "$ZCB_PIN_B" ] && cpus=$ZCB_PIN_A
+	pin=(--pin "$cpus")
+	echo "40-chatbench: pinned: chatbench (server and clients in one process) on CPUs $cpus"
+else
+	echo "40-chatbench: $ZCB_PIN_WHY"
+fi
 
-"$zcb_libexec/chat-regression" --build "${ZCB_BUILDDIR:-}" -n 5 \
+"$zcb_libexec/chat-regression" --build "${ZCB_BUILDDIR:-}" -n 5 "${pin[@]}" \
 	--out "$out/nodelay" --a-label "$label nodelay-off" \
 	--b-label "$label nodelay-on" -- --cpu=procstat
 rc=$?
@@ -23,7 +35,7 @@ rc=$?
 
 echo
 for model in threads epoll; do
-	"$cb" -r 50 -u 20 --model "$model" --label "$label" --cpu=procstat \
+	zcb_pinned "$cpus" "$cb" -r 50 -u 20 --model "$model" --label "$label" --cpu=procstat \
 		-o "$out/load-$model.json" | tail -1 || exit 1
 done
 echo "40-chatbench: documents in $out"

@@ -12,5 +12,9 @@ if ! command -v diod >/dev/null; then
 	echo "50-p9bench: skipped: diod is not installed (scripts/setup-deps)"
 	exit 0
 fi
+zcb_pin_plan || exit 1
+zcb_pin_say 50-p9bench p9bench diod
+pin=()
+[ -n "$ZCB_PIN_A" ] && pin=(--pin "$ZCB_PIN_A,$ZCB_PIN_B")
 exec "$zcb_libexec/p9-sweep" --build "${ZCB_BUILDDIR:-}" --out "$ZCB_OUT" \
-	--label "${ZCB_LABEL:-$(uname -r)}" --ops 3000 --repeat 3
+	--label "${ZCB_LABEL:-$(uname -r)}" --ops 3000 --repeat 3 "${pin[@]}"

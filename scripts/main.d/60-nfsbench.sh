@@ -20,5 +20,9 @@ if "$nb" "nfs://127.0.0.1/x/y" -q 2>&1 | grep -q "need libnfs"; then
 	exit 0
 fi
 mkdir -p "$ZCB_OUT/nfsbench"
+zcb_pin_plan || exit 1
+zcb_pin_say 60-nfsbench "the nfsbench clients" ganesha
+pin=()
+[ -n "$ZCB_PIN_A" ] && pin=(--pin "$ZCB_PIN_A,$ZCB_PIN_B")
 exec "$zcb_libexec/nfs-rsize" --short --vers 4 \
-	--out "$ZCB_OUT/nfsbench" --label "${ZCB_LABEL:-$(uname -r)}"
+	--out "$ZCB_OUT/nfsbench" --label "${ZCB_LABEL:-$(uname -r)}" "${pin[@]}"

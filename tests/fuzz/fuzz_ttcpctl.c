@@ -1,15 +1,16 @@
 /*
  * fuzz_ttcpctl.c: every frame ttcp-sf's sides send each other, through
  * its one decoder (ttcp-sf/frame.c): the transmitter's hello, the
- * receiver's report and the -R/--bidir/-P setup frame (each a
- * lib/wire/peerrep frame), and --rr's 20-byte setup frame.
+ * receiver's report, the next frame after a deciding hello's report and
+ * the -R/--bidir/-P setup frame (each a lib/wire/peerrep frame), and
+ * --rr's 20-byte setup frame.
  * Input: [mode][split][frames].
  *   mode 0: the frames decoded from one buffer.
  *   mode 1: both ends' socket path: a peer sends the frames in chunks;
  *           each is received with peerrep_recv; a hello is answered with
  *           a report as the receiver does (ctl_report_build, peerrep_send).
  *   mode 2: the buffer as --rr setup frames, 20 bytes each.
- * Every peerrep frame is parsed as a hello, as a report and as a setup;
+ * Every peerrep frame is parsed as a hello, a report, a next and a setup;
  * what parses must come back unchanged through build, encode, decode and
  * parse again (what one end accepts, the other end's encoder can say),
  * and a refusal must say why.
@@ -42,6 +43,11 @@ static json_t *wire(json_t *obj)
 	return j;
 }
 
+static int same_num(double a, double b)
+{
+	return a == b || (isnan(a) && isnan(b));
+}
+
 static void hello_round_trip(const struct ctl_hello *h)
 {
 	struct ctl_hello back;
@@ -56,16 +62,15 @@ static void hello_round_trip(const struct ctl_hello *h)
 	    back.bytes != h->bytes || back.dgrams != h->dgrams ||
 	    back.sample != h->sample || back.more != h->more ||
 	    back.nflows != h->nflows || back.rate != h->rate ||
-	    back.paced_by != h->paced_by)
+	    back.paced_by != h->paced_by || back.decide != h->decide ||
+	    (h->soak >= 0 && back.pair != h->pair) ||
+	    !same_num(back.omit_s, h->omit_s) ||
+	    !same_num(back.self_cpu_s, h->self_cpu_s))
 		__builtin_trap();
 	ctl_hello_free(&back);
 	json_decref(j);
 }
 
-static int same_num(double a, double b)
-{
-	return a == b || (isnan(a) && isnan(b));
-}
 
 static void report_round_trip(const struct ctl_report *r)
 {
@@ -85,7 +90,10 @@ static void report_round_trip(const struct ctl_report *r)
 	    !same_num(back.zc_copied_pct, r->zc_copied_pct) ||
 	    back.ncpu != r->ncpu || back.ntcp != r->ntcp ||
 	    (r->ntcp &&
-	     memcmp(back.tcp, r->tcp, (size_t)r->ntcp * sizeof(*r->tcp))))
+	     memcmp(back.tcp, r->tcp, (size_t)r->ntcp * sizeof(*r->tcp))) ||
+	    !same_num(back.omit_s, r->omit_s) ||
+	    back.omit_bytes != (r->omit_s > 0 ? r->omit_bytes : 0) ||
+	    !same_num(back.self_cpu_s, r->self_cpu_s))
 		__builtin_trap();
 	for (i = 0; i < r->ncpu; i++)
 		if (strcmp(back.cpu[i].meter, r->cpu[i].meter) ||
@@ -95,6 +103,23 @@ static void report_round_trip(const struct ctl_report *r)
 		      back.cpu[i].ncpu != r->cpu[i].ncpu)))
 			__builtin_trap();
 	ctl_report_free(&back);
+	json_decref(j);
+}
+
+static void next_round_trip(const struct ctl_next *n)
+{
+	struct ctl_next back;
+	char err[256] = "";
+	json_t *j = wire(ctl_next_build(n));
+
+	if (ctl_next_parse(j, &back, err, sizeof(err)) ||
+	    back.more != n->more || back.soak_next != n->soak_next ||
+	    back.rerun != n->rerun ||
+	    (n->rerun && (back.steal_pct != n->steal_pct ||
+			  !same_num(back.outside_pct, n->outside_pct) ||
+			  back.steal_max != n->steal_max ||
+			  back.outside_max != n->outside_max)))
+		__builtin_trap();
 	json_decref(j);
 }
 
@@ -139,12 +164,13 @@ static void rr_setups(const uint8_t *data, size_t size)
 	}
 }
 
-/* One frame: parse as all three; 1 when it was a hello. */
+/* One frame: parse as all four; 1 when it was a hello. */
 static int frame(json_t *j)
 {
 	struct ctl_report rep;
 	struct dir_setup st;
 	struct ctl_hello h;
+	struct ctl_next nx;
 	char err[256];
 	int hello = 0;
 
@@ -163,6 +189,11 @@ static int frame(json_t *j)
 	} else if (!err[0]) {
 		__builtin_trap();
 	}
+	err[0] = '\0';
+	if (!ctl_next_parse(j, &nx, err, sizeof(err)))
+		next_round_trip(&nx);
+	else if (!err[0])
+		__builtin_trap();
 	err[0] = '\0';
 	if (!dir_setup_parse(j, &st, err, sizeof(err)))
 		setup_round_trip(&st);

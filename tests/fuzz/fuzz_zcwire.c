@@ -203,7 +203,7 @@ static void server(const uint8_t *data, size_t size, uint8_t split, uint8_t o1,
 	if (st == CS_DONE && conn_asks_cpu(c)) {
 		struct cpu_sample s = {.meter = "rusage", .ok = 1, .ncpu = 1};
 
-		if (!conn_send_report(c, &s, 1, 1.0, 1))
+		if (!conn_send_report(c, &s, 1, 1.0, 1, 0.5))
 			answers(sv[1], 1);
 	}
 	conn_free(c);

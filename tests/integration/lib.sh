@@ -31,6 +31,10 @@ export ZCB_SRCDIR ZCB_BUILDDIR
 ZCB_TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/zcb-test.XXXXXX") ||
 	{ echo "FAIL: cannot make a directory under ${TMPDIR:-/tmp} (TMPDIR missing?)" >&2; exit 1; }
 export XDG_STATE_HOME="$ZCB_TEST_TMP/state"
+# A disturbed sample (the shared box busy: lib/cpu/quiet.h) is marked
+# but not made again: a test's count of samples must never follow the
+# box's load. The tests of re-runs give --reruns themselves.
+export ZCB_RERUNS=0
 ZCB_PIDS=()
 ZCB_CLEANUPS=()
 
@@ -63,6 +67,24 @@ trap 'exit 130' INT TERM
 
 zcb_on_exit() { ZCB_CLEANUPS+=("$1"); } # run a command at exit
 zcb_track() { ZCB_PIDS+=("$1"); }	 # stop this PID at exit
+
+# zcb_hogs N: N busy loops at nice 0 (processes outside any run: a box
+# that is not quiet), stopped at exit or by zcb_hogs_stop.
+ZCB_HOGS=()
+zcb_hogs() {
+	local i
+	for i in $(seq 1 "$1"); do
+		(while :; do :; done) &
+		zcb_track $!
+		ZCB_HOGS+=($!)
+	done
+}
+zcb_hogs_stop() {
+	local pid
+	for pid in "${ZCB_HOGS[@]}"; do kill -TERM "$pid" 2>/dev/null; done
+	for pid in "${ZCB_HOGS[@]}"; do wait "$pid" 2>/dev/null; done
+	ZCB_HOGS=()
+}
 
 zcb_skip() { echo "SKIP: $*"; exit 77; }
 zcb_fail() { echo "FAIL: $*" >&2; exit 1; }

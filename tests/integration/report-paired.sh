@@ -206,12 +206,20 @@ rc=0; "$Z" compare "$P/ttcp.json" "$P/ttcp.json" >"$d/cmp" 2>&1 || rc=$?
 { [ $rc = 0 ] && ! grep -q 'not comparable' "$d/cmp"; } || zcb_fail "paired/paired: $(cat "$d/cmp")"
 zcb_ok "compare: unmetered against unsoaked runs judged"
 
-# paired by the profiler on one side, by soak on the other: each side's
-# perturbation names its own meter, the head says both
+# paired by the profiler, by soak: cases of their own (the case key
+# knows its pairing, report-pairkey.sh), never matched across; both on
+# each side (the main job's write and sendfile): each key's perturbation
+# names its own meter, the head says both
 jq '(.cases[].samples[].cpu[][] | select(.meter == "soak")).meter = "profile"' "$P/ttcp.json" >"$d/prof-ttcp.json"
 rc=0; "$Z" compare -m throughput_MBps "$P/ttcp.json" "$d/prof-ttcp.json" >"$d/cmp" 2>&1 || rc=$?
 [ $rc = 0 ] || zcb_fail "compare soak/profile: exit $rc: $(cat "$d/cmp")"
-{ row throughput_MBps | grep -q 'metered base 0.60x, new 0.60x$' &&
+grep -q '^cases only in base: 2, only in new: 2$' "$d/cmp" || zcb_fail "soak-paired matched with profile-paired: $(cat "$d/cmp")"
+mkdir -p "$d/both"
+cp "$P/ttcp.json" "$d/prof-ttcp.json" "$d/both/"
+rc=0; "$Z" compare -m throughput_MBps "$d/both" "$d/both" >"$d/cmp" 2>&1 || rc=$?
+[ $rc = 0 ] || zcb_fail "compare soak+profile: exit $rc: $(cat "$d/cmp")"
+{ row throughput_MBps | grep -q 'proto=tcp (paired by profile) .*profile base 0.60x, new 0.60x$' &&
+	row throughput_MBps | grep -q 'proto=tcp  .*soak base 0.60x, new 0.60x$' &&
 	grep -q '^Meter perturbation outside 0.95-1.05 ("soak" or "profile" on a row' "$d/cmp" &&
 	grep -q '^    base: soak run reached 0.60x' "$d/cmp" &&
 	grep -q '^    new: profile run reached 0.60x (0.55-0.65, 3 pairs) of the unmetered rate; its profile describes' "$d/cmp"; } ||
@@ -219,7 +227,7 @@ rc=0; "$Z" compare -m throughput_MBps "$P/ttcp.json" "$d/prof-ttcp.json" >"$d/cm
 rc=0; "$Z" compare -m throughput_MBps "$d/prof-ttcp.json" "$d/prof-ttcp.json" >"$d/cmp" 2>&1 || rc=$?
 { row throughput_MBps | grep -q 'profile base 0.60x, new 0.60x$' && ! grep -qi 'soak' "$d/cmp"; } ||
 	zcb_fail "profile/profile compare speaks of soak: $(cat "$d/cmp")"
-zcb_ok "compare: runs paired by the profiler say profile, not soak"
+zcb_ok "compare: runs paired by the profiler are their own cases and say profile, not soak"
 
 # compare BASE A B: one perturbation block over both kernels, each case
 # with the baseline's figure and the kernel's, by its label and meter;
@@ -227,7 +235,7 @@ zcb_ok "compare: runs paired by the profiler say profile, not soak"
 jq '.label = "6.19-a"' "$P/ttcp.json" >"$d/ka.json"
 jq '.label = "6.19-b"' "$d/prof-ttcp.json" >"$d/kb.json"
 for f in text csv; do
-	rc=0; "$Z" compare --format "$f" -m throughput_MBps "$P/ttcp.json" "$d/ka.json" "$d/kb.json" \
+	rc=0; "$Z" compare --format "$f" -m throughput_MBps "$d/both" "$d/ka.json" "$d/kb.json" \
 		>"$d/multi.$f" 2>&1 || rc=$?
 	[ $rc = 0 ] || zcb_fail "compare BASE A B ($f): exit $rc: $(cat "$d/multi.$f")"
 done
@@ -235,8 +243,10 @@ m=$d/multi.text
 { grep -q '^Meter perturbation outside 0.95-1.05 ("soak" or "profile"' "$m" &&
 	grep -q '^  ttcp-sf method=write size=65536 role=transmit proto=tcp, base against 6.19-a$' "$m" &&
 	grep -q '^    6.19-a: soak run reached 0.60x (0.55-0.65, 3 pairs)' "$m" &&
+	grep -q '^  ttcp-sf method=write size=65536 role=transmit proto=tcp (paired by profile), base against 6.19-b$' "$m" &&
 	grep -q '^    6.19-b: profile run reached 0.60x (0.55-0.65, 3 pairs)' "$m" &&
-	[ "$(grep -c '^    base: soak run reached 0.60x' "$m")" = 2 ] &&
+	[ "$(grep -c '^    base: soak run reached 0.60x' "$m")" = 1 ] &&
+	[ "$(grep -c '^    base: profile run reached 0.60x' "$m")" = 1 ] &&
 	! grep -q 'method=sendfile.*base against' "$m"; } ||
 	zcb_fail "compare BASE A B perturbation block: $(cat "$m")"
 grep -q '^#     6.19-b: profile run reached 0.60x' "$d/multi.csv" ||

@@ -100,4 +100,23 @@ static inline const char *t_datadir(void)
 	return buf;
 }
 
+/* A seeded generator for tests of statistics (xorshift64): the same
+ * draws on every run. t_unif in (0, 1), t_gauss standard normal. */
+static unsigned long long t_rng = 0x2545f4914f6cdd1dull;
+
+static inline double t_unif(void)
+{
+	t_rng ^= t_rng << 13;
+	t_rng ^= t_rng >> 7;
+	t_rng ^= t_rng << 17;
+	return ((double)(t_rng >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static inline double t_gauss(void)
+{
+	double u = t_unif();
+
+	return sqrt(-2 * log(u)) * cos(6.283185307179586 * t_unif());
+}
+
 #endif

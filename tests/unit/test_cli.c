@@ -848,9 +848,103 @@ static void row_parts(void)
 	free(buf);
 }
 
+/* --omit, --reruns and --disturbance (issue 26): the tools that measure
+ * a rate take them from the common block, with their defaults */
+static const struct cli_tool quiet_tool = {
+	.text = "usage: quiet\n",
+	.common = CLI_REPEAT | CLI_OMIT | CLI_RERUNS,
+	.sets = fake_rows,
+	.option = fake_opt,
+};
+
+static void bad_omit(void)
+{
+	static const char *const a[] = { "--omit", "-1", NULL };
+	struct fake f;
+	struct cli_common c;
+
+	parse(&quiet_tool, &f, &c, a);
+}
+
+static void bad_disturbance(void)
+{
+	static const char *const a[] = { "--disturbance", "2,101", NULL };
+	struct fake f;
+	struct cli_common c;
+
+	parse(&quiet_tool, &f, &c, a);
+}
+
+static void bad_env_reruns(void)
+{
+	static const char *const a[] = { NULL };
+	struct fake f;
+	struct cli_common c;
+
+	setenv("ZCB_RERUNS", "many", 1);
+	parse(&quiet_tool, &f, &c, a);
+}
+
+static void quiet_options(void)
+{
+	static const char *const a1[] = { "--omit", "500ms", "--reruns", "3",
+					   "--disturbance", "1.5,10", NULL };
+	static const char *const a2[] = { "--omit", "0", "--disturbance", "4",
+					   NULL };
+	static const char *const none[] = { NULL };
+	struct cli_common c;
+	struct fake f;
+	char msg[512], *buf;
+	size_t len;
+	FILE *m;
+
+	unsetenv("ZCB_RERUNS");
+	parse(&quiet_tool, &f, &c, a1);
+	T_NEAR(c.omit, 0.5, 1e-12);
+	T_CHECK(c.reruns == 3);
+	T_NEAR(c.steal_max, 1.5, 1e-12);
+	T_NEAR(c.outside_max, 10, 1e-12);
+	parse(&quiet_tool, &f, &c, a2);
+	T_CHECK(c.omit == 0 && c.reruns == CLI_RERUNS_DEFAULT);
+	T_NEAR(c.steal_max, 4, 1e-12);
+	T_NEAR(c.outside_max, 5, 1e-12); /* O's default */
+	parse(&quiet_tool, &f, &c, none);
+	T_CHECK(c.reruns == CLI_RERUNS_DEFAULT && c.omit == 0);
+	T_NEAR(c.steal_max, 2, 1e-12);
+	T_NEAR(c.outside_max, 5, 1e-12);
+	/* the environment's default, below a given --reruns */
+	setenv("ZCB_RERUNS", "0", 1);
+	parse(&quiet_tool, &f, &c, none);
+	T_CHECK(c.reruns == 0);
+	parse(&quiet_tool, &f, &c, a1);
+	T_CHECK(c.reruns == 3);
+	unsetenv("ZCB_RERUNS");
+	/* a tool without them has none */
+	parse(&fake_tool, &f, &c, none);
+	T_CHECK(c.reruns == 0 && c.steal_max == 0);
+	T_CHECK(child(bad_omit, msg, sizeof(msg)) == 2);
+	T_CHECK(strstr(msg, "--omit") && strstr(msg, "-1"));
+	T_CHECK(child(bad_disturbance, msg, sizeof(msg)) == 2);
+	T_CHECK(strstr(msg, "--disturbance") && strstr(msg, "2,101"));
+	T_CHECK(child(bad_env_reruns, msg, sizeof(msg)) == 2);
+	T_CHECK(strstr(msg, "ZCB_RERUNS=many") != NULL);
+	m = open_memstream(&buf, &len);
+	cli_usage(&quiet_tool, m);
+	fclose(m);
+	T_CHECK(strstr(buf, "      --omit T") && strstr(buf, "      --reruns N") &&
+		strstr(buf, "      --disturbance S[,O]"));
+	free(buf);
+	m = open_memstream(&buf, &len);
+	cli_usage(&fake_tool, m);
+	fclose(m);
+	T_CHECK(!strstr(buf, "--omit") && !strstr(buf, "--reruns"));
+	free(buf);
+}
+
 int main(void)
 {
 	common_set();
+	quiet_options();
 	sockbufs();
 	intervals();
 	result_doc();

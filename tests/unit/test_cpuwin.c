@@ -7,6 +7,7 @@
 #include "t.h"
 
 #include <errno.h>
+#include <time.h>
 #include <unistd.h>
 
 static int has(json_t *sample, const char *name)
@@ -40,6 +41,7 @@ int main(void)
 	T_CHECK(cpuwin_metered(&w, 0, err, sizeof(err)) == 0); /* no-op */
 	T_CHECK(cpuwin_start(&w, err, sizeof(err)) == 0);
 	spin();
+	t_spin(CLOCK_PROCESS_CPUTIME_ID, 0.2); /* ticks for the quiet check */
 	T_CHECK(cpuwin_stop(&w, &s, err, sizeof(err)) == 0);
 	T_CHECK(s.nlocal == 1 && s.local[0].ok);
 	T_CHECK(s.have_server && s.server.ok);
@@ -52,7 +54,28 @@ int main(void)
 	T_CHECK(json_is_array(json_object_get(json_object_get(j, "cpu"),
 					      "server")));
 	json_decref(j);
+	/* every window says whether the box was quiet; the server process
+	 * (this one, here) is the run's, counted once in self and once as
+	 * the server */
+	T_CHECK(s.quiet.ok && s.quiet.self_pct > 0);
+	T_CHECK(s.quiet.run_pct > 0);
+	j = json_object();
+	cpuwin_add_quiet(j, &s);
+	T_CHECK(json_is_number(json_object_get(json_object_get(j, "quiet"),
+					       "steal_pct")));
+	json_decref(j);
 	cpuwin_close(&w);
+	/* without a meter too */
+	{
+		struct cpuwin_cfg none = { 0 };
+
+		T_ASSERT(cpuwin_open(&w, &none, err, sizeof(err)) == 0);
+		T_CHECK(cpuwin_start(&w, err, sizeof(err)) == 0);
+		t_spin(CLOCK_PROCESS_CPUTIME_ID, 0.2);
+		T_CHECK(cpuwin_stop(&w, &s, err, sizeof(err)) == 0);
+		T_CHECK(s.nlocal == 0 && s.quiet.ok && s.quiet.self_pct > 0);
+		cpuwin_close(&w);
+	}
 
 	/* the tool's own peer (a chatbench server): its pairing makes the
 	 * runs go in pairs, its figures land on its side */

@@ -4,6 +4,8 @@
 #include "t.h"
 
 #include <errno.h>
+#include <sched.h>
+#include <unistd.h>
 
 int main(void)
 {
@@ -47,6 +49,29 @@ int main(void)
 	T_CHECK(host_parse_cpulist("0-200", bm, 128) == -EINVAL);
 	T_CHECK(host_parse_cpulist("a", bm, 128) == -EINVAL);
 	T_CHECK(host_online_cpus() >= 1);
+
+	/* where this process may run (issue 26: the nightly pins its
+	 * sides and the documents say where): this process, pinned to one
+	 * of its CPUs, says that one */
+	{
+		char cpus[64], want[16];
+		cpu_set_t set, one;
+		int cpu = 0;
+
+		T_ASSERT(host_cpus_allowed("", 0, cpus, sizeof(cpus)) != NULL);
+		T_ASSERT(!sched_getaffinity(0, sizeof(set), &set));
+		while (!CPU_ISSET(cpu, &set))
+			cpu++;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		T_ASSERT(!sched_setaffinity(0, sizeof(one), &one));
+		snprintf(want, sizeof(want), "%d", cpu);
+		T_STREQ(host_cpus_allowed("", 0, cpus, sizeof(cpus)), want);
+		T_STREQ(host_cpus_allowed("", getpid(), cpus, sizeof(cpus)), want);
+		T_ASSERT(!sched_setaffinity(0, sizeof(set), &set));
+		T_CHECK(host_cpus_allowed("/nonexistent-root", 0, cpus,
+					  sizeof(cpus)) == NULL);
+	}
 
 	/* the live box */
 	T_ASSERT(hostinfo_read("", &h) == 0);

@@ -96,6 +96,59 @@ static void pass_names(void)
 	res_free(d);
 }
 
+static double metric(json_t *sample, const char *name)
+{
+	json_t *v = json_object_get(json_object_get(sample, "metrics"), name);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The CPU-normalised rate: work per CPU-second of the primary meter,
+ * higher is better, named as the primary's other figures. */
+static void per_cpu(void)
+{
+	struct res_doc *d = res_new("t", 0, NULL);
+	struct cpu_sample s[2] = { fake("soak", 1, 25), fake("procstat", 1, 20) };
+	json_t *j = json_object(), *def;
+
+	/* 25% of 2 CPUs for 1 s is 0.5 CPU-s: 10 MB over it, 20 MB/CPU-s */
+	T_NEAR(meter_per_cpu_s(&s[0], 10), 20, 1e-9);
+	T_CHECK(isnan(meter_per_cpu_s(&s[0], 0)));
+	s[1].busy_pct = 0;
+	T_CHECK(isnan(meter_per_cpu_s(&s[1], 10)));
+	s[1].busy_pct = 20;
+	/* a metered run: soak's figure, plain, with its bytes */
+	meter_add_metrics(d, j, "local", s, 2, 10e6, 1);
+	T_NEAR(metric(j, "MB_per_cpu_s_local"), 20, 1e-9);
+	def = json_object_get(json_object_get(res_json(d), "metrics"),
+			      "MB_per_cpu_s_local");
+	T_STREQ(json_string_value(json_object_get(def, "better")), "higher");
+	T_STREQ(json_string_value(json_object_get(def, "unit")), "MB/CPU-s");
+	/* it stays plain when the pair's figures are set aside */
+	res_sample_set(j, "throughput_MBps", 10);
+	res_sample_pair(d, j, 0, 1);
+	T_NEAR(metric(j, "MB_per_cpu_s_local"), 20, 1e-9);
+	T_CHECK(!has(j, "metered_MB_per_cpu_s_local"));
+	T_CHECK(has(j, "metered_throughput_MBps"));
+	json_decref(j);
+	/* the unmetered run: no primary, no figure */
+	s[0] = fake("soak", 0, 0);
+	s[0].paused = 1;
+	j = json_object();
+	meter_add_metrics(d, j, "local", s, 2, 10e6, 0);
+	T_CHECK(!has(j, "MB_per_cpu_s_local"));
+	json_decref(j);
+	/* a side whose primary is procstat, in a run slowed by soakers
+	 * elsewhere: set aside; messages and transactions by their words */
+	j = json_object();
+	meter_put_per_cpu(d, j, "box", &s[1], 1, "msgs", "msg/CPU-s", 400, 1);
+	T_NEAR(metric(j, "metered_msgs_per_cpu_s_box"), 1000, 1e-9);
+	meter_put_per_cpu(d, j, "remote", &s[1], 1, "trans", "trans/CPU-s", 0, 0);
+	T_CHECK(!has(j, "trans_per_cpu_s_remote")); /* no work, no figure */
+	json_decref(j);
+	res_free(d);
+}
+
 /* the line before each run of a pair names the meter it is paired for */
 static void pair_lines(void)
 {
@@ -164,6 +217,7 @@ int main(void)
 	int n;
 
 	pass_names();
+	per_cpu();
 	properties();
 	/* unknown names are named in the error */
 	T_CHECK(meter_open("bogus", &o, err, sizeof(err)) == NULL);

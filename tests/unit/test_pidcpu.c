@@ -53,6 +53,20 @@ int main(void)
 		T_CHECK(pidcpu_descendants(root, 100, d, 1) == 1);
 		T_CHECK(pidcpu_descendants(root, 102, d, 8) == 0);
 	}
+	/* the rest of the box, as the quiet check sees it (issue 26): not
+	 * the kernel thread 300, not the niced soaker 301 */
+	{
+		uint64_t tree, others;
+
+		T_CHECK(pidcpu_split(root, 100, &tree, &others) == 0);
+		T_CHECK(tree == 585);
+		T_CHECK(others == 3110 + 1800);
+		T_CHECK(pidcpu_split(root, 999, &tree, &others) == -ESRCH);
+	}
+	T_CHECK(pidcpu_parse_stat(
+			"7 (k) I 2 0 0 0 -1 6291712 0 0 0 0 1 2 3 4 39 19",
+			&s) == 0);
+	T_CHECK((s.flags & PIDCPU_KTHREAD) && s.nice == 19);
 	T_CHECK(pidcpu_open(&p, root, 999, 1, err, sizeof(err)) == -ESRCH);
 	T_CHECK(strstr(err, "999") != NULL);
 

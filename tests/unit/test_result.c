@@ -2,6 +2,8 @@
  * the output checked before a run, a failed run kept beside a good one,
  * the directory synced after the rename, devices written in place. */
 #include "config.h"
+#include "paired.h"
+#include "resload.h"
 #include "result.h"
 #include "t.h"
 
@@ -218,6 +220,60 @@ static void paired(void)
 	res_free(d);
 }
 
+/* A disturbed sample made again (issue 26) is kept, marked, and pools
+ * into no result: not the summary, not the perturbation, not a case's
+ * values; one that stands (no re-runs left) counts. */
+static void disturbed(void)
+{
+	struct res_doc *d = res_new("t", 0, NULL);
+	/* metered, unmetered, the metered again after a disturbed one... */
+	double rate[5] = { 50, 100, 10, 60, 100 };
+	int pair[5] = { 0, 0, 1, 1, 1 }, rerun[5] = { 0, 0, 1, 0, 0 };
+	json_t *c, *s, *sum;
+	double *x = NULL;
+	size_t n = 0, cap = 0;
+	int i;
+
+	res_metric(d, "throughput_MBps", "MB/s", RES_HIGHER, 1);
+	c = res_case(d, json_pack("{s:s}", "method", "write"));
+	for (i = 0; i < 5; i++) {
+		s = json_object();
+		res_sample_set(s, "throughput_MBps", rate[i]);
+		res_sample_set(s, "cpu_local_pct", 40 + i);
+		res_sample_pair(d, s, pair[i], i == 0 || i == 2 || i == 3);
+		if (rerun[i])
+			json_object_set_new(s, "disturbed",
+					    json_pack("{s:f, s:b}", "outside_pct",
+						      30.0, "rerun", 1));
+		res_sample(c, s);
+	}
+	res_summarize(d);
+	s = json_array_get(json_object_get(c, "samples"), 2);
+	T_CHECK(res_sample_run(s) == RUN_DISTURBED && !res_sample_counts(s));
+	T_CHECK(json_object_get(s, "disturbed") != NULL); /* kept */
+	sum = json_object_get(json_object_get(c, "summary"), "cpu_local_pct");
+	T_CHECK(json_integer_value(json_object_get(sum, "n")) == 4);
+	T_NEAR(json_number_value(json_object_get(sum, "mean")),
+	       (40 + 41 + 43 + 44) / 4.0, 1e-9);
+	sum = json_object_get(json_object_get(c, "summary"),
+			      "metered_throughput_MBps");
+	T_CHECK(json_integer_value(json_object_get(sum, "n")) == 2);
+	/* the pairs: (50, 100) and (60, 100), never the disturbed 10 */
+	T_NEAR(json_number_value(json_object_get(
+		       json_object_get(c, "perturbation"), "ratio")),
+	       sqrt(0.5 * 0.6), 1e-9);
+	res_case_values(c, "cpu_local_pct", &x, &n, &cap);
+	T_CHECK(n == 4);
+	T_CHECK(res_case_result_runs(c) == 2);
+	T_CHECK(!(res_case_runs(c, NULL) & RUN_DISTURBED));
+	free(x);
+	/* a disturbed sample that stands (no re-runs left) counts */
+	json_object_set_new(s, "disturbed", json_pack("{s:b}", "rerun", 0));
+	T_CHECK(res_sample_counts(s) && res_sample_run(s) == RUN_METERED);
+	T_CHECK(res_validate(res_json(d), NULL, 0) == 0);
+	res_free(d);
+}
+
 int main(void)
 {
 	char *argv[] = { "tool", "-x", NULL };
@@ -227,6 +283,7 @@ int main(void)
 	json_error_t je;
 
 	paired();
+	disturbed();
 	int i;
 
 	T_ASSERT(mkdtemp(dir));

@@ -1,6 +1,7 @@
 /* test_series: lib/run/series.c, the one run engine, driven by a fake
  * tool whose runs return scripted rates and outcomes. */
 #include "config.h"
+#include "quiet.h"
 #include "series.h"
 #include "stats.h"
 #include "t.h"
@@ -12,6 +13,7 @@ struct fake {
 	int outcome[MAXR];	/* and outcome */
 	struct series_run seen[MAXR];
 	int more[MAXR];		/* done's more, per run */
+	struct series_run done[MAXR]; /* done's run, per run */
 	int prepared;		/* prepare calls */
 	int n;			/* runs made */
 	int pair_at;		/* seq at which to call series_pair_now, -1 */
@@ -56,6 +58,7 @@ static int f_done(void *ctx, const struct series_run *r, int more, char *err,
 
 	(void)err, (void)len;
 	f->more[r->seq] = more;
+	f->done[r->seq] = *r;
 	return 0;
 }
 
@@ -272,9 +275,23 @@ static void test_disturbed(void)
 	T_CHECK(f.seen[2].metered == 0 && f.seen[2].rerun == 1);
 	T_CHECK(f.seen[2].rep == 0 && f.seen[3].rerun == 0);
 	T_CHECK(f.more[1] == 1);
+	/* the tool learns the re-runs left before, and at done that the
+	 * run is made again, as the same kind */
+	T_CHECK(f.seen[1].reruns_left == 1 && f.seen[2].reruns_left == 0);
+	T_CHECK(f.done[1].again == 1 && f.done[1].next_metered == 0);
+	T_CHECK(f.done[2].again == 0 && f.done[0].again == 0);
 	x = series_results(&s, 0, &n);
 	T_CHECK(n == 2 && x[0] == 100);
 	T_CHECK(s.cell[0].disturbed == 1 && s.cell[0].reruns == 1);
+	series_close(&s);
+	/* a disturbed metered run: the next is metered again */
+	fake_init(&f, &s, 100);
+	f.outcome[0] = SERIES_DISTURBED;
+	start(&s, &f, 1, 1, 1, 0, 1);
+	T_CHECK(series_run(&s, &ops, &f, err, sizeof(err)) == 0);
+	T_CHECK(f.n == 3 && f.seen[1].metered == 1);
+	T_CHECK(f.done[0].again && f.done[0].next_metered == 1);
+	T_CHECK(f.done[1].next_metered == 0);
 	series_close(&s);
 
 	/* no re-runs left: the disturbed run counts (the tool marked it) */
@@ -287,6 +304,43 @@ static void test_disturbed(void)
 	x = series_results(&s, 0, &n);
 	T_CHECK(n == 2 && x[0] == 10);
 	T_CHECK(s.cell[0].disturbed == 2);
+	series_close(&s);
+}
+
+/* series_quiet: a run past the limits is disturbed, and what comes of
+ * it is said; series_quiet_doc marks it in its sample. */
+static void test_quiet(void)
+{
+	struct series_cfg c = { .ncells = 1, .repeat = 1, .reruns = 1,
+				.steal_max = 2, .outside_max = 5 };
+	struct series_run r = { .reruns_left = 1 };
+	struct quiet_sample q = { .ok = 1, .steal_pct = 0.5,
+				  .outside_pct = 4, .from = "procstat" };
+	struct series s;
+	char err[128], why[256];
+	json_t *j = json_object(), *d;
+
+	T_ASSERT(!series_open(&s, &c, err, sizeof(err)));
+	T_CHECK(series_quiet(&s, &r, &q, why, sizeof(why)) == SERIES_OK);
+	T_STREQ(why, "");
+	series_quiet_doc(&s, &r, &q, SERIES_OK, j);
+	T_CHECK(json_object_get(j, "quiet") && !json_object_get(j, "disturbed"));
+	q.outside_pct = 30;
+	T_CHECK(series_quiet(&s, &r, &q, why, sizeof(why)) == SERIES_DISTURBED);
+	T_CHECK(strstr(why, "30.0% of the box > 5%") && strstr(why, "made again"));
+	series_quiet_doc(&s, &r, &q, SERIES_DISTURBED, j);
+	d = json_object_get(j, "disturbed");
+	T_CHECK(json_is_true(json_object_get(d, "rerun")));
+	T_NEAR(json_number_value(json_object_get(d, "outside_pct")), 30, 0);
+	r.reruns_left = 0;
+	q.outside_pct = 1;
+	q.steal_pct = 3;
+	T_CHECK(series_quiet(&s, &r, &q, why, sizeof(why)) == SERIES_DISTURBED);
+	T_CHECK(strstr(why, "steal 3.0%") && strstr(why, "it stands"));
+	series_quiet_doc(&s, &r, &q, SERIES_DISTURBED, j);
+	T_CHECK(json_is_false(json_object_get(json_object_get(j, "disturbed"),
+					      "rerun")));
+	json_decref(j);
 	series_close(&s);
 }
 
@@ -357,6 +411,7 @@ int main(void)
 	test_confidence();
 	test_sweep();
 	test_disturbed();
+	test_quiet();
 	test_stop_and_fail();
 	test_pair_now();
 	printf("test_series: %d checks, %d failed\n", t_checks, t_failures);

@@ -159,6 +159,57 @@ static void hellos(void)
 	T_CHECK(ctl_hello_parse(j, &back, err, sizeof(err)) == -EINVAL);
 	ctl_hello_free(&back);
 	json_decref(j);
+	/* issue 26: a deciding hello, --omit and the sender's own CPU */
+	h.decide = 1;
+	h.omit_s = 2;
+	h.self_cpu_s = 1.25;
+	j = ctl_hello_build(&h);
+	T_CHECK(ctl_hello_parse(j, &back, err, sizeof(err)) == 0);
+	T_CHECK(back.decide == 1 && back.omit_s == 2 && back.self_cpu_s == 1.25);
+	ctl_hello_free(&back);
+	json_object_set_new(j, "omit_s", json_real(3601));
+	T_CHECK(ctl_hello_parse(j, &back, err, sizeof(err)) == -EINVAL);
+	T_CHECK(strstr(err, "omit_s") != NULL);
+	ctl_hello_free(&back);
+	json_object_del(j, "omit_s");
+	json_object_del(j, "decide");
+	json_object_del(j, "self_cpu_s");
+	T_CHECK(ctl_hello_parse(j, &back, err, sizeof(err)) == 0);
+	T_CHECK(back.decide == 0 && back.omit_s == 0 && isnan(back.self_cpu_s));
+	ctl_hello_free(&back);
+	json_decref(j);
+}
+
+/* The next frame after a deciding hello's report. */
+static void nexts(void)
+{
+	struct ctl_next n = {.more = 1, .soak_next = 1, .rerun = 1,
+			     .steal_pct = 0.5, .outside_pct = 30,
+			     .steal_max = 2, .outside_max = 5};
+	struct ctl_next back;
+	char err[256];
+	json_t *j = ctl_next_build(&n);
+
+	T_CHECK(ctl_next_parse(j, &back, err, sizeof(err)) == 0);
+	T_CHECK(back.more == 1 && back.soak_next == 1 && back.rerun == 1 &&
+		back.outside_pct == 30 && back.outside_max == 5);
+	json_object_set_new(j, "outside_pct", json_real(101));
+	T_CHECK(ctl_next_parse(j, &back, err, sizeof(err)) == -EINVAL);
+	T_CHECK(strstr(err, "outside_pct") != NULL);
+	json_object_set_new(j, "outside_pct", json_null()); /* not known */
+	T_CHECK(ctl_next_parse(j, &back, err, sizeof(err)) == 0);
+	T_CHECK(isnan(back.outside_pct));
+	json_object_del(j, "more");
+	T_CHECK(ctl_next_parse(j, &back, err, sizeof(err)) == -EINVAL);
+	T_CHECK(strstr(err, "more") != NULL);
+	json_decref(j);
+	n = (struct ctl_next){.more = 0, .soak_next = -1};
+	j = ctl_next_build(&n);
+	T_CHECK(ctl_next_parse(j, &back, err, sizeof(err)) == 0);
+	T_CHECK(!back.more && back.soak_next == -1 && !back.rerun);
+	json_object_set_new(j, "type", json_string("ttcp-sf-hello/1"));
+	T_CHECK(ctl_next_parse(j, &back, err, sizeof(err)) == -EINVAL);
+	json_decref(j);
 }
 
 static void reports(void)
@@ -180,6 +231,22 @@ static void reports(void)
 	T_CHECK(back.bytes == 99 && back.ncpu == 1 &&
 		back.cpu[0].busy_pct == 42);
 	T_STREQ(back.recv_method, "read");
+	T_CHECK(back.omit_s == 0 && back.omit_bytes == 0 &&
+		back.self_cpu_s == 0);
+	ctl_report_free(&back);
+	json_decref(j);
+	/* what the receiver left out, and its own CPU */
+	r.omit_s = 0.5;
+	r.omit_bytes = 40;
+	r.self_cpu_s = 0.25;
+	j = ctl_report_build(&r, &cpu, 1);
+	T_CHECK(ctl_report_parse(j, &back, err, sizeof(err)) == 0);
+	T_CHECK(back.omit_s == 0.5 && back.omit_bytes == 40 &&
+		back.self_cpu_s == 0.25);
+	ctl_report_free(&back);
+	json_object_set_new(j, "omit_bytes", json_integer(100));
+	T_CHECK(ctl_report_parse(j, &back, err, sizeof(err)) == -EINVAL);
+	T_CHECK(strstr(err, "omit_bytes") != NULL);
 	ctl_report_free(&back);
 	json_object_set_new(j, "bytes", json_integer(-1));
 	T_CHECK(ctl_report_parse(j, &back, err, sizeof(err)) == -EINVAL);
@@ -216,6 +283,7 @@ int main(void)
 	dir_setups();
 	rr_setups();
 	hellos();
+	nexts();
 	reports();
 	return t_done();
 }

@@ -12,7 +12,9 @@
 #    ratios: [r0, r1, ...],       metered rate / unmetered rate per pair
 #    base: {metric: v, ...},      the unmetered run's figures (pair k: v*(1+k/100))
 #    soak: {metric: v, ...},      the soak CPU figures of the metered runs
-#    procstat: {metric: v, ...}}  /proc/stat figures of both kinds of run
+#    procstat: {metric: v, ...},  /proc/stat figures of both kinds of run
+#    sides: ["local", ...]}       optional: sides whose CPU entries the
+#                                 runs carry besides soak's cpu_<side>_pct
 # The first metric of base is the rate the perturbation is judged on.
 # MK_METER=profile: the metered runs ran the profile meter (--profile),
 # not soak.
@@ -38,8 +40,8 @@ mkpaired() {
 		      ncpu: 0, busy_pct: 0, elapsed_s: 1,
 		      error: "soakers paused: the unmetered run of a pair"} end;
 	def sides($c; $metered):
-		[($c.soak // {}) | keys[] | capture("^cpu_(?<s>[a-z]+)_pct$").s]
-		| unique | map({key: ., value: [
+		([($c.soak // {}) | keys[] | capture("^cpu_(?<s>[a-z]+)_pct$").s] +
+		 ($c.sides // [])) | unique | map({key: ., value: [
 			cpu_entry($meter; ($c.soak["cpu_" + . + "_pct"]); $metered),
 			cpu_entry("procstat"; 30; true)]}) | from_entries;
 	def scaled($c; $k): $c.base | with_entries(

@@ -1,0 +1,122 @@
+/*
+ * primary.c: each tool's primary metrics, as data (primary.h). A pattern's
+ * '*' stands for one word of letters and digits (a side: local, remote,
+ * box, server; a unit: MB, msgs, trans), never an underscore, so
+ * sd_*_us_per_kb is the primary meter's service demand and not
+ * sd_local_procstat_us_per_kb. To judge a tool on another figure, add it
+ * to the tool's line and to man/zcbreport.1.
+ */
+#include "config.h"
+#include "meter.h"
+#include "primary.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#define PRIMARY_MAX 10 /* patterns of one tool */
+
+struct primary {
+	const char *tool;
+	const char *pat[PRIMARY_MAX]; /* NULL-terminated */
+};
+
+/* The rate, the CPU-normalised rate (*_per_cpu_s: MB, msgs, trans per
+ * CPU-second), the CPU per unit of work of the side's primary meter,
+ * p99 for request/response, the copy share when profiled. cyclesoak's
+ * documents describe the meters, not the kernel: context only. */
+static const struct primary primaries[] = {
+	{"ttcp-sf",
+	 {"throughput_MBps", "trans_per_s", "*_per_cpu_s", "sd_*_us_per_kb",
+	  "sd_*_us_per_tx", "lat_p99_us", "prof_*_copy_pct", NULL}},
+	{"zcc",
+	 {"throughput_MBps", "*_per_cpu_s", "sd_*_us_per_kb", "prof_*_copy_pct",
+	  NULL}},
+	{"zcs", {"throughput_MBps", "*_per_cpu_s", "sd_*_us_per_kb", NULL}},
+	{"chatbench", {"msgs_per_s", "*_per_cpu_s", NULL}},
+	{"nfsbench",
+	 {"throughput_MBps", "*_per_cpu_s", "sd_*_us_per_kb", NULL}},
+	{"p9bench", {"throughput_MBps", "*_per_cpu_s", "sd_*_us_per_kb", NULL}},
+	{"cyclesoak", {NULL}},
+};
+#define NPRIMARY (sizeof(primaries) / sizeof(primaries[0]))
+
+static const struct primary *primary_of(const char *tool)
+{
+	size_t i;
+
+	for (i = 0; tool && i < NPRIMARY; i++)
+		if (!strcmp(primaries[i].tool, tool))
+			return &primaries[i];
+	return NULL;
+}
+
+/* Whether s matches pattern p: '*' is one word of [A-Za-z0-9]. */
+static int match(const char *p, const char *s)
+{
+	for (; *p; p++) {
+		if (*p != '*') {
+			if (*s++ != *p)
+				return 0;
+			continue;
+		}
+		if (!isalnum((unsigned char)*s))
+			return 0;
+		while (isalnum((unsigned char)*s))
+			s++;
+	}
+	return !*s;
+}
+
+int res_metric_primary(const char *tool, const char *metric)
+{
+	const struct primary *t = primary_of(tool);
+	size_t i;
+
+	if (!t)
+		return 1;
+	for (i = 0; t->pat[i]; i++)
+		if (match(t->pat[i], metric))
+			return 1;
+	return 0;
+}
+
+const char *res_metric_alias_of(const char *metric, char *buf, size_t len)
+{
+	const char *w = strchr(metric, '_'), *e;
+	char word[32];
+
+	/* a word after the first that names a meter: cut it out */
+	while (w) {
+		w++;
+		e = strchr(w, '_');
+		if (!e)
+			return NULL;
+		if ((size_t)(e - w) < sizeof(word)) {
+			snprintf(word, sizeof(word), "%.*s", (int)(e - w), w);
+			if (meter_index(word) >= 0) {
+				snprintf(buf, len, "%.*s%s", (int)(w - metric),
+					 metric, e + 1);
+				return buf;
+			}
+		}
+		w = e;
+	}
+	return NULL;
+}
+
+const char *res_primary_words(const char *tool, char *buf, size_t len)
+{
+	const struct primary *t = primary_of(tool);
+	size_t i;
+
+	if (!t)
+		return NULL;
+	buf[0] = 0;
+	for (i = 0; t->pat[i]; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+			 i ? ", " : "", t->pat[i]);
+	if (!i)
+		snprintf(buf, len, "none (context only)");
+	return buf;
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# nightly-power.sh: the nightly's power check at a tiny size
+# (zcb nightly --power --tiny): two A nights of history, then a round of
+# an A night and a night inside a cgroup capped at 90% of the box, each
+# a run of scripts/nightly judged against the A nights before it. The
+# nights run the real tools (ttcp-sf, chatbench); what is checked is the
+# harness, not the power (that takes an hour: README): a line per night,
+# the table of judged rows with k/n per kind of night, a summary line
+# for the nightly's verdict and each variant, the cgroup gone, and a
+# signal in the middle of a capped night ending it (exit 130) with its
+# cgroup removed and nothing left running.
+source "$ZCB_SRCDIR/tests/integration/lib.sh"
+zcb_need_cmd jq
+T=$ZCB_TEST_TMP
+[ "$(id -u)" = 0 ] || zcb_skip "the cgroup cap needs root"
+[ -d /sys/fs/cgroup/cpu ] || grep -qsw cpu /sys/fs/cgroup/cgroup.controllers ||
+	zcb_skip "no cgroup with a cpu controller here"
+NP="$ZCB_SRCDIR/scripts/nightly"
+cgs() { find /sys/fs/cgroup /sys/fs/cgroup/cpu -maxdepth 1 -name 'zcb-power.*' 2>/dev/null | sort; }
+# the capped night's nightly has begun its run (its temporary directory)
+b_running() { [ -n "$(find "$T/m/nights/B" -maxdepth 1 -name '.*.tmp.*' 2>/dev/null)" ]; }
+new_cg() { cgs | grep -qvxF "${before:-/}"; } # a group this test made
+before=$(cgs)
+
+rc=0
+"$NP" --power --tiny --caps 90 --build "$ZCB_BUILDDIR" --results "$T/n" --keep >"$T/out" 2>"$T/err" || rc=$?
+[ $rc = 0 ] || zcb_fail "nightly --power --tiny: exit $rc: $(tail -5 "$T/err")"
+for n in h1 h2 r1.1-a r1.2-c90; do
+	d=$(cat "$T/n/$n.dir" 2>/dev/null)
+	if [ -z "$d" ] || [ ! -d "$d/r1/ttcp-sf" ] || [ ! -f "$d/r1/chatbench/power.json" ]; then
+		zcb_fail "night $n: documents missing: $(find "$T/n" -maxdepth 1 -name "$n*")"
+	fi
+done
+[ "$(find "$T/n/nights/A" -mindepth 1 -maxdepth 1 -type d -name '2*' | wc -l)" = 3 ] ||
+	zcb_fail "not 3 A nights: $(ls "$T/n/nights/A")"
+[ "$(find "$T/n/nights/B" -mindepth 1 -maxdepth 1 -type d -name '2*' | wc -l)" = 1 ] ||
+	zcb_fail "not 1 B night: $(ls "$T/n/nights/B")"
+grep -q "judged against: its newest night" "$T/n/r1.2-c90.log" ||
+	zcb_fail "the capped night was not judged by the nightly: $(cat "$T/n/r1.2-c90.log")"
+grep -Eq '^night r1.1-a: exit [01], [0-9]+ of [1-9][0-9]* judged rows flagged, [0-9]+ confirmation round' "$T/out" ||
+	zcb_fail "no line for the A night, or nothing judged: $(cat "$T/out")"
+grep -Eq '^night r1.2-c90: exit [01], [0-9]+ of [1-9][0-9]* judged rows flagged' "$T/out" ||
+	zcb_fail "no line for the capped night: $(cat "$T/out")"
+grep -Eq '^ +[01]/[01] +[01]/1 +ttcp-sf .*\| [a-zA-Z_]+$' "$T/out" ||
+	zcb_fail "no ttcp-sf row in the table: $(cat "$T/out")"
+grep -Eq '^ +[01]/[01] +[01]/1 +chatbench .*\| msgs_per_s$' "$T/out" ||
+	zcb_fail "no chatbench rate row in the table: $(cat "$T/out")"
+for v in nightly before primary history 'history, no rank test'; do
+	grep -Eq "^$v: +finds a 10% loss in [01] of 1 trials; false alarms: [01] of 1 A nights$" "$T/out" ||
+		zcb_fail "no summary line for $v: $(tail -8 "$T/out")"
+done
+[ "$(cgs)" = "$before" ] || zcb_fail "a cgroup was left: $(cgs)"
+zcb_ok "nightly --power --tiny: 4 nights through the nightly, the table and a line per judging; no cgroup left"
+
+# bad input: named
+rc=0
+"$NP" --power --caps 120 >"$T/bad" 2>&1 || rc=$?
+{ [ $rc = 2 ] && grep -q 'caps: "120" is not a list of percentages below 100' "$T/bad"; } ||
+	zcb_fail "--caps 120: exit $rc: $(cat "$T/bad")"
+rc=0
+"$NP" --power --veth fast >"$T/bad" 2>&1 || rc=$?
+{ [ $rc = 2 ] && grep -q 'veth: "fast" is not a tc rate' "$T/bad"; } || zcb_fail "--veth fast: exit $rc: $(cat "$T/bad")"
+zcb_ok "bad options named, exit 2"
+
+# SIGINT while a capped night runs: exit 130, the cgroup and the part gone.
+# Job control on, as at a terminal: else bash starts the job with SIGINT
+# ignored
+set -m
+"$NP" --power --tiny --caps 90 --history 1 --build "$ZCB_BUILDDIR" --results "$T/m" >"$T/out2" 2>&1 &
+pid=$!
+zcb_track "$pid"
+end=$((SECONDS + 120))
+while [ $SECONDS -lt $end ]; do
+	new_cg && b_running && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.05
+done
+{ new_cg && b_running; } || zcb_fail "the capped night never started: $(cat "$T/out2")"
+kill -INT "$pid"
+zcb_wait_gone "$pid" 60 || zcb_fail "nightly-power still running 60 s after SIGINT"
+rc=0
+wait "$pid" || rc=$?
+[ $rc = 130 ] || zcb_fail "SIGINT: exit $rc, want 130"
+[ "$(cgs)" = "$before" ] || zcb_fail "SIGINT left a cgroup: $(cgs)"
+! pgrep -f "$T/m/" >/dev/null || zcb_fail "SIGINT left a part running: $(pgrep -af "$T/m/")"
+[ -n "$(find "$T/m/nights/B" -maxdepth 1 -name '*.interrupted')" ] ||
+	zcb_fail "the stopped night is not kept as interrupted: $(find "$T/m/nights" -maxdepth 2 | head)"
+zcb_ok "SIGINT during a capped night: exit 130, its cgroup and its part gone"
