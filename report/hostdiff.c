@@ -83,14 +83,18 @@ static void list_add(char *buf, size_t len, const char *name)
 		 buf[0] ? ", " : "", esc_text(e, sizeof(e), name));
 }
 
-/* Facts not recorded on either side are "unknown", never "same". */
-void print_host_diff(const struct res_sel *base, const struct res_sel *new)
+size_t host_diff_each(const struct res_sel *base, const struct res_sel *new,
+		      void (*fact)(void *ctx, const char *name, const char *a,
+				   const char *b),
+		      void *ctx, char *unknown, size_t ulen)
 {
 	json_t *a = host_facts(base), *b = host_facts(new), *all, *v;
 	const char *k;
-	char x[1024], y[1024], ek[256], ex[4096], ey[4096], unk[1024] = "";
-	int n = 0;
+	char x[1024], y[1024], ek[256], ex[4096], ey[4096];
+	size_t n = 0;
 
+	if (ulen)
+		unknown[0] = 0;
 	all = json_deep_copy(a);
 	json_object_update_missing(all, b);
 	json_object_foreach(all, k, v)
@@ -98,18 +102,41 @@ void print_host_diff(const struct res_sel *base, const struct res_sel *new)
 		json_t *va = json_object_get(a, k), *vb = json_object_get(b, k);
 
 		if (va && vb && json_equal(va, vb) && json_object_size(va) == 1) {
-			if (json_object_get(va, "unknown"))
-				list_add(unk, sizeof(unk), k);
+			if (json_object_get(va, "unknown") && ulen)
+				list_add(unknown, ulen, k);
 			continue;
 		}
-		if (!n++)
-			printf("Host differences (base -> new):\n");
+		n++;
 		values_text(va, x, sizeof(x));
 		values_text(vb, y, sizeof(y));
-		printf("  %-34s %s -> %s\n", esc_text(ek, sizeof(ek), k),
-		       esc_text(ex, sizeof(ex), x),
-		       esc_text(ey, sizeof(ey), y));
+		fact(ctx, esc_text(ek, sizeof(ek), k),
+		     esc_text(ex, sizeof(ex), x), esc_text(ey, sizeof(ey), y));
 	}
+	json_decref(a);
+	json_decref(b);
+	json_decref(all);
+	return n;
+}
+
+/* print_host_diff's line of a fact that differs (the first: a head). */
+static void print_fact(void *ctx, const char *name, const char *a,
+		       const char *b)
+{
+	int *n = ctx;
+
+	if (!(*n)++)
+		printf("Host differences (base -> new):\n");
+	printf("  %-34s %s -> %s\n", name, a, b);
+}
+
+/* Facts not recorded on either side are "unknown", never "same". */
+void print_host_diff(const struct res_sel *base, const struct res_sel *new)
+{
+	json_t *a = host_facts(base);
+	char unk[1024] = "";
+	int n = 0;
+
+	host_diff_each(base, new, print_fact, &n, unk, sizeof(unk));
 	if (unk[0])
 		printf("Hosts: unknown on both sides (not recorded): %s\n", unk);
 	if (!n && !json_object_get(json_object_get(a, "kernel_release"),
@@ -123,6 +150,4 @@ void print_host_diff(const struct res_sel *base, const struct res_sel *new)
 	printf("\n");
 	netdiff_print_softirqs(base, new);
 	json_decref(a);
-	json_decref(b);
-	json_decref(all);
 }

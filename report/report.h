@@ -24,6 +24,13 @@ void load_inputs(struct res_pool *s, char *const *paths, int n);
 
 /* Print the host facts that differ between two selections (hostdiff.c). */
 void print_host_diff(const struct res_sel *base, const struct res_sel *new);
+/* The same facts one by one: fact(ctx, name, base's values, new's) for
+ * each that differs (all escaped); the facts unknown on both sides into
+ * unknown (ulen 0: not wanted). Returns how many differ. */
+size_t host_diff_each(const struct res_sel *base, const struct res_sel *new,
+		      void (*fact)(void *ctx, const char *name, const char *a,
+				   const char *b),
+		      void *ctx, char *unknown, size_t ulen);
 
 /* The subcommands (main.c's table): each parses its options with its
  * row of the table (ropts.h), runs and returns the exit status. */

@@ -50,7 +50,8 @@ void ttcp_socket_opts(const struct cfg *c, int fd, int sending)
 {
 	static int said;
 	const char *cc = c->cc;
-	int one = 1;
+	int one = 1, type = 0;
+	socklen_t tl = sizeof(type);
 
 	if (c->sockbuf &&
 	    sock_set_bufs(fd, sending ? c->sockbuf : 0,
@@ -61,7 +62,9 @@ void ttcp_socket_opts(const struct cfg *c, int fd, int sending)
 				       &c->busy_poll, sizeof(c->busy_poll)))
 		log_warn("--busy-poll %d: SO_BUSY_POLL: %s", c->busy_poll,
 			 strerror(errno));
-	if (c->udp) {
+	/* a receiver opens UDP without -u: the socket says what it is */
+	if (c->udp || (!getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tl) &&
+		       type == SOCK_DGRAM)) {
 		if (!said++ && c->busy_poll)
 			say(c, fd);
 		return;
@@ -208,8 +211,45 @@ static int take_frame(int fd, int timeout_ms, struct dir_setup *st,
 	return r;
 }
 
+/* --rr's setup frame, whole within timeout_ms: OPEN_RR, or -1 with why
+ * (su NULL: not expected here). Its magic shares "ZCBR" with a frame's,
+ * but no frame is as long as "R1" would make it. */
+static int take_rr(int fd, int timeout_ms, struct rr_setup *su, char *why,
+		   size_t len)
+{
+	unsigned char b[RR_SETUP];
+	char e[128];
+	ssize_t k;
+
+	if (!su) {
+		snprintf(why, len, "an --rr setup frame where a stream's setup frame belongs");
+		return -1;
+	}
+	wait_for(fd, RR_SETUP, timeout_ms);
+	k = recv(fd, b, sizeof(b), MSG_WAITALL | MSG_DONTWAIT);
+	if (k != RR_SETUP) {
+		snprintf(why, len, "--rr setup frame: %zd of %d bytes within %d ms",
+			 k < 0 ? 0 : k, RR_SETUP, timeout_ms);
+		return -1;
+	}
+	if (rr_setup_get(b, su, e, sizeof(e))) {
+		snprintf(why, len, "--rr setup frame: %s", e);
+		return -1;
+	}
+	return OPEN_RR;
+}
+
+/* Whether the first k bytes of b could begin what want begins with. */
+static int may_be(const unsigned char *b, ssize_t k, const char *want)
+{
+	size_t n = strlen(want);
+
+	return k > 0 && !memcmp(b, want, (size_t)k < n ? (size_t)k : n);
+}
+
 int ttcp_peek_open(int fd, int timeout_ms, struct dir_setup *st,
-	     struct ctl_hello *h, char *why, size_t len)
+		   struct rr_setup *su, struct ctl_hello *h, char *why,
+		   size_t len)
 {
 	unsigned char b[PEERREP_HDR];
 	uint32_t be, n;
@@ -218,10 +258,14 @@ int ttcp_peek_open(int fd, int timeout_ms, struct dir_setup *st,
 	if (sock_wait(fd, POLLIN, timeout_ms) <= 0)
 		return OPEN_STREAM; /* the stream's own wait says what happened */
 	k = recv(fd, b, sizeof(b), MSG_PEEK);
-	if (k > 0 && k < PEERREP_HDR && !memcmp(b, PEERREP_MAGIC, k < 4 ? (size_t)k : 4)) {
+	if (k == 0)
+		return OPEN_EMPTY;
+	if (k > 0 && k < PEERREP_HDR && may_be(b, k, PEERREP_MAGIC)) {
 		wait_for(fd, PEERREP_HDR, timeout_ms); /* the rest of a header */
 		k = recv(fd, b, sizeof(b), MSG_PEEK);
 	}
+	if (k >= (ssize_t)strlen(RR_MAGIC) && !memcmp(b, RR_MAGIC, strlen(RR_MAGIC)))
+		return take_rr(fd, timeout_ms, su, why, len);
 	if (k < PEERREP_HDR || memcmp(b, PEERREP_MAGIC, 4))
 		return OPEN_STREAM; /* a classic stream, or closed at once */
 	memcpy(&be, b + 4, 4);

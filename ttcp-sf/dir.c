@@ -12,6 +12,8 @@
 #include "ival.h"
 #include "log.h"
 #include "peerrep.h"
+#include "rate.h"
+#include "tcp.h"
 #include "rcv.h"
 #include "sig.h"
 #include "sock.h"
@@ -40,6 +42,8 @@ void dir_send_setup(const struct cfg *c, int fd, int flow)
 		.hot = c->hot,
 		.flows = c->flows,
 		.flow = flow,
+		.rate = c->rate,
+		.rate_per_flow = c->rate_per_flow,
 	};
 	json_t *j = dir_setup_build(&st);
 	int r = peerrep_send(fd, j, c->timeout_ms);
@@ -180,10 +184,13 @@ static void dir_xmit(struct xmit *t, struct sample *s)
 	struct run u = {
 		.total = c->duration > 0 ? 0 : (uint64_t)c->buflen * c->nbuf,
 		.duration = c->duration};
+	struct pace_keep pk;
 	char who[300];
 
 	snprintf(who, sizeof(who), "receiver %s:%d", c->host, c->port);
 	u.fd = ttcp_connect(c, SOCK_STREAM);
+	if (c->bidir) /* -R: the receiver paces what it sends */
+		rate_pace_sock("t", u.fd, c->rate, 0, 1);
 	dir_send_setup(c, u.fd, 0);
 	/* the receiver sends as the setup says: more is an overrun */
 	u.bound = bound_start(c, clock_now(), u.fd);
@@ -195,9 +202,14 @@ static void dir_xmit(struct xmit *t, struct sample *s)
 		      NULL, c->buflen, c);
 	u.main_ctr = c->bidir ? &u.tx->bytes : &u.rx->bytes;
 	cpuwin_start(w, NULL, 0);
+	rate_keep(&pk, c->bidir ? c->rate : 0, &u.fd, 1,
+		  c->bidir ? &u.tx->bytes : NULL);
+	tcp_watch(s, &u.fd, 1);
 	run(&u, who, c->timeout_ms);
+	rate_keep_stop(&pk);
 	bound_stop(u.bound);
 	cpuwin_stop(w, &s->cpu, NULL, 0);
+	tcp_done(s, 0);
 	fill(s, &u, c->bidir ? u.tx : u.rx, !c->bidir, c->bidir);
 	if (u.rx_max && u.got > (int64_t)u.total)
 		die("receiver %s:%d sent more than the %llu bytes asked (phase: data, receiving): connection cut",
@@ -252,6 +264,7 @@ static int dir_rcv(struct rcv *r, const struct rcv_open *o, struct sample *s)
 	struct run u = {.fd = fd,
 			.total = st->buflen * st->nbuf,
 			.duration = st->duration};
+	struct pace_keep pk;
 	char who[100];
 
 	snprintf(who, sizeof(who), "transmitter %s", r->peer);
@@ -262,15 +275,22 @@ static int dir_rcv(struct rcv *r, const struct rcv_open *o, struct sample *s)
 		(unsigned long long)st->buflen,
 		st->hot ? "a cache-hot buffer" : "a temp pattern file",
 		st->bidir ? " and receives" : "");
+	rate_pace_sock("r", fd, st->rate, 0, 1);
 	u.tx = open_x(xfer_find("write", XFER_SEND), fd, &r->src, st->buflen,
 		      c);
 	if (st->bidir)
 		u.rx = open_x(r->ops, fd, NULL, c->buflen, c);
 	u.main_ctr = st->bidir ? &u.rx->bytes : &u.tx->bytes;
 	cpuwin_start(&r->w, NULL, 0);
+	rate_keep(&pk, st->rate, &fd, 1, &u.tx->bytes);
+	tcp_watch(s, &fd, 1);
 	run(&u, who, c->timeout_ms);
+	rate_keep_stop(&pk);
 	cpuwin_stop(&r->w, &s->cpu, NULL, 0);
+	tcp_done(s, 0);
 	fill(s, &u, st->bidir ? u.rx : u.tx, st->bidir, st->bidir);
+	if (st->rate > 0)
+		rate_add(s, st->rate, PACED_KERNEL);
 	xfer_close(u.tx);
 	if (u.rx)
 		xfer_close(u.rx);
@@ -302,12 +322,12 @@ static int dir_xmit_match(const struct cfg *c)
 static int dir_rcv_match(const struct cfg *c, const struct rcv_open *o)
 {
 	(void)c;
-	return o && o->setup && o->st.flows <= 1;
+	return o->setup && o->st.flows <= 1;
 }
 
 const struct ttcp_mode ttcp_dir_mode = {
 	"dir", dir_xmit_match, dir_rcv_match,
-	dir_xmit_open, dir_xmit, dir_rcv};
+	dir_xmit_open, dir_xmit, dir_rcv, 0};
 
 struct dir_part *dir_add(struct sample *s, int dir)
 {

@@ -50,6 +50,8 @@ static void done(struct fthread *t, struct flow *f, int err, const char *phase)
 	f->end = clock_now();
 	f->err = err;
 	f->phase = phase;
+	if (t->fs->closing)
+		t->fs->closing(t->fs->closing_arg, (int)(f - t->fs->f));
 	epoll_ctl(t->ep, EPOLL_CTL_DEL, f->fd, NULL);
 	if (t->fs->kind == FL_RX || t->fs->kind == FL_RRS || err) {
 		close(f->fd); /* the sender's clock stops at this */
@@ -428,6 +430,8 @@ int flows_run(struct flows *fs, char *err, size_t len)
 	free(th);
 	for (k = 0; k < fs->n; k++)
 		if (fs->f[k].fd >= 0) {
+			if (fs->closing)
+				fs->closing(fs->closing_arg, k);
 			close(fs->f[k].fd);
 			fs->f[k].fd = -1;
 		}

@@ -52,6 +52,11 @@ struct flows {
 	struct hist *lat;   /* FL_RR: every flow's latencies (merged) */
 	uint64_t progress;  /* bytes or transactions so far, all flows
 			     * (atomic: -i reads it) */
+	/* called before flow i's socket closes, or when it is done if
+	 * that comes first (its last TCP_INFO); from the flow's thread.
+	 * NULL: nothing */
+	void (*closing)(void *arg, int i);
+	void *closing_arg;
 };
 
 /* Run every flow to its end. 0, or -errno with err naming the first

@@ -12,6 +12,8 @@
 #include "hist.h"
 #include "ival.h"
 #include "log.h"
+#include "rate.h"
+#include "tcp.h"
 #include "rcv.h"
 #include "rr.h"
 #include "sig.h"
@@ -94,19 +96,36 @@ static void fill(const struct flows *fs, struct sample *s)
 	s->lost = -1;
 }
 
-static void run(struct flows *fs, struct cpuwin *w, struct sample *s,
-		const char *who)
+/* flows.c: flow i of the sample is done: its last TCP facts. */
+static void flow_closing(void *arg, int i)
 {
-	char err[512];
-	int r;
+	tcp_done(arg, i);
+}
 
+/* The run; rate: the bytes/s its senders are held at (0: unpaced). */
+static void run(struct flows *fs, struct cpuwin *w, struct sample *s,
+		const char *who, double rate)
+{
+	int *fds = xcalloc((size_t)fs->n, sizeof(int)), r, i;
+	struct pace_keep pk;
+	char err[512];
+
+	for (i = 0; i < fs->n; i++)
+		fds[i] = fs->f[i].fd;
 	cpuwin_start(w, NULL, 0);
 	if (fs->deadline_ns)
 		fs->deadline_ns += clock_ns();
 	if (fs->hard_ns)
 		fs->hard_ns += clock_ns();
+	tcp_watch(s, fds, fs->n);
+	fs->closing = flow_closing;
+	fs->closing_arg = s;
 	ival_watch(ttcp_iv, &fs->progress);
+	rate_keep(&pk, fs->kind == FL_TX ? rate : 0, fds, fs->n,
+		  &fs->progress);
 	r = flows_run(fs, err, sizeof(err));
+	rate_keep_stop(&pk);
+	free(fds);
 	ival_watch(ttcp_iv, NULL);
 	if (r)
 		die("%s: %s", who, err);
@@ -195,6 +214,9 @@ static void flows_xmit(struct xmit *t, struct sample *s)
 
 		fs.f[i].fd = ttcp_connect(c, SOCK_STREAM);
 		if (!c->rr) {
+			if (!c->reverse) /* -R: the receiver paces */
+				rate_pace_sock("t", fs.f[i].fd, c->rate,
+					       c->rate_per_flow, fs.n);
 			dir_send_setup(c, fs.f[i].fd, i);
 			fs.f[i].x = open_x(c, fs.f[i].fd,
 					   srcs ? &srcs[i % fs.threads] : NULL);
@@ -215,7 +237,8 @@ static void flows_xmit(struct xmit *t, struct sample *s)
 		dir_add(s, 1);
 	if (c->rr)
 		fs.lat = rr_add(s, RR_TCP, c->rr_req, c->rr_resp, 1)->lat;
-	run(&fs, w, s, who);
+	run(&fs, w, s, who,
+	    rate_sample_target(c->rate, c->rate_per_flow, c->flows));
 	for (i = 0; i < fs.n; i++)
 		if (fs.f[i].x)
 			xfer_close(fs.f[i].x);
@@ -261,7 +284,8 @@ int *flows_accept(struct rcv *r, int fd, const struct dir_setup *st)
 			die("%d of %d flows connected within %d ms (phase: flow accept)",
 			    got, st->flows, r->c->timeout_ms);
 		ttcp_socket_opts(r->c, fd, 0);
-		d = ttcp_peek_open(fd, r->c->timeout_ms, &o, NULL, why, sizeof(why));
+		d = ttcp_peek_open(fd, r->c->timeout_ms, &o, NULL, NULL, why,
+				   sizeof(why));
 		if (d < 0)
 			die("transmitter %s: flow %d of %d: %s (phase: flow accept)",
 			    r->peer, got + 1, st->flows, why);
@@ -294,6 +318,8 @@ static void rcv_senders(struct rcv *r, struct flows *fs,
 		if (!fs->f[i].x)
 			die("%s", err);
 		fs->f[i].x->timeout_ms = r->c->timeout_ms;
+		rate_pace_sock("r", fs->f[i].fd, st->rate, st->rate_per_flow,
+			       fs->n);
 	}
 }
 
@@ -332,7 +358,8 @@ void flows_rcv_sample(struct rcv *r, int *fds, int n, enum flow_kind kind,
 		rcv_senders(r, &fs, st, &srcs);
 	if (kind == FL_RRS)
 		rr_add(s, RR_TCP, req, resp, 0);
-	run(&fs, &r->w, s, who);
+	run(&fs, &r->w, s, who,
+	    st ? rate_sample_target(st->rate, st->rate_per_flow, n) : 0);
 	for (i = 0; i < n; i++)
 		if (fs.f[i].x)
 			xfer_close(fs.f[i].x);
@@ -340,6 +367,9 @@ void flows_rcv_sample(struct rcv *r, int *fds, int n, enum flow_kind kind,
 		thread_sources_free(c, srcs);
 	if (kind == FL_TX) /* -R */
 		dir_add(s, 1);
+	if (st && st->rate > 0)
+		rate_add(s, rate_sample_target(st->rate, st->rate_per_flow, n),
+			 PACED_KERNEL);
 	free(fs.f);
 	free(fds);
 }
@@ -353,6 +383,7 @@ static void flows_lines(const char *side, const struct cfg *c,
 	double *r = xcalloc((size_t)n, sizeof(double));
 	double *sorted = xcalloc((size_t)n, sizeof(double)), sum = 0;
 	const char *unit = trans ? "trans/s" : "MB/s";
+	char w[160];
 
 	(void)c;
 	for (i = 0; i < n; i++) {
@@ -362,11 +393,12 @@ static void flows_lines(const char *side, const struct cfg *c,
 		sum += r[i];
 		if (n <= FLOW_LINES)
 			fprintf(ttcp_out,
-				"ttcp-%s: flow %d: %llu %s in %.2f s = %.1f %s\n",
+				"ttcp-%s: flow %d: %llu %s in %.2f s = %.1f %s%s\n",
 				side, i + 1,
 				(unsigned long long)fp->count[i],
 				trans ? "transactions" : "bytes",
-				fp->secs[i], r[i], unit);
+				fp->secs[i], r[i], unit,
+				tcp_flow_words(s, i, w, sizeof(w)));
 	}
 	memcpy(sorted, r, (size_t)n * sizeof(double));
 	qsort(sorted, (size_t)n, sizeof(double), cmp_double);
@@ -477,7 +509,7 @@ static int flows_xmit_match(const struct cfg *c)
 static int flows_rcv_match(const struct cfg *c, const struct rcv_open *o)
 {
 	(void)c;
-	return o && o->setup && o->st.flows > 1;
+	return o->setup && o->st.flows > 1;
 }
 
 /* What the flows carry opens as it does on one connection. */
@@ -491,4 +523,4 @@ static void flows_xmit_open(struct xmit *t)
 
 const struct ttcp_mode ttcp_flows_mode = {
 	"flows", flows_xmit_match, flows_rcv_match,
-	flows_xmit_open, flows_xmit, flows_rcv};
+	flows_xmit_open, flows_xmit, flows_rcv, 0};

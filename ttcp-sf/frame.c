@@ -43,7 +43,46 @@ json_t *dir_setup_build(const struct dir_setup *st)
 
 	if (st->hot) /* -R --hot: the receiver sends a cache-hot buffer */
 		json_object_set_new(j, "hot", json_true());
+	if (st->rate > 0) { /* --rate: older receivers never see it */
+		json_object_set_new(j, "rate", json_real(st->rate));
+		if (st->rate_per_flow)
+			json_object_set_new(j, "rate_per_flow", json_true());
+	}
 	return j;
+}
+
+const char *rate_pacer_name(int pacer)
+{
+	return pacer == PACED_KERNEL ? "kernel"
+	       : pacer == PACED_APP  ? "ttcp-sf"
+				     : NULL;
+}
+
+int rate_pacer_of(const char *name)
+{
+	if (!strcmp(name, "kernel"))
+		return PACED_KERNEL;
+	if (!strcmp(name, "ttcp-sf"))
+		return PACED_APP;
+	return -1;
+}
+
+/* An optional rate field (bytes/s): absent 0, else in (0, TTCP_RATE_MAX]. */
+static int get_rate(json_t *j, double *out, char *why, size_t len)
+{
+	json_t *v = json_object_get(j, "rate");
+
+	*out = 0;
+	if (!v)
+		return 0;
+	if (!json_is_number(v) || !(json_number_value(v) > 0) ||
+	    json_number_value(v) > TTCP_RATE_MAX) {
+		snprintf(why, len, "field \"rate\" not a rate (bytes/s above 0, at most %.3g)",
+			 TTCP_RATE_MAX);
+		return -EINVAL;
+	}
+	*out = json_number_value(v);
+	return 0;
 }
 
 /* Field k of j, an integer in [lo, hi] (absent: def, when def >= lo). */
@@ -98,6 +137,10 @@ int dir_setup_parse(json_t *j, struct dir_setup *st, char *why, size_t len)
 	st->flows = (int)flows;
 	st->flow = (int)flow;
 	st->hot = json_is_true(json_object_get(j, "hot"));
+	if (get_rate(j, &st->rate, why, len))
+		return -EINVAL;
+	st->rate_per_flow = st->rate > 0 &&
+			    json_is_true(json_object_get(j, "rate_per_flow"));
 	if (!(st->reverse || st->bidir || st->flows > 1)) {
 		snprintf(why, len, "a forward stream of one flow needs no setup");
 		return -EINVAL;
@@ -249,8 +292,10 @@ static int get_u64(json_t *j, const char *k, uint64_t *out, int required,
 	return 0;
 }
 
-/* -P: the per-flow counts as a JSON array. */
-static void put_flows(json_t *j, const uint64_t *c, int n)
+/* A per-flow array field k of n entries (none: no key), each entry
+ * (size bytes apart from base) made by one. */
+static void put_per_flow(json_t *j, const char *k, const void *base,
+			 size_t size, int n, json_t *(*one)(const void *e))
 {
 	json_t *a;
 	int i;
@@ -259,15 +304,34 @@ static void put_flows(json_t *j, const uint64_t *c, int n)
 		return;
 	a = json_array();
 	for (i = 0; i < n; i++)
-		json_array_append_new(a, json_integer((json_int_t)c[i]));
-	json_object_set_new(j, "flow_counts", a);
+		json_array_append_new(a, one((const char *)base + i * size));
+	json_object_set_new(j, k, a);
 }
 
-/* The per-flow counts back (optional); *out malloc'd. */
-static int get_flows(json_t *j, uint64_t **out, int *n, char *err,
-		     size_t len)
+static json_t *count_json(const void *e)
 {
-	json_t *a = json_object_get(j, "flow_counts"), *v;
+	return json_integer((json_int_t)*(const uint64_t *)e);
+}
+
+/* -P: the per-flow counts as a JSON array. */
+static void put_flows(json_t *j, const uint64_t *c, int n)
+{
+	put_per_flow(j, "flow_counts", c, sizeof(*c), n, count_json);
+}
+
+/*
+ * An optional per-flow array field k back: 1 to TTCP_FLOWS_MAX entries,
+ * each read by one(v, dst, why) into *out (malloc'd, size bytes an
+ * entry); *n its length. 0, or -EINVAL with err naming the field and
+ * the entry (what: the entries' name).
+ */
+static int get_per_flow(json_t *j, const char *k, const char *what,
+			size_t size,
+			int (*one)(json_t *v, void *dst, char *why, size_t len),
+			void **out, int *n, char *err, size_t len)
+{
+	json_t *a = json_object_get(j, k), *v;
+	char why[200];
 	size_t i;
 
 	*out = NULL;
@@ -276,25 +340,49 @@ static int get_flows(json_t *j, uint64_t **out, int *n, char *err,
 		return 0;
 	if (!json_is_array(a) || !json_array_size(a) ||
 	    json_array_size(a) > TTCP_FLOWS_MAX) {
-		snprintf(err, len, "field \"flow_counts\" not an array of 1 to %d counts",
-			 TTCP_FLOWS_MAX);
+		snprintf(err, len, "field \"%s\" not an array of 1 to %d %s", k,
+			 TTCP_FLOWS_MAX, what);
 		return -EINVAL;
 	}
-	*out = calloc(json_array_size(a), sizeof(uint64_t));
+	*out = calloc(json_array_size(a), size);
 	if (!*out)
 		return -ENOMEM;
 	json_array_foreach(a, i, v) {
-		if (!json_is_integer(v) || json_integer_value(v) < 0) {
-			snprintf(err, len, "field \"flow_counts\": entry %zu is not a count",
-				 i);
+		if (one(v, (char *)*out + i * size, why, sizeof(why))) {
+			snprintf(err, len, "field \"%s\": flow %zu: %s", k, i + 1,
+				 why);
 			free(*out);
 			*out = NULL;
 			return -EINVAL;
 		}
-		(*out)[i] = (uint64_t)json_integer_value(v);
 	}
 	*n = (int)json_array_size(a);
 	return 0;
+}
+
+/* A flow's count: an integer of at least 0. */
+static int one_count(json_t *v, void *dst, char *why, size_t len)
+{
+	if (!json_is_integer(v) || json_integer_value(v) < 0) {
+		snprintf(why, len, "not a count");
+		return -EINVAL;
+	}
+	*(uint64_t *)dst = (uint64_t)json_integer_value(v);
+	return 0;
+}
+
+/* A flow's TCP facts (lib/core/tcpinfo's checks). */
+static int one_tcp(json_t *v, void *dst, char *why, size_t len)
+{
+	return tcpinfo_from_json(v, dst, why, len);
+}
+
+/* The per-flow counts back (optional); *out malloc'd. */
+static int get_flows(json_t *j, uint64_t **out, int *n, char *err,
+		     size_t len)
+{
+	return get_per_flow(j, "flow_counts", "counts", sizeof(**out),
+			    one_count, (void **)out, n, err, len);
 }
 
 int ctl_flows_match(const uint64_t *a, int na, const uint64_t *b, int nb,
@@ -388,6 +476,11 @@ json_t *ctl_hello_build(const struct ctl_hello *h)
 		json_object_set_new(j, "soak_next", json_boolean(h->soak_next));
 		json_object_set_new(j, "pair", json_integer(h->pair));
 	}
+	if (h->rate > 0) { /* --rate only */
+		json_object_set_new(j, "rate", json_real(h->rate));
+		json_object_set_new(j, "paced_by",
+				    json_string(rate_pacer_name(h->paced_by)));
+	}
 	put_quiet(j, h->omit_s, h->self_cpu_s);
 	if (h->decide)
 		json_object_set_new(j, "decide", json_true());
@@ -409,6 +502,27 @@ static int get_tri(json_t *j, const char *k, int *out, char *err,
 		return -EINVAL;
 	}
 	*out = json_is_true(v);
+	return 0;
+}
+
+/* The hello's --rate: its target and who paced it, both or neither. */
+static int get_hello_rate(json_t *j, struct ctl_hello *h, char *err,
+			  size_t len)
+{
+	char by[16];
+
+	if (get_rate(j, &h->rate, err, len))
+		return -EINVAL;
+	if (!h->rate)
+		return 0;
+	if (get_str(j, "paced_by", by, sizeof(by), 1, err, len))
+		return -EINVAL;
+	h->paced_by = rate_pacer_of(by);
+	if (h->paced_by <= PACED_NONE) {
+		snprintf(err, len, "field \"paced_by\": \"%s\" is not kernel or ttcp-sf",
+			 by);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -471,6 +585,8 @@ int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len)
 		return -EINVAL;
 	}
 	h->dir = (int)v;
+	if (get_hello_rate(j, h, err, len))
+		return -EINVAL;
 	if (get_tri(j, "decide", &h->decide, err, len) ||
 	    get_quiet(j, &h->omit_s, &h->self_cpu_s, err, len) ||
 	    get_u64(j, "pair", &v, 0, err, len))
@@ -483,6 +599,25 @@ int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len)
 	}
 	return get_flows(j, &h->flow_count, &h->nflows, err, len) ? -EINVAL :
 								    0;
+}
+
+static json_t *tcp_json(const void *e)
+{
+	return tcpinfo_json(e);
+}
+
+/* The flows' TCP facts as a JSON array (none: no key). */
+static void put_tcp(json_t *j, const struct tcpinfo *t, int n)
+{
+	put_per_flow(j, "tcp", t, sizeof(*t), n, tcp_json);
+}
+
+/* And back (optional), each reading checked; *out malloc'd. */
+static int get_tcp(json_t *j, struct tcpinfo **out, int *n, char *err,
+		   size_t len)
+{
+	return get_per_flow(j, "tcp", "readings", sizeof(**out), one_tcp,
+			    (void **)out, n, err, len);
 }
 
 json_t *ctl_report_build(const struct ctl_report *r,
@@ -511,6 +646,7 @@ json_t *ctl_report_build(const struct ctl_report *r,
 			    json_integer((json_int_t)r->rev_bytes));
 	json_object_set_new(j, "rev_elapsed_s", json_real(r->rev_elapsed_s));
 	put_flows(j, r->flow_count, r->nflows);
+	put_tcp(j, r->tcp, r->ntcp);
 	json_object_set_new(j, "zc_copied_pct",
 			    isfinite(r->zc_copied_pct) ?
 				    json_real(r->zc_copied_pct) :
@@ -589,7 +725,8 @@ int ctl_report_parse(json_t *j, struct ctl_report *r, char *err, size_t len)
 		snprintf(err, len, "field \"omit_bytes\" beyond \"bytes\"");
 		return -EINVAL;
 	}
-	if (get_flows(j, &r->flow_count, &r->nflows, err, len))
+	if (get_flows(j, &r->flow_count, &r->nflows, err, len) ||
+	    get_tcp(j, &r->tcp, &r->ntcp, err, len))
 		return -EINVAL;
 	r->host = json_incref(v);
 	return 0;
@@ -655,4 +792,7 @@ void ctl_report_free(struct ctl_report *r)
 	r->host = NULL;
 	free(r->flow_count);
 	r->flow_count = NULL;
+	free(r->tcp);
+	r->tcp = NULL;
+	r->ntcp = 0;
 }

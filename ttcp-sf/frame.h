@@ -18,9 +18,21 @@
 #include <stdint.h>
 
 #include "meter.h"
+#include "tcpinfo.h"
 
 #define TTCP_FLOWS_MAX 1024	/* -P at most: every setup and count */
 #define TTCP_MAX_SAMPLES 1000	/* --repeat / --confidence ceiling */
+#define TTCP_RATE_MAX 1.25e14	/* --rate at most, bytes/s (1 Pbit/s) */
+
+/* Who paced a sample sent at a rate (--rate). */
+enum rate_pacer {
+	PACED_NONE,	/* not paced */
+	PACED_KERNEL,	/* SO_MAX_PACING_RATE: TCP's own pacing */
+	PACED_APP,	/* ttcp-sf's token bucket (UDP) */
+};
+/* "kernel", "ttcp-sf" (NULL for PACED_NONE), and back (-1: neither). */
+const char *rate_pacer_name(int pacer);
+int rate_pacer_of(const char *name);
 
 /* -R, --bidir and -P: the setup frame of a data connection. */
 #define DIR_SETUP_TYPE "ttcp-sf-setup/1"
@@ -32,6 +44,8 @@ struct dir_setup {
 	double duration; /* seconds, 0 = by count */
 	int hot;		/* -R --hot: send a cache-hot buffer */
 	int flows, flow; /* -P: how many, and which this is */
+	double rate;	 /* --rate: the sample's bytes/s, 0 = unpaced */
+	int rate_per_flow; /* --rate-per-flow: rate is each flow's */
 };
 
 /* Its frame as JSON (new reference), and back: 0, or -EINVAL with why
@@ -102,6 +116,9 @@ struct ctl_hello {
 	int soak_next;		/* the next run's kind, so a receiver on
 				 * another box parks or wakes its soakers
 				 * before it starts; -1 not paired */
+	double rate;		/* --rate: the sample's target, bytes/s (0
+				 * = unpaced) */
+	int paced_by;		/* enum rate_pacer */
 	int pair;		/* paired (soak >= 0): which pair; absent:
 				 * sample / 2 (no run was made again) */
 	int decide;		/* 1: more and soak_next come after the
@@ -132,6 +149,8 @@ struct ctl_report {
 	double rev_elapsed_s;	/* and their seconds */
 	int nflows;		/* -P: flows, 0 = one connection */
 	uint64_t *flow_count;	/* their counts (parse: owned) */
+	int ntcp;		/* TCP: the flows' TCP_INFO readings */
+	struct tcpinfo *tcp;	/* (parse: owned) */
 	double omit_s;		/* --omit: the first seconds it left out */
 	uint64_t omit_bytes;	/* and their bytes; bytes is the total */
 	double self_cpu_s;	/* its own CPU-seconds over its window, NAN */

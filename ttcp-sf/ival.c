@@ -34,6 +34,11 @@ void ttcp_ival_start(const struct cfg *c, const char *side, int idx, int trans)
 		die("%s", err);
 }
 
+void ttcp_ival_unit(int trans)
+{
+	ival_unit(ttcp_iv, trans ? "transactions" : "bytes");
+}
+
 json_t *ttcp_ival_stop(uint64_t final)
 {
 	return ival_stop(ttcp_iv, final);

@@ -16,7 +16,8 @@ const struct ttcp_mode *const ttcp_modes[] = {
 };
 
 const struct ttcp_part *const ttcp_parts[] = {
-	&rr_part, &flows_part, &dir_part, &udp_part, NULL,
+	&rr_part, &flows_part, &dir_part, &udp_part, &rate_part, &tcp_part,
+	NULL,
 };
 
 const struct ttcp_mode *ttcp_xmit_mode(const struct cfg *c)
@@ -37,7 +38,7 @@ const struct ttcp_mode *ttcp_rcv_mode(const struct cfg *c,
 	for (i = 0; ttcp_modes[i]; i++)
 		if (ttcp_modes[i]->rcv_match && ttcp_modes[i]->rcv_match(c, o))
 			return ttcp_modes[i];
-	return NULL;
+	return &ttcp_stream_mode;
 }
 
 static int index_of(const struct ttcp_part *p)
@@ -65,6 +66,18 @@ void *sample_add(struct sample *s, const struct ttcp_part *p)
 void *sample_part(const struct sample *s, const struct ttcp_part *p)
 {
 	return s->part[index_of(p)];
+}
+
+void sample_drop(struct sample *s, const struct ttcp_part *p)
+{
+	int i = index_of(p);
+
+	if (!s->part[i])
+		return;
+	if (p->free)
+		p->free(s->part[i]);
+	free(s->part[i]);
+	s->part[i] = NULL;
 }
 
 const struct ttcp_part *sample_trans_part(const struct sample *s)

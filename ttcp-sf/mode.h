@@ -6,13 +6,17 @@
  * A mode is how one sample is made: a stream (TCP), UDP, request/
  * response (--rr, --crr, -u --rr), -R and --bidir, -P flows. The
  * transmitter's options pick one (xmit_match, first in ttcp_modes[]
- * that matches); the receiver's options, or what the data connection
- * opened with (a setup frame, or none), pick the receiver's (rcv_match).
+ * that matches); what the sample opened with picks the receiver's
+ * (rcv_match), as netperf's netserver answers what its client asks: a
+ * data connection's first bytes (a setup frame, --rr's setup frame, or
+ * data), or the first datagram on the UDP socket (UDP_RR's setup, or a
+ * UDP stream's start). The receiver's options only limit what it takes
+ * (rcv.c: -u UDP only, --rr or --crr request/response only).
  *
  * A part is what a sample carries beyond the common stream figures of
  * struct sample (ttcp.h): request/response's transactions and latencies,
  * -P's per-flow counts, the direction and the other way of -R and
- * --bidir, UDP's datagrams. Parts compose: -P --rr is a flows sample
+ * --bidir, UDP's datagrams, --rate's target, TCP's facts (TCP_INFO). Parts compose: -P --rr is a flows sample
  * with an rr part and a flows part. Each part's data is defined in its
  * mode's header and reached only there (sample_part); its hooks print
  * it, record it, put it in the hello or the report, check the other
@@ -32,22 +36,25 @@
 struct xmit;
 struct rcv;
 
-/* What a data connection opened with, on -r (rcv.c's accept and peek). */
+/* What a sample opened with, on -r (rcv.c's accept and peek): a data
+ * connection, or a datagram on the UDP socket. */
 struct rcv_open {
-	int fd;			/* the connection; -1 when the mode takes
-				 * its connections itself (--rr, -u) */
+	int fd;			/* the connection; -1 for a datagram */
 	int setup;		/* it opened with a setup frame: st */
 	struct dir_setup st;
+	int rr;			/* it opened with --rr's setup frame: su
+				 * (TCP: taken; UDP: peeked, still queued) */
+	struct rr_setup su;
+	int udp;		/* a datagram came (peeked, still queued) */
 };
 
 /* Each mode's file defines its mode with the members in this order:
- * name, xmit_match, rcv_match, xmit_open, xmit, rcv. */
+ * name, xmit_match, rcv_match, xmit_open, xmit, rcv, trans. */
 struct ttcp_mode {
 	const char *name;	/* "stream", "udp", "rr", "dir", "flows" */
 	/* -t: the options ask for this mode */
 	int (*xmit_match)(const struct cfg *c);
-	/* -r: this mode takes the sample: o NULL before any connection
-	 * (by the options alone), else what the connection opened with */
+	/* -r: this mode takes the sample that opened with o */
 	int (*rcv_match)(const struct cfg *c, const struct rcv_open *o);
 	/* -t: the lines before the first sample, what the samples share
 	 * (the source) */
@@ -58,6 +65,7 @@ struct ttcp_mode {
 	 * connection closed without a byte (not a sample: a port probe, or
 	 * a transmitter gone before its first byte) */
 	int (*rcv)(struct rcv *r, const struct rcv_open *o, struct sample *s);
+	int trans;	/* its -i counter counts transactions (--rr) */
 };
 
 /* The modes, in the order the transmitter's options are tried. */
@@ -66,8 +74,7 @@ extern const struct ttcp_mode ttcp_stream_mode, ttcp_udp_mode, ttcp_rr_mode,
 	ttcp_dir_mode, ttcp_flows_mode;
 /* -t's mode for the options (the stream when nothing else matches). */
 const struct ttcp_mode *ttcp_xmit_mode(const struct cfg *c);
-/* -r's mode: o NULL first (the options alone), then for what the
- * connection opened with; NULL when none takes it yet. */
+/* -r's mode for what the sample opened with. */
 const struct ttcp_mode *ttcp_rcv_mode(const struct cfg *c,
 				      const struct rcv_open *o);
 
@@ -99,6 +106,10 @@ struct ttcp_part {
 	 * the transmitter's, from its hello) */
 	void (*closing)(const struct rcv *r, const struct sample *s,
 			const char *method, int same);
+	/* -r: what the transmitter's hello brings to the sample (a part
+	 * the sample gets from it: a forward stream's --rate); called for
+	 * every part the sample does not have yet */
+	void (*hello)(struct sample *s, const struct ctl_hello *h);
 	/* 1 when the sample's bytes went the other way (-R: the receiver
 	 * sent them) */
 	int (*reverse)(const struct sample *s);
@@ -108,12 +119,16 @@ struct ttcp_part {
 
 /* The parts, in the order their hooks are called. */
 extern const struct ttcp_part *const ttcp_parts[];
-extern const struct ttcp_part rr_part, flows_part, dir_part, udp_part;
+extern const struct ttcp_part rr_part, flows_part, dir_part, udp_part,
+	rate_part, tcp_part;
 
 /* The part p of s, added (its data zeroed) or found; sample_part is NULL
  * when s has no such part. */
 void *sample_add(struct sample *s, const struct ttcp_part *p);
 void *sample_part(const struct sample *s, const struct ttcp_part *p);
+/* The part p of s, freed (a connection that closed empty was no
+ * sample: what it added goes). */
+void sample_drop(struct sample *s, const struct ttcp_part *p);
 /* The part whose counts are transactions, NULL for a stream. */
 const struct ttcp_part *sample_trans_part(const struct sample *s);
 /* The sample's rate: transactions/s (a part that counts them), else

@@ -12,6 +12,7 @@
 #include "ttcp.h"
 #include "units.h"
 
+#include <errno.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -49,6 +50,8 @@ enum {
 	O_RR_SIZE,
 	O_BURST,
 	O_RR_TIMEOUT,
+	O_RATE,
+	O_RATE_PER_FLOW,
 };
 
 /* Every option, in the usage's order. */
@@ -130,8 +133,16 @@ static const struct cli_set sets[] = {
 	CLI_VALUE(O_THREADS, "threads", "T", CLI_INT, TO(threads), 1, TTCP_FLOWS_MAX,
 		  "drive them from T epoll threads (default 1; both\n"
 		  "sides take it)"),
-	CLI_HEAD("Request/response (both sides; -r --rr answers what -t "
-		 "asks):"),
+	CLI_HEAD("Pacing (-t; the receiver learns the rate):"),
+	CLI_TAKE(O_RATE, "rate", "R",
+		 "send at R bits/s (iperf3's -b: 1G, 500M, 100mbit;\n"
+		 "125MB/s in bytes): the kernel paces TCP\n"
+		 "(SO_MAX_PACING_RATE), a token bucket paces UDP;\n"
+		 "with -P, R is the sum of the flows"),
+	CLI_SWITCH(O_RATE_PER_FLOW, "rate-per-flow", TO(rate_per_flow),
+		   "-P: R is each flow's (the sum is N times R)"),
+	CLI_HEAD("Request/response (-t; any -r answers what it asks, -r --rr "
+		 "only that):"),
 	CLI_TAKE(O_RR, "rr", NULL,
 		 "TCP_RR transactions (with -u: UDP_RR); -n counts\n"
 		 "transactions (default 10000), or --duration"),
@@ -202,6 +213,23 @@ static int rr_option(void *cfg, int opt, const char *arg)
 	return 1;
 }
 
+/* --rate R: bits per second as iperf3 and tc spell them, kept in
+ * bytes per second. */
+static void rate_arg(struct cfg *c, const char *arg)
+{
+	double bits;
+	int e = units_parse_rate(arg, &bits);
+
+	if (e)
+		die_usage("--rate %s: %s (a rate: 1G, 500M, 100mbit, 125MB/s)",
+			  arg, e == -ERANGE ? "too fast for any link" :
+					      "not a rate above 0");
+	if (bits < 8000)
+		die_usage("--rate %s: at least 8kbit/s (1000 bytes a second)",
+			  arg);
+	c->rate = bits / 8;
+}
+
 /* The side, ttcp's letters that do more than store, and the method. */
 static void option(void *cfg, int opt, const char *arg)
 {
@@ -224,6 +252,7 @@ static void option(void *cfg, int opt, const char *arg)
 		break;
 	case 'm': given.method = arg; break;
 	case O_NO_REPORT: c->report = 0; break;
+	case O_RATE: rate_arg(c, arg); break;
 	}
 }
 
@@ -404,6 +433,21 @@ static void check_rr(struct cfg *c)
 		c->nbuf = 10000;
 }
 
+/* --rate: the sending side's, for streams. */
+static void check_rate(const struct cfg *c)
+{
+	if (c->rate_per_flow && !c->rate)
+		die_usage("--rate-per-flow: with --rate R (R is then each flow's)");
+	if (c->rate_per_flow && c->flows == 1)
+		die_usage("--rate-per-flow: for -P (one flow has the whole rate)");
+	if (!c->rate)
+		return;
+	if (!c->trans)
+		die_usage("--rate: give it to -t (the receiver learns it from the setup frame or the hello)");
+	if (c->rr)
+		die_usage("--rate: for streams (--rr and --crr run as fast as their answers come)");
+}
+
 void parse_opts(struct cfg *c, int argc, char **argv)
 {
 	int ind;
@@ -419,6 +463,7 @@ void parse_opts(struct cfg *c, int argc, char **argv)
 	if (!c->rr)
 		check_udp(c);
 	check_rr(c);
+	check_rate(c);
 	if (c->duration > 0 && given.have_n)
 		die_usage("--duration and -n: choose one");
 	if (c->com.omit > 0 && (c->udp || c->rr || c->reverse || c->bidir ||

@@ -10,6 +10,7 @@
 #include "dir.h"
 #include "mode.h"
 #include "rr.h"
+#include "udp.h"
 #include "sig.h"
 #include "ttcp.h"
 #include "units.h"
@@ -51,6 +52,11 @@ static json_t *cfg_more(const struct cfg *c)
 				      c->com.outside_max));
 	json_object_set_new(j, "direction",
 			    json_string(dir_name(c->reverse, c->bidir)));
+	if (c->rate > 0) { /* --rate, in bits/s as given */
+		json_object_set_new(j, "rate_bps", json_real(c->rate * 8));
+		json_object_set_new(j, "rate_per_flow",
+				    json_boolean(c->rate_per_flow));
+	}
 	if (c->rr)
 		json_object_set_new(j, "rr",
 				    json_pack("{s:s, s:i, s:i, s:i}", "workload",
@@ -269,7 +275,7 @@ void out_closing(const char *recv_method, const char *method,
 	double el = s->elapsed_s > 0 ? s->elapsed_s : 0;
 
 	fprintf(ttcp_out, "ttcp-sf: %s <- %s %s: %.1f MB/s%s\n", recv_method,
-		method, c->udp ? "udp" : "tcp",
+		method, sample_part(s, &udp_part) ? "udp" : "tcp",
 		el > 0 ? (double)s->bytes / el / 1e6 : 0.0,
 		same ? " (same box)" : "");
 }

@@ -162,57 +162,134 @@ static int empty_sample(struct rcv *r, int fd, struct sample *s)
 }
 
 /*
- * A sample on a data connection: accepted within the wait, what it
- * opens with peeked (a setup frame, or data), and made by the mode that
- * asks for (stream, -R/--bidir, -P). A connection that closes without a
- * byte is not the sample: accept again, the wait shortened. 0 or -1
- * when stopped.
+ * The datagram waiting on the UDP socket, peeked (it stays queued for
+ * the mode): 1 when it opens a sample (o filled: UDP_RR's setup, or a
+ * UDP stream's start: ttcp-sf's start datagram or data; with -u any
+ * datagram, as a plain ttcp's start marker may be anything short), 0
+ * when it was dropped (an earlier sample's end datagrams, a stray).
+ */
+static int dgram_open(struct rcv *r, struct rcv_open *o)
+{
+	const struct cfg *c = r->c;
+	unsigned char b[RR_SETUP];
+	uint32_t m = 0;
+	ssize_t n = recv(r->ufd, b, sizeof(b), MSG_PEEK | MSG_TRUNC);
+
+	if (n < 0)
+		return 0; /* gone (an ICMP error, say): wait again */
+	o->fd = -1;
+	o->udp = 1;
+	if (n == RR_SETUP && !rr_setup_get(b, &o->su, NULL, 0) &&
+	    o->su.kind == RR_UDP) {
+		o->rr = 1;
+		return 1;
+	}
+	if (n >= TTCP_UDP_HDR)
+		memcpy(&m, b, 4);
+	if (!c->rr && (c->udp || (n == 4 && !memcmp(b, "ZCBS", 4)) ||
+		       ntohl(m) == TTCP_UDP_MAGIC))
+		return 1;
+	log_debug("a datagram of %zd bytes that opens no sample%s: dropped",
+		  n, c->rr ? " (this receiver takes UDP_RR only)" : "");
+	recv(r->ufd, b, sizeof(b), 0);
+	return 0;
+}
+
+/* Options only limit what the receiver takes (--rr, --crr: request/
+ * response only): a sample it refuses ends the run, naming it. */
+static void check_limits(const struct rcv *r, const struct rcv_open *o)
+{
+	if (r->c->rr && !o->rr)
+		die("transmitter %s sent no --rr setup frame (phase: setup): this receiver answers request/response only (--rr); without --rr it follows any mode",
+		    r->peer);
+}
+
+/* A data connection just accepted: what it opens with, peeked. 1 with
+ * o filled, 0 when it closed without a byte (the wait shortened), or
+ * 2 when it brought the hello of a sample that sent nothing. */
+static int conn_open(struct rcv *r, struct rcv_wait *w, struct rcv_open *o)
+{
+	const struct cfg *c = r->c;
+	char err[512];
+	int d;
+
+	fprintf(ttcp_out, "ttcp-r: accept from %s\n", r->peer);
+	fflush(ttcp_out);
+	ttcp_socket_opts(c, o->fd, 0);
+	d = ttcp_peek_open(o->fd, c->timeout_ms, &o->st, &o->su,
+			   w->empty[0] ? &r->hello : NULL, err, sizeof(err));
+	if (d < 0)
+		die("transmitter %s: %s (phase: setup)", r->peer, err);
+	if (d == OPEN_HELLO)
+		return 2;
+	if (d == OPEN_EMPTY) {
+		close(o->fd);
+		rcv_wait_empty(r, w); /* a port probe, or a transmitter
+				       * gone before a byte */
+		return 0;
+	}
+	o->setup = d == OPEN_SETUP;
+	o->rr = d == OPEN_RR;
+	return 1;
+}
+
+/*
+ * A sample: a data connection accepted within the wait (unless -u) or
+ * a datagram on the UDP socket (when it is open), what it opens with
+ * peeked, and made by the mode it asks for (stream, -R/--bidir, -P,
+ * --rr/--crr, UDP, UDP_RR). A connection that closes without a byte is
+ * not the sample: accept again, the wait shortened. 0 or -1 when
+ * stopped.
  */
 static int conn_sample(struct rcv *r, int first, struct sample *s)
 {
 	const struct cfg *c = r->c;
+	const struct ttcp_mode *m;
 	struct rcv_open o;
 	struct rcv_wait w;
-	char err[512];
-	int d, k;
+	int k;
 
 	rcv_wait_init(&w, first ? c->wait_ms : c->timeout_ms, NULL);
 	for (;;) {
 		memset(&o, 0, sizeof(o));
-		o.fd = rcv_accept_data(r, &w, "data accept");
-		if (o.fd <= 0) {
+		k = rcv_accept_any(r, &w, "data accept",
+				   c->udp ? RCV_UDP : RCV_TCP | RCV_UDP);
+		if (k == RCV_DGRAM) {
+			if (!dgram_open(r, &o))
+				continue;
+		} else if (k <= 0) {
 			if (sig_stop)
 				return -1;
+			if (c->udp)
+				die("no UDP data within %d ms (phase: start)",
+				    w.ms);
 			rcv_wait_over(r, &w);
+		} else {
+			o.fd = k;
+			k = conn_open(r, &w, &o);
+			if (k == 2)
+				return empty_sample(r, o.fd, s);
+			if (!k)
+				continue;
 		}
-		fprintf(ttcp_out, "ttcp-r: accept from %s\n", r->peer);
-		fflush(ttcp_out);
-		ttcp_socket_opts(c, o.fd, 0);
-		d = ttcp_peek_open(o.fd, c->timeout_ms, &o.st,
-			     w.empty[0] ? &r->hello : NULL, err, sizeof(err));
-		if (d < 0)
-			die("transmitter %s: %s (phase: setup)", r->peer, err);
-		if (d == OPEN_HELLO)
-			return empty_sample(r, o.fd, s);
-		o.setup = d == OPEN_SETUP;
-		k = ttcp_rcv_mode(c, &o)->rcv(r, &o, s);
+		check_limits(r, &o);
+		m = ttcp_rcv_mode(c, &o);
+		ttcp_ival_unit(m->trans);
+		k = m->rcv(r, &o, s);
 		if (k != 1)
 			return k;
-		rcv_wait_empty(r, &w); /* a port probe, or a transmitter
-					* gone before a byte */
+		rcv_wait_empty(r, &w); /* a stream closed without a byte */
 	}
 }
 
-/* One sample of what comes, -i's reporter around; -1 when stopped. A
- * mode the options name (--rr, -u) takes its connections itself. */
+/* One sample of what comes, -i's reporter around; -1 when stopped. */
 static int run_sample(struct rcv *r, int idx, struct sample *s)
 {
 	const struct cfg *c = r->c;
-	const struct ttcp_mode *m = ttcp_rcv_mode(c, NULL);
 	int stop;
 
 	ttcp_ival_start(c, "r", idx, c->rr != 0);
-	stop = m ? m->rcv(r, NULL, s) : conn_sample(r, idx == 0, s);
+	stop = conn_sample(r, idx == 0, s);
 	s->intervals = ttcp_ival_stop(sample_count(s));
 	return stop;
 }
@@ -235,6 +312,22 @@ static void check_hello(const struct rcv *r, const struct ctl_hello *h,
 	for (i = 0; ttcp_parts[i]; i++)
 		if (s->part[i] && ttcp_parts[i]->check_hello)
 			ttcp_parts[i]->check_hello(r, h, s);
+}
+
+/* What the hello brings to the sample (a forward stream's --rate): the
+ * parts it adds, and their lines. */
+static void from_hello(const struct cfg *c, struct sample *s,
+		       const struct ctl_hello *h)
+{
+	int i;
+
+	for (i = 0; ttcp_parts[i]; i++) {
+		if (s->part[i] || !ttcp_parts[i]->hello)
+			continue;
+		ttcp_parts[i]->hello(s, h);
+		if (s->part[i] && ttcp_parts[i]->lines)
+			ttcp_parts[i]->lines("r", c, s);
+	}
 }
 
 /* Both ends leave out the same first seconds (--omit, as the hello
@@ -302,6 +395,7 @@ static int one_sample(struct rcv *r, int idx)
 		s.metered = h.soak == 1;
 		s.pair = h.pair;
 		check_hello(r, &h, &s);
+		from_hello(c, &s, &h);
 		check_omit(r, &h);
 	} else {
 		if (c->report)
@@ -351,17 +445,21 @@ int do_receive(const struct cfg *c, struct res_doc *d)
 			    sizeof(err));
 	if (r.lfd < 0)
 		die("listen on %s:%d: %s", bind, c->port, err);
-	if (c->udp) {
-		r.ufd = sock_listen(bind, port, SOCK_DGRAM, 0, NULL, err,
-				    sizeof(err));
-		if (r.ufd < 0)
-			die("UDP %s:%d: %s", bind, c->port, err);
+	/* UDP on the same port: -u's, and a plain receiver's too, so it
+	 * follows a UDP stream or UDP_RR (a port UDP cannot have is then
+	 * a warning: it follows the TCP modes) */
+	r.ufd = sock_listen(bind, port, SOCK_DGRAM, 0, NULL, err, sizeof(err));
+	if (r.ufd < 0 && c->udp)
+		die("UDP %s:%d: %s", bind, c->port, err);
+	if (r.ufd < 0)
+		log_warn("UDP %s:%d: %s: this receiver follows TCP only", bind,
+			 port, err);
+	else
 		ttcp_socket_opts(c, r.ufd, 0);
-	}
 	/* -p 0 picks a free port (tests): the line says which */
 	fprintf(ttcp_out, "ttcp-r: buflen=%zu, nbuf=%ld, align=%zu/%zu, port=%d  %s  method %s\n",
 		c->buflen, c->nbuf, c->align, c->offset, port,
-		c->udp ? "udp" : "tcp", r.ops->name);
+		c->udp ? "udp" : r.ufd >= 0 ? "tcp+udp" : "tcp", r.ops->name);
 	ttcp_cpu_open(c, &r.w);
 	if (c->com.cpu) /* the transmitter says whether runs are paired */
 		out_meters("r", &r.w, d, 0);

@@ -71,6 +71,15 @@ void rcv_stray(struct rcv *r, const char *peer, const char *phase,
  */
 int rcv_accept_data(struct rcv *r, const struct rcv_wait *w,
 		    const char *phase);
+/* The same for the first connection of a sample, which may also be a
+ * datagram on the UDP socket: what names what may come (RCV_TCP,
+ * RCV_UDP; a UDP socket that could not be opened never comes), and
+ * RCV_DGRAM when a datagram waits (not taken). */
+#define RCV_TCP	  1u
+#define RCV_UDP	  2u
+#define RCV_DGRAM (-2)
+int rcv_accept_any(struct rcv *r, const struct rcv_wait *w, const char *phase,
+		   unsigned what);
 /*
  * The report window: the first connection whose first frame is our hello
  * is the transmitter's; others are logged and closed, and the window

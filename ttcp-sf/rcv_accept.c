@@ -119,14 +119,33 @@ void rcv_wait_over(const struct rcv *r, const struct rcv_wait *w)
 	die("no transmitter connected within %d ms (phase: accept)", w->ms);
 }
 
-/*
- * Wait for the transmitter's data connection; 0 when the wait is over.
- * Once a hello named the transmitter, connections from other hosts are
- * strays.
- */
-int rcv_accept_data(struct rcv *r, const struct rcv_wait *wt,
-		    const char *phase)
+/* Wait for the listener (tcp) or a datagram on the UDP socket (udp): 1
+ * a connection waits, 2 a datagram, 0 the wait is over, -1 stopped. */
+static int wait_either(struct rcv *r, int tcp, int udp, int left)
 {
+	struct pollfd p[2];
+	int n = 0, w;
+
+	if (tcp)
+		p[n++] = (struct pollfd){.fd = r->lfd, .events = POLLIN};
+	if (udp)
+		p[n++] = (struct pollfd){.fd = r->ufd, .events = POLLIN};
+	w = poll(p, (nfds_t)n, left ? left : -1);
+	if (sig_stop)
+		return -1;
+	if (w < 0)
+		return errno == EINTR ? 3 : 0; /* 3: again */
+	if (!w)
+		return 0;
+	if (udp && (p[n - 1].revents & POLLIN))
+		return 2;
+	return 1;
+}
+
+int rcv_accept_any(struct rcv *r, const struct rcv_wait *wt, const char *phase,
+		   unsigned what)
+{
+	int tcp = !!(what & RCV_TCP), udp = (what & RCV_UDP) && r->ufd >= 0;
 	struct sockaddr_storage from;
 	char peer[64];
 	int fd, w, left;
@@ -136,13 +155,15 @@ int rcv_accept_data(struct rcv *r, const struct rcv_wait *wt,
 			       (int)((wt->deadline - clock_now()) * 1000) : 0;
 		if (wt->deadline && left <= 0)
 			return 0;
-		w = sock_wait(r->lfd, POLLIN, left);
-		if (sig_stop)
+		w = wait_either(r, tcp, udp, left);
+		if (w == -1)
 			return -1;
-		if (w == -EINTR)
+		if (w == 3)
 			continue;
 		if (w == 0)
 			return 0;
+		if (w == 2)
+			return RCV_DGRAM;
 		fd = accept_one(r, &from, phase);
 		if (fd < 0)
 			continue;
@@ -155,6 +176,12 @@ int rcv_accept_data(struct rcv *r, const struct rcv_wait *wt,
 		snprintf(r->peer, sizeof(r->peer), "%s", peer);
 		return fd;
 	}
+}
+
+int rcv_accept_data(struct rcv *r, const struct rcv_wait *w,
+		    const char *phase)
+{
+	return rcv_accept_any(r, w, phase, RCV_TCP);
 }
 
 /* A report-window connection, read until its first frame is whole. */

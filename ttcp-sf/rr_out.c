@@ -176,6 +176,7 @@ static void rr_doc(struct res_doc *d, const struct cfg *c, json_t *j,
 	const struct rr_part *p = rr_of(s);
 	size_t i;
 
+	rr_out_metrics(d); /* a receiver that followed --rr: declared now */
 	res_sample_set(j, "trans_per_s", tps(s));
 	json_object_set_new(j, "transactions",
 			    json_integer((json_int_t)p->trans));

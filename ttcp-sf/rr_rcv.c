@@ -1,9 +1,10 @@
 /*
- * rr_rcv.c: the receiver's side of request/response (rr.h), run by
- * -r --rr: it answers what the transmitter's setup frame asks (TCP_RR on
- * one connection, TCP_CRR a connection per transaction, UDP_RR on the
- * UDP socket) and counts the transactions, so both ends' counts meet in
- * the end-of-run exchange. A transmitter that vanishes mid-request, or
+ * rr_rcv.c: the receiver's side of request/response (rr.h), run by any
+ * -r whose sample opened with --rr's setup frame (rcv.c took it from the
+ * data connection, or peeked it on the UDP socket): it answers what the
+ * frame asks (TCP_RR on one connection, TCP_CRR a connection per
+ * transaction, UDP_RR on the UDP socket) and counts the transactions,
+ * so both ends' counts meet in the end-of-run exchange. A transmitter that vanishes mid-request, or
  * goes quiet past --timeout, ends the run with one line, never a hang.
  */
 #include "config.h"
@@ -14,6 +15,7 @@
 #include "log.h"
 #include "rcv.h"
 #include "rr.h"
+#include "tcp.h"
 #include "udp.h"
 #include "sig.h"
 #include "sock.h"
@@ -80,7 +82,7 @@ static int next_conn(struct rrs *x, struct rcv_wait *w, struct rr_setup *su)
 	if (n < 0)
 		fault(x, "setup", n, RR_SETUP);
 	if (n < RR_SETUP || memcmp(b, RR_MAGIC, 6))
-		die("transmitter %s sent no --rr setup frame (phase: setup): run it with --rr or --crr",
+		die("transmitter %s sent no --rr setup frame for its next connection (phase: setup)",
 		    x->r->peer);
 	if (rr_setup_get(b, su, why, sizeof(why)))
 		die("transmitter %s: --rr setup frame: %s (phase: setup)",
@@ -140,6 +142,7 @@ static int crr(struct rrs *x, int fd)
 	for (;;) {
 		if (!answer(x, fd))
 			fault(x, "request", 0, x->su.req);
+		tcp_conn(x->s, fd);
 		close(fd);
 		fd = next_one(x, "connection for the next --crr transaction",
 			      &su);
@@ -184,19 +187,17 @@ static int rr_flows(struct rrs *x, int fd)
 	return 0;
 }
 
-static int tcp_serve(struct rrs *x, int first)
+/* TCP_RR or TCP_CRR on the connection that opened with su (rcv.c took
+ * the frame). */
+static int tcp_serve(struct rrs *x, int fd, const struct rr_setup *su)
 {
-	const struct cfg *c = x->r->c;
-	struct rcv_wait w;
 	double t0;
-	int fd, r = 0;
+	int r = 0;
 
-	rcv_wait_init(&w, first ? c->wait_ms : c->timeout_ms, NULL);
-	do
-		fd = next_conn(x, &w, &x->su);
-	while (fd == 0);
-	if (fd < 0)
-		return -1;
+	x->su = *su;
+	if (su->kind == RR_UDP || su->kind == RR_UDP_END)
+		die("transmitter %s sent a UDP_RR setup over TCP (phase: setup)",
+		    x->r->peer);
 	if (x->su.kind == RR_CRR_END)
 		die("transmitter %s ended a sample it never began (phase: setup)",
 		    x->r->peer);
@@ -213,8 +214,10 @@ static int tcp_serve(struct rrs *x, int first)
 	if (x->su.kind == RR_CRR) {
 		r = crr(x, fd);
 	} else {
+		tcp_watch(x->s, &fd, 1);
 		while (!sig_stop && answer(x, fd))
 			;
+		tcp_done(x->s, 0);
 		close(fd); /* the transmitter's clock stops at this EOF */
 	}
 	x->s->elapsed_s = clock_now() - t0;
@@ -349,9 +352,8 @@ int rr_rcv_sample(struct rcv *r, const struct rcv_open *o, struct sample *s)
 	struct rrs x = {.r = r, .s = s};
 	int first = r->sample == 0, ret;
 
-	(void)o;
 	x.p = sample_add(s, &rr_part);
-	ret = r->c->udp ? udp_serve(&x, first) : tcp_serve(&x, first);
+	ret = o->udp ? udp_serve(&x, first) : tcp_serve(&x, o->fd, &o->su);
 	x.p->kind = x.su.kind;
 	x.p->req = x.su.req;
 	x.p->resp = x.su.resp;
@@ -359,7 +361,7 @@ int rr_rcv_sample(struct rcv *r, const struct rcv_open *o, struct sample *s)
 	s->calls = x.p->trans;
 	s->zc_copied_pct = NAN;
 	s->lost = -1;
-	if (r->c->udp)
+	if (o->udp)
 		sample_add(s, &udp_part); /* its datagrams' keys */
 	free(x.req);
 	free(x.resp);

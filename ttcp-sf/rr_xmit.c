@@ -15,6 +15,7 @@
 #include "ival.h"
 #include "log.h"
 #include "rr.h"
+#include "tcp.h"
 #include "udp.h"
 #include "xmit.h"
 #include "sig.h"
@@ -81,7 +82,7 @@ fault(const struct rrx *x, const char *phase, ssize_t r, size_t want)
 	if (r == -ETIMEDOUT)
 		die("receiver %s:%d (phase: %s): no answer within %d ms%s",
 		    c->host, c->port, where, c->timeout_ms,
-		    n == 1 ? " (is it running with -r --rr?)" : "");
+		    n == 1 ? " (is it ttcp-sf -r, not limited to -u?)" : "");
 	if (r < 0)
 		die("receiver %s:%d (phase: %s): %s", c->host, c->port, where,
 		    strerror((int)-r));
@@ -228,6 +229,7 @@ static void tcp_rr(struct rrx *x)
 {
 	int fd = ttcp_connect(x->c, SOCK_STREAM);
 
+	tcp_watch(x->s, &fd, 1);
 	bound_fd(x->bound, fd);
 	if (x->c->burst > 1)
 		tcp_burst(x, fd);
@@ -236,6 +238,7 @@ static void tcp_rr(struct rrx *x)
 	shutdown(fd, SHUT_WR);
 	rr_drain(x, fd);
 	bound_fd(x->bound, -1);
+	tcp_done(x->s, 0);
 	close(fd);
 }
 
@@ -260,6 +263,7 @@ static void tcp_crr(struct rrx *x)
 		if (r != (ssize_t)c->rr_resp)
 			fault(x, "response", r, c->rr_resp);
 		bound_fd(x->bound, -1);
+		tcp_conn(x->s, fd);
 		close(fd);
 		t1 = clock_ns();
 		hist_add(x->p->lat, t1 - t0);
@@ -300,7 +304,7 @@ static void udp_handshake(struct rrx *x, int fd, const unsigned char *b,
 				return;
 		}
 		if (clock_ns() >= deadline)
-			die("receiver %s:%d (phase: UDP %s): no answer within %d ms (is it running with -r -u --rr?)",
+			die("receiver %s:%d (phase: UDP %s): no answer within %d ms (is it ttcp-sf -r, its UDP port open?)",
 			    c->host, c->port, phase, c->timeout_ms);
 	}
 }
@@ -443,7 +447,8 @@ static int rr_xmit_match(const struct cfg *c)
 
 static int rr_rcv_match(const struct cfg *c, const struct rcv_open *o)
 {
-	return !o && c->rr;
+	(void)c;
+	return o->rr;
 }
 
 static void rr_xmit_open(struct xmit *t)
@@ -453,4 +458,4 @@ static void rr_xmit_open(struct xmit *t)
 
 const struct ttcp_mode ttcp_rr_mode = {
 	"rr", rr_xmit_match, rr_rcv_match,
-	rr_xmit_open, rr_xmit, rr_rcv_sample};
+	rr_xmit_open, rr_xmit, rr_rcv_sample, 1};

@@ -9,6 +9,8 @@
 #include "clock.h"
 #include "ival.h"
 #include "log.h"
+#include "rate.h"
+#include "tcp.h"
 #include "rcv.h"
 #include "sig.h"
 #include "sock.h"
@@ -75,6 +77,7 @@ static void stream_xmit(struct xmit *t, struct sample *s)
 	const struct cfg *c = t->c;
 	uint64_t total = c->duration > 0 ? 0 : (uint64_t)c->buflen * c->nbuf;
 	double t0, deadline = 0;
+	struct pace_keep pk;
 	struct bound *b;
 	char err[512];
 	struct xfer *x;
@@ -82,12 +85,17 @@ static void stream_xmit(struct xmit *t, struct sample *s)
 	int fd;
 
 	fd = ttcp_connect(c, SOCK_STREAM);
+	rate_pace_sock("t", fd, c->rate, 0, 1);
 	x = xfer_open(t->ops, fd, &t->src, c->buflen, err, sizeof(err));
 	if (!x)
 		die("%s", err);
 	x->timeout_ms = c->timeout_ms;
 	if (c->com.omit <= 0)
 		cpuwin_start(&t->w, NULL, 0);
+	tcp_watch(s, &fd, 1);
+	/* the keeper holds the whole stream at the target, --omit's part
+	 * too: it counts every byte since the connection */
+	rate_keep(&pk, c->rate, &fd, 1, &x->bytes);
 	ival_watch(ttcp_iv, &x->bytes);
 	t0 = clock_now();
 	if (c->com.omit > 0)
@@ -98,6 +106,7 @@ static void stream_xmit(struct xmit *t, struct sample *s)
 	n = xfer_send_stream(x, s->omit_bytes,
 			     total ? total - s->omit_bytes : 0, deadline,
 			     &sig_stop);
+	rate_keep_stop(&pk);
 	if (n < 0) {
 		bound_check(b, c, "data");
 		die("receiver %s:%d (phase: data, after %llu bytes): %s",
@@ -110,6 +119,7 @@ static void stream_xmit(struct xmit *t, struct sample *s)
 	bound_stop(b);
 	s->elapsed_s = clock_now() - t0;
 	cpuwin_stop(&t->w, &s->cpu, NULL, 0);
+	tcp_done(s, 0);
 	s->bytes = (uint64_t)n;
 	s->calls = x->calls - s->omit_calls;
 	s->counters = xfer_counters_json(x);
@@ -169,6 +179,7 @@ static int stream_rcv(struct rcv *r, const struct rcv_open *o,
 	x->touch = c->touch;
 	if (c->com.omit <= 0)
 		cpuwin_start(&r->w, NULL, 0);
+	tcp_watch(s, &o->fd, 1);
 	ival_watch(ttcp_iv, &x->bytes);
 	t0 = clock_now();
 	ended = c->com.omit > 0 && rcv_omit(r, x, s, &t0);
@@ -176,10 +187,12 @@ static int stream_rcv(struct rcv *r, const struct rcv_open *o,
 	ival_watch(ttcp_iv, NULL);
 	s->elapsed_s = clock_now() - t0;
 	cpuwin_stop(&r->w, &s->cpu, NULL, 0);
+	tcp_done(s, 0);
 	if (ended && s->omit_bytes)
 		fprintf(ttcp_out, "ttcp-r: the stream ended %.3f s in, before --omit's %g s: no measured part\n",
 			s->omit_s, c->com.omit);
 	if (n == 0 && !s->omit_bytes && !sig_stop) {
+		tcp_drop(s);
 		xfer_close(x);
 		close(o->fd);
 		return 1;
@@ -202,9 +215,9 @@ static int stream_rcv(struct rcv *r, const struct rcv_open *o,
 static int stream_rcv_match(const struct cfg *c, const struct rcv_open *o)
 {
 	(void)c;
-	return o && !o->setup;
+	return !o->setup && !o->rr && !o->udp;
 }
 
 const struct ttcp_mode ttcp_stream_mode = {
 	"stream", NULL, stream_rcv_match,
-	xmit_open_source, stream_xmit, stream_rcv};
+	xmit_open_source, stream_xmit, stream_rcv, 0};

@@ -62,11 +62,14 @@ struct cfg {
 	int threads;		/* --threads: their epoll threads (1) */
 	int busy_poll;		/* --busy-poll: SO_BUSY_POLL usecs, 0 = leave */
 	int cork;		/* --cork: TCP_CORK on the sending socket */
+	double rate;		/* --rate: bytes/s of the sample (all its
+				 * flows), 0 = as fast as it goes */
+	int rate_per_flow;	/* --rate-per-flow: rate is each flow's */
 };
 
 /* What one side measured in one sample: the figures of every mode, and
  * the parts of a mode's own (mode.h). */
-#define TTCP_PARTS 4		/* parts of ttcp_parts[] (mode.h) */
+#define TTCP_PARTS 6		/* parts of ttcp_parts[] (mode.h) */
 struct sample {
 	uint64_t bytes;		/* payload moved (--omit: after T) */
 	uint64_t calls;		/* I/O calls */
@@ -138,19 +141,24 @@ int ctl_recv_frame(int fd, int ms, json_t **out, size_t *got, char *err,
 		   size_t len);
 /* What a data connection opens with (ttcp_peek_open). */
 enum ttcp_open {
-	OPEN_STREAM, /* a classic stream (nothing taken), or closed at once */
+	OPEN_STREAM, /* a classic stream (nothing taken), or nothing came
+		      * within the wait (the stream's own wait says so) */
 	OPEN_SETUP,  /* a setup frame, taken: *st filled */
 	OPEN_HELLO,  /* a ttcp-sf hello, taken: *h filled (the data of its
 		     * sample never came: a connection closed empty) */
+	OPEN_RR,     /* --rr's 20-byte setup frame, taken: *su filled */
+	OPEN_EMPTY,  /* closed without a byte (a port probe) */
 };
 /*
  * -r: what fd's first bytes are (enum ttcp_open). A frame is read whole,
  * of any size a frame may have, within timeout_ms, without a busy wait.
  * -1 with why when it is a frame but not a good setup (a field out of
- * range, say), or when it stalls; h NULL: a hello is not expected.
+ * range, say), or when it stalls; su NULL: an --rr setup is not expected
+ * (-1 when one comes), h NULL: a hello is not.
  */
 int ttcp_peek_open(int fd, int timeout_ms, struct dir_setup *st,
-	     struct ctl_hello *h, char *why, size_t len);
+		   struct rr_setup *su, struct ctl_hello *h, char *why,
+		   size_t len);
 
 /* ival.c: -i SECS and --json-stream, lib/cpu/ival's reporter with
  * ttcp's words ("ttcp-t", "ttcp-r"; bytes, or transactions with --rr).
@@ -161,6 +169,9 @@ extern struct ival *ttcp_iv;	/* NULL without -i/--json-stream */
  * trans: the counter counts transactions, else bytes. */
 void ttcp_ival_start(const struct cfg *c, const char *side, int idx,
 		     int trans);
+/* -r: what the sample counts, once the transmitter asked for it (trans:
+ * transactions, else bytes). */
+void ttcp_ival_unit(int trans);
 /* Stop: the last (partial) interval up to the final count; returns the
  * sample's intervals (new reference; NULL without -i). */
 json_t *ttcp_ival_stop(uint64_t final);

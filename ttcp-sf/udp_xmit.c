@@ -9,6 +9,7 @@
 #include "clock.h"
 #include "ival.h"
 #include "log.h"
+#include "pace.h"
 #include "sig.h"
 #include "rr.h"
 #include "ttcp.h"
@@ -68,6 +69,7 @@ static void udp_xmit(struct xmit *t, struct sample *s)
 	struct xfer_source *src = &t->src;
 	uint64_t seq, n = c->duration > 0 ? UINT64_MAX : (uint64_t)c->nbuf;
 	double t0, deadline = 0;
+	struct pace pc;
 	uint32_t cnt;
 	int fd, i;
 
@@ -77,8 +79,12 @@ static void udp_xmit(struct xmit *t, struct sample *s)
 	t0 = clock_now();
 	if (c->duration > 0)
 		deadline = t0 + c->duration;
+	/* --rate: the kernel paces UDP only under fq: a token bucket */
+	pace_init(&pc, c->rate, pace_burst(c->rate, c->buflen), t0);
 	ival_watch(ttcp_iv, &s->bytes);
 	for (seq = 0; seq < n && !sig_stop; seq++) {
+		if (c->rate > 0 && pace_wait(&pc, c->buflen, &sig_stop))
+			break;
 		if (deadline > 0 && clock_now() >= deadline)
 			break;
 		udp_fill(c, src, seq);
@@ -108,12 +114,13 @@ static int udp_xmit_match(const struct cfg *c)
 
 static int udp_rcv_match(const struct cfg *c, const struct rcv_open *o)
 {
-	return !o && c->udp;
+	(void)c;
+	return o->udp && !o->rr;
 }
 
 const struct ttcp_mode ttcp_udp_mode = {
 	"udp", udp_xmit_match, udp_rcv_match,
-	xmit_open_source, udp_xmit, udp_rcv_sample};
+	xmit_open_source, udp_xmit, udp_rcv_sample, 0};
 
 /* UDP's part: the datagrams each side counted (common figures of the
  * hello and the report), in the document and checked. */
@@ -149,5 +156,14 @@ static void udp_check_report(const struct cfg *c, const struct sample *s,
 		(unsigned long long)s->dgrams, (long long)rep->lost);
 }
 
+/* The case is UDP's: a receiver that followed it was not started -u. */
+static void udp_params(json_t *params, const struct cfg *c,
+		       const struct sample *s)
+{
+	(void)c, (void)s;
+	json_object_set_new(params, "proto", json_string("udp"));
+}
+
 const struct ttcp_part udp_part = {
-	.name = "udp", .doc = udp_doc, .check_report = udp_check_report};
+	.name = "udp", .params = udp_params, .doc = udp_doc,
+	.check_report = udp_check_report};

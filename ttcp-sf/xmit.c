@@ -15,6 +15,7 @@
 #include "log.h"
 #include "peerrep.h"
 #include "quiet.h"
+#include "rate.h"
 #include "rr.h"
 #include "udp.h"
 #include "series.h"
@@ -251,8 +252,14 @@ static void print_run_kind(const struct xmit *t, const struct sample *s)
 /* One sample of the mode, -i's reporter around. */
 static void run_sample(struct xmit *t, int idx, struct sample *s)
 {
-	ttcp_ival_start(t->c, "t", idx, t->c->rr != 0);
+	const struct cfg *c = t->c;
+
+	ttcp_ival_start(c, "t", idx, c->rr != 0);
 	t->mode->xmit(t, s);
+	if (c->rate > 0)
+		rate_add(s, rate_sample_target(c->rate, c->rate_per_flow,
+					       c->flows),
+			 c->udp ? PACED_APP : PACED_KERNEL);
 	s->intervals = ttcp_ival_stop(sample_count(s));
 }
 
@@ -409,7 +416,7 @@ static void summary(struct xmit *t)
 	int n, paired = ser->cfg.paired;
 	struct stats_summary ss;
 	const double *x = series_results(ser, 0, &n);
-	char note[256];
+	char note[256], paced[64], r[32];
 
 	if (n > 1) {
 		stats_summarize(x, (size_t)n, &ss);
@@ -425,10 +432,17 @@ static void summary(struct xmit *t)
 			       paired ? t->paired_by : NULL);
 		return;
 	}
-	fprintf(ttcp_out, "ttcp-sf: %s %s %zux%ld %s %s: %.1f MB/s%s%s%s%s\n",
+	paced[0] = 0;
+	if (c->rate > 0)
+		snprintf(paced, sizeof(paced), ", paced at %s",
+			 units_fmt_rate(8 * rate_sample_target(c->rate,
+							       c->rate_per_flow,
+							       c->flows),
+					r, sizeof(r)));
+	fprintf(ttcp_out, "ttcp-sf: %s %s %zux%ld %s %s: %.1f MB/s%s%s%s%s%s\n",
 		t->ops->name, c->udp ? "udp" : "tcp", c->buflen, c->nbuf,
 		c->reverse ? "<-" : "->", c->host, stats_median(x, (size_t)n),
-		n > 1 ? " (median)" : "",
+		n > 1 ? " (median)" : "", paced,
 		paired ? ", unmetered runs; " : "",
 		paired ? meter_words_of(t->paired_by)->from : "",
 		paired ? " from the metered runs" : "");

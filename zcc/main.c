@@ -14,8 +14,10 @@
 #include "log.h"
 #include "series.h"
 #include "sig.h"
+#include "units.h"
 #include "zcwire.h"
 
+#include <errno.h>
 #include <math.h>
 #include <sched.h>
 #include <stddef.h>
@@ -49,7 +51,7 @@ static struct {
 	const char *method;	/* --method as given */
 } opt;
 
-enum { O_METHOD = CLI_OPT_LONG, O_TIMEOUT }; /* no short letter */
+enum { O_METHOD = CLI_OPT_LONG, O_TIMEOUT, O_RATE }; /* no short letter */
 
 /* The help that names the port and the methods (parse_opts fills it). */
 static char port_help[32], method_help[512];
@@ -75,10 +77,27 @@ static const struct cli_set sets[] = {
 		   "ask the server for its CPU: zcbench zcs only\n"
 		   "(sends a hello an original zcs cannot read)"),
 	CLI_TAKE(O_TIMEOUT, "timeout", "SECS", "longest wait for progress (30)"),
+	CLI_TAKE(O_RATE, "rate", "R",
+		 "send at R bits/s in all (1G, 500M, 100mbit; iperf3's\n"
+		 "-b, which is -b SIZE here): the kernel paces each\n"
+		 "connection at R/P (SO_MAX_PACING_RATE)"),
 	CLI_TAKE('d', NULL, NULL, "as -v: more output"),
 	CLI_TAKE('N', NULL, "N", NULL), /* the original's CPU count: ignored */
 	{0},
 };
+
+/* --rate R: bits/s as iperf3 and tc spell them, in bytes/s. */
+static double rate_arg(const char *arg)
+{
+	double bits;
+	int e = units_parse_rate(arg, &bits);
+
+	if (e || bits < 8000)
+		die_usage("--rate %s: %s (a rate of at least 8kbit/s: 1G, 500M, 100mbit, 125MB/s)",
+			  arg, e == -ERANGE ? "too fast for any link" :
+					      "not a rate");
+	return bits / 8;
+}
 
 static void option(void *cfgp, int o, const char *arg)
 {
@@ -104,6 +123,9 @@ static void option(void *cfgp, int o, const char *arg)
 		break;
 	case 'd':
 		log_level++;
+		break;
+	case O_RATE:
+		c->rate = rate_arg(arg);
 		break;
 	}
 }

@@ -7,7 +7,10 @@
 #include "zcc.h"
 #include "series.h"
 
+#include "pace.h"
+#include "resrate.h"
 #include "stats.h"
+#include "units.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -48,14 +51,22 @@ void out_start(const struct cfg *cfg, const struct fileset *fs,
 json_t *out_case(struct res_doc *doc, const struct cfg *cfg,
 		 const struct fileset *fs, const struct run_result *r)
 {
-	json_t *kase = res_case(
-		doc, json_pack("{s:s, s:s, s:i, s:I, s:i}", "method",
-			       cfg->ops->name, "recv_method",
-			       r->rem.recv_method[0] ? r->rem.recv_method
-						     : "unknown",
-			       "files", fs->n, "bytes_per_loop",
-			       (json_int_t)fs->bytes, "connections",
-			       cfg->conns));
+	json_t *params = json_pack("{s:s, s:s, s:i, s:I, s:i}", "method",
+				   cfg->ops->name, "recv_method",
+				   r->rem.recv_method[0] ? r->rem.recv_method
+							 : "unknown",
+				   "files", fs->n, "bytes_per_loop",
+				   (json_int_t)fs->bytes, "connections",
+				   cfg->conns);
+	char rate[32];
+	json_t *kase;
+
+	if (cfg->rate > 0) /* a paced case is never a saturated one */
+		json_object_set_new(params, "rate",
+				    json_string(units_fmt_rate(cfg->rate * 8,
+							       rate,
+							       sizeof(rate))));
+	kase = res_case(doc, params);
 
 	if (r->rem.host)
 		res_set_peer(doc, json_incref(r->rem.host));
@@ -72,6 +83,25 @@ int out_same_box(json_t *peer_host)
 	return them && !strcmp(them, me);
 }
 
+static double run_rate(const struct run_result *r)
+{
+	return r->elapsed_s > 0 ? (double)r->payload / r->elapsed_s : 0;
+}
+
+/* --rate: the target and what the run achieved. */
+static void rate_line(const struct cfg *cfg, const struct run_result *r)
+{
+	double got = run_rate(r);
+	char b[32];
+
+	fprintf(zcc_out, "  rate: target %s (%.1f MB/s, paced by the kernel: SO_MAX_PACING_RATE), achieved %.1f MB/s (%+.1f%%)%s\n",
+		units_fmt_rate(cfg->rate * 8, b, sizeof(b)), cfg->rate / 1e6,
+		got / 1e6, pace_off_pct(got, cfg->rate),
+		pace_missed(got, cfg->rate)
+			? ": MISSED the target by more than 5%, these figures are not the target rate's"
+			: "");
+}
+
 void out_run(const struct cfg *cfg, int k, int nruns,
 	     const struct run_result *r, const struct cpuwin_sample *cs,
 	     int pair, const char *by)
@@ -86,6 +116,8 @@ void out_run(const struct cfg *cfg, int k, int nruns,
 		(unsigned long long)r->payload, r->elapsed_s,
 		(unsigned long long)r->header, cfg->conns,
 		cfg->conns == 1 ? "" : "s");
+	if (cfg->rate > 0)
+		rate_line(cfg, r);
 	if (cs->nlocal)
 		meter_print(zcc_out, "local", cs->local, cs->nlocal,
 			    (double)r->payload);
@@ -134,6 +166,14 @@ json_t *out_sample(struct res_doc *doc, const struct cfg *cfg,
 					      (json_int_t)r->omit_payload));
 	if (r->counters)
 		json_object_set(s, "counters", r->counters);
+	if (cfg->rate > 0) {
+		json_object_set_new(s, "rate", res_rate_json(cfg->rate,
+							     run_rate(r),
+							     "kernel"));
+		if (pace_missed(run_rate(r), cfg->rate))
+			res_warn(doc, "a run missed its target rate %.1f MB/s by more than 5%% (achieved %.1f MB/s)",
+				 cfg->rate / 1e6, run_rate(r) / 1e6);
+	}
 	if (r->intervals)
 		json_object_set(s, "intervals", r->intervals);
 	if (cs->paired) /* last: renames this run's own figures */

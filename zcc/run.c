@@ -12,6 +12,7 @@
 #include "clock.h"
 #include "ctr.h"
 #include "log.h"
+#include "pace.h"
 #include "units.h"
 #include "peerrep.h"
 #include "sig.h"
@@ -147,6 +148,7 @@ static int hello(struct conn *c)
 static int connect_conn(struct conn *c)
 {
 	char err[256];
+	int e;
 
 	c->fd = sock_connect(c->cfg->server, c->cfg->port, SOCK_STREAM,
 			     c->cfg->timeout_ms, err, sizeof(err));
@@ -154,6 +156,12 @@ static int connect_conn(struct conn *c)
 		return conn_fail(c, "connect", "%s", err);
 	set_bufs(c);
 	sock_set_timeout(c->fd, c->cfg->timeout_ms);
+	if (c->cfg->rate > 0 &&
+	    (e = pace_sock(c->fd,
+			   (uint64_t)(c->cfg->rate / c->cfg->conns + 0.5),
+			   NULL)))
+		return conn_fail(c, "--rate", "the kernel does not pace the socket (SO_MAX_PACING_RATE): %s",
+				 strerror(-e));
 	if (c->cfg->cork && set_cork(c, 1))
 		return -1;
 	if (c->cfg->remote && hello(c))
@@ -408,6 +416,23 @@ static uint64_t sent_so_far(void *arg)
 	return sum;
 }
 
+/* --rate: the connections held at the rate while they send (a kernel
+ * that falls behind on a busy box catches up), once all connected. */
+static void keep(const struct cfg *cfg, const struct conn *cs, int *fds,
+		 struct pace_keep *pk, struct progress *prog)
+{
+	int i, e;
+
+	if (cfg->rate <= 0)
+		return;
+	for (i = 0; i < cfg->conns; i++)
+		fds[i] = cs[i].fd;
+	e = pace_keep_start(pk, cfg->rate, fds, cfg->conns, sent_so_far, prog);
+	if (e)
+		log_warn("--rate: no keeper thread (%s): the kernel's pacing alone may fall behind",
+			 strerror(-e));
+}
+
 /* 1 when a connection's thread is done. */
 static int any_finished(struct conn *cs, int n)
 {
@@ -456,6 +481,8 @@ int run_once(const struct cfg *cfg, const struct fileset *fs,
 	struct conn *cs = calloc((size_t)cfg->conns, sizeof(*cs));
 	pthread_t *th = calloc((size_t)cfg->conns, sizeof(*th));
 	struct progress prog = {cs, cfg->conns};
+	int *fds = calloc((size_t)cfg->conns, sizeof(int));
+	struct pace_keep pk = {0};
 	pthread_barrier_t ready, go;
 	pthread_attr_t attr;
 	char werr[512];
@@ -463,7 +490,7 @@ int run_once(const struct cfg *cfg, const struct fileset *fs,
 	int i, started = 0, short_run;
 
 	memset(r, 0, sizeof(*r));
-	if (!cs || !th)
+	if (!cs || !th || !fds)
 		abort();
 	pthread_barrier_init(&ready, NULL, (unsigned)cfg->conns + 1);
 	pthread_barrier_init(&go, NULL, (unsigned)cfg->conns + 1);
@@ -488,6 +515,7 @@ int run_once(const struct cfg *cfg, const struct fileset *fs,
 		log_warn("%s (the failed meter's figures say why)", werr);
 	t0 = clock_now();
 	ival_watch_fn(cfg->iv, sent_so_far, &prog);
+	keep(cfg, cs, fds, &pk, &prog);
 	pthread_barrier_wait(&go);
 	short_run = cfg->com.omit > 0 && omit_part(cfg, cs, &prog, w, &t0, r);
 	if (short_run && cpuwin_start(w, werr, sizeof(werr)))
@@ -497,6 +525,8 @@ int run_once(const struct cfg *cfg, const struct fileset *fs,
 		if (cs[i].t_end > t_end)
 			t_end = cs[i].t_end;
 	}
+	pace_keep_stop(&pk);
+	free(fds);
 	ival_watch_fn(cfg->iv, NULL, NULL);
 	cpuwin_stop(w, win, werr, sizeof(werr)); /* local only: never fails */
 	r->elapsed_s = t_end - t0;

@@ -31,6 +31,8 @@ struct cfg {
 	int conns;		/* -P: parallel connections */
 	int remote;		/* -C: hello, and the server's CPU report */
 	int timeout_ms;		/* --timeout: wait for progress */
+	double rate;		/* --rate: bytes/s of all connections (0 =
+				 * as fast as they go), split evenly */
 	struct ival *iv;	/* their reporter (main), NULL = none */
 };
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static int mult_for(const char *suf, uint64_t *mult)
 {
@@ -104,6 +105,66 @@ int units_parse_long(const char *s, long min, long max, long *out)
 		return -ERANGE;
 	*out = v;
 	return 0;
+}
+
+/* The unit after a rate's multiplier letter: 1 bits, 8 bytes, 0 not
+ * one. */
+static int rate_unit(const char *u)
+{
+	static const char *const bits[] = {"", "b", "bit", "bit/s", "bps",
+					   "bits", "bits/s", NULL};
+	static const char *const bytes[] = {"B/s", "Bps", NULL};
+	int i;
+
+	for (i = 0; bits[i]; i++)
+		if (!strcasecmp(u, bits[i]) && strcmp(u, "B"))
+			return 1;
+	for (i = 0; bytes[i]; i++)
+		if (!strcmp(u, bytes[i]))
+			return 8;
+	return 0;
+}
+
+int units_parse_rate(const char *s, double *bits_per_s)
+{
+	static const char letters[] = "kmgt";
+	double v, mult = 1;
+	const char *p;
+	char *end;
+	int unit;
+
+	if (!s || !*s || isspace((unsigned char)*s) || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno == ERANGE || !isfinite(v) || v <= 0)
+		return errno == ERANGE ? -ERANGE : -EINVAL;
+	if (*end && (p = strchr(letters, tolower((unsigned char)*end)))) {
+		mult = pow(1000, (double)(p - letters + 1));
+		end++;
+	}
+	unit = rate_unit(end);
+	if (!unit)
+		return -EINVAL;
+	v *= mult * unit;
+	if (v > 1e15) /* a petabit per second: no link is */
+		return -ERANGE;
+	*bits_per_s = v;
+	return 0;
+}
+
+const char *units_fmt_rate(double bits_per_s, char *buf, size_t len)
+{
+	static const char *const pre[] = {"", "k", "M", "G", "T"};
+	double v = bits_per_s;
+	int i = 0;
+
+	while (v >= 1000 && i < 4) {
+		v /= 1000;
+		i++;
+	}
+	snprintf(buf, len, "%.3g%sbit/s", v, pre[i]);
+	return buf;
 }
 
 int units_rate_valid(char fmt)

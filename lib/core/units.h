@@ -31,6 +31,18 @@ int units_rate_valid(char fmt);
 /* Convert bytes over seconds to a value in the unit; *label gets e.g. "KB". */
 double units_rate(double bytes, double seconds, char fmt, const char **label);
 
+/*
+ * A rate as iperf3's -b and tc take it: a number with an optional k, m,
+ * g or t (1000s, as network rates are), then nothing, "bit", "bit/s",
+ * "bps" or "b" for bits per second ("1G", "500m", "100mbit", "2.5Gbit/s"),
+ * or "B/s" or "Bps" for bytes per second ("125MB/s"). Into *bits_per_s;
+ * 0, or -EINVAL (not a rate, or 0) or -ERANGE.
+ */
+int units_parse_rate(const char *s, double *bits_per_s);
+/* A rate in bits per second as "1Gbit/s", "500Mbit/s", "2.5Gbit/s",
+ * "64kbit/s" (1000s, at most 3 significant digits); returns buf. */
+const char *units_fmt_rate(double bits_per_s, char *buf, size_t len);
+
 /* Format bytes as "1.5 GiB" style into buf (binary); returns buf. */
 const char *units_fmt_bytes(double bytes, char *buf, size_t len);
 /* Decimal form "1.5 GB", "32MB" without space when compact. */

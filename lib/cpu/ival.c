@@ -33,6 +33,16 @@ static const struct ival_unit units[] = {
 	{0},
 };
 
+/* The unit called name, or NULL. */
+static const struct ival_unit *unit_of(const char *name)
+{
+	const struct ival_unit *u;
+
+	for (u = units; u->name && strcmp(u->name, name); u++)
+		;
+	return u->name ? u : NULL;
+}
+
 struct ival {
 	struct ival_opts o;
 	const struct ival_unit *u;
@@ -42,6 +52,8 @@ struct ival {
 	int running, stop;
 	uint64_t (*read)(void *); /* the runner's progress */
 	void *arg;
+	ival_extra_fn extra;	   /* what it adds to an interval */
+	void *extra_arg;
 	uint64_t last;	   /* its value at the last boundary */
 	double t0, tlast;  /* registration, last boundary (o.now) */
 	double next;	   /* the next boundary, 0 = not watching yet */
@@ -80,17 +92,20 @@ static json_t *interval_json(struct ival *iv, double now, uint64_t n,
 static void emit(struct ival *iv, double now, uint64_t v)
 {
 	double d = now - iv->tlast, rate;
-	char cpu[48] = "";
+	char cpu[48] = "", suffix[256] = "", lines[4096] = "";
 	json_t *j;
 
 	if (d <= 0)
 		return;
 	rate = (double)(v - iv->last) / d / iv->u->scale;
 	j = interval_json(iv, now, v - iv->last, rate, cpu, sizeof(cpu));
-	fprintf(iv->o.out, "%s: [%6.2f-%6.2f s] %12llu %s %10.1f %s%s\n",
+	if (iv->extra)
+		iv->extra(iv->extra_arg, iv->label, d, j, suffix,
+			  sizeof(suffix), lines, sizeof(lines));
+	fprintf(iv->o.out, "%s: [%6.2f-%6.2f s] %12llu %s %10.1f %s%s%s\n%s",
 		iv->label, iv->tlast - iv->t0, now - iv->t0,
 		(unsigned long long)(v - iv->last), iv->u->word, rate,
-		iv->u->rate, cpu);
+		iv->u->rate, cpu, suffix, lines);
 	fflush(iv->o.out);
 	if (iv->o.json_stream) {
 		json_t *e =
@@ -159,9 +174,8 @@ int ival_open(struct ival **ivp, const struct ival_opts *o, char *err,
 	*ivp = NULL;
 	if (o->interval <= 0)
 		return 0;
-	for (u = units; u->name && strcmp(u->name, o->unit); u++)
-		;
-	if (!u->name) {
+	u = unit_of(o->unit);
+	if (!u) {
 		snprintf(err, len, "-i: no unit '%s'", o->unit);
 		return -EINVAL;
 	}
@@ -235,11 +249,36 @@ int ival_start(struct ival *iv, int idx, const char *label, char *err,
 	iv->label = label ? label : iv->o.label;
 	iv->idx = idx;
 	iv->read = NULL;
+	iv->extra = NULL;
 	iv->stop = 0;
 	iv->last = 0;
 	iv->next = iv->tlast = 0;
 	json_decref(iv->list);
 	iv->list = json_array();
+	return 0;
+}
+
+void ival_extra(struct ival *iv, ival_extra_fn fn, void *arg)
+{
+	if (!iv)
+		return;
+	pthread_mutex_lock(&iv->lock);
+	iv->extra = fn;
+	iv->extra_arg = arg;
+	pthread_mutex_unlock(&iv->lock);
+}
+
+int ival_unit(struct ival *iv, const char *unit)
+{
+	const struct ival_unit *u = unit_of(unit);
+
+	if (!u)
+		return -EINVAL;
+	if (!iv)
+		return 0;
+	pthread_mutex_lock(&iv->lock);
+	iv->u = u;
+	pthread_mutex_unlock(&iv->lock);
 	return 0;
 }
 
@@ -284,6 +323,7 @@ json_t *ival_stop(struct ival *iv, uint64_t final)
 	list = iv->list;
 	iv->list = NULL;
 	iv->read = NULL;
+	iv->extra = NULL;
 	iv->tlast = 0;
 	iv->next = 0;
 	return list;

@@ -58,11 +58,29 @@ void ival_close(struct ival *iv);
  * filled). */
 int ival_start(struct ival *iv, int idx, const char *label, char *err,
 	       size_t len);
+/* What the samples from the next ival_watch on count (ival_opts.unit):
+ * a receiver that learns it from its peer (ttcp-sf -r answering --rr);
+ * 0 or -EINVAL for a unit it has none of. */
+int ival_unit(struct ival *iv, const char *unit);
 /* The runner's counter: set when its data starts, NULL before it goes. */
 void ival_watch(struct ival *iv, const uint64_t *counter);
 /* The same with a function that reads the progress (e.g. a sum over
  * connections); read NULL unregisters. */
 void ival_watch_fn(struct ival *iv, uint64_t (*read)(void *), void *arg);
+/*
+ * What a runner adds to each interval beside its count (ttcp-sf: TCP's
+ * facts per flow): fn(arg, label, secs, j, suffix, slen, lines, llen)
+ * adds keys to the interval's JSON object j, text after the line's rate
+ * into suffix (empty to start) and whole lines to print after it into
+ * lines (each beginning with label); secs is the interval's length. It
+ * is called from the reporter's thread with its lock held, for every
+ * interval from now, the last partial one (ival_stop) included; fn NULL
+ * stops it, and ival_start and ival_stop do too.
+ */
+typedef void (*ival_extra_fn)(void *arg, const char *label, double secs,
+			      json_t *j, char *suffix, size_t slen,
+			      char *lines, size_t llen);
+void ival_extra(struct ival *iv, ival_extra_fn fn, void *arg);
 /* The reporter's step: the interval up to now when a boundary has
  * passed; returns the intervals emitted (0 or 1). The thread calls it;
  * a manual reporter's caller does. */

@@ -1,14 +1,16 @@
 /*
  * fnotes.c: the marks and footnotes of a table (fnotes.h). A cell whose
- * cases ran perturbed (outside 0.95-1.05, lib/cpu/meter.h) or with
- * soakers on but unpaired is marked, and footnoted under its table with
- * meter_perturbation_by(); a line says which runs each kind of figure
- * came from. A table with neither prints as it always did.
+ * cases ran perturbed (outside 0.95-1.05, lib/cpu/meter.h), with
+ * soakers on but unpaired, or off their --rate target by more than 5%
+ * is marked, and footnoted under its table (a perturbation with
+ * meter_perturbation_by()); a line says which runs each kind of figure
+ * came from. A table with none of these prints as it always did.
  */
 #include "config.h"
 #include "fnotes.h"
 #include "meter.h"
 #include "paired.h"
+#include "resrate.h"
 #include "stats.h"
 
 #include <math.h>
@@ -99,15 +101,50 @@ static void pooled_note(FILE *m, struct res_pcase *const *cs,
 	fprintf(m, " of their unmetered rates; the worst: %s", note);
 }
 
+/* Of the cases behind a cell, the runs that missed their target rate:
+ * how many, and the worst into *w; 0 when none did (or none was
+ * paced). */
+static size_t rate_misses(struct res_pcase *const *cs, size_t n,
+			  const char *metric, size_t *runs, struct res_rate *w)
+{
+	struct res_rate r;
+	size_t i, missed = 0;
+
+	*runs = 0;
+	for (i = 0; i < n; i++) {
+		res_case_rate(cs[i]->kase, metric, &r);
+		*runs += r.n;
+		if (r.missed && (!missed || fabs(r.achieved - r.target) >
+						    fabs(w->achieved - w->target)))
+			*w = r;
+		missed += r.missed;
+	}
+	return missed;
+}
+
+/* The footnote of the runs that missed their target. */
+static void rate_note(FILE *m, size_t missed, size_t runs,
+		      const struct res_rate *w)
+{
+	if (missed == 1 && runs == 1)
+		fprintf(m, "missed its target rate by more than 5%%: %.1f MB/s of %.1f",
+			w->achieved, w->target);
+	else
+		fprintf(m, "%zu of its %zu runs missed their target rate by more than 5%% (the worst: %.1f MB/s of %.1f)",
+			missed, runs, w->achieved, w->target);
+	fputs(": its figures are not those of the rate asked", m);
+}
+
 /* The footnote of the cases behind a cell, or NULL when none ran
- * perturbed or soaked unpaired; what it says into why, and whether a
- * case behind it was paired into *paired. */
+ * perturbed, soaked unpaired or missed its rate; what it says into why,
+ * and whether a case behind it was paired into *paired. */
 static char *cell_note(struct res_pcase *const *cs, size_t n, const char *metric,
 		       unsigned flags, struct fn_why *why, int *paired)
 {
 	struct stats_ratio *r = calloc(n + 1, sizeof(*r));
 	int *has = calloc(n + 1, sizeof(*has));
-	size_t i, nout = 0, nsoak = 0, size = 0;
+	size_t i, nout = 0, nsoak = 0, size = 0, nrate = 0, rruns = 0;
+	struct res_rate worst = {0};
 	char *text = NULL, note[256];
 	unsigned runs = 0;
 	FILE *m;
@@ -123,9 +160,12 @@ static char *cell_note(struct res_pcase *const *cs, size_t n, const char *metric
 			 (res_case_runs(cs[i]->kase, metric) & RUN_SOAKED);
 		*paired |= has[i];
 	}
-	if (!nout && !nsoak)
+	if (flags & FN_RATE)
+		nrate = rate_misses(cs, n, metric, &rruns, &worst);
+	if (!nout && !nsoak && !nrate)
 		goto out;
-	*why = (struct fn_why){nout && n == 1 && !nsoak, r[0].ratio, r[0].n,
+	*why = (struct fn_why){nout && n == 1 && !nsoak && !nrate, r[0].ratio,
+			       r[0].n,
 			       metric && runs == RUN_UNMETERED,
 			       cells_paired_by(cs, has, n)};
 	m = open_memstream(&text, &size);
@@ -153,6 +193,10 @@ static char *cell_note(struct res_pcase *const *cs, size_t n, const char *metric
 			"unpaired: their figures describe runs the soakers "
 			"may have slowed, by an amount not measured",
 			nsoak, n);
+	if (nrate && (nout || nsoak))
+		fputs("; ", m);
+	if (nrate)
+		rate_note(m, nrate, rruns, &worst);
 	fclose(m);
 out:
 	free(r);

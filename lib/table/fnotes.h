@@ -1,6 +1,7 @@
 /*
  * fnotes.h: what a table says about the soak meter's cost (paired.h),
- * and about a rate it cannot average (a sample <= 0).
+ * about runs that missed their target rate (--rate, resrate.h), and
+ * about a rate it cannot average (a sample <= 0).
  * Every cell whose cases ran perturbed (outside 0.95-1.05) or with
  * soakers on but unpaired is marked, and footnoted under its table; a
  * line says which runs each kind of figure came from. A table with
@@ -61,7 +62,9 @@ void fn_init(struct fnotes *f);
 void fn_free(struct fnotes *f);
 #define FN_PERTURBED 1u /* mark a cell whose cases ran perturbed */
 #define FN_SOAKED    2u /* mark a cell whose cases soaked unpaired */
-#define FN_ANY	     (FN_PERTURBED | FN_SOAKED)
+#define FN_RATE	     4u /* mark a cell whose runs missed their --rate
+			 * target by more than 5% (lib/doc/resrate.h) */
+#define FN_ANY	     (FN_PERTURBED | FN_SOAKED | FN_RATE)
 /*
  * Cell (row, col) shows metric over the cases of cs[0..n) that
  * res_cell_value picks (param = value when param is not NULL; metric NULL:
@@ -73,7 +76,8 @@ void fn_free(struct fnotes *f);
  * Where the marks go: a perturbation is about the soak CPU of the
  * metered runs, so it marks the CPU cells (the rate, from the unmetered
  * runs, when a table shows no CPU); an unpaired soaked run slowed every
- * figure of it, so it marks rate and CPU cells.
+ * figure of it, so it marks rate and CPU cells; so does a run that
+ * missed its target rate (--rate): its figures are not that rate's.
  */
 int fn_cell(struct fnotes *f, size_t row, size_t col, struct res_pcase *const *cs,
 	    size_t n, const char *metric, const char *param, const char *value,

@@ -329,6 +329,19 @@ static void measured_note(const struct lay *l)
 	fn_note(l->o->out, l->o->fmt, line);
 }
 
+/* The rate every case was taken at (--rate: params' "rate"), said in
+ * the title: " at 1Gbit/s"; nothing when the cases ran as fast as they
+ * went (or at several rates: then rate is a key column). */
+static void title_rate(const struct lay *l, char *title, size_t len)
+{
+	char buf[64];
+	const char *r = lay_common_param(l, "rate", buf, sizeof(buf));
+
+	if (r && *r && strcmp(r, "-"))
+		snprintf(title + strlen(title), len - strlen(title), " at %s",
+			 r);
+}
+
 /* The title, the table with its marks, then what goes under it: the
  * footnotes, the measured-runs note and where paired figures came
  * from. */
@@ -344,6 +357,7 @@ static void print_table(struct lay *l, int sep)
 			l->t->title_fn(l, title, sizeof(title));
 		else
 			snprintf(title, sizeof(title), "%s", l->t->title);
+		title_rate(l, title, sizeof(title));
 		tbl_title(o->out, o->fmt, title, l->t->underline);
 	}
 	fn_marks(&l->fn, l->tb);

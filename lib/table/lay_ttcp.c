@@ -7,7 +7,9 @@
  * sends the files (its local CPU is the sender's), zcs receives them.
  * Measured runs add, where they have them, the share of MSG_ZEROCOPY
  * sends the kernel copied anyway ("zc copied") and each box's service
- * demand (CPU microseconds per KB moved).
+ * demand (CPU microseconds per KB moved). Runs taken at a --rate say it
+ * in the title (one rate) or a rate column (several: the driver's); a
+ * run that missed its target marks its cells.
  */
 #include "config.h"
 #include "lay_int.h"
@@ -181,7 +183,7 @@ static void zc_row(struct lay *l, const struct res_group *g)
 	lay_set(l, row, 2, b);
 	/* a perturbation marks the CPU; the rate only without one */
 	lay_mark(l, row, 2, g->cases, g->n, "throughput_MBps", NULL, NULL,
-		 cpu_cases ? FN_SOAKED : FN_ANY);
+		 cpu_cases ? FN_SOAKED | FN_RATE : FN_ANY);
 	if (lay_shown(l, 3)) {
 		lay_figure(b, sizeof(b), l, g->cases, g->n, "zc_copied_pct",
 			   NULL, NULL, fmt_pct1);

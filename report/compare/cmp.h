@@ -14,7 +14,8 @@
  *   cmpprint.h  the printers: mmtests' two-sided text (cmptext.c), the
  *               N-kernel table in text, markdown or csv (cmptable.c),
  *               its JSON document (cmpjson.c); the table's rows
- *               (cmprows.c), the perturbation block (cmppert.c)
+ *               (cmprows.c), the perturbation block (cmppert.c), what
+ *               changed with a flagged row (cmpexplain.c)
  *   cmpplan.c   zcbreport plan: the runs a change needs (cmpstats.c)
  */
 #ifndef ZCB_CMP_H

@@ -40,6 +40,16 @@ void cmp_table_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 void cmp_json_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 		    size_t nbad);
 
+/*
+ * What changed with each case whose rate or CPU row was flagged (a
+ * regression or an improvement), kernel by kernel (cmpexplain.c): the
+ * host facts that differ, TCP's facts of the case on both ends, the
+ * profile's families that moved most; each line to emit. Nothing when no
+ * such row was flagged.
+ */
+void cmp_explain(const struct cmp_multi *m,
+		 void (*emit)(void *ctx, const char *line), void *ctx);
+
 /* The rows of every state, matched by metric and case name, in the
  * metrics' order then first appearance; *n rows (free the result;
  * cmprows.c). */

@@ -186,6 +186,8 @@ void cmp_table_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 	if (merged)
 		tbl_note(stdout, fmt, cmp_merged_words(merged));
 	multi_perturbations(m, fmt);
+	if (fmt != FMT_CSV)
+		cmp_explain(m, note_line, &fmt);
 	judge_note(c, m, fmt);
 	if (c->o.history)
 		tbl_note(stdout, fmt, cmp_history_words(c));

@@ -193,6 +193,15 @@ void cmp_text_hosts(const struct cmp_cfg *c, const struct res_sel *sel,
 	print_host_diff(&sel[0], &sel[1]);
 }
 
+/* A line of the block under the tables (cmp_explain). */
+static void print_line(void *ctx, const char *line)
+{
+	int *n = ctx;
+
+	(*n)++;
+	printf("%s\n", line);
+}
+
 void cmp_text_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 		    size_t nbad)
 {
@@ -201,11 +210,15 @@ void cmp_text_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 	const char *la = m->base, *lb = m->labels[0], *jw;
 	char el[2][1024];
 	size_t i;
+	int said = 0;
 
 	for (i = 0; i < st->nmetrics; i++)
 		print_metric(c, s, st, st->metrics[i], la, lb);
 	cmp_perturbations((const struct cmp_state *const[]){st}, NULL, 1,
 			  NULL, NULL);
+	cmp_explain(m, print_line, &said);
+	if (said)
+		printf("\n");
 	if (st->incomparable)
 		printf("%zu row%s not comparable: figures of runs with soakers "
 		       "on against runs without (not judged)\n",

@@ -15,7 +15,7 @@ zcb_pin_plan || exit 1
 zcb_pin_say 30-zc-files zcc zcs
 [ -n "$ZCB_PIN_A" ] && args+=(--pin "$ZCB_PIN_A,$ZCB_PIN_B")
 if [ "$(id -u)" = 0 ] && "$zcb_libexec/netns-hosts" -- true 2>/dev/null; then
-	exec "$zcb_libexec/zc-files" --netns --rate 1gbit "${args[@]}"
+	exec "$zcb_libexec/zc-files" --netns --shape 1gbit "${args[@]}"
 fi
 echo "(no network namespaces here: both ends on loopback)"
 exec "$zcb_libexec/zc-files" "${args[@]}"

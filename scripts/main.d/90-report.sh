@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # 90-report: every seed table from the fresh runs in $ZCB_OUT (a layout
-# whose tool produced nothing is skipped with a note), then the plots:
+# whose tool produced nothing is skipped with a note), then the
+# copy-against-zero-copy tables at one rate (20-ttcp-sf's rate/: every
+# method at the same rate, apart from the saturated table), then the
+# plots:
 # $ZCB_OUT/plots/TOOL-METRIC.png and .txt (ASCII, printed here too), a
 # multi-client tool's against the client count, and the ratios the
 # seeds argue about (9P ZC/No ZC, ttcp-sf zero-copy/write) with their
@@ -13,8 +16,11 @@ Z=$(zcb_tool zcbreport) || { echo "90-report: zcbreport is not built" >&2; exit 
 # every document for the tables: the layout "all" gives a profiled run
 # (20-ttcp-sf's profile/) to the profile layout only, never as extra rows
 # of a seed table; the plots are of the experiment's runs, not profile/
-mapfile -t all < <(find "$ZCB_OUT" -name '*.json' -not -path '*/plots/*' | sort)
+# (the rate/ runs are the fixed-rate tables', printed apart below)
+mapfile -t all < <(find "$ZCB_OUT" -name '*.json' -not -path '*/plots/*' \
+	-not -path "$ZCB_OUT/rate/*" | sort)
 mapfile -t docs < <(printf '%s\n' "${all[@]}" | grep -v "^$ZCB_OUT/profile/")
+mapfile -t paced < <(find "$ZCB_OUT/rate" -name '*.json' 2>/dev/null | sort)
 if [ ${#all[@]} -eq 0 ]; then
 	echo "90-report: no result documents under $ZCB_OUT: nothing to report"
 	exit 0
@@ -24,6 +30,15 @@ echo
 rc=0
 "$Z" table --layout all "${all[@]}" || rc=$?
 [ $rc -le 1 ] || echo "90-report: no seed layout had data (exit $rc)"
+if [ ${#paced[@]} -gt 0 ]; then
+	echo
+	echo "--- at one rate: every send method at the same rate (the saturated table above has each at its own), so the CPU columns compare"
+	for layout in zc-vs-copy ttcp-cpu; do
+		"$Z" table --layout "$layout" "${paced[@]}" ||
+			echo "90-report: no $layout table at a fixed rate"
+		echo
+	done
+fi
 [ ${#docs[@]} -gt 0 ] || exit 0
 
 mkdir -p "$ZCB_OUT/plots"

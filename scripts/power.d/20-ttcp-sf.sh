@@ -15,6 +15,6 @@ args=(--methods "write,sendfile" --sizes 32768 --repeat "${ZCB_POWER_REPEAT:-3}"
 case "${ZCB_POWER_VETH:-}" in
 "") ;;
 unshaped) args+=(--netns); echo "power ttcp-sf: on a veth pair, unshaped" ;;
-*) args+=(--netns --rate "$ZCB_POWER_VETH"); echo "power ttcp-sf: on a veth pair shaped to $ZCB_POWER_VETH" ;;
+*) args+=(--netns --shape "$ZCB_POWER_VETH"); echo "power ttcp-sf: on a veth pair shaped to $ZCB_POWER_VETH" ;;
 esac
 exec "$zcb_libexec/zc-vs-copy" "${args[@]}"

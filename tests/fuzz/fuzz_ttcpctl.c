@@ -61,7 +61,8 @@ static void hello_round_trip(const struct ctl_hello *h)
 	    strcmp(back.boot_id, h->boot_id) || back.buflen != h->buflen ||
 	    back.bytes != h->bytes || back.dgrams != h->dgrams ||
 	    back.sample != h->sample || back.more != h->more ||
-	    back.nflows != h->nflows || back.decide != h->decide ||
+	    back.nflows != h->nflows || back.rate != h->rate ||
+	    back.paced_by != h->paced_by || back.decide != h->decide ||
 	    (h->soak >= 0 && back.pair != h->pair) ||
 	    !same_num(back.omit_s, h->omit_s) ||
 	    !same_num(back.self_cpu_s, h->self_cpu_s))
@@ -87,7 +88,10 @@ static void report_round_trip(const struct ctl_report *r)
 	    back.verified != r->verified || back.elapsed_s != r->elapsed_s ||
 	    back.dgrams != r->dgrams || back.lost != r->lost ||
 	    !same_num(back.zc_copied_pct, r->zc_copied_pct) ||
-	    back.ncpu != r->ncpu || !same_num(back.omit_s, r->omit_s) ||
+	    back.ncpu != r->ncpu || back.ntcp != r->ntcp ||
+	    (r->ntcp &&
+	     memcmp(back.tcp, r->tcp, (size_t)r->ntcp * sizeof(*r->tcp))) ||
+	    !same_num(back.omit_s, r->omit_s) ||
 	    back.omit_bytes != (r->omit_s > 0 ? r->omit_bytes : 0) ||
 	    !same_num(back.self_cpu_s, r->self_cpu_s))
 		__builtin_trap();
@@ -129,7 +133,8 @@ static void setup_round_trip(const struct dir_setup *st)
 	    back.reverse != st->reverse || back.bidir != st->bidir ||
 	    back.buflen != st->buflen || back.nbuf != st->nbuf ||
 	    back.duration != st->duration || back.hot != st->hot ||
-	    back.flows != st->flows || back.flow != st->flow)
+	    back.flows != st->flows || back.flow != st->flow ||
+	    back.rate != st->rate || back.rate_per_flow != st->rate_per_flow)
 		__builtin_trap();
 	json_decref(j);
 }

@@ -317,6 +317,34 @@ static void gen_ttcpctl(void)
 	add_frame(&b, ttcp_report(s + 1, 1, 0));
 	put_ms("ttcpctl", "exchange", 1, 9, &b);
 	reset(&b);
+	j = ttcp_hello(0); /* --rate 1G, paced by the kernel */
+	json_object_set_new(j, "rate", json_real(125e6));
+	json_object_set_new(j, "paced_by", json_string("kernel"));
+	add_frame(&b, j);
+	put_ms("ttcpctl", "hello-rate", 0, 0, &b);
+	reset(&b);
+	j = ttcp_report(s, 1, 0); /* two flows' TCP facts */
+	{
+		struct tcpinfo t = {.retrans = 12, .bytes_retrans = 17376,
+				    .srtt_us = 1200, .rttvar_us = 310,
+				    .min_rtt_us = 40, .cwnd = 45,
+				    .ssthresh = 30, .mss = 1448,
+				    .delivery_rate = 118200000,
+				    .pacing_rate = ~0ull, .busy_us = 2000000,
+				    .rwnd_limited_us = 10000,
+				    .sndbuf_limited_us = 62000,
+				    .bytes_acked = 250000001,
+				    .rcv_rtt_us = 900, .flows = 1};
+		json_t *a = json_array();
+
+		json_array_append_new(a, tcpinfo_json(&t));
+		t.ssthresh = TCPINFO_INFINITE;
+		json_array_append_new(a, tcpinfo_json(&t));
+		json_object_set_new(j, "tcp", a);
+	}
+	add_frame(&b, j);
+	put_ms("ttcpctl", "report-tcp", 0, 0, &b);
+	reset(&b);
 	j = ttcp_hello(0);
 	json_object_set_new(j, "sample", json_integer(99999));
 	add_frame(&b, j);
@@ -335,6 +363,11 @@ static void gen_ttcpctl(void)
 		add_frame(&b, dir_setup_build(&st));
 		st = (struct dir_setup){.bidir = 1, .buflen = 65536,
 					.duration = 2.5, .hot = 1, .flows = 1};
+		add_frame(&b, dir_setup_build(&st));
+		/* -P 2 -R --rate 1G --rate-per-flow */
+		st = (struct dir_setup){.reverse = 1, .buflen = 32768,
+					.duration = 2, .flows = 2, .flow = 1,
+					.rate = 125e6, .rate_per_flow = 1};
 		add_frame(&b, dir_setup_build(&st));
 	}
 	put_ms("ttcpctl", "setup", 0, 0, &b);

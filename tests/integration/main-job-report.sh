@@ -12,7 +12,9 @@
 #    the seed table of the two runs only (the profiled ones are no extra
 #    rows of it);
 # 2. `zcbreport table --layout all` of the run directory does the same;
-#    the zc-vs-copy layout named alone still reads every document given.
+#    the zc-vs-copy layout named alone still reads every document given;
+# 3. runs at a fixed rate (rate/) are printed apart, after the saturated
+#    table, each table saying its rate, and rate-pick.jq picks it.
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
 zcb_need_cmd jq
 Z=$(zcb_bin zcbreport) || zcb_fail "zcbreport not built"
@@ -68,3 +70,39 @@ seed_and_profile "table --layout all" "$d/all"
 [ "$(grep -Ec ' (write|sendfile) .* 500\.0' "$d/zvc")" = 2 ] ||
 	zcb_fail "the zc-vs-copy layout named alone left the profiled runs out: $(cat "$d/zvc")"
 zcb_ok "table --layout all: the same; a layout named alone reads every document"
+
+# 3. the table at one rate (issue 24): 20-ttcp-sf's rate/ runs are
+#    printed apart, after the saturated table, which stays as it was;
+#    both seed layouts say the rate; the rate is half the slowest
+#    method's saturated one, rounded down (rate-pick.jq)
+cat >>"$top/scripts/main.d/20-ttcp-sf.sh" <<EOS
+mkdir -p "\$ZCB_OUT/rate/ttcp-sf"
+for m in write sendfile; do
+	MK_PARAMS="{\"method\":\"\$m\",\"size\":32768,\"role\":\"transmit\",\"rate\":\"1Gbit/s\"}" MK_VALUES=125 \\
+		mkdoc "\$ZCB_OUT/rate/ttcp-sf/\$m-32768-r1.json" "\$ZCB_LABEL" 125 0 1 1
+done
+EOS
+rc=0
+"$top/scripts/main-job" --build "$ZCB_BUILDDIR" --out "$d/run2" >"$d/out2" 2>&1 || rc=$?
+[ $rc = 0 ] || zcb_fail "main-job with a rate: exit $rc: $(cat "$d/out2")"
+seed_and_profile "the report part with a rate" "$d/out2"
+sed -n '/^--- at one rate/,$p' "$d/out2" >"$d/rate"
+grep -q '^Copy against zero-copy: ttcp-sf at 1Gbit/s$' "$d/rate" || zcb_fail "no fixed-rate table: $(cat "$d/out2")"
+[ "$(grep -Ec ' (write|sendfile) .* 125\.0$' "$d/rate")" = 2 ] || zcb_fail "the fixed-rate table: $(cat "$d/rate")"
+grep -q '^ttcp-sf Results at 1Gbit/s$' "$d/rate" || zcb_fail "the seed 001 lines at the rate: $(cat "$d/rate")"
+! sed -n '/^Copy against zero-copy: ttcp-sf$/,/^---/p' "$d/out2" | grep -q '125\.0' ||
+	zcb_fail "the fixed-rate runs were pooled into the saturated table"
+zcb_ok "the report part: the saturated table, then the fixed-rate one, each saying its rate"
+# half the slowest method's median (write 1000, sendfile 600 MB/s: 2400
+# Mbit/s) rounded down to 1, 2 or 5 times a power of ten
+mkdir -p "$d/sat"
+source "$ZCB_SRCDIR/tests/data/report/mkdoc.sh"
+for m in write:1000 sendfile:600 sendfile:700 sendfile:650; do
+	MK_PARAMS="{\"method\":\"${m%%:*}\",\"size\":32768,\"role\":\"transmit\"}" MK_VALUES=${m#*:} \
+		mkdoc "$d/sat/${m%%:*}-${m#*:}.json" x 1 0 1 1
+done
+[ "$(jq -rs -f "$ZCB_SRCDIR/scripts/rate-pick.jq" "$d"/sat/*.json)" = 2000M ] ||
+	zcb_fail "rate-pick: $(jq -rs -f "$ZCB_SRCDIR/scripts/rate-pick.jq" "$d"/sat/*.json), not 2000M"
+[ -z "$(jq -rs -f "$ZCB_SRCDIR/scripts/rate-pick.jq" "$d/run2/rate/ttcp-sf/"*.json)" ] ||
+	zcb_fail "rate-pick took paced runs for saturated ones"
+zcb_ok "rate-pick: half the slowest method's rate, rounded down: 2000M"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # ttcp-rr-faults.sh: request/response when things go wrong: bad options
 # (exit 2, one line naming the option), a receiver that dies or hangs
-# mid-transaction, a receiver that does not do --rr, a stream
-# transmitter at an --rr receiver, a dead UDP receiver and a dead
+# mid-transaction, a receiver whose options refuse --rr (-u: UDP only),
+# a stream transmitter at an --rr receiver, a dead UDP receiver and a dead
 # transmitter: each ends with one clear line naming the phase, never a
 # hang.
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
@@ -46,12 +46,12 @@ kill -CONT "$TT_RPID"
 expect_fail h "$rc" "no answer within 1000 ms"
 tt_wait_recv
 
-# a receiver without --rr: the first answer never comes, and the line
-# says what to check
-tt_recv "$T/s-r" --report-timeout 1s
+# a receiver limited to UDP (-u) takes no TCP data: the first answer
+# never comes, and the line says what to check
+tt_recv "$T/s-r" -u --report-timeout 1s --wait 3s
 rc=0
 timeout 30 "$TTCP" -t --rr -p "$TT_PORT" --timeout 1s 127.0.0.1 >"$T/s.txt" 2>&1 || rc=$?
-expect_fail s "$rc" "transaction 1): no answer within 1000 ms (is it running with -r --rr?)"
+expect_fail s "$rc" "transaction 1): no answer within 1000 ms (is it ttcp-sf -r, not limited to -u?)"
 tt_wait_recv
 
 # a stream transmitter at an --rr receiver: the receiver names it

@@ -87,6 +87,59 @@ static void test_bytes(void)
 	free(js);
 }
 
+static int extra_calls;
+/* What a runner adds to each interval: a key, a suffix and a line. */
+static void extra(void *arg, const char *label, double secs, json_t *j,
+		  char *suffix, size_t slen, char *lines, size_t llen)
+{
+	extra_calls++;
+	json_object_set_new(j, "mine", json_real(secs));
+	snprintf(suffix, slen, "  +%s", (const char *)arg);
+	snprintf(lines, llen, "%s:   more\n", label);
+}
+
+/* ival_extra: every interval from then, the last one too; then gone */
+static void test_extra(void)
+{
+	struct ival_opts o = {.interval = 1, .label = "e", .unit = "bytes",
+			      .now = fake_now, .manual = 1};
+	char *text = NULL, err[256];
+	size_t tn = 0;
+	uint64_t ctr = 0;
+	struct ival *iv;
+	json_t *l;
+
+	o.out = open_memstream(&text, &tn);
+	T_ASSERT(o.out && !ival_open(&iv, &o, err, sizeof(err)));
+	T_ASSERT(!ival_start(iv, 0, NULL, err, sizeof(err)));
+	fake_t = 0;
+	ival_watch(iv, &ctr);
+	ival_extra(iv, extra, "x");
+	fake_t = 1;
+	ctr_add(&ctr, 1000000);
+	T_CHECK(ival_tick(iv) == 1);
+	fake_t = 1.5;
+	ival_watch(iv, NULL);
+	l = ival_stop(iv, ctr);
+	T_CHECK(extra_calls == 2 && json_array_size(l) == 2);
+	T_NEAR(num(l, 0, "mine"), 1, 1e-9);
+	T_NEAR(num(l, 1, "mine"), 0.5, 1e-9);
+	json_decref(l);
+	fflush(o.out);
+	T_CHECK(strstr(text, "e: [  0.00-  1.00 s]      1000000 bytes"
+			     "        1.0 MB/s  +x\ne:   more\n") == text);
+	/* the next sample: not any more */
+	T_ASSERT(!ival_start(iv, 1, NULL, err, sizeof(err)));
+	ival_watch(iv, &ctr);
+	fake_t = 2.5;
+	l = ival_stop(iv, ctr + 5);
+	T_CHECK(extra_calls == 2);
+	json_decref(l);
+	ival_close(iv);
+	fclose(o.out);
+	free(text);
+}
+
 static uint64_t two[2];
 static uint64_t sum_two(void *arg)
 {
@@ -132,6 +185,21 @@ static void test_sum_and_words(void)
 	T_ASSERT(ival_start(iv, 1, NULL, err, sizeof(err)) == 0);
 	l = ival_stop(iv, 0); /* never watched: no interval */
 	T_CHECK(l && json_array_size(l) == 0);
+	json_decref(l);
+	/* a third counts transactions: the unit a receiver learned */
+	T_CHECK(ival_unit(iv, "no-such-unit") == -EINVAL);
+	T_CHECK(ival_unit(NULL, "bytes") == 0);
+	T_CHECK(ival_unit(iv, "transactions") == 0);
+	T_ASSERT(ival_start(iv, 2, NULL, err, sizeof(err)) == 0);
+	fake_t = 2;
+	ival_watch_fn(iv, sum_two, NULL);
+	fake_t = 3;
+	ctr_add(&two[0], 5);
+	T_CHECK(ival_tick(iv) == 1);
+	ival_watch_fn(iv, NULL, NULL);
+	l = ival_stop(iv, 105);
+	T_NEAR(num(l, 0, "transactions"), 5, 0);
+	T_NEAR(num(l, 0, "trans_per_s"), 5, 1e-9);
 	json_decref(l);
 	ival_close(iv);
 	fclose(o.out);
@@ -208,6 +276,7 @@ int main(void)
 	test_ctr_sum();
 	test_bytes();
 	test_sum_and_words();
+	test_extra();
 	test_off_and_bad();
 	test_thread();
 	return t_done();

@@ -43,6 +43,22 @@ static void dir_setups(void)
 	T_CHECK(dir_setup_parse(j, &back, why, sizeof(why)) == -EINVAL);
 	T_STREQ(why, "neither \"nbuf\" nor \"duration\"");
 	json_decref(j);
+	/* --rate: the setup carries it; a hostile one is refused */
+	st = (struct dir_setup){.bidir = 1, .buflen = 8192, .duration = 2,
+				.flows = 2, .rate = 125e6,
+				.rate_per_flow = 1};
+	j = dir_setup_build(&st);
+	T_CHECK(dir_setup_parse(j, &back, why, sizeof(why)) == 0);
+	T_CHECK(back.rate == 125e6 && back.rate_per_flow);
+	json_object_set_new(j, "rate", json_real(-1));
+	T_CHECK(dir_setup_parse(j, &back, why, sizeof(why)) == -EINVAL);
+	T_CHECK(strstr(why, "\"rate\"") != NULL);
+	json_object_set_new(j, "rate", json_string("fast"));
+	T_CHECK(dir_setup_parse(j, &back, why, sizeof(why)) == -EINVAL);
+	json_object_del(j, "rate"); /* no rate: rate_per_flow means nothing */
+	T_CHECK(dir_setup_parse(j, &back, why, sizeof(why)) == 0);
+	T_CHECK(back.rate == 0 && !back.rate_per_flow);
+	json_decref(j);
 	T_STREQ(dir_name(0, 1), "bidir");
 	T_STREQ(dir_name(0, 0), "forward");
 }
@@ -126,6 +142,21 @@ static void hellos(void)
 	json_object_set_new(j, "sample", json_integer(TTCP_MAX_SAMPLES));
 	T_CHECK(ctl_hello_parse(j, &back, err, sizeof(err)) == -EINVAL);
 	T_CHECK(strstr(err, "sample") != NULL);
+	ctl_hello_free(&back);
+	json_decref(j);
+	/* --rate: the target and who paced it, both or the hello is bad */
+	h.rate = 625e6;
+	h.paced_by = PACED_APP;
+	j = ctl_hello_build(&h);
+	T_CHECK(ctl_hello_parse(j, &back, err, sizeof(err)) == 0);
+	T_CHECK(back.rate == 625e6 && back.paced_by == PACED_APP);
+	ctl_hello_free(&back);
+	json_object_set_new(j, "paced_by", json_string("magic\x1b"));
+	T_CHECK(ctl_hello_parse(j, &back, err, sizeof(err)) == -EINVAL);
+	T_CHECK(strstr(err, "paced_by") != NULL && !strchr(err, '\x1b'));
+	ctl_hello_free(&back);
+	json_object_set_new(j, "rate", json_real(1e300));
+	T_CHECK(ctl_hello_parse(j, &back, err, sizeof(err)) == -EINVAL);
 	ctl_hello_free(&back);
 	json_decref(j);
 	/* issue 26: a deciding hello, --omit and the sender's own CPU */
@@ -222,6 +253,29 @@ static void reports(void)
 	T_CHECK(strstr(err, "bytes") != NULL);
 	ctl_report_free(&back);
 	json_decref(j);
+	{
+		/* the flows' TCP facts come back, each checked */
+		struct tcpinfo t[2] = {
+			{.retrans = 3, .srtt_us = 90, .cwnd = 10,
+			 .ssthresh = TCPINFO_INFINITE, .busy_us = 100,
+			 .sndbuf_limited_us = 50, .pacing_rate = ~0ull,
+			 .flows = 1},
+			{.retrans = 4, .cwnd = 12, .ssthresh = 7,
+			 .delivery_rate = 125000000, .flows = 1}};
+
+		r.ntcp = 2;
+		r.tcp = t;
+		j = ctl_report_build(&r, &cpu, 1);
+		T_CHECK(ctl_report_parse(j, &back, err, sizeof(err)) == 0);
+		T_CHECK(back.ntcp == 2 && !memcmp(back.tcp, t, sizeof(t)));
+		ctl_report_free(&back);
+		json_object_set_new(json_array_get(json_object_get(j, "tcp"), 1),
+				    "sndbuf_limited_us", json_integer(1));
+		T_CHECK(ctl_report_parse(j, &back, err, sizeof(err)) == -EINVAL);
+		T_STREQ(err, "field \"tcp\": flow 2: TCP facts: field \"sndbuf_limited_us\" out of range (0 to 0)");
+		ctl_report_free(&back);
+		json_decref(j);
+	}
 }
 
 int main(void)

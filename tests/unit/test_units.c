@@ -68,6 +68,29 @@ int main(void)
 	T_CHECK(units_rate_valid('K') && units_rate_valid('g') &&
 		!units_rate_valid('x') && !units_rate_valid('\0'));
 
+	{
+		/* rates: iperf3's -b and tc's spellings, bits unless B/s */
+		double r;
+
+		T_CHECK(!units_parse_rate("1G", &r) && r == 1e9);
+		T_CHECK(!units_parse_rate("500m", &r) && r == 5e8);
+		T_CHECK(!units_parse_rate("100mbit", &r) && r == 1e8);
+		T_CHECK(!units_parse_rate("2.5Gbit/s", &r) && r == 2.5e9);
+		T_CHECK(!units_parse_rate("64kbps", &r) && r == 64e3);
+		T_CHECK(!units_parse_rate("125MB/s", &r) && r == 1e9);
+		T_CHECK(!units_parse_rate("1000", &r) && r == 1000);
+		T_CHECK(units_parse_rate("0", &r) == -EINVAL);
+		T_CHECK(units_parse_rate("-1G", &r) == -EINVAL);
+		T_CHECK(units_parse_rate("1GB", &r) == -EINVAL);
+		T_CHECK(units_parse_rate("1x", &r) == -EINVAL);
+		T_CHECK(units_parse_rate("", &r) == -EINVAL);
+		T_CHECK(units_parse_rate("9e20", &r) == -ERANGE);
+		T_STREQ(units_fmt_rate(1e9, buf, sizeof(buf)), "1Gbit/s");
+		T_STREQ(units_fmt_rate(5e8, buf, sizeof(buf)), "500Mbit/s");
+		T_STREQ(units_fmt_rate(2.5e9, buf, sizeof(buf)), "2.5Gbit/s");
+		T_STREQ(units_fmt_rate(64e3, buf, sizeof(buf)), "64kbit/s");
+		T_STREQ(units_fmt_rate(999, buf, sizeof(buf)), "999bit/s");
+	}
 	T_STREQ(units_fmt_bytes(1536, buf, sizeof(buf)), "1.50 KiB");
 	T_STREQ(units_fmt_bytes(1073741824.0, buf, sizeof(buf)), "1 GiB");
 	T_STREQ(units_fmt_bytes_si(32000000, buf, sizeof(buf), 1), "32MB");
