@@ -65,11 +65,15 @@ static int sched_start(struct meter *m)
 static void note(const struct sched_priv *p, struct cpu_sample *out)
 {
 	const struct sched_summary *s = &out->sched;
-	char odd[96] = "";
+	char odd[128] = "";
 
 	if (s->odd)
 		snprintf(odd, sizeof(odd), "; %llu events out of order",
 			 (unsigned long long)s->odd);
+	if (s->nested)
+		snprintf(odd + strlen(odd), sizeof(odd) - strlen(odd),
+			 "; %llu hardirqs in its own update",
+			 (unsigned long long)s->nested);
 	if (s->unknown_pct > 0)
 		snprintf(odd + strlen(odd), sizeof(odd) - strlen(odd),
 			 "; %.2f%% on CPUs not yet seen", s->unknown_pct);

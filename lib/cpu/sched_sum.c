@@ -97,6 +97,7 @@ static void add_cpu(const struct zs_cpu *a, const struct zs_cpu *b,
 	}
 	s->switches += (uint64_t)dn(b->switches, a->switches);
 	s->odd += (uint64_t)dn(b->odd, a->odd);
+	s->nested += (uint64_t)dn(b->nested, a->nested);
 }
 
 /* Every time figure from ns to percent of all ns. */

@@ -66,6 +66,8 @@ struct sched_summary {
 	unsigned traced;	/* bit k: hardirq kind k is traced here */
 	uint64_t switches;	/* context switches in the window */
 	uint64_t odd;		/* events out of order (see sched_acct.h) */
+	uint64_t nested;	/* hardirqs inside the meter's own softirq
+				 * update, left to its span (sched_acct.h) */
 	int npeers;		/* peer processes named */
 };
 

@@ -3,7 +3,8 @@
  * drive the accounting the BPF program runs (sched_acct.h): idle entered
  * and left, an irq nested in a softirq, a CPU that never switches, a
  * span open when the counters are read, a soaker (SCHED_IDLE) current,
- * exits whose entries came before the meter; then two readings through
+ * exits whose entries came before the meter, a hardirq whose program
+ * runs inside the meter's own softirq update; then two readings through
  * sched_summarize to the figures, and the figures through JSON and back
  * (checked: they may come from a peer), the metrics and the lines; the
  * meter where it cannot run (not root: one line, the set goes on with
@@ -212,6 +213,49 @@ static void exits_before_entries(void)
 	zs_sirq_enter(&c, 8 * MS, ZS_NVEC, ZS_SELF);
 	zs_irq_enter(&c, 8 * MS, ZS_NHI, ZS_SELF);
 	T_CHECK(c.seq_begin == 0 && c.cls == ZS_UNKNOWN);
+}
+
+/* A hardirq whose program runs inside this CPU's softirq update (the
+ * softirq programs run with interrupts on): it leaves the state alone
+ * and is counted; its time stays with the span the update opens. And
+ * one that runs after the softirq program read its clock but before its
+ * update began: the span's start never goes back, so nothing counts
+ * twice. */
+static void hardirq_in_own_update(void)
+{
+	struct zs_cpu c = fresh(0), r, was;
+
+	zs_switch(&c, 0, ZS_IDLE, ZS_SELF);
+	/* softirq_entry's program at 10 ms, interrupted mid-update */
+	zs_mark(&c, 1);
+	c.seq_begin++;
+	was = c;
+	zs_irq_enter(&c, 11 * MS, ZS_HI_DEVICE, ZS_SELF);
+	zs_irq_exit(&c, 12 * MS, ZS_HI_DEVICE, ZS_SELF);
+	T_CHECK(c.ts == was.ts && c.hirq == 0 && c.hi_n[ZS_HI_DEVICE] == 0);
+	T_CHECK(c.task_ns[ZS_SELF] == 0 && c.hi_ns[ZS_HI_DEVICE] == 0);
+	T_CHECK(c.seq_begin == was.seq_begin && c.seq_end == was.seq_end);
+	T_CHECK(c.nested == 2);
+	c.seq_begin--; /* the update as the program makes it */
+	zs_mark(&c, 0);
+	zs_sirq_enter(&c, 10 * MS, 3, ZS_SELF);
+	zs_sirq_exit(&c, 20 * MS, 3, ZS_SELF);
+	r = reading(&c, 30 * MS);
+	T_CHECK(r.task_ns[ZS_SELF] == 20 * MS && r.vec_ns[3] == 10 * MS);
+	T_CHECK(zs_total(&r) == 30 * MS && r.odd == 0);
+	/* softirq_exit's program read 40 ms; a hardirq's ran at 41-42 ms
+	 * before that update began */
+	c = fresh(0);
+	zs_switch(&c, 0, ZS_IDLE, ZS_SELF);
+	zs_sirq_enter(&c, 30 * MS, 3, ZS_SELF);
+	zs_irq_enter(&c, 41 * MS, ZS_HI_DEVICE, ZS_SELF);
+	zs_irq_exit(&c, 42 * MS, ZS_HI_DEVICE, ZS_SELF);
+	zs_sirq_exit(&c, 40 * MS, 3, ZS_SELF);
+	T_CHECK(c.ts == 42 * MS && c.sirq == 0);
+	r = reading(&c, 50 * MS);
+	T_CHECK(r.vec_ns[3] == 11 * MS && r.hi_ns[ZS_HI_DEVICE] == 1 * MS);
+	T_CHECK(r.task_ns[ZS_SELF] == 30 * MS + 8 * MS);
+	T_CHECK(zs_total(&r) == 50 * MS && r.nested == 0);
 }
 
 /* A copy taken while an update is in progress is refused. */
@@ -490,6 +534,7 @@ int main(void)
 	span_open_at_read();
 	soaker_current();
 	exits_before_entries();
+	hardirq_in_own_update();
 	copy_in_progress();
 	two_cpus();
 	names();
