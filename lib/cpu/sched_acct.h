@@ -43,6 +43,12 @@
  * between them: x86 keeps stores in order (other architectures would need
  * a store barrier the BPF instruction set has no plain form of).
  *
+ * The BPF program keeps, in each CPU's struct, the class of the processes
+ * it looked up last (zs_cache_*: a slot per tgid modulo ZS_NCACHE),
+ * valid while the generation of the set of processes told apart is the
+ * one it was filed under: a switch to a task seen lately costs no hash
+ * lookup.
+ *
  * Time is in ns of CLOCK_MONOTONIC (bpf_ktime_get_ns). Plain C over one
  * struct: no helper calls, no loops, so the verifier takes it as is.
  */
@@ -78,6 +84,9 @@ enum zs_class {
 /* Softirq vectors, as the kernel numbers them (NR_SOFTIRQS). */
 #define ZS_NVEC 10
 
+/* Slots of a CPU's cache of classes (zs_cache_*; its index mask is 7). */
+#define ZS_NCACHE 8
+
 /* Hardirq kinds: a device's irq, and the x86 vectors that are traced. */
 enum zs_hirq {
 	ZS_HI_DEVICE,		/* irq_handler_entry/exit */
@@ -110,7 +119,9 @@ struct zs_cpu {
 				 * entry, a switch inside a handler */
 	zs_u64 nested;		/* hardirqs whose program ran inside this
 				 * CPU's softirq update: left to its span */
-	zs_u64 spare[10];	/* to 512 bytes: a CPU's counters share no
+	zs_u64 cache[ZS_NCACHE]; /* zs_cache_*: tgid << 32 | generation << 3
+				 * | class; 0 empty */
+	zs_u64 spare[2];	/* to 512 bytes: a CPU's counters share no
 				 * cache line with another's */
 	zs_u64 seq_begin;	/* updates started (read last) */
 };
@@ -146,6 +157,32 @@ ZS_INLINE void zs_init(struct zs_cpu *c, zs_u64 t0)
 	c->cls = ZS_UNKNOWN;
 	c->sirq = 0;
 	c->hirq = 0;
+}
+
+/* A cache slot's word: the tgid, the generation (29 bits) and a class
+ * (3 bits, 0 here). */
+ZS_INLINE zs_u64 zs_cache_key(zs_u32 tgid, zs_u32 gen)
+{
+	return (zs_u64)tgid << 32 | (zs_u64)(gen & 0x1fffffff) << 3;
+}
+
+/* The class of process tgid filed on this CPU under generation gen, or
+ * ZS_NCLASS when it is not there (another process in its slot, or an
+ * older generation). */
+ZS_INLINE zs_u32 zs_cache_get(const struct zs_cpu *c, zs_u32 tgid,
+			      zs_u32 gen)
+{
+	zs_u64 e = c->cache[ZS_IDX(tgid, 7)];
+
+	if ((e & ~(zs_u64)7) != zs_cache_key(tgid, gen))
+		return ZS_NCLASS;
+	return (zs_u32)(e & 7);
+}
+
+ZS_INLINE void zs_cache_put(struct zs_cpu *c, zs_u32 tgid, zs_u32 gen,
+			    zs_u32 cls)
+{
+	c->cache[ZS_IDX(tgid, 7)] = zs_cache_key(tgid, gen) | (cls & 7);
 }
 
 /* The span since the last event, its start moved to now; none, and the

@@ -207,6 +207,8 @@ static int track(struct sched_probe *p, pid_t pid, zs_u32 cls, char *err,
 		k = (__u32)kids[i];
 		bpf_map_update_elem(fd, &k, &cls, BPF_NOEXIST);
 	}
+	/* every CPU's cache of classes is stale from here */
+	__atomic_fetch_add(&p->skel->data->tracked_gen, 1, __ATOMIC_SEQ_CST);
 	return 0;
 }
 

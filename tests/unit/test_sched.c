@@ -18,6 +18,7 @@
 #include "t.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -258,6 +259,30 @@ static void hardirq_in_own_update(void)
 	T_CHECK(zs_total(&r) == 50 * MS && r.nested == 0);
 }
 
+/* The CPU's cache of classes: a process found under the generation it
+ * was filed with; gone when the generation moves on or another process
+ * takes its slot. */
+static void class_cache(void)
+{
+	struct zs_cpu c = fresh(0);
+
+	T_CHECK(zs_cache_get(&c, 1234, 1) == ZS_NCLASS);
+	zs_cache_put(&c, 1234, 5, ZS_SELF);
+	T_CHECK(zs_cache_get(&c, 1234, 5) == ZS_SELF);
+	T_CHECK(zs_cache_get(&c, 1234, 6) == ZS_NCLASS);
+	T_CHECK(zs_cache_get(&c, 1234 + ZS_NCACHE, 5) == ZS_NCLASS);
+	zs_cache_put(&c, 1235, 5, ZS_PEER);
+	T_CHECK(zs_cache_get(&c, 1234, 5) == ZS_SELF);
+	T_CHECK(zs_cache_get(&c, 1235, 5) == ZS_PEER);
+	zs_cache_put(&c, 1234 + ZS_NCACHE, 5, ZS_OTHER);
+	T_CHECK(zs_cache_get(&c, 1234, 5) == ZS_NCLASS);
+	T_CHECK(zs_cache_get(&c, 1234 + ZS_NCACHE, 5) == ZS_OTHER);
+	/* the largest tgid and generation keep their class */
+	zs_cache_put(&c, 0xffffffffu, 0x1fffffffu, ZS_PEER);
+	T_CHECK(zs_cache_get(&c, 0xffffffffu, 0x1fffffffu) == ZS_PEER);
+	T_CHECK(zs_cache_get(&c, 0x7fffffffu, 0x1fffffffu) == ZS_NCLASS);
+}
+
 /* A copy taken while an update is in progress is refused. */
 static void copy_in_progress(void)
 {
@@ -495,6 +520,43 @@ static void no_btf(void)
 	rmdir(dir);
 }
 
+/* Where BPF runs: a process that ran as "other" (every CPU it ran on has
+ * its class cached), then named a peer: the next window counts it as
+ * the peer. The child spins and sleeps by turns, so it switches in again
+ * and again. */
+static void late_peer(void)
+{
+	struct meter_opts o = {0};
+	struct cpu_sample s;
+	struct meter *m;
+	char err[256];
+	pid_t p;
+	int st;
+
+	p = fork();
+	T_ASSERT(p >= 0);
+	if (p == 0) {
+		for (;;) {
+			t_spin(CLOCK_THREAD_CPUTIME_ID, 0.001);
+			usleep(1000);
+		}
+	}
+	m = meter_open("sched", &o, err, sizeof(err));
+	T_ASSERT(m);
+	T_CHECK(meter_start(m) == 0);
+	usleep(200000);
+	T_CHECK(meter_stop(m, &s) == 0);
+	T_CHECK(s.ok && s.sched.peer_pct == 0);
+	T_CHECK(m->ops->peer(m, p, err, sizeof(err)) == 0);
+	T_CHECK(meter_start(m) == 0);
+	usleep(300000);
+	T_CHECK(meter_stop(m, &s) == 0);
+	T_CHECK(s.ok && s.sched.peer_task_pct > 0);
+	meter_close(m);
+	kill(p, SIGKILL);
+	T_CHECK(waitpid(p, &st, 0) == p);
+}
+
 /* Where BPF runs: a window of this process spinning. Its figures add up
  * and it is self; no speed is judged. */
 static void live(void)
@@ -524,6 +586,7 @@ static void live(void)
 		       s.sched.unknown_pct, 100, 1e-6);
 	T_CHECK(strstr(s.note, "sched_switch") != NULL);
 	meter_close(m);
+	late_peer();
 }
 
 int main(void)
@@ -535,6 +598,7 @@ int main(void)
 	soaker_current();
 	exits_before_entries();
 	hardirq_in_own_update();
+	class_cache();
 	copy_in_progress();
 	two_cpus();
 	names();
