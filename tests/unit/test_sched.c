@@ -320,6 +320,27 @@ static void two_cpus(void)
 	T_CHECK(sched_events(&s) == 2);
 }
 
+/* ZCB_SCHED_VECTORS: none by default, all, or a list; a word that is
+ * not a vector is refused by name. */
+static void vectors_setting(void)
+{
+	char err[256] = "";
+	unsigned m = 7;
+
+	T_CHECK(sched_vectors_parse(NULL, &m, err, sizeof(err)) == 0 && !m);
+	T_CHECK(sched_vectors_parse("none", &m, err, sizeof(err)) == 0 && !m);
+	T_CHECK(sched_vectors_parse("all", &m, err, sizeof(err)) == 0);
+	T_CHECK(m == (1u << ZS_HI_TIMER | 1u << ZS_HI_RESCHED |
+		      1u << ZS_HI_CALLFN | 1u << ZS_HI_CALLFN1));
+	T_CHECK(sched_vectors_parse("local_timer,reschedule", &m, err,
+				    sizeof(err)) == 0);
+	T_CHECK(m == (1u << ZS_HI_TIMER | 1u << ZS_HI_RESCHED));
+	T_CHECK(sched_vectors_parse("local_timer,nmi", &m, err, sizeof(err)) ==
+		-EINVAL);
+	T_CHECK(strstr(err, "ZCB_SCHED_VECTORS") && strstr(err, "\"nmi\""));
+	T_CHECK(sched_vectors_parse("device", &m, err, sizeof(err)) == -EINVAL);
+}
+
 static void names(void)
 {
 	T_STREQ(sched_vec_name(3), "NET_RX");
@@ -585,7 +606,22 @@ static void live(void)
 	T_NEAR(s.busy_pct + s.sched.idle_pct + s.sched.soaker_pct +
 		       s.sched.unknown_pct, 100, 1e-6);
 	T_CHECK(strstr(s.note, "sched_switch") != NULL);
+	/* the x86 vectors only when asked */
+	T_CHECK(s.sched.traced == 1u << ZS_HI_DEVICE);
+	T_CHECK(strstr(s.note, "not the x86 vectors") != NULL);
 	meter_close(m);
+	setenv(SCHED_VECTORS_ENV, "local_timer", 1);
+	m = meter_open("sched", &o, err, sizeof(err));
+	T_ASSERT(m);
+	T_CHECK(meter_start(m) == 0 && meter_stop(m, &s) == 0);
+	T_CHECK(s.ok && (strstr(s.note, "local_timer") ||
+			 strstr(s.note, "no tracepoint for")));
+	T_CHECK(!(s.sched.traced & (1u << ZS_HI_RESCHED)));
+	meter_close(m);
+	setenv(SCHED_VECTORS_ENV, "bogus", 1);
+	T_CHECK(meter_open("sched", &o, err, sizeof(err)) == NULL);
+	T_CHECK(strstr(err, "bogus") != NULL);
+	unsetenv(SCHED_VECTORS_ENV);
 	late_peer();
 }
 
@@ -602,6 +638,7 @@ int main(void)
 	copy_in_progress();
 	two_cpus();
 	names();
+	vectors_setting();
 	outputs();
 	not_permitted();
 	no_btf();
