@@ -7,6 +7,13 @@
  * CPU: on bare metal a cross-CPU stream ran at 0.70-0.73x (in a VM whose
  * idle vCPUs halt, soakers can make it faster instead). Shown, never
  * hidden.
+ *
+ * A third, meterless arm in each round: every load once with no soak
+ * host at all, after PERTURB_QUIET_S without soakers. The parked run of a
+ * pair is the unmetered run every tool takes its rate from; parked over
+ * meterless is what that rate still owes the soakers (on a VM the host
+ * keeps the vCPUs awake for a while after them: the settle of
+ * soak_pause, soak.h, waits that out), the bias.
  */
 #include "config.h"
 #include "clock.h"
@@ -29,6 +36,12 @@
 
 #define STREAM_CHUNK 65536
 #define PERTURB_REPS 3 /* running/parked pairs, interleaved */
+#define PERTURB_LOADS 5 /* loads at most */
+#define PERTURB_QUIET_S 5.0 /* no soakers this long before the meterless
+			     * arm: longer than their mark lasts here */
+#define PERTURB_GONE_S 60.0 /* the soak host exits within this (its
+			     * idle-class soakers may wait for a CPU on a
+			     * loaded box: a hang's limit, not a speed) */
 
 /* A fixed amount of CPU work pinned to cpu; returns its seconds. */
 double st_cpu_task(int cpu, uint64_t loops)
@@ -196,16 +209,59 @@ struct perturbs {
 	struct selftest *s;
 	struct soak_client *cl;
 	const struct perturb *pt;
+	int n;			/* loads */
 	uint64_t loops;
+	int none_rep;		/* the last round with its meterless arm */
+	double none[PERTURB_LOADS][PERTURB_REPS]; /* its speeds */
+	int host_stayed;	/* a meterless arm found the soak host kept
+				 * by another client (its soakers parked) */
 };
 
-/* Before a run: the box's soakers running (metered) or parked. */
+/* A load's speed: its rate, or a time's inverse (the task). */
+static double speed(const struct perturb *pt, double v)
+{
+	return pt->higher ? v : 1 / v;
+}
+
+/* Round rep's meterless arm, before its first run: our soak host left
+ * (gone once no other client holds it), no soakers for PERTURB_QUIET_S,
+ * every load once, then the soakers again. */
+static int none_arm(struct perturbs *p, int rep, char *err, size_t len)
+{
+	double t0 = clock_now();
+	char e2[480];
+	int i;
+
+	soak_leave(p->cl);
+	while (soak_host_alive() && clock_now() - t0 < PERTURB_GONE_S &&
+	       !sig_stop)
+		clock_sleep(0.01);
+	p->host_stayed |= soak_host_alive();
+	clock_sleep(PERTURB_QUIET_S);
+	for (i = 0; i < p->n && !sig_stop; i++)
+		p->none[i][rep] =
+			speed(&p->pt[i], run_perturb(p->s, &p->pt[i], p->loops));
+	if (soak_join(p->cl, p->s->c->cpus, cs_soaker(p->s->c), e2,
+		      sizeof(e2))) {
+		snprintf(err, len, "soakers: %s", e2);
+		return -1;
+	}
+	return 0;
+}
+
+/* Before a run: the box's soakers running (metered) or parked; before a
+ * round's first, its meterless arm. */
 static int perturb_prepare(void *ctx, const struct series_run *r, char *err,
 			   size_t len)
 {
 	struct perturbs *p = ctx;
 	char e2[480];
 
+	if (r->rep != p->none_rep && r->rep < PERTURB_REPS) {
+		p->none_rep = r->rep;
+		if (none_arm(p, r->rep, err, len))
+			return -1;
+	}
 	if (soak_pause(p->cl, !r->metered, e2, sizeof(e2))) {
 		snprintf(err, len, "soakers: %s", e2);
 		return -1;
@@ -219,10 +275,9 @@ static int perturb_run(void *ctx, const struct series_run *r, double *rate,
 {
 	struct perturbs *p = ctx;
 	const struct perturb *pt = &p->pt[r->cell];
-	double v = run_perturb(p->s, pt, p->loops);
 
 	(void)err, (void)len;
-	*rate = pt->higher ? v : 1 / v;
+	*rate = speed(pt, run_perturb(p->s, pt, p->loops));
 	return SERIES_OK;
 }
 
@@ -239,14 +294,16 @@ static double load_median(const struct perturb *pt, const double *x, int n)
 	return pt->higher ? m : 1 / m;
 }
 
-/* One load's line and case: its speed with the soakers parked and
- * running, and their ratio per pair. */
+/* One load's line and case: its speed with no soak host, with the
+ * soakers parked and running; running over parked per pair, and parked
+ * over meterless per round (the bias). */
 static void one_perturb(struct selftest *s, const struct series *ser,
-			int cell, const struct perturb *pt, const char *kind)
+			const struct perturbs *p, int cell, const char *kind)
 {
+	const struct perturb *pt = &p->pt[cell];
 	const double *wo, *wi;
-	struct stats_ratio r;
-	char wo_name[32], wi_name[32];
+	struct stats_ratio r, b;
+	char wo_name[32], wi_name[32], no_name[32];
 	json_t *kase, *x;
 	int reps, nm;
 
@@ -254,10 +311,15 @@ static void one_perturb(struct selftest *s, const struct series *ser,
 	wi = series_metered(ser, cell, &nm);
 	if (series_perturbation(ser, cell, &r))
 		return;
-	fprintf(s->out, "  %-28s %10.3f %10.3f  %5.2fx", pt->what,
-		load_median(pt, wo, reps), load_median(pt, wi, nm), r.ratio);
+	stats_ratio_paired(wo, p->none[cell], (size_t)reps, &b);
+	fprintf(s->out, "  %-28s %10.3f %10.3f %10.3f  %5.2fx", pt->what,
+		load_median(pt, p->none[cell], reps), load_median(pt, wo, reps),
+		load_median(pt, wi, nm), r.ratio);
 	if (reps > 1)
 		fprintf(s->out, " (%.2f-%.2f)", r.min, r.max);
+	fprintf(s->out, "  %5.2fx", b.ratio);
+	if (reps > 1)
+		fprintf(s->out, " (%.2f-%.2f)", b.min, b.max);
 	fputc('\n', s->out);
 	fflush(s->out);
 	if (!s->d)
@@ -267,15 +329,22 @@ static void one_perturb(struct selftest *s, const struct series *ser,
 	x = json_object();
 	snprintf(wo_name, sizeof(wo_name), "without_%s", pt->metric);
 	snprintf(wi_name, sizeof(wi_name), "with_%s", pt->metric);
+	snprintf(no_name, sizeof(no_name), "meterless_%s", pt->metric);
 	res_metric(s->d, wo_name, pt->unit, pt->higher ? RES_HIGHER : RES_LOWER,
 		   pt->higher);
 	res_metric(s->d, wi_name, pt->unit, pt->higher ? RES_HIGHER : RES_LOWER,
 		   pt->higher);
+	res_metric(s->d, no_name, pt->unit, pt->higher ? RES_HIGHER : RES_LOWER,
+		   pt->higher);
 	res_sample_set(x, "ratio", r.ratio);
 	res_sample_set(x, "ratio_min", r.min);
 	res_sample_set(x, "ratio_max", r.max);
+	res_sample_set(x, "bias", b.ratio);
+	res_sample_set(x, "bias_min", b.min);
+	res_sample_set(x, "bias_max", b.max);
 	res_sample_set(x, wo_name, load_median(pt, wo, reps));
 	res_sample_set(x, wi_name, load_median(pt, wi, nm));
+	res_sample_set(x, no_name, load_median(pt, p->none[cell], reps));
 	json_object_set_new(x, "reps", json_integer(reps));
 	res_sample(kase, x);
 }
@@ -309,21 +378,28 @@ void selftest_perturbation(struct selftest *s)
 	char err[512];
 	int i, n = s->ncpu > 1 ? 5 : 3;
 	uint64_t loops;
+	double settle;
 
 	if (s->c->quick)
 		n = 1;
+	if (soak_settle_time(&settle, err, sizeof(err)))
+		die("%s", err);
 	if (soak_join(&cl, s->c->cpus, cs_soaker(s->c), err, sizeof(err)))
 		die("soakers: %s", err);
 	fprintf(s->out,
-		"\nperturbation (%s soakers; median of %d pairs, interleaved)\n"
-		"  %-28s %10s %10s  %s\n",
-		cl.kind, s->c->quick ? 1 : PERTURB_REPS, "", "parked",
-		"running", "ratio (running/parked speed; min-max)");
+		"\nperturbation (%s soakers; median of %d rounds, interleaved: "
+		"no soak host after %.0fs without soakers, soakers parked "
+		"(%.2fs settle), running)\n"
+		"  %-28s %10s %10s %10s  %-22s %s\n",
+		cl.kind, s->c->quick ? 1 : PERTURB_REPS, PERTURB_QUIET_S,
+		settle, "", "none", "parked", "running",
+		"running/parked (min-max)", "bias: parked/none");
 	loops = size_task(s->cpu[0]);
 	{
-		/* soakers running and parked in pairs, interleaved (ABAB),
-		 * the loads in turn within each round */
-		struct perturbs p = {s, &cl, pts, loops};
+		/* a round: the meterless arm, then soakers running and parked
+		 * in pairs (ABAB), the loads in turn */
+		struct perturbs p = {.s = s, .cl = &cl, .pt = pts, .n = n,
+				     .loops = loops, .none_rep = -1};
 		struct series_cfg sc = {
 			.ncells = n,
 			.repeat = s->c->quick ? 1 : PERTURB_REPS,
@@ -338,7 +414,10 @@ void selftest_perturbation(struct selftest *s)
 		if (series_run(&ser, &perturb_runs, &p, err, sizeof(err)))
 			die("%s", err);
 		for (i = 0; i < n && !sig_stop; i++)
-			one_perturb(s, &ser, i, &pts[i], cl.kind);
+			one_perturb(s, &ser, &p, i, cl.kind);
+		if (p.host_stayed)
+			fprintf(s->out,
+				"  (the soak host stayed for another client: its soakers were parked, not gone, in the meterless runs)\n");
 		series_close(&ser);
 	}
 	soak_leave(&cl);
@@ -346,5 +425,8 @@ void selftest_perturbation(struct selftest *s)
 		res_metric(s->d, "ratio", "x", RES_HIGHER, 0);
 		res_metric(s->d, "ratio_min", "x", RES_HIGHER, 0);
 		res_metric(s->d, "ratio_max", "x", RES_HIGHER, 0);
+		res_metric(s->d, "bias", "x", RES_LOWER, 0);
+		res_metric(s->d, "bias_min", "x", RES_LOWER, 0);
+		res_metric(s->d, "bias_max", "x", RES_LOWER, 0);
 	}
 }

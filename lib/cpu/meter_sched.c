@@ -2,7 +2,9 @@
  * meter_sched.c: the "sched" meter (schedcpu.h): where every CPU's time
  * went, from the kernel's scheduler and interrupt events, counted by a
  * BPF program. No soakers and no sampling, so it runs unpaired; its
- * cost is a few hundred ns per event (cyclesoak --selftest measures it).
+ * cost is one or two hundred ns per event (cyclesoak --selftest
+ * measures it). The x86 vectors (the tick, the IPIs) are traced only
+ * when $ZCB_SCHED_VECTORS asks (sched_vectors_parse).
  * The process told apart as "self" is o->pid (the command of cyclesoak
  * -- CMD, a self-test's load) or this process, the peers o->peers; both
  * with the children they fork. Where BPF cannot run (no BPF in this
@@ -41,7 +43,10 @@ static int sched_open(struct meter *m, const struct meter_opts *o, char *err,
 		c.peers = o->peers;
 		c.npeers = o->npeers;
 	}
-	r = sched_probe_open(&p->p, &c, err, len);
+	r = sched_vectors_parse(getenv(SCHED_VECTORS_ENV), &c.vectors, err,
+				len);
+	if (!r)
+		r = sched_probe_open(&p->p, &c, err, len);
 	if (r)
 		return r;
 	p->npeers = c.npeers;
@@ -65,11 +70,15 @@ static int sched_start(struct meter *m)
 static void note(const struct sched_priv *p, struct cpu_sample *out)
 {
 	const struct sched_summary *s = &out->sched;
-	char odd[96] = "";
+	char odd[128] = "";
 
 	if (s->odd)
 		snprintf(odd, sizeof(odd), "; %llu events out of order",
 			 (unsigned long long)s->odd);
+	if (s->nested)
+		snprintf(odd + strlen(odd), sizeof(odd) - strlen(odd),
+			 "; %llu hardirqs in its own update",
+			 (unsigned long long)s->nested);
 	if (s->unknown_pct > 0)
 		snprintf(odd + strlen(odd), sizeof(odd) - strlen(odd),
 			 "; %.2f%% on CPUs not yet seen", s->unknown_pct);

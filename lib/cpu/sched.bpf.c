@@ -9,7 +9,10 @@
  *
  * A task's class: pid 0 is the idle task, a SCHED_IDLE task a soaker,
  * a process in "tracked" self or a peer (a fork of one is added), any
- * other task other.
+ * other task other. What "tracked" said of a process is kept in the
+ * CPU's cache (sched_acct.h) under tracked_gen, which whoever changes
+ * "tracked" moves on (the loader, on_newtask): a switch to a process
+ * seen lately looks nothing up.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -35,6 +38,9 @@ struct {
 	__uint(max_entries, 1024); /* SCHED_MAX_PIDS */
 } tracked SEC(".maps");
 
+/* The generation of "tracked": moved on after every change to it. */
+volatile __u32 tracked_gen = 1;
+
 static __always_inline struct zs_cpu *this_cpu(void)
 {
 	__u32 k = bpf_get_smp_processor_id();
@@ -42,9 +48,12 @@ static __always_inline struct zs_cpu *this_cpu(void)
 	return bpf_map_lookup_elem(&cpus, &k);
 }
 
-static __always_inline __u32 class_of(struct task_struct *t)
+/* Task t's class, from CPU c's cache or else "tracked" (the generation
+ * read first: a change after it files what was found under the older
+ * one, looked up again next time). */
+static __always_inline __u32 class_of(struct zs_cpu *c, struct task_struct *t)
 {
-	__u32 tgid, *c;
+	__u32 tgid, gen, cls, *v;
 
 	if (!t)
 		return ZS_OTHER;
@@ -53,8 +62,14 @@ static __always_inline __u32 class_of(struct task_struct *t)
 	if (t->policy == SCHED_IDLE)
 		return ZS_SOAKER;
 	tgid = (__u32)t->tgid;
-	c = bpf_map_lookup_elem(&tracked, &tgid);
-	return c ? *c : ZS_OTHER;
+	gen = tracked_gen;
+	cls = zs_cache_get(c, tgid, gen);
+	if (cls < ZS_NCLASS)
+		return cls;
+	v = bpf_map_lookup_elem(&tracked, &tgid);
+	cls = v && *v < ZS_NCLASS ? *v : ZS_OTHER;
+	zs_cache_put(c, tgid, gen, cls);
+	return cls;
 }
 
 /* The current task's class, looked up only while the CPU's is not
@@ -63,7 +78,7 @@ static __always_inline __u32 cur_class(struct zs_cpu *c)
 {
 	if (c->cls < ZS_NCLASS)
 		return c->cls;
-	return class_of(bpf_get_current_task_btf());
+	return class_of(c, bpf_get_current_task_btf());
 }
 
 SEC("tp_btf/sched_switch")
@@ -72,11 +87,11 @@ int BPF_PROG(on_switch, int preempt, struct task_struct *prev,
 {
 	struct zs_cpu *c = this_cpu();
 
-	/* prev's class is the CPU's, once known: one lookup a switch */
+	/* prev's class is the CPU's, once known */
 	if (c)
 		zs_switch(c, bpf_ktime_get_ns(),
-			  c->cls < ZS_NCLASS ? c->cls : class_of(prev),
-			  class_of(next));
+			  c->cls < ZS_NCLASS ? c->cls : class_of(c, prev),
+			  class_of(c, next));
 	return 0;
 }
 
@@ -91,8 +106,8 @@ int BPF_PROG(on_newtask, struct task_struct *child, unsigned long flags)
 	if (pt == ct)
 		return 0; /* a thread */
 	cls = bpf_map_lookup_elem(&tracked, &pt);
-	if (cls)
-		bpf_map_update_elem(&tracked, &ct, cls, BPF_NOEXIST);
+	if (cls && !bpf_map_update_elem(&tracked, &ct, cls, BPF_NOEXIST))
+		__sync_fetch_and_add(&tracked_gen, 1);
 	return 0;
 }
 
@@ -155,7 +170,7 @@ int BPF_PROG(on_timer_entry, int vector)
 
 	if (c)
 		zs_irq_enter(c, bpf_ktime_get_ns(), ZS_HI_TIMER,
-			     class_of(bpf_get_current_task_btf()));
+			     class_of(c, bpf_get_current_task_btf()));
 	return 0;
 }
 

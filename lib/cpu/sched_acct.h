@@ -22,14 +22,32 @@
  * meter was attached is that task's. An exit with no entry seen (the
  * meter attached inside a handler) charges the span to that handler.
  *
- * Softirq handlers run with interrupts on, so a hardirq's program can
- * run in the middle of a softirq's on the same CPU: there (atom 1) the
- * span's start is taken with an exchange and every counter is added
- * atomically, so the nested one loses nothing. The switch and hardirq
- * programs run with interrupts off and nothing of ours nests in them:
- * plain adds (atom 0), which cost a fraction of a locked one. A reader on another CPU copies a struct
- * between two counts, seq_end (first) and seq_begin (last): a copy with
- * seq_end == seq_begin saw no update in progress (zs_copy).
+ * Every program writes only its own CPU's struct, so the updates are
+ * plain loads and stores, no locked instruction: the switch and hardirq
+ * programs run with interrupts off and nothing of ours nests in them.
+ * Softirq handlers, and so the softirq programs, run with interrupts on:
+ * a hardirq's program can run in the middle of a softirq's update on the
+ * same CPU. The softirq program marks its update (busy, set and cleared
+ * by single stores around it, so an interrupt comes wholly before the
+ * mark or inside it); a hardirq's program that finds the mark does not
+ * touch the state and is only counted (nested): its span stays with the
+ * update's, whose context it interrupted, so busy time loses nothing and
+ * only its hardirq/softirq split moves. A hardirq's program that runs
+ * after the softirq program read its clock but before the mark moves the
+ * span's start past that time; the update then finds no span (the start
+ * never goes back), so nothing is counted twice.
+ *
+ * A reader on another CPU copies a struct between two counts, seq_end
+ * (first) and seq_begin (last): a copy with seq_end == seq_begin saw no
+ * update in progress (zs_copy). The writer needs only compiler barriers
+ * between them: x86 keeps stores in order (other architectures would need
+ * a store barrier the BPF instruction set has no plain form of).
+ *
+ * The BPF program keeps, in each CPU's struct, the class of the processes
+ * it looked up last (zs_cache_*: a slot per tgid modulo ZS_NCACHE),
+ * valid while the generation of the set of processes told apart is the
+ * one it was filed under: a switch to a task seen lately costs no hash
+ * lookup.
  *
  * Time is in ns of CLOCK_MONOTONIC (bpf_ktime_get_ns). Plain C over one
  * struct: no helper calls, no loops, so the verifier takes it as is.
@@ -66,6 +84,9 @@ enum zs_class {
 /* Softirq vectors, as the kernel numbers them (NR_SOFTIRQS). */
 #define ZS_NVEC 10
 
+/* Slots of a CPU's cache of classes (zs_cache_*; its index mask is 7). */
+#define ZS_NCACHE 8
+
 /* Hardirq kinds: a device's irq, and the x86 vectors that are traced. */
 enum zs_hirq {
 	ZS_HI_DEVICE,		/* irq_handler_entry/exit */
@@ -83,7 +104,7 @@ struct zs_cpu {
 	zs_u32 cls;		/* the current task's enum zs_class */
 	zs_u32 sirq;		/* softirq running: vector + 1, 0 none */
 	zs_u32 hirq;		/* hardirq running: kind + 1, 0 none */
-	zs_u32 pad;
+	zs_u32 busy;		/* 1 while a softirq program updates */
 	zs_u64 task_ns[ZS_NCLASS]; /* task time by class */
 	zs_u64 sirq_ns[ZS_NCLASS]; /* softirq time by the class current */
 	zs_u64 hirq_ns[ZS_NCLASS]; /* hardirq time by the class current */
@@ -96,19 +117,14 @@ struct zs_cpu {
 	zs_u64 switches;	/* sched_switch events */
 	zs_u64 odd;		/* events out of order: an exit without its
 				 * entry, a switch inside a handler */
-	zs_u64 spare[11];	/* to 512 bytes: a CPU's counters share no
+	zs_u64 nested;		/* hardirqs whose program ran inside this
+				 * CPU's softirq update: left to its span */
+	zs_u64 cache[ZS_NCACHE]; /* zs_cache_*: tgid << 32 | generation << 3
+				 * | class; 0 empty */
+	zs_u64 spare[2];	/* to 512 bytes: a CPU's counters share no
 				 * cache line with another's */
 	zs_u64 seq_begin;	/* updates started (read last) */
 };
-
-/* Add v to *p: atomically where a program may nest in this one (atom). */
-#define ZS_ADD(atom, p, v)                                                   \
-	do {                                                                 \
-		if (atom)                                                    \
-			__sync_fetch_and_add((p), (v));                      \
-		else                                                         \
-			*(p) += (v);                                         \
-	} while (0)
 
 #ifdef __bpf__
 #define ZS_BARRIER() asm volatile("" ::: "memory")
@@ -143,152 +159,194 @@ ZS_INLINE void zs_init(struct zs_cpu *c, zs_u64 t0)
 	c->hirq = 0;
 }
 
-/* The span since the last event (the start moved to now). */
-ZS_INLINE zs_u64 zs_span(struct zs_cpu *c, zs_u64 now, int atom)
+/* A cache slot's word: the tgid, the generation (29 bits) and a class
+ * (3 bits, 0 here). */
+ZS_INLINE zs_u64 zs_cache_key(zs_u32 tgid, zs_u32 gen)
 {
-	zs_u64 t;
+	return (zs_u64)tgid << 32 | (zs_u64)(gen & 0x1fffffff) << 3;
+}
 
-	if (atom) {
-		t = __sync_lock_test_and_set(&c->ts, now);
-	} else {
-		t = c->ts;
-		c->ts = now;
-	}
-	return now > t ? now - t : 0;
+/* The class of process tgid filed on this CPU under generation gen, or
+ * ZS_NCLASS when it is not there (another process in its slot, or an
+ * older generation). */
+ZS_INLINE zs_u32 zs_cache_get(const struct zs_cpu *c, zs_u32 tgid,
+			      zs_u32 gen)
+{
+	zs_u64 e = c->cache[ZS_IDX(tgid, 7)];
+
+	if ((e & ~(zs_u64)7) != zs_cache_key(tgid, gen))
+		return ZS_NCLASS;
+	return (zs_u32)(e & 7);
+}
+
+ZS_INLINE void zs_cache_put(struct zs_cpu *c, zs_u32 tgid, zs_u32 gen,
+			    zs_u32 cls)
+{
+	c->cache[ZS_IDX(tgid, 7)] = zs_cache_key(tgid, gen) | (cls & 7);
+}
+
+/* The span since the last event, its start moved to now; none, and the
+ * start kept, when now is not past it (a hardirq's program ran between
+ * this program's clock and its update). */
+ZS_INLINE zs_u64 zs_span(struct zs_cpu *c, zs_u64 now)
+{
+	zs_u64 t = c->ts;
+
+	if (now <= t)
+		return 0;
+	c->ts = now;
+	return now - t;
 }
 
 /* Charge d ns to what runs: the hardirq, else the softirq, else the
  * task; cls is the class current (the first event names it). */
 ZS_INLINE void zs_charge(struct zs_cpu *c, zs_u64 d, zs_u32 hirq,
-			 zs_u32 sirq, zs_u32 cls, int atom)
+			 zs_u32 sirq, zs_u32 cls)
 {
 	if (cls >= ZS_NCLASS) {
-		ZS_ADD(atom, &c->unknown_ns, d);
+		c->unknown_ns += d;
 		return;
 	}
 	if (hirq && hirq <= ZS_NHI) {
-		ZS_ADD(atom, &c->hi_ns[ZS_IDX(hirq - 1, 7)], d);
-		ZS_ADD(atom, &c->hirq_ns[ZS_IDX(cls, 7)], d);
+		c->hi_ns[ZS_IDX(hirq - 1, 7)] += d;
+		c->hirq_ns[ZS_IDX(cls, 7)] += d;
 	} else if (sirq && sirq <= ZS_NVEC) {
-		ZS_ADD(atom, &c->vec_ns[ZS_IDX(sirq - 1, 15)], d);
-		ZS_ADD(atom, &c->sirq_ns[ZS_IDX(cls, 7)], d);
+		c->vec_ns[ZS_IDX(sirq - 1, 15)] += d;
+		c->sirq_ns[ZS_IDX(cls, 7)] += d;
 	} else {
-		ZS_ADD(atom, &c->task_ns[ZS_IDX(cls, 7)], d);
+		c->task_ns[ZS_IDX(cls, 7)] += d;
 	}
 }
 
 /* An event begins: the first one names the current task's class. The
  * counts of updates begun and ended fence the update for a reader. */
-ZS_INLINE void zs_begin(struct zs_cpu *c, zs_u32 cur, int atom)
+ZS_INLINE void zs_begin(struct zs_cpu *c, zs_u32 cur)
 {
-	ZS_ADD(atom, &c->seq_begin, 1);
+	c->seq_begin++;
 	ZS_BARRIER();
 	if (c->cls >= ZS_NCLASS && cur < ZS_NCLASS)
 		c->cls = cur;
 }
 
-ZS_INLINE void zs_end(struct zs_cpu *c, int atom)
+ZS_INLINE void zs_end(struct zs_cpu *c)
 {
 	ZS_BARRIER();
-	ZS_ADD(atom, &c->seq_end, 1);
+	c->seq_end++;
 }
 
-/* sched_switch from a task of class prev to one of class next. */
+/* A softirq program's update begins (1) or has ended (0): one store, so
+ * an interrupt falls wholly before the mark or after it. */
+ZS_INLINE void zs_mark(struct zs_cpu *c, zs_u32 on)
+{
+	ZS_BARRIER();
+	*(volatile zs_u32 *)&c->busy = on;
+	ZS_BARRIER();
+}
+
+/* A hardirq's program inside this CPU's softirq update (interrupts are
+ * on there): it leaves the state alone, and is counted. */
+ZS_INLINE int zs_nested(struct zs_cpu *c)
+{
+	if (!c->busy)
+		return 0;
+	c->nested++;
+	return 1;
+}
+
+/* sched_switch from a task of class prev to one of class next
+ * (interrupts are off). */
 ZS_INLINE void zs_switch(struct zs_cpu *c, zs_u64 now, zs_u32 prev,
 			 zs_u32 next)
 {
-	const int atom = 0; /* interrupts are off */
-
-	zs_begin(c, prev, atom);
-	zs_charge(c, zs_span(c, now, atom), c->hirq, c->sirq, c->cls, atom);
+	zs_begin(c, prev);
+	zs_charge(c, zs_span(c, now), c->hirq, c->sirq, c->cls);
 	if (c->hirq || c->sirq) { /* no switch happens inside a handler */
-		ZS_ADD(atom, &c->odd, 1);
+		c->odd++;
 		c->hirq = 0;
 		c->sirq = 0;
 	}
 	c->cls = next < ZS_NCLASS ? next : ZS_OTHER;
-	ZS_ADD(atom, &c->switches, 1);
-	zs_end(c, atom);
+	c->switches++;
+	zs_end(c);
 }
 
-/* A hardirq of kind (enum zs_hirq) begins; cur: the current task. */
+/* A hardirq of kind (enum zs_hirq) begins; cur: the current task
+ * (interrupts are off). */
 ZS_INLINE void zs_irq_enter(struct zs_cpu *c, zs_u64 now, zs_u32 kind,
 			    zs_u32 cur)
 {
-	const int atom = 0; /* interrupts are off */
-
-	if (kind >= ZS_NHI)
+	if (kind >= ZS_NHI || zs_nested(c))
 		return;
-	zs_begin(c, cur, atom);
+	zs_begin(c, cur);
 	/* the tick names the current task afresh: it has run since the
 	 * last switch, so a class learnt late (a process told apart after
 	 * it was switched in) is right from here, back to that switch */
 	if (kind == ZS_HI_TIMER && cur < ZS_NCLASS && !c->hirq && !c->sirq)
 		c->cls = cur;
-	zs_charge(c, zs_span(c, now, atom), c->hirq, c->sirq, c->cls, atom);
+	zs_charge(c, zs_span(c, now), c->hirq, c->sirq, c->cls);
 	if (c->hirq)
-		ZS_ADD(atom, &c->odd, 1); /* hardirqs do not nest */
+		c->odd++; /* hardirqs do not nest */
 	c->hirq = kind + 1;
-	ZS_ADD(atom, &c->hi_n[ZS_IDX(kind, 7)], 1);
-	zs_end(c, atom);
+	c->hi_n[ZS_IDX(kind, 7)]++;
+	zs_end(c);
 }
 
 ZS_INLINE void zs_irq_exit(struct zs_cpu *c, zs_u64 now, zs_u32 kind,
 			   zs_u32 cur)
 {
-	const int atom = 0; /* interrupts are off */
 	zs_u32 h;
 
-	if (kind >= ZS_NHI)
+	if (kind >= ZS_NHI || zs_nested(c))
 		return;
-	zs_begin(c, cur, atom);
+	zs_begin(c, cur);
 	h = c->hirq;
 	if (h != kind + 1) { /* its entry was not seen: the span was it */
-		ZS_ADD(atom, &c->odd, 1);
+		c->odd++;
 		h = kind + 1;
 	}
-	zs_charge(c, zs_span(c, now, atom), h, 0, c->cls, atom);
+	zs_charge(c, zs_span(c, now), h, 0, c->cls);
 	c->hirq = 0;
-	zs_end(c, atom);
+	zs_end(c);
 }
 
-/* A softirq of vector vec begins (from irq exit, or in ksoftirqd). */
+/* A softirq of vector vec begins (from irq exit, or in ksoftirqd);
+ * interrupts are on, so a hardirq's program may nest (zs_nested). */
 ZS_INLINE void zs_sirq_enter(struct zs_cpu *c, zs_u64 now, zs_u32 vec,
 			     zs_u32 cur)
 {
-	const int atom = 1; /* a hardirq may come in the middle */
-
 	if (vec >= ZS_NVEC)
 		return;
-	zs_begin(c, cur, atom);
-	zs_charge(c, zs_span(c, now, atom), c->hirq, c->sirq, c->cls, atom);
+	zs_mark(c, 1);
+	zs_begin(c, cur);
+	zs_charge(c, zs_span(c, now), c->hirq, c->sirq, c->cls);
 	if (c->sirq || c->hirq)
-		ZS_ADD(atom, &c->odd, 1); /* softirqs do not nest, nor run in
-				     * a hardirq */
+		c->odd++; /* softirqs do not nest, nor run in a hardirq */
 	c->hirq = 0;
 	c->sirq = vec + 1;
-	ZS_ADD(atom, &c->vec_n[ZS_IDX(vec, 15)], 1);
-	zs_end(c, atom);
+	c->vec_n[ZS_IDX(vec, 15)]++;
+	zs_end(c);
+	zs_mark(c, 0);
 }
 
 ZS_INLINE void zs_sirq_exit(struct zs_cpu *c, zs_u64 now, zs_u32 vec,
 			    zs_u32 cur)
 {
-	const int atom = 1; /* a hardirq may come in the middle */
 	zs_u32 s;
 
 	if (vec >= ZS_NVEC)
 		return;
-	zs_begin(c, cur, atom);
+	zs_mark(c, 1);
+	zs_begin(c, cur);
 	s = c->sirq;
 	if (s != vec + 1 || c->hirq) {
-		ZS_ADD(atom, &c->odd, 1);
+		c->odd++;
 		s = vec + 1;
 	}
-	zs_charge(c, zs_span(c, now, atom), 0, s, c->cls, atom);
+	zs_charge(c, zs_span(c, now), 0, s, c->cls);
 	c->sirq = 0;
 	c->hirq = 0;
-	zs_end(c, atom);
+	zs_end(c);
+	zs_mark(c, 0);
 }
 
 #ifndef __bpf__
@@ -324,7 +382,7 @@ static inline void zs_close(struct zs_cpu *c, zs_u64 now)
 	zs_u64 d = now > c->ts ? now - c->ts : 0;
 
 	c->ts = now;
-	zs_charge(c, d, c->hirq, c->sirq, c->cls, 0);
+	zs_charge(c, d, c->hirq, c->sirq, c->cls);
 }
 
 /* All the time a CPU's struct has accounted. */

@@ -92,15 +92,17 @@ static void vector_progs(struct sched_bpf *s, int kind,
 	}
 }
 
-/* Leave out the vectors this kernel has no tracepoint for; the note
- * says which are traced and which are missing. */
-static int pick_vectors(struct sched_probe *p, char *err, size_t len)
+/* Load the vectors asked for (want: bit k for kind k) that this kernel
+ * has a tracepoint for; the note says which are traced, which asked for
+ * are missing, and how to ask when none was. */
+static int pick_vectors(struct sched_probe *p, unsigned want, char *err,
+			size_t len)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
 	struct bpf_program *in, *out;
 	char miss[160] = "";
 	size_t i, off = 0;
-	int have;
+	int have, asked;
 
 	if (!btf) {
 		snprintf(err, len, "cannot read the kernel's BTF (%s): %s",
@@ -109,25 +111,28 @@ static int pick_vectors(struct sched_probe *p, char *err, size_t len)
 	}
 	p->traced = 1u << ZS_HI_DEVICE;
 	for (i = 0; i < sizeof(vectors) / sizeof(vectors[0]); i++) {
-		have = btf__find_by_name_kind(btf, vectors[i].tp,
-					      BTF_KIND_TYPEDEF) >= 0;
+		asked = !!(want & (1u << vectors[i].kind));
+		have = asked && btf__find_by_name_kind(btf, vectors[i].tp,
+						       BTF_KIND_TYPEDEF) >= 0;
 		vector_progs(p->skel, vectors[i].kind, &in, &out);
 		bpf_program__set_autoload(in, have);
 		bpf_program__set_autoload(out, have);
 		if (have)
 			p->traced |= 1u << vectors[i].kind;
-		else if (off < sizeof(miss))
+		else if (asked && off < sizeof(miss))
 			off += (size_t)snprintf(miss + off, sizeof(miss) - off,
 						"%s%s", off ? ", " : "",
 						sched_hirq_name(vectors[i].kind));
 	}
 	btf__free(btf);
 	snprintf(p->note, sizeof(p->note),
-		 "traced: sched_switch, irq_handler, softirq%s%s%s%s",
+		 "traced: sched_switch, irq_handler, softirq%s%s%s%s%s%s",
 		 p->traced & (1u << ZS_HI_TIMER) ? ", local_timer" : "",
 		 p->traced & (1u << ZS_HI_RESCHED) ? ", reschedule" : "",
-		 p->traced & (1u << ZS_HI_CALLFN) ? ", call_function(_single)"
-						  : "",
+		 p->traced & (1u << ZS_HI_CALLFN) ? ", call_function" : "",
+		 p->traced & (1u << ZS_HI_CALLFN1) ? ", call_function_single"
+						   : "",
+		 want ? "" : "; not the x86 vectors (" SCHED_VECTORS_ENV "=all)",
 		 miss[0] ? "; this kernel has no tracepoint for " : "");
 	if (miss[0])
 		snprintf(p->note + strlen(p->note),
@@ -207,6 +212,8 @@ static int track(struct sched_probe *p, pid_t pid, zs_u32 cls, char *err,
 		k = (__u32)kids[i];
 		bpf_map_update_elem(fd, &k, &cls, BPF_NOEXIST);
 	}
+	/* every CPU's cache of classes is stale from here */
+	__atomic_fetch_add(&p->skel->data->tracked_gen, 1, __ATOMIC_SEQ_CST);
 	return 0;
 }
 
@@ -260,7 +267,7 @@ int sched_probe_open(struct sched_probe **pp, const struct sched_probe_cfg *c,
 			 strerror(-r), bpf_msg[0] ? ": " : "", bpf_msg);
 		goto fail;
 	}
-	r = pick_vectors(p, err, len);
+	r = pick_vectors(p, c->vectors, err, len);
 	if (!r)
 		r = bpf_map__set_max_entries(p->skel->maps.cpus,
 					     (__u32)p->ncpu);

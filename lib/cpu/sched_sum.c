@@ -7,6 +7,8 @@
 #include "config.h"
 #include "schedcpu.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *const vec_names[SCHED_NVEC] = {
@@ -48,6 +50,38 @@ const char *sched_hirq_name(int k)
 int sched_hirq_find(const char *name)
 {
 	return find_name(hirq_names, SCHED_NHI, name);
+}
+
+int sched_vectors_parse(const char *s, unsigned *mask, char *err, size_t len)
+{
+	char buf[128], *tok, *save = NULL;
+	int k;
+
+	*mask = 0;
+	if (!s || !*s || !strcmp(s, "none"))
+		return 0;
+	if (!strcmp(s, "all")) {
+		for (k = ZS_HI_DEVICE + 1; k < SCHED_NHI; k++)
+			*mask |= 1u << k;
+		return 0;
+	}
+	if (strlen(s) >= sizeof(buf)) {
+		snprintf(err, len, "%s: too long", SCHED_VECTORS_ENV);
+		return -EINVAL;
+	}
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		k = sched_hirq_find(tok);
+		if (k <= ZS_HI_DEVICE) {
+			snprintf(err, len,
+				 "%s: \"%.32s\" is not a vector (all, none, or of local_timer, reschedule, call_function, call_function_single)",
+				 SCHED_VECTORS_ENV, tok);
+			return -EINVAL;
+		}
+		*mask |= 1u << k;
+	}
+	return 0;
 }
 
 uint64_t sched_events(const struct sched_summary *s)
@@ -97,6 +131,7 @@ static void add_cpu(const struct zs_cpu *a, const struct zs_cpu *b,
 	}
 	s->switches += (uint64_t)dn(b->switches, a->switches);
 	s->odd += (uint64_t)dn(b->odd, a->odd);
+	s->nested += (uint64_t)dn(b->nested, a->nested);
 }
 
 /* Every time figure from ns to percent of all ns. */

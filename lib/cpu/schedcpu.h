@@ -44,6 +44,17 @@ int sched_vec_find(const char *name);
 const char *sched_hirq_name(int k);
 int sched_hirq_find(const char *name);
 
+/*
+ * The x86 vectors to trace (the local timer, the reschedule and
+ * function-call IPIs) from a setting: NULL, "" or "none" none, "all"
+ * every one, or a comma list of their names (sched_hirq_name; "device"
+ * is always traced). Each costs its programs at every interrupt of its
+ * kind; untraced, a vector's handler time goes to what it interrupted.
+ * *mask gets bit k for kind k. 0, or -EINVAL with err naming the word.
+ */
+#define SCHED_VECTORS_ENV "ZCB_SCHED_VECTORS"
+int sched_vectors_parse(const char *s, unsigned *mask, char *err, size_t len);
+
 /* One window of the box, percent of all CPUs' time unless said. */
 struct sched_summary {
 	double self_pct;	/* the measuring process tree: its task time
@@ -66,6 +77,8 @@ struct sched_summary {
 	unsigned traced;	/* bit k: hardirq kind k is traced here */
 	uint64_t switches;	/* context switches in the window */
 	uint64_t odd;		/* events out of order (see sched_acct.h) */
+	uint64_t nested;	/* hardirqs inside the meter's own softirq
+				 * update, left to its span (sched_acct.h) */
 	int npeers;		/* peer processes named */
 };
 
@@ -88,6 +101,8 @@ struct sched_probe_cfg {
 	pid_t self;		/* the measuring process (its tree) */
 	const pid_t *peers;	/* named peers (their trees), npeers */
 	int npeers;
+	unsigned vectors;	/* x86 vectors to trace where the kernel
+				 * has them (sched_vectors_parse) */
 };
 
 /*

@@ -10,6 +10,7 @@
 #include "soak_int.h"
 #include "clock.h"
 #include "hostinfo.h"
+#include "units.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -306,10 +307,53 @@ int soak_join(struct soak_client *c, const char *cpus, const char *kind,
 	return r;
 }
 
+int soak_settle_time(double *seconds, char *err, size_t len)
+{
+	const char *e = getenv(SOAK_SETTLE_ENV);
+
+	*seconds = SOAK_SETTLE_S;
+	if (!e || !*e)
+		return 0;
+	if (units_parse_duration(e, seconds) || *seconds > SOAK_SETTLE_MAX_S) {
+		snprintf(err, len, "%s=%.40s: not a duration of 0 to %.0fs",
+			 SOAK_SETTLE_ENV, e, SOAK_SETTLE_MAX_S);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+uint64_t soak_settle_end(uint32_t features, uint64_t parked_ns,
+			 int was_holding, uint64_t now, uint64_t settle_ns)
+{
+	uint64_t at = 0;
+
+	if (features & SOAK_FEAT_PARKED_AT)
+		at = parked_ns;
+	else if (!was_holding)
+		at = now;
+	return at ? at + settle_ns : 0;
+}
+
+/* After a pause: sleep out the settle (soak_settle_end). A signal ends it
+ * early. */
+static void settle(const struct soak_client *c, int was_holding, double s)
+{
+	const struct shm_hdr *hdr = c->map;
+	uint64_t now = clock_ns(),
+		 end = soak_settle_end(
+			 hdr->features,
+			 __atomic_load_n(&hdr->parked_ns, __ATOMIC_ACQUIRE),
+			 was_holding, now, (uint64_t)(s * 1e9));
+
+	if (end > now)
+		clock_sleep((double)(end - now) / 1e9);
+}
+
 int soak_pause(struct soak_client *c, int pause, char *err, size_t len)
 {
 	char cmd = pause ? SOAK_CMD_PAUSE : SOAK_CMD_RESUME, ack = 0;
-	int r;
+	int r, was = c->holding;
+	double s = 0;
 
 	if (!c->can_pause) {
 		snprintf(err, len,
@@ -317,6 +361,8 @@ int soak_pause(struct soak_client *c, int pause, char *err, size_t len)
 			 (int)c->host_pid, (int)c->host_pid);
 		return -EOPNOTSUPP;
 	}
+	if (pause && (r = soak_settle_time(&s, err, len)))
+		return r;
 	if (send(c->fd, &cmd, 1, MSG_NOSIGNAL) != 1) {
 		snprintf(err, len, "soak host (pid %d): %s", (int)c->host_pid,
 			 strerror(errno));
@@ -337,6 +383,8 @@ int soak_pause(struct soak_client *c, int pause, char *err, size_t len)
 		return -EIO;
 	}
 	c->holding = pause;
+	if (pause && s > 0)
+		settle(c, was, s);
 	return 0;
 }
 

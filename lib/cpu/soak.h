@@ -143,6 +143,21 @@ int soak_join(struct soak_client *c, const char *cpus, const char *kind,
  * (-EOPNOTSUPP: the running host is from an older zcbench).
  */
 int soak_pause(struct soak_client *c, int pause, char *err, size_t len);
+/*
+ * The settle: a pause returns only once the soakers have been parked this
+ * long (from when the host parked them, so a second client's pause of
+ * soakers parked a while ago waits only what is left; from the request
+ * with an older host). Right after the soakers, a VM's host keeps its
+ * vCPUs awake for a while (KVM halt polling, the host CPUs' idle states),
+ * and a run in that while is faster than on a box where no soakers ran:
+ * the unmetered run of a pair would be flattered. $ZCB_SOAK_SETTLE (a
+ * duration, 0 to SOAK_SETTLE_MAX_S; units as units_parse_duration takes)
+ * or SOAK_SETTLE_S. 0, or -EINVAL with err naming the setting.
+ */
+#define SOAK_SETTLE_ENV "ZCB_SOAK_SETTLE"
+#define SOAK_SETTLE_S 0.5
+#define SOAK_SETTLE_MAX_S 60.0
+int soak_settle_time(double *seconds, char *err, size_t len);
 /* Read the counters; -EPIPE when the host died. */
 int soak_read(const struct soak_client *c, struct soak_snap *s);
 void soak_leave(struct soak_client *c);

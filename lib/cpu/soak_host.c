@@ -270,6 +270,9 @@ static void host_park(struct host *h)
 		return;
 	h->parked = want;
 	soak_set_park(&h->set, want);
+	if (want) /* the clients' settle counts from here (soak_pause) */
+		__atomic_store_n(&h->hdr->parked_ns, clock_ns(),
+				 __ATOMIC_RELEASE);
 }
 
 /* Bytes from client i: pause and resume requests, each answered with one
@@ -405,7 +408,7 @@ int soak_host_spawn(const char *path, const int *ids, int n,
 	h->hdr = h->map;
 	h->hdr->magic = SOAK_MAGIC;
 	h->hdr->ncpu = (uint32_t)n;
-	h->hdr->features = SOAK_FEAT_PAUSE;
+	h->hdr->features = SOAK_FEAT_PAUSE | SOAK_FEAT_PARKED_AT;
 	h->set.kind = *kind;
 	snprintf(h->hdr->kind, sizeof(h->hdr->kind), "%s", kind->name);
 	memcpy(h->hdr->cpu_id, ids, (size_t)n * sizeof(int));

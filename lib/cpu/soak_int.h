@@ -21,7 +21,8 @@
 
 enum { SLOT_IDLE = 1, SLOT_CG = 2 }; /* slot flags: SCHED_IDLE, in cgroup */
 enum { SLOT_STARTING = 0, SLOT_RUNNING = 1, SLOT_PARKED = 2 }; /* state */
-enum { SOAK_FEAT_PAUSE = 1 }; /* shm_hdr.features: what this host can do */
+enum { SOAK_FEAT_PAUSE = 1,	/* shm_hdr.features: what this host can do */
+       SOAK_FEAT_PARKED_AT = 2 }; /* it keeps shm_hdr.parked_ns */
 
 /* One byte a client sends the host, and the byte it answers. */
 #define SOAK_CMD_PAUSE	'P' /* park the soakers while I hold this */
@@ -43,6 +44,9 @@ struct shm_hdr {
 					* window that saw it change, or odd,
 					* was not soaked */
 	char kind[SOAK_KIND_LEN];      /* soak_kind name; "" = spin */
+	uint64_t parked_ns;	       /* CLOCK_MONOTONIC ns when the
+					* soakers last went from running to
+					* parked (SOAK_FEAT_PARKED_AT) */
 };
 
 struct shm_slot {
@@ -104,6 +108,15 @@ int soak_set_start(struct soak_set *ss, struct soak_cg *cg, char *err,
 void soak_set_park(struct soak_set *ss, int park);
 /* SIGKILL and reap every soaker. */
 void soak_set_stop(struct soak_set *ss);
+
+/*
+ * When a pause of soak_pause is settled (CLOCK_MONOTONIC ns; 0: no wait):
+ * settle_ns after the host parked the soakers where it keeps that time
+ * (features), else settle_ns after now when this client's pause parked
+ * them (it was not holding them already).
+ */
+uint64_t soak_settle_end(uint32_t features, uint64_t parked_ns,
+			 int was_holding, uint64_t now, uint64_t settle_ns);
 
 /* What soak.c and soak_host.c share (soak_common.c). */
 /* The box's soak socket (soak_socket_path), or "" with why filled. */

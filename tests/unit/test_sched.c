@@ -3,7 +3,8 @@
  * drive the accounting the BPF program runs (sched_acct.h): idle entered
  * and left, an irq nested in a softirq, a CPU that never switches, a
  * span open when the counters are read, a soaker (SCHED_IDLE) current,
- * exits whose entries came before the meter; then two readings through
+ * exits whose entries came before the meter, a hardirq whose program
+ * runs inside the meter's own softirq update; then two readings through
  * sched_summarize to the figures, and the figures through JSON and back
  * (checked: they may come from a peer), the metrics and the lines; the
  * meter where it cannot run (not root: one line, the set goes on with
@@ -17,6 +18,7 @@
 #include "t.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -214,6 +216,73 @@ static void exits_before_entries(void)
 	T_CHECK(c.seq_begin == 0 && c.cls == ZS_UNKNOWN);
 }
 
+/* A hardirq whose program runs inside this CPU's softirq update (the
+ * softirq programs run with interrupts on): it leaves the state alone
+ * and is counted; its time stays with the span the update opens. And
+ * one that runs after the softirq program read its clock but before its
+ * update began: the span's start never goes back, so nothing counts
+ * twice. */
+static void hardirq_in_own_update(void)
+{
+	struct zs_cpu c = fresh(0), r, was;
+
+	zs_switch(&c, 0, ZS_IDLE, ZS_SELF);
+	/* softirq_entry's program at 10 ms, interrupted mid-update */
+	zs_mark(&c, 1);
+	c.seq_begin++;
+	was = c;
+	zs_irq_enter(&c, 11 * MS, ZS_HI_DEVICE, ZS_SELF);
+	zs_irq_exit(&c, 12 * MS, ZS_HI_DEVICE, ZS_SELF);
+	T_CHECK(c.ts == was.ts && c.hirq == 0 && c.hi_n[ZS_HI_DEVICE] == 0);
+	T_CHECK(c.task_ns[ZS_SELF] == 0 && c.hi_ns[ZS_HI_DEVICE] == 0);
+	T_CHECK(c.seq_begin == was.seq_begin && c.seq_end == was.seq_end);
+	T_CHECK(c.nested == 2);
+	c.seq_begin--; /* the update as the program makes it */
+	zs_mark(&c, 0);
+	zs_sirq_enter(&c, 10 * MS, 3, ZS_SELF);
+	zs_sirq_exit(&c, 20 * MS, 3, ZS_SELF);
+	r = reading(&c, 30 * MS);
+	T_CHECK(r.task_ns[ZS_SELF] == 20 * MS && r.vec_ns[3] == 10 * MS);
+	T_CHECK(zs_total(&r) == 30 * MS && r.odd == 0);
+	/* softirq_exit's program read 40 ms; a hardirq's ran at 41-42 ms
+	 * before that update began */
+	c = fresh(0);
+	zs_switch(&c, 0, ZS_IDLE, ZS_SELF);
+	zs_sirq_enter(&c, 30 * MS, 3, ZS_SELF);
+	zs_irq_enter(&c, 41 * MS, ZS_HI_DEVICE, ZS_SELF);
+	zs_irq_exit(&c, 42 * MS, ZS_HI_DEVICE, ZS_SELF);
+	zs_sirq_exit(&c, 40 * MS, 3, ZS_SELF);
+	T_CHECK(c.ts == 42 * MS && c.sirq == 0);
+	r = reading(&c, 50 * MS);
+	T_CHECK(r.vec_ns[3] == 11 * MS && r.hi_ns[ZS_HI_DEVICE] == 1 * MS);
+	T_CHECK(r.task_ns[ZS_SELF] == 30 * MS + 8 * MS);
+	T_CHECK(zs_total(&r) == 50 * MS && r.nested == 0);
+}
+
+/* The CPU's cache of classes: a process found under the generation it
+ * was filed with; gone when the generation moves on or another process
+ * takes its slot. */
+static void class_cache(void)
+{
+	struct zs_cpu c = fresh(0);
+
+	T_CHECK(zs_cache_get(&c, 1234, 1) == ZS_NCLASS);
+	zs_cache_put(&c, 1234, 5, ZS_SELF);
+	T_CHECK(zs_cache_get(&c, 1234, 5) == ZS_SELF);
+	T_CHECK(zs_cache_get(&c, 1234, 6) == ZS_NCLASS);
+	T_CHECK(zs_cache_get(&c, 1234 + ZS_NCACHE, 5) == ZS_NCLASS);
+	zs_cache_put(&c, 1235, 5, ZS_PEER);
+	T_CHECK(zs_cache_get(&c, 1234, 5) == ZS_SELF);
+	T_CHECK(zs_cache_get(&c, 1235, 5) == ZS_PEER);
+	zs_cache_put(&c, 1234 + ZS_NCACHE, 5, ZS_OTHER);
+	T_CHECK(zs_cache_get(&c, 1234, 5) == ZS_NCLASS);
+	T_CHECK(zs_cache_get(&c, 1234 + ZS_NCACHE, 5) == ZS_OTHER);
+	/* the largest tgid and generation keep their class */
+	zs_cache_put(&c, 0xffffffffu, 0x1fffffffu, ZS_PEER);
+	T_CHECK(zs_cache_get(&c, 0xffffffffu, 0x1fffffffu) == ZS_PEER);
+	T_CHECK(zs_cache_get(&c, 0x7fffffffu, 0x1fffffffu) == ZS_NCLASS);
+}
+
 /* A copy taken while an update is in progress is refused. */
 static void copy_in_progress(void)
 {
@@ -249,6 +318,27 @@ static void two_cpus(void)
 	T_NEAR(s.self_pct, 25, 1e-9);
 	T_CHECK(s.switches == 2);
 	T_CHECK(sched_events(&s) == 2);
+}
+
+/* ZCB_SCHED_VECTORS: none by default, all, or a list; a word that is
+ * not a vector is refused by name. */
+static void vectors_setting(void)
+{
+	char err[256] = "";
+	unsigned m = 7;
+
+	T_CHECK(sched_vectors_parse(NULL, &m, err, sizeof(err)) == 0 && !m);
+	T_CHECK(sched_vectors_parse("none", &m, err, sizeof(err)) == 0 && !m);
+	T_CHECK(sched_vectors_parse("all", &m, err, sizeof(err)) == 0);
+	T_CHECK(m == (1u << ZS_HI_TIMER | 1u << ZS_HI_RESCHED |
+		      1u << ZS_HI_CALLFN | 1u << ZS_HI_CALLFN1));
+	T_CHECK(sched_vectors_parse("local_timer,reschedule", &m, err,
+				    sizeof(err)) == 0);
+	T_CHECK(m == (1u << ZS_HI_TIMER | 1u << ZS_HI_RESCHED));
+	T_CHECK(sched_vectors_parse("local_timer,nmi", &m, err, sizeof(err)) ==
+		-EINVAL);
+	T_CHECK(strstr(err, "ZCB_SCHED_VECTORS") && strstr(err, "\"nmi\""));
+	T_CHECK(sched_vectors_parse("device", &m, err, sizeof(err)) == -EINVAL);
 }
 
 static void names(void)
@@ -451,6 +541,43 @@ static void no_btf(void)
 	rmdir(dir);
 }
 
+/* Where BPF runs: a process that ran as "other" (every CPU it ran on has
+ * its class cached), then named a peer: the next window counts it as
+ * the peer. The child spins and sleeps by turns, so it switches in again
+ * and again. */
+static void late_peer(void)
+{
+	struct meter_opts o = {0};
+	struct cpu_sample s;
+	struct meter *m;
+	char err[256];
+	pid_t p;
+	int st;
+
+	p = fork();
+	T_ASSERT(p >= 0);
+	if (p == 0) {
+		for (;;) {
+			t_spin(CLOCK_THREAD_CPUTIME_ID, 0.001);
+			usleep(1000);
+		}
+	}
+	m = meter_open("sched", &o, err, sizeof(err));
+	T_ASSERT(m);
+	T_CHECK(meter_start(m) == 0);
+	usleep(200000);
+	T_CHECK(meter_stop(m, &s) == 0);
+	T_CHECK(s.ok && s.sched.peer_pct == 0);
+	T_CHECK(m->ops->peer(m, p, err, sizeof(err)) == 0);
+	T_CHECK(meter_start(m) == 0);
+	usleep(300000);
+	T_CHECK(meter_stop(m, &s) == 0);
+	T_CHECK(s.ok && s.sched.peer_task_pct > 0);
+	meter_close(m);
+	kill(p, SIGKILL);
+	T_CHECK(waitpid(p, &st, 0) == p);
+}
+
 /* Where BPF runs: a window of this process spinning. Its figures add up
  * and it is self; no speed is judged. */
 static void live(void)
@@ -479,7 +606,23 @@ static void live(void)
 	T_NEAR(s.busy_pct + s.sched.idle_pct + s.sched.soaker_pct +
 		       s.sched.unknown_pct, 100, 1e-6);
 	T_CHECK(strstr(s.note, "sched_switch") != NULL);
+	/* the x86 vectors only when asked */
+	T_CHECK(s.sched.traced == 1u << ZS_HI_DEVICE);
+	T_CHECK(strstr(s.note, "not the x86 vectors") != NULL);
 	meter_close(m);
+	setenv(SCHED_VECTORS_ENV, "local_timer", 1);
+	m = meter_open("sched", &o, err, sizeof(err));
+	T_ASSERT(m);
+	T_CHECK(meter_start(m) == 0 && meter_stop(m, &s) == 0);
+	T_CHECK(s.ok && (strstr(s.note, "local_timer") ||
+			 strstr(s.note, "no tracepoint for")));
+	T_CHECK(!(s.sched.traced & (1u << ZS_HI_RESCHED)));
+	meter_close(m);
+	setenv(SCHED_VECTORS_ENV, "bogus", 1);
+	T_CHECK(meter_open("sched", &o, err, sizeof(err)) == NULL);
+	T_CHECK(strstr(err, "bogus") != NULL);
+	unsetenv(SCHED_VECTORS_ENV);
+	late_peer();
 }
 
 int main(void)
@@ -490,9 +633,12 @@ int main(void)
 	span_open_at_read();
 	soaker_current();
 	exits_before_entries();
+	hardirq_in_own_update();
+	class_cache();
 	copy_in_progress();
 	two_cpus();
 	names();
+	vectors_setting();
 	outputs();
 	not_permitted();
 	no_btf();

@@ -1,6 +1,7 @@
 /* test_soak.c: calibration storage and checks, the load arithmetic, the
  * default meter list, and the soak meter through the meter interface. */
 #include "config.h"
+#include "clock.h"
 #include "hostinfo.h"
 #include "meter.h"
 #include "soak.h"
@@ -206,7 +207,13 @@ static void pausing(struct meterset *set)
 	T_CHECK(meterset_paired(set));
 	T_ASSERT(soak_join(&other, NULL, "spin", err, sizeof(err)) == 0);
 	T_CHECK(other.can_pause);
+	/* a pause returns once the soakers have been parked the settle */
+	setenv(SOAK_SETTLE_ENV, "200ms", 1);
 	T_CHECK(meterset_metered(set, 0, err, sizeof(err)) == 0);
+	T_CHECK(clock_ns() >= ((struct shm_hdr *)other.map)->parked_ns +
+				      200000000ull);
+	T_CHECK(((struct shm_hdr *)other.map)->features & SOAK_FEAT_PARKED_AT);
+	unsetenv(SOAK_SETTLE_ENV);
 	T_CHECK(!soaked(set));
 	/* parked: the counters stand still, and another client's window
 	 * knows it was not soaked. On a busy box an idle-class soaker may
@@ -243,6 +250,39 @@ static void pausing(struct meterset *set)
 	for (i = 0; i < 100 && !soaked(set); i++)
 		; /* the host notices the hang-up within a poll round */
 	T_CHECK(i < 100);
+}
+
+/* The settle after a pause: its setting, and when it ends. */
+static void settling(void)
+{
+	const uint64_t S = 1000000000ull;
+	char err[256];
+	double s;
+
+	unsetenv(SOAK_SETTLE_ENV);
+	T_CHECK(soak_settle_time(&s, err, sizeof(err)) == 0);
+	T_NEAR(s, SOAK_SETTLE_S, 1e-12);
+	setenv(SOAK_SETTLE_ENV, "250ms", 1);
+	T_CHECK(soak_settle_time(&s, err, sizeof(err)) == 0);
+	T_NEAR(s, 0.25, 1e-12);
+	setenv(SOAK_SETTLE_ENV, "0", 1);
+	T_CHECK(soak_settle_time(&s, err, sizeof(err)) == 0 && s == 0);
+	setenv(SOAK_SETTLE_ENV, "2h", 1);
+	T_CHECK(soak_settle_time(&s, err, sizeof(err)) == -EINVAL);
+	T_CHECK(strstr(err, "ZCB_SOAK_SETTLE=2h") != NULL);
+	setenv(SOAK_SETTLE_ENV, "soon", 1);
+	T_CHECK(soak_settle_time(&s, err, sizeof(err)) == -EINVAL);
+	unsetenv(SOAK_SETTLE_ENV);
+	/* from when the host parked them: parked long ago, nothing left */
+	T_CHECK(soak_settle_end(SOAK_FEAT_PAUSE | SOAK_FEAT_PARKED_AT, 10 * S,
+				0, 20 * S, S / 2) == 10 * S + S / 2);
+	T_CHECK(soak_settle_end(SOAK_FEAT_PAUSE | SOAK_FEAT_PARKED_AT,
+				20 * S - S / 10, 1, 20 * S,
+				S / 2) == 20 * S + 4 * S / 10);
+	/* an older host: from now, if this pause parked them */
+	T_CHECK(soak_settle_end(SOAK_FEAT_PAUSE, 0, 0, 20 * S, S / 2) ==
+		20 * S + S / 2);
+	T_CHECK(soak_settle_end(SOAK_FEAT_PAUSE, 0, 1, 20 * S, S / 2) == 0);
 }
 
 /* The soak meter for real: soakers start, read, and are gone after. */
@@ -614,6 +654,7 @@ int main(void)
 	round_trip();
 	mismatch();
 	arithmetic();
+	settling();
 	live();
 	failed_start();
 	out_of_fds();
