@@ -7,8 +7,8 @@
 # harness, not the power (that takes an hour: README): a line per night,
 # the table of judged rows with k/n per kind of night, a summary line
 # for the nightly's verdict and each variant, the cgroup gone, and a
-# signal in the middle of a capped night ending it (exit 130) with its
-# cgroup removed and nothing left running.
+# signal in the middle of a night capped by busy loops (--cap-by cpu)
+# ending it (exit 130) with its cgroups removed and nothing left running.
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
 zcb_need_cmd jq
 T=$ZCB_TEST_TMP
@@ -41,9 +41,10 @@ grep -Eq '^night r1.1-a: exit [01], [0-9]+ of [0-9]+ judged rows flagged, [0-9]+
 	zcb_fail "no line for the A night: $(cat "$T/out")"
 grep -Eq '^night r1.2-c90: exit [01], [0-9]+ of [0-9]+ judged rows flagged' "$T/out" ||
 	zcb_fail "no line for the capped night: $(cat "$T/out")"
-grep -Eq '^ +[01]/[01] +[01]/[01] +ttcp-sf method=write .*\| throughput_MBps$' "$T/out" ||
+chg='(-|[+-][0-9]+\.[0-9]%)'
+grep -Eq "^ +[01]/[01] +[01]/[01] +$chg +$chg +ttcp-sf method=write .*\| throughput_MBps$" "$T/out" ||
 	zcb_fail "no ttcp-sf row in the table: $(cat "$T/out")"
-grep -Eq '^ +[01]/[01] +[01]/[01] +chatbench .*\| msgs_per_s$' "$T/out" ||
+grep -Eq "^ +[01]/[01] +[01]/[01] +$chg +$chg +chatbench .*\| msgs_per_s$" "$T/out" ||
 	zcb_fail "no chatbench rate row in the table: $(cat "$T/out")"
 for v in nightly before primary history 'history, no rank test'; do
 	grep -Eq "^$v: +finds a 10% loss in [01] of 1 trials; false alarms: [01] of 1 A nights$" "$T/out" ||
@@ -60,13 +61,17 @@ rc=0
 rc=0
 "$NP" --power --veth fast >"$T/bad" 2>&1 || rc=$?
 { [ $rc = 2 ] && grep -q 'veth: "fast" is not a tc rate' "$T/bad"; } || zcb_fail "--veth fast: exit $rc: $(cat "$T/bad")"
+rc=0
+"$NP" --power --cap-by steal >"$T/bad" 2>&1 || rc=$?
+{ [ $rc = 2 ] && grep -q 'cap-by: "steal" is neither cpu nor box' "$T/bad"; } || zcb_fail "--cap-by steal: exit $rc: $(cat "$T/bad")"
 zcb_ok "bad options named, exit 2"
 
-# SIGINT while a capped night runs: exit 130, the cgroup and the part gone.
+# SIGINT while a capped night runs (--cap-by cpu: a capped busy loop on
+# every CPU): exit 130, the cgroups, the loops and the part gone.
 # Job control on, as at a terminal: else bash starts the job with SIGINT
 # ignored
 set -m
-"$NP" --power --tiny --caps 90 --history 1 --build "$ZCB_BUILDDIR" --results "$T/m" >"$T/out2" 2>&1 &
+"$NP" --power --tiny --caps 90 --cap-by cpu --history 1 --build "$ZCB_BUILDDIR" --results "$T/m" >"$T/out2" 2>&1 &
 pid=$!
 zcb_track "$pid"
 end=$((SECONDS + 120))
@@ -83,6 +88,7 @@ wait "$pid" || rc=$?
 [ $rc = 130 ] || zcb_fail "SIGINT: exit $rc, want 130"
 [ "$(cgs)" = "$before" ] || zcb_fail "SIGINT left a cgroup: $(cgs)"
 ! pgrep -f "$T/m/" >/dev/null || zcb_fail "SIGINT left a part running: $(pgrep -af "$T/m/")"
+! pgrep -xf 'bash -c while :; do :; done' >/dev/null || zcb_fail "SIGINT left a busy loop: $(pgrep -axf 'bash -c while :; do :; done')"
 [ -n "$(find "$T/m/nights/B" -maxdepth 1 -name '*.interrupted')" ] ||
 	zcb_fail "the stopped night is not kept as interrupted: $(find "$T/m/nights" -maxdepth 2 | head)"
-zcb_ok "SIGINT during a capped night: exit 130, its cgroup and its part gone"
+zcb_ok "SIGINT during a capped night (--cap-by cpu): exit 130, its cgroups, busy loops and part gone"
