@@ -9,7 +9,7 @@ set -uo pipefail
 # shellcheck source=scripts/zcb-paths.sh
 source "${ZCB_LIBEXEC:-$(dirname "$0")/..}/zcb-paths.sh" || exit 1
 tt=$(zcb_tool ttcp-sf) || { echo "power 20-ttcp-sf: no ttcp-sf (build first)" >&2; exit 1; }
-args=(--methods "write,sendfile" --sizes 32768 --repeat "${ZCB_POWER_REPEAT:-3}"
+args=(--methods "write,sendfile" --sizes 32768 --repeat "${ZCB_POWER_REPEAT:-5}"
 	--duration "${ZCB_POWER_DURATION:-2s}" --source-size 64M --cpu procstat
 	--out "$ZCB_OUT" --label "$ZCB_LABEL" --bin "$tt")
 case "${ZCB_POWER_VETH:-}" in

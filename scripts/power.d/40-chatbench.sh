@@ -9,6 +9,6 @@ set -uo pipefail
 source "${ZCB_LIBEXEC:-$(dirname "$0")/..}/zcb-paths.sh" || exit 1
 cb=$(zcb_tool chatbench) || { echo "power 40-chatbench: no chatbench (build first)" >&2; exit 1; }
 mkdir -p "$ZCB_OUT/chatbench" || exit 1
-exec "$cb" -r 10 -u 20 -m "${ZCB_POWER_MESSAGES:-100}" --model threads -n "${ZCB_POWER_RUNS:-5}" \
+exec "$cb" -r 10 -u 20 -m "${ZCB_POWER_MESSAGES:-100}" --model threads -n "${ZCB_POWER_RUNS:-8}" \
 	--cpu=procstat --label "${ZCB_LABEL:-$(uname -r)}" \
 	-o "$ZCB_OUT/chatbench/power.json"
