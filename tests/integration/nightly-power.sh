@@ -23,7 +23,7 @@ new_cg() { cgs | grep -qvxF "${before:-/}"; } # a group this test made
 before=$(cgs)
 
 rc=0
-"$NP" --power --tiny --caps 90 --build "$ZCB_BUILDDIR" --results "$T/n" --keep >"$T/out" 2>"$T/err" || rc=$?
+"$NP" --power --tiny --caps 90 --cap-by box --build "$ZCB_BUILDDIR" --results "$T/n" --keep >"$T/out" 2>"$T/err" || rc=$?
 [ $rc = 0 ] || zcb_fail "nightly --power --tiny: exit $rc: $(tail -5 "$T/err")"
 for n in h1 h2 r1.1-a r1.2-c90; do
 	d=$(cat "$T/n/$n.dir" 2>/dev/null)
