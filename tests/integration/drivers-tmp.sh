@@ -53,7 +53,8 @@ stop() {
 }
 # nothing_left NAME: TMPDIR empty, no process with its path running
 nothing_left() {
-	[ -z "$(ls -A "$T/$1")" ] || zcb_fail "$1: left in TMPDIR: $(ls -A "$T/$1")"
+	[ -z "$(ls -A "$T/$1")" ] ||
+		zcb_fail "$1: left in TMPDIR: $(find "$T/$1" -mindepth 1 | head -20 | tr '\n' ' '); its stderr: $(cat "$T/$1.err")"
 	for _ in $(seq 1 50); do
 		pgrep -f "$T/$1/" >/dev/null || return 0
 		sleep 0.1
