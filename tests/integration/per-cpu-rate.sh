@@ -56,5 +56,7 @@ for m in 50 400 3200 25600; do
 	[ "$(jq -r '.cases[0].samples[0].metrics | has("msgs_per_cpu_s_box")' "$T/chat.json")" = false ] ||
 		zcb_fail "chatbench -m $m: no CPU seen, yet msgs_per_cpu_s_box"
 done
+jq -e '.cases[0].samples[0].cpu.box[] | select(.meter == "procstat") | .busy_pct > 0' \
+	"$T/chat.json" >/dev/null || zcb_fail "chatbench: /proc/stat saw no CPU even at -m $m"
 per_cpu "$T/chat.json" msgs_per_cpu_s_box '.received' box
 zcb_ok "chatbench: messages per CPU-second"
