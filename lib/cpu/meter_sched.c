@@ -70,11 +70,15 @@ static int sched_start(struct meter *m)
 static void note(const struct sched_priv *p, struct cpu_sample *out)
 {
 	const struct sched_summary *s = &out->sched;
-	char odd[128] = "";
+	char odd[160] = "";
 
 	if (s->odd)
 		snprintf(odd, sizeof(odd), "; %llu events out of order",
 			 (unsigned long long)s->odd);
+	if (s->missed)
+		snprintf(odd + strlen(odd), sizeof(odd) - strlen(odd),
+			 "; %llu untraced switches made good",
+			 (unsigned long long)s->missed);
 	if (s->nested)
 		snprintf(odd + strlen(odd), sizeof(odd) - strlen(odd),
 			 "; %llu hardirqs in its own update",
@@ -106,6 +110,10 @@ static int sched_stop(struct meter *m, struct cpu_sample *out)
 	}
 	out->busy_pct = sched_summarize(p->a, p->b, p->ncpu, &out->sched,
 					percpu);
+	/* the window is what the readings cover (a reader held up between
+	 * the clock and a CPU's copy stretches it): the figures are of it */
+	if (out->sched.window_s > 0)
+		out->elapsed_s = out->sched.window_s;
 	out->sched.traced = sched_probe_traced_mask(p->p);
 	out->sched.npeers = p->npeers;
 	for (i = 0; i < p->ncpu && i < METER_MAX_CPUS; i++)

@@ -17,6 +17,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
 
 #include "sched_kern.h"
 #include "sched_acct.h"
@@ -41,11 +42,79 @@ struct {
 /* The generation of "tracked": moved on after every change to it. */
 volatile __u32 tracked_gen = 1;
 
-static __always_inline struct zs_cpu *this_cpu(void)
+/* The steal clock of the CPU task t is current on: what its runqueue
+ * clock has taken out, up to its last update (at a switch, a tick); 0
+ * without steal accounting, or where it cannot be reached. */
+static __always_inline __u64 steal_of(struct task_struct *t)
+{
+	struct cfs_rq *q;
+	struct rq *rq;
+
+	if (!t || !bpf_core_field_exists(struct rq, prev_steal_time_rq) ||
+	    !bpf_core_field_exists(struct cfs_rq, rq) ||
+	    !bpf_core_field_exists(struct sched_entity, cfs_rq))
+		return 0;
+	q = t->se.cfs_rq;
+	if (!q)
+		return 0;
+	rq = q->rq;
+	return rq ? rq->prev_steal_time_rq : 0;
+}
+
+/* This CPU's accounting, the steal clock handed in for the event (t:
+ * the task current, or about to be). A hardirq's program nested in a
+ * softirq's may write it under that update: a newer reading, never an
+ * older one. */
+static __always_inline struct zs_cpu *this_cpu(struct task_struct *t)
 {
 	__u32 k = bpf_get_smp_processor_id();
+	struct zs_cpu *c = bpf_map_lookup_elem(&cpus, &k);
 
-	return bpf_map_lookup_elem(&cpus, &k);
+	if (c)
+		c->steal_in = steal_of(t);
+	return c;
+}
+
+/* What task t has run since it was last switched in, by the kernel. */
+static __always_inline __u64 ran_of(struct task_struct *t)
+{
+	__u64 s = t->se.sum_exec_runtime, p = t->se.prev_sum_exec_runtime;
+
+	return s > p ? s - p : 0;
+}
+
+/* The same of the task the CPU last named current, read from its
+ * address (it may have gone: its pid must still be the one named). */
+static __always_inline __u64 old_ran(struct zs_cpu *c)
+{
+	struct task_struct *o = (struct task_struct *)c->cur_task;
+	__u64 s = 0, p = 0;
+	int pid = -1;
+
+	if (!o || bpf_core_read(&pid, sizeof(pid), &o->pid) ||
+	    (__u64)(__u32)pid != c->cur_pid ||
+	    bpf_core_read(&s, sizeof(s), &o->se.sum_exec_runtime) ||
+	    bpf_core_read(&p, sizeof(p), &o->se.prev_sum_exec_runtime))
+		return ZS_NORAN;
+	return s > p ? s - p : 0;
+}
+
+static __always_inline __u32 class_of(struct zs_cpu *c, struct task_struct *t);
+
+/* Hand in the task current at an event (t): when it is not the one the
+ * CPU names, a switch went unreported, and zs_missed needs its class,
+ * its runtime and the old task's. */
+static __always_inline void see_task(struct zs_cpu *c, struct task_struct *t)
+{
+	__u64 pid = (__u32)t->pid;
+
+	c->pid_in = pid;
+	if (pid == c->cur_pid || c->cur_pid == ZS_NOPID)
+		return;
+	c->cls_in = class_of(c, t);
+	c->task_in = (__u64)t;
+	c->ran_in = ran_of(t);
+	c->old_ran_in = old_ran(c);
 }
 
 /* Task t's class, from CPU c's cache or else "tracked" (the generation
@@ -72,6 +141,18 @@ static __always_inline __u32 class_of(struct zs_cpu *c, struct task_struct *t)
 	return cls;
 }
 
+/* This CPU's accounting at an interrupt's event, the current task handed
+ * in (see_task). */
+static __always_inline struct zs_cpu *cur_cpu(void)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct zs_cpu *c = this_cpu(t);
+
+	if (c && t)
+		see_task(c, t);
+	return c;
+}
+
 /* The current task's class, looked up only while the CPU's is not
  * known yet (its first event). */
 static __always_inline __u32 cur_class(struct zs_cpu *c)
@@ -85,13 +166,18 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(on_switch, int preempt, struct task_struct *prev,
 	     struct task_struct *next)
 {
-	struct zs_cpu *c = this_cpu();
+	struct zs_cpu *c = this_cpu(next);
+	__u32 pc;
 
-	/* prev's class is the CPU's, once known */
-	if (c)
-		zs_switch(c, bpf_ktime_get_ns(),
-			  c->cls < ZS_NCLASS ? c->cls : class_of(c, prev),
-			  class_of(c, next));
+	if (!c || !prev || !next)
+		return 0;
+	see_task(c, prev);
+	/* prev's class is the CPU's, once known and prev is its task */
+	pc = c->cls < ZS_NCLASS && c->pid_in == c->cur_pid ? c->cls :
+							      class_of(c, prev);
+	c->next_pid_in = (__u32)next->pid;
+	c->next_task_in = (__u64)next;
+	zs_switch(c, bpf_ktime_get_ns(), pc, class_of(c, next));
 	return 0;
 }
 
@@ -113,7 +199,7 @@ int BPF_PROG(on_newtask, struct task_struct *child, unsigned long flags)
 
 static __always_inline int irq_enter(__u32 kind)
 {
-	struct zs_cpu *c = this_cpu();
+	struct zs_cpu *c = cur_cpu();
 
 	if (c)
 		zs_irq_enter(c, bpf_ktime_get_ns(), kind, cur_class(c));
@@ -122,7 +208,7 @@ static __always_inline int irq_enter(__u32 kind)
 
 static __always_inline int irq_exit(__u32 kind)
 {
-	struct zs_cpu *c = this_cpu();
+	struct zs_cpu *c = cur_cpu();
 
 	if (c)
 		zs_irq_exit(c, bpf_ktime_get_ns(), kind, cur_class(c));
@@ -144,7 +230,7 @@ int BPF_PROG(on_irq_exit, int irq)
 SEC("tp_btf/softirq_entry")
 int BPF_PROG(on_sirq_entry, unsigned int vec)
 {
-	struct zs_cpu *c = this_cpu();
+	struct zs_cpu *c = cur_cpu();
 
 	if (c)
 		zs_sirq_enter(c, bpf_ktime_get_ns(), vec, cur_class(c));
@@ -154,7 +240,7 @@ int BPF_PROG(on_sirq_entry, unsigned int vec)
 SEC("tp_btf/softirq_exit")
 int BPF_PROG(on_sirq_exit, unsigned int vec)
 {
-	struct zs_cpu *c = this_cpu();
+	struct zs_cpu *c = cur_cpu();
 
 	if (c)
 		zs_sirq_exit(c, bpf_ktime_get_ns(), vec, cur_class(c));
@@ -166,7 +252,7 @@ int BPF_PROG(on_sirq_exit, unsigned int vec)
 SEC("tp_btf/local_timer_entry")
 int BPF_PROG(on_timer_entry, int vector)
 {
-	struct zs_cpu *c = this_cpu();
+	struct zs_cpu *c = cur_cpu();
 
 	if (c)
 		zs_irq_enter(c, bpf_ktime_get_ns(), ZS_HI_TIMER,

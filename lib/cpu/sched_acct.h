@@ -17,6 +17,13 @@
  *   zs_close       the reader: the span still open at now, charged to
  *                  what runs, on a copy (the state is not changed)
  *
+ * Every event also hands in the task current (its pid): when it is not
+ * the one the last switch named, the kernel switched without tracing it
+ * (on this VM, no switch away from its agent's threads is ever traced;
+ * the span would go to the agent until the next traced switch, an idle
+ * box reading 10% busy). zs_missed splits the span by the kernel's own
+ * runtime of the tasks, and counts it.
+ *
  * A CPU's first event also names the task that was current before it
  * (sched_switch's prev, or current in an interrupt): the span since the
  * meter was attached is that task's. An exit with no entry seen (the
@@ -48,6 +55,17 @@
  * valid while the generation of the set of processes told apart is the
  * one it was filed under: a switch to a task seen lately costs no hash
  * lookup.
+ *
+ * Steal. In a VM the hypervisor may run something else while a CPU of
+ * ours has work: the clock moves on, but nothing of ours ran. A kernel
+ * with paravirt steal accounting takes that time out of its task clock
+ * (so out of a task's rusage) when it updates a runqueue's clock, at a
+ * switch or a tick. Each program hands in that CPU's steal clock
+ * (steal_in, the runqueue's prev_steal_time_rq; 0 where the kernel has
+ * none) and every span gives up the steal seen since the last event,
+ * as the kernel's task clock does: a switch's span, or the tick's and
+ * then the span after it (steal_owed carries what a span was too short
+ * to hold). Steal is nobody's and not busy.
  *
  * Time is in ns of CLOCK_MONOTONIC (bpf_ktime_get_ns). Plain C over one
  * struct: no helper calls, no loops, so the verifier takes it as is.
@@ -121,7 +139,26 @@ struct zs_cpu {
 				 * CPU's softirq update: left to its span */
 	zs_u64 cache[ZS_NCACHE]; /* zs_cache_*: tgid << 32 | generation << 3
 				 * | class; 0 empty */
-	zs_u64 spare[2];	/* to 512 bytes: a CPU's counters share no
+	zs_u64 steal_in;	/* the kernel's steal clock of this CPU, ns,
+				 * as the event's program read it (0: none) */
+	zs_u64 steal_seen;	/* the steal clock at the last event taken
+				 * (ZS_STEAL_UNSEEN before the first) */
+	zs_u64 steal_owed;	/* steal seen, not yet taken from a span */
+	zs_u64 steal_ns;	/* steal taken from spans: no context's */
+	/* the task current (zs_missed), and what a program hands in */
+	zs_u64 cur_pid;		/* its pid (ZS_NOPID: not known) */
+	zs_u64 cur_task;	/* its task_struct, to read its runtime */
+	zs_u64 cur_ns;		/* ns charged while it was current */
+	zs_u64 missed;		/* switches the kernel did not report */
+	zs_u64 pid_in;		/* the task current at the event */
+	zs_u64 cls_in;		/* its class, task and runtime since it was */
+	zs_u64 task_in;		/* switched in (set only when it is not */
+	zs_u64 ran_in;		/* cur_pid) */
+	zs_u64 old_ran_in;	/* cur_task's runtime since it was switched
+				 * in (ZS_NORAN: not known) */
+	zs_u64 next_pid_in;	/* sched_switch: next's pid and task */
+	zs_u64 next_task_in;
+	zs_u64 spare[3];	/* to 640 bytes: a CPU's counters share no
 				 * cache line with another's */
 	zs_u64 seq_begin;	/* updates started (read last) */
 };
@@ -150,6 +187,10 @@ struct zs_cpu {
 #define ZS_IDX(x, m) ((x) & (m))
 #endif
 
+#define ZS_STEAL_UNSEEN (~(zs_u64)0)
+#define ZS_NOPID (~(zs_u64)0)
+#define ZS_NORAN (~(zs_u64)0)
+
 /* A CPU before any event: its spans count from t0, class unknown. */
 ZS_INLINE void zs_init(struct zs_cpu *c, zs_u64 t0)
 {
@@ -157,6 +198,11 @@ ZS_INLINE void zs_init(struct zs_cpu *c, zs_u64 t0)
 	c->cls = ZS_UNKNOWN;
 	c->sirq = 0;
 	c->hirq = 0;
+	c->steal_seen = ZS_STEAL_UNSEEN;
+	c->steal_owed = 0;
+	c->cur_pid = ZS_NOPID;
+	c->pid_in = ZS_NOPID;
+	c->next_pid_in = ZS_NOPID;
 }
 
 /* A cache slot's word: the tgid, the generation (29 bits) and a class
@@ -185,17 +231,36 @@ ZS_INLINE void zs_cache_put(struct zs_cpu *c, zs_u32 tgid, zs_u32 gen,
 	c->cache[ZS_IDX(tgid, 7)] = zs_cache_key(tgid, gen) | (cls & 7);
 }
 
-/* The span since the last event, its start moved to now; none, and the
- * start kept, when now is not past it (a hardirq's program ran between
- * this program's clock and its update). */
+/* Steal owed taken from a span of d ns: what is left of it. */
+ZS_INLINE zs_u64 zs_unsteal(struct zs_cpu *c, zs_u64 d)
+{
+	zs_u64 k = d < c->steal_owed ? d : c->steal_owed;
+
+	c->steal_owed -= k;
+	c->steal_ns += k;
+	return d - k;
+}
+
+/* The span since the last event, its start moved to now, less the steal
+ * the kernel's clock has seen since the last event (owed until a span
+ * holds it); none, and the start kept, when now is not past it (a
+ * hardirq's program ran between this program's clock and its update).
+ * The steal clock never goes back: a nested program's newer reading
+ * taken first leaves the older one nothing. */
 ZS_INLINE zs_u64 zs_span(struct zs_cpu *c, zs_u64 now)
 {
-	zs_u64 t = c->ts;
+	zs_u64 t = c->ts, in = c->steal_in;
 
+	if (c->steal_seen == ZS_STEAL_UNSEEN) {
+		c->steal_seen = in;
+	} else if (in > c->steal_seen) {
+		c->steal_owed += in - c->steal_seen;
+		c->steal_seen = in;
+	}
 	if (now <= t)
 		return 0;
 	c->ts = now;
-	return now - t;
+	return zs_unsteal(c, now - t);
 }
 
 /* Charge d ns to what runs: the hardirq, else the softirq, else the
@@ -207,6 +272,7 @@ ZS_INLINE void zs_charge(struct zs_cpu *c, zs_u64 d, zs_u32 hirq,
 		c->unknown_ns += d;
 		return;
 	}
+	c->cur_ns += d;
 	if (hirq && hirq <= ZS_NHI) {
 		c->hi_ns[ZS_IDX(hirq - 1, 7)] += d;
 		c->hirq_ns[ZS_IDX(cls, 7)] += d;
@@ -218,14 +284,49 @@ ZS_INLINE void zs_charge(struct zs_cpu *c, zs_u64 d, zs_u32 hirq,
 	}
 }
 
-/* An event begins: the first one names the current task's class. The
- * counts of updates begun and ended fence the update for a reader. */
-ZS_INLINE void zs_begin(struct zs_cpu *c, zs_u32 cur)
+/* The task current at an event (pid_in) is not the one the last switch
+ * named: a switch the kernel did not report (some kernels trace no
+ * switch away from some tasks: a VM's agent's, seen here). The span
+ * since the last event is split where that switch must have been: the
+ * old task keeps what of its runtime since it was switched in (the
+ * kernel's, old_ran_in) was not yet charged to it; without that, the
+ * new task gets what it has run since it was switched in (ran_in). */
+ZS_INLINE void zs_missed(struct zs_cpu *c, zs_u64 now)
+{
+	zs_u64 pid = c->pid_in, d, old;
+
+	if (pid == ZS_NOPID || pid == c->cur_pid)
+		return;
+	if (c->cur_pid == ZS_NOPID) { /* the first event names it */
+		c->cur_pid = pid;
+		return;
+	}
+	c->missed++;
+	d = zs_span(c, now);
+	if (c->old_ran_in != ZS_NORAN)
+		old = c->old_ran_in > c->cur_ns ? c->old_ran_in - c->cur_ns : 0;
+	else
+		old = d > c->ran_in ? d - c->ran_in : 0;
+	if (old > d)
+		old = d;
+	zs_charge(c, old, c->hirq, c->sirq, c->cls);
+	c->cls = c->cls_in < ZS_NCLASS ? (zs_u32)c->cls_in : ZS_OTHER;
+	c->cur_pid = pid;
+	c->cur_task = c->task_in;
+	c->cur_ns = 0;
+	zs_charge(c, d - old, c->hirq, c->sirq, c->cls);
+}
+
+/* An event begins: the first one names the current task's class, any
+ * switch not reported is made good (zs_missed). The counts of updates
+ * begun and ended fence the update for a reader. */
+ZS_INLINE void zs_begin(struct zs_cpu *c, zs_u64 now, zs_u32 cur)
 {
 	c->seq_begin++;
 	ZS_BARRIER();
 	if (c->cls >= ZS_NCLASS && cur < ZS_NCLASS)
 		c->cls = cur;
+	zs_missed(c, now);
 }
 
 ZS_INLINE void zs_end(struct zs_cpu *c)
@@ -254,11 +355,11 @@ ZS_INLINE int zs_nested(struct zs_cpu *c)
 }
 
 /* sched_switch from a task of class prev to one of class next
- * (interrupts are off). */
+ * (interrupts are off); next's pid and task handed in (next_*_in). */
 ZS_INLINE void zs_switch(struct zs_cpu *c, zs_u64 now, zs_u32 prev,
 			 zs_u32 next)
 {
-	zs_begin(c, prev);
+	zs_begin(c, now, prev);
 	zs_charge(c, zs_span(c, now), c->hirq, c->sirq, c->cls);
 	if (c->hirq || c->sirq) { /* no switch happens inside a handler */
 		c->odd++;
@@ -266,6 +367,9 @@ ZS_INLINE void zs_switch(struct zs_cpu *c, zs_u64 now, zs_u32 prev,
 		c->sirq = 0;
 	}
 	c->cls = next < ZS_NCLASS ? next : ZS_OTHER;
+	c->cur_pid = c->next_pid_in;
+	c->cur_task = c->next_task_in;
+	c->cur_ns = 0;
 	c->switches++;
 	zs_end(c);
 }
@@ -277,7 +381,7 @@ ZS_INLINE void zs_irq_enter(struct zs_cpu *c, zs_u64 now, zs_u32 kind,
 {
 	if (kind >= ZS_NHI || zs_nested(c))
 		return;
-	zs_begin(c, cur);
+	zs_begin(c, now, cur);
 	/* the tick names the current task afresh: it has run since the
 	 * last switch, so a class learnt late (a process told apart after
 	 * it was switched in) is right from here, back to that switch */
@@ -298,7 +402,7 @@ ZS_INLINE void zs_irq_exit(struct zs_cpu *c, zs_u64 now, zs_u32 kind,
 
 	if (kind >= ZS_NHI || zs_nested(c))
 		return;
-	zs_begin(c, cur);
+	zs_begin(c, now, cur);
 	h = c->hirq;
 	if (h != kind + 1) { /* its entry was not seen: the span was it */
 		c->odd++;
@@ -317,7 +421,7 @@ ZS_INLINE void zs_sirq_enter(struct zs_cpu *c, zs_u64 now, zs_u32 vec,
 	if (vec >= ZS_NVEC)
 		return;
 	zs_mark(c, 1);
-	zs_begin(c, cur);
+	zs_begin(c, now, cur);
 	zs_charge(c, zs_span(c, now), c->hirq, c->sirq, c->cls);
 	if (c->sirq || c->hirq)
 		c->odd++; /* softirqs do not nest, nor run in a hardirq */
@@ -336,7 +440,7 @@ ZS_INLINE void zs_sirq_exit(struct zs_cpu *c, zs_u64 now, zs_u32 vec,
 	if (vec >= ZS_NVEC)
 		return;
 	zs_mark(c, 1);
-	zs_begin(c, cur);
+	zs_begin(c, now, cur);
 	s = c->sirq;
 	if (s != vec + 1 || c->hirq) {
 		c->odd++;
@@ -382,13 +486,13 @@ static inline void zs_close(struct zs_cpu *c, zs_u64 now)
 	zs_u64 d = now > c->ts ? now - c->ts : 0;
 
 	c->ts = now;
-	zs_charge(c, d, c->hirq, c->sirq, c->cls);
+	zs_charge(c, zs_unsteal(c, d), c->hirq, c->sirq, c->cls);
 }
 
-/* All the time a CPU's struct has accounted. */
+/* All the time a CPU's struct has accounted, steal with it. */
 static inline zs_u64 zs_total(const struct zs_cpu *c)
 {
-	zs_u64 t = c->unknown_ns;
+	zs_u64 t = c->unknown_ns + c->steal_ns;
 	int i;
 
 	for (i = 0; i < ZS_NCLASS; i++)

@@ -12,10 +12,32 @@
 #define SCHED_IDLE 5		/* the policy of the soakers */
 #endif
 
+/* A CPU's runqueue: the steal its clock has taken out (ns), with
+ * CONFIG_PARAVIRT_TIME_ACCOUNTING; reached from a task on it, through
+ * its CFS runqueue (CONFIG_FAIR_GROUP_SCHED: there is no per-CPU
+ * symbol to read without CONFIG_KALLSYMS_ALL). Each field is checked
+ * for at load (CO-RE). */
+struct rq {
+	unsigned long long prev_steal_time_rq;
+} __attribute__((preserve_access_index));
+
+struct cfs_rq {
+	struct rq *rq;
+} __attribute__((preserve_access_index));
+
+/* A task's runtime (the kernel's: steal out), and what it was when the
+ * task was last switched in. */
+struct sched_entity {
+	struct cfs_rq *cfs_rq;
+	unsigned long long sum_exec_runtime;
+	unsigned long long prev_sum_exec_runtime;
+} __attribute__((preserve_access_index));
+
 struct task_struct {
 	int pid;		/* 0: the idle task of a CPU */
 	int tgid;		/* the process */
 	unsigned int policy;	/* SCHED_NORMAL, SCHED_IDLE, ... */
+	struct sched_entity se;
 } __attribute__((preserve_access_index));
 
 #endif

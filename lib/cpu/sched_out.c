@@ -64,10 +64,12 @@ json_t *sched_sample_json(const struct cpu_sample *cs)
 		if (s->traced & (1u << i))
 			json_object_set_new(hirq, sched_hirq_name(i),
 					    part(s->hi_pct[i], s->hi_n[i]));
+	json_object_set_new(j, "steal_pct", json_real(s->steal_pct));
 	json_object_set_new(j, "softirq", sirq);
 	json_object_set_new(j, "hardirq", hirq);
 	json_object_set_new(j, "switches", json_integer((json_int_t)s->switches));
 	json_object_set_new(j, "odd", json_integer((json_int_t)s->odd));
+	json_object_set_new(j, "missed", json_integer((json_int_t)s->missed));
 	json_object_set_new(j, "peers", json_integer(s->npeers));
 	return j;
 }
@@ -139,6 +141,13 @@ int sched_sample_from_json(json_t *j, struct cpu_sample *cs, char *err,
 	x = json_object_get(j, "odd");
 	if (x && count_of(x, &s->odd))
 		goto bad;
+	x = json_object_get(j, "missed");
+	if (x && count_of(x, &s->missed))
+		goto bad;
+	x = json_object_get(j, "steal_pct"); /* none from an older peer */
+	if (x && !pct_ok(x))
+		goto bad;
+	s->steal_pct = x ? json_number_value(x) : 0;
 	x = json_object_get(j, "peers");
 	s->npeers = json_is_integer(x) && json_integer_value(x) >= 0 &&
 				    json_integer_value(x) <= SCHED_MAX_PIDS ?
@@ -185,6 +194,7 @@ void sched_add_metrics(struct res_doc *d, json_t *sample, const char *side,
 	figures(x, name, v);
 	for (i = 0; i < sizeof(shown) / sizeof(shown[0]); i++)
 		put(d, sample, metered, side, name[shown[i]], *v[shown[i]]);
+	put(d, sample, metered, side, "steal_pct", x->steal_pct);
 	for (i = 0; i < SCHED_NVEC; i++) {
 		lower_name(what, sizeof(what), "softirq", sched_vec_name((int)i));
 		put(d, sample, metered, side, what, x->vec_pct[i]);
@@ -231,6 +241,7 @@ void sched_print(FILE *f, const char *side, const struct cpu_sample *s)
 		    SCHED_NVEC, sched_vec_name, ~0u);
 	print_parts(f, "hardirq", x->hardirq_pct, x->hi_pct, x->hi_n, SCHED_NHI,
 		    sched_hirq_name, x->traced);
-	fprintf(f, "      %llu switches; soakers %.1f%% (idle to sched)\n",
-		(unsigned long long)x->switches, x->soaker_pct);
+	fprintf(f,
+		"      %llu switches; soakers %.1f%% (idle to sched); steal %.1f%% (not busy)\n",
+		(unsigned long long)x->switches, x->soaker_pct, x->steal_pct);
 }

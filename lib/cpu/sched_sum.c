@@ -121,6 +121,7 @@ static void add_cpu(const struct zs_cpu *a, const struct zs_cpu *b,
 	s->idle_pct += dn(b->task_ns[ZS_IDLE], a->task_ns[ZS_IDLE]);
 	s->soaker_pct += dn(b->task_ns[ZS_SOAKER], a->task_ns[ZS_SOAKER]);
 	s->unknown_pct += dn(b->unknown_ns, a->unknown_ns);
+	s->steal_pct += dn(b->steal_ns, a->steal_ns);
 	for (i = 0; i < SCHED_NVEC; i++) {
 		s->vec_pct[i] += dn(b->vec_ns[i], a->vec_ns[i]);
 		s->vec_n[i] += (uint64_t)dn(b->vec_n[i], a->vec_n[i]);
@@ -132,6 +133,7 @@ static void add_cpu(const struct zs_cpu *a, const struct zs_cpu *b,
 	s->switches += (uint64_t)dn(b->switches, a->switches);
 	s->odd += (uint64_t)dn(b->odd, a->odd);
 	s->nested += (uint64_t)dn(b->nested, a->nested);
+	s->missed += (uint64_t)dn(b->missed, a->missed);
 }
 
 /* Every time figure from ns to percent of all ns. */
@@ -141,7 +143,8 @@ static void to_pct(struct sched_summary *s, double all)
 		       &s->peer_task_pct, &s->peer_softirq_pct,
 		       &s->other_pct,	  &s->idle_softirq_pct,
 		       &s->hardirq_pct,	  &s->idle_pct,
-		       &s->soaker_pct,	  &s->unknown_pct};
+		       &s->soaker_pct,	  &s->unknown_pct,
+		       &s->steal_pct};
 	size_t i;
 
 	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
@@ -160,21 +163,25 @@ static void to_pct(struct sched_summary *s, double all)
 double sched_summarize(const struct zs_cpu *a, const struct zs_cpu *b, int n,
 		       struct sched_summary *s, double *percpu)
 {
-	double all = 0, t, idle;
-	int i;
+	double all = 0, t, notbusy;
+	int i, seen = 0;
 
 	memset(s, 0, sizeof(*s));
 	for (i = 0; i < n; i++) {
 		t = dn(zs_total(&b[i]), zs_total(&a[i]));
-		idle = dn(b[i].task_ns[ZS_IDLE], a[i].task_ns[ZS_IDLE]) +
-		       dn(b[i].task_ns[ZS_SOAKER], a[i].task_ns[ZS_SOAKER]);
+		notbusy = dn(b[i].task_ns[ZS_IDLE], a[i].task_ns[ZS_IDLE]) +
+		       dn(b[i].task_ns[ZS_SOAKER], a[i].task_ns[ZS_SOAKER]) +
+		       dn(b[i].steal_ns, a[i].steal_ns);
 		if (percpu)
-			percpu[i] = t > 0 ? 100.0 * (t - idle) / t : 0;
+			percpu[i] = t > 0 ? 100.0 * (t - notbusy) / t : 0;
 		if (t <= 0)
 			continue;
 		all += t;
+		seen++;
 		add_cpu(&a[i], &b[i], s);
 	}
 	to_pct(s, all);
-	return 100.0 - s->idle_pct - s->soaker_pct - s->unknown_pct;
+	s->window_s = seen ? all / 1e9 / seen : 0;
+	return 100.0 - s->idle_pct - s->soaker_pct - s->unknown_pct -
+	       s->steal_pct;
 }

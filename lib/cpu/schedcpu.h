@@ -7,11 +7,15 @@
  * softirq_entry/exit and, on x86, the local timer and IPI vectors. The
  * counters live in one map indexed by CPU (bounded memory, no event ever
  * sent to user space); the reader copies them at a window's start and
- * stop and takes deltas (the accounting itself: sched_acct.h).
+ * stop and takes deltas (the accounting itself: sched_acct.h). A switch
+ * the kernel does not trace (some do not, away from some tasks) is
+ * noticed at the CPU's next event and made good from the tasks' runtime.
  *
  * Busy is every ns not spent in the idle task or a SCHED_IDLE task (the
  * soakers count as idle, so sched sits beside soak and measures what
- * the soakers cost), interrupts taken while idle included. The box's
+ * the soakers cost), interrupts taken while idle included, and not
+ * stolen by the hypervisor (steal: the kernel's own figure, taken out
+ * of the spans as the kernel takes it out of a task's time). The box's
  * busy time splits into
  *   self + peer + other (each: its task time and the softirq time that
  *   ran while it was current) + idle_softirq (softirq while the CPU
@@ -70,6 +74,9 @@ struct sched_summary {
 	double idle_pct;	/* the idle task, its interrupts not */
 	double soaker_pct;	/* SCHED_IDLE tasks: idle to this meter */
 	double unknown_pct;	/* CPUs not yet seen (none once primed) */
+	double steal_pct;	/* the hypervisor's: not busy, nobody's */
+	double window_s;	/* the time the figures cover: each CPU's
+				 * window, from its readings, their mean */
 	double vec_pct[SCHED_NVEC]; /* softirq time by vector */
 	uint64_t vec_n[SCHED_NVEC]; /* softirqs run by vector */
 	double hi_pct[SCHED_NHI]; /* hardirq time by kind */
@@ -79,6 +86,8 @@ struct sched_summary {
 	uint64_t odd;		/* events out of order (see sched_acct.h) */
 	uint64_t nested;	/* hardirqs inside the meter's own softirq
 				 * update, left to its span (sched_acct.h) */
+	uint64_t missed;	/* switches the kernel did not report, made
+				 * good from the tasks' runtime (zs_missed) */
 	int npeers;		/* peer processes named */
 };
 

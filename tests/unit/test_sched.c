@@ -3,6 +3,7 @@
  * drive the accounting the BPF program runs (sched_acct.h): idle entered
  * and left, an irq nested in a softirq, a CPU that never switches, a
  * span open when the counters are read, a soaker (SCHED_IDLE) current,
+ * steal taken out of the spans, switches the kernel did not trace,
  * exits whose entries came before the meter, a hardirq whose program
  * runs inside the meter's own softirq update; then two readings through
  * sched_summarize to the figures, and the figures through JSON and back
@@ -185,6 +186,122 @@ static void soaker_current(void)
 	T_NEAR(s.hardirq_pct, 1, 1e-9);
 	T_NEAR(s.hi_pct[ZS_HI_RESCHED], 1, 1e-9);
 	T_NEAR(s.vec_pct[7], 1, 1e-9);
+}
+
+/* An event with the steal clock at v (the BPF program hands it in). */
+#define STEAL(c, v) ((c)->steal_in = (v))
+
+/* Steal: the clock's first reading is the base; what it moved on by at
+ * a switch comes out of the span that switch ends (the kernel takes it
+ * out of the task's clock there); steal seen at the tick's exit, more
+ * than the tick's own span, is owed to the span after it; an older
+ * reading (a nested program's newer one came first) takes nothing back;
+ * steal is neither busy nor anyone's, per CPU and on the box. */
+static void steal(void)
+{
+	struct zs_cpu c = fresh(0), a, b;
+	struct sched_summary s;
+	double busy, pc;
+
+	STEAL(&c, 500 * MS); /* since boot: not this window's */
+	zs_switch(&c, 0, ZS_IDLE, ZS_SELF);
+	a = reading(&c, 0);
+	STEAL(&c, 510 * MS); /* 10 ms of self's 40 were stolen */
+	zs_switch(&c, 40 * MS, ZS_SELF, ZS_OTHER);
+	T_CHECK(c.task_ns[ZS_SELF] == 30 * MS && c.steal_ns == 10 * MS);
+	STEAL(&c, 510 * MS);
+	zs_irq_enter(&c, 50 * MS, ZS_HI_TIMER, ZS_OTHER);
+	STEAL(&c, 515 * MS); /* the tick updated the clock: 5 ms more */
+	zs_irq_exit(&c, 51 * MS, ZS_HI_TIMER, ZS_OTHER);
+	T_CHECK(c.hirq_ns[ZS_OTHER] == 0 && c.steal_owed == 4 * MS);
+	STEAL(&c, 512 * MS); /* older: nothing */
+	zs_switch(&c, 60 * MS, ZS_OTHER, ZS_IDLE);
+	T_CHECK(c.task_ns[ZS_OTHER] == 10 * MS + 5 * MS && c.steal_owed == 0);
+	T_CHECK(c.steal_ns == 15 * MS && c.steal_seen == 515 * MS);
+	b = reading(&c, 100 * MS);
+	T_CHECK(zs_total(&b) == 100 * MS);
+	busy = sched_summarize(&a, &b, 1, &s, &pc);
+	T_NEAR(s.steal_pct, 15, 1e-9);
+	T_NEAR(s.self_pct, 30, 1e-9);
+	T_NEAR(s.other_pct, 15, 1e-9);
+	T_NEAR(s.idle_pct, 40, 1e-9);
+	T_NEAR(busy, 45, 1e-9);
+	T_NEAR(pc, 45, 1e-9);
+	T_NEAR(s.window_s, 0.1, 1e-12);
+	/* a reading with steal owed gives it from the open span */
+	c.steal_owed = 5 * MS;
+	b = reading(&c, 200 * MS);
+	T_CHECK(b.steal_ns == 20 * MS && b.task_ns[ZS_IDLE] == 40 * MS + 95 * MS);
+}
+
+/* What a program hands in: the task current at the event (pid, class,
+ * its runtime since switched in) and the old task's runtime. */
+static void task_in(struct zs_cpu *c, zs_u64 pid, zs_u32 cls, zs_u64 ran,
+		    zs_u64 old_ran)
+{
+	c->pid_in = pid;
+	c->cls_in = cls;
+	c->task_in = 0x1000 + pid;
+	c->ran_in = ran;
+	c->old_ran_in = old_ran;
+}
+
+static void switch_to(struct zs_cpu *c, zs_u64 now, zs_u64 prev_pid,
+		      zs_u32 prev, zs_u64 next_pid, zs_u32 next)
+{
+	task_in(c, prev_pid, prev, 0, ZS_NORAN);
+	c->next_pid_in = next_pid;
+	c->next_task_in = 0x1000 + next_pid;
+	zs_switch(c, now, prev, next);
+}
+
+/* Switches the kernel did not trace (a VM's agent's, away from it):
+ * the next event's current task is not the one named. The old task
+ * keeps its runtime less what was charged to it already; without it,
+ * the new task gets its own runtime since it was switched in. Noticed
+ * at an interrupt (current is idle) or at the next traced switch (prev
+ * is not the task named). */
+static void missed_switches(void)
+{
+	struct zs_cpu c = fresh(0), r;
+
+	switch_to(&c, 0, 0, ZS_IDLE, 76, ZS_OTHER); /* the agent */
+	task_in(&c, 76, ZS_OTHER, 0, ZS_NORAN);
+	zs_irq_enter(&c, 1 * MS, ZS_HI_DEVICE, ZS_OTHER); /* its own */
+	zs_irq_exit(&c, 2 * MS, ZS_HI_DEVICE, ZS_OTHER);
+	T_CHECK(c.missed == 0 && c.cur_ns == 2 * MS);
+	/* it ran 3 ms, then went to idle unseen; noticed at 50 ms */
+	task_in(&c, 0, ZS_IDLE, 0, 3 * MS);
+	zs_irq_enter(&c, 50 * MS, ZS_HI_DEVICE, ZS_IDLE);
+	zs_irq_exit(&c, 51 * MS, ZS_HI_DEVICE, ZS_IDLE);
+	T_CHECK(c.missed == 1 && c.cur_pid == 0 && c.cur_task == 0x1000);
+	T_CHECK(c.task_ns[ZS_OTHER] == 1 * MS + 1 * MS);
+	T_CHECK(c.hirq_ns[ZS_OTHER] == 1 * MS);
+	T_CHECK(c.task_ns[ZS_IDLE] == 47 * MS && c.hirq_ns[ZS_IDLE] == 1 * MS);
+	/* idle to the agent, traced; away to ours unseen, whose runtime
+	 * says it has run 20 ms; the agent's cannot be read */
+	switch_to(&c, 60 * MS, 0, ZS_IDLE, 76, ZS_OTHER);
+	task_in(&c, 77, ZS_SELF, 20 * MS, ZS_NORAN);
+	zs_sirq_enter(&c, 90 * MS, 1, ZS_SELF);
+	zs_sirq_exit(&c, 91 * MS, 1, ZS_SELF);
+	T_CHECK(c.missed == 2 && c.task_ns[ZS_OTHER] == 2 * MS + 10 * MS);
+	T_CHECK(c.task_ns[ZS_SELF] == 20 * MS && c.sirq_ns[ZS_SELF] == 1 * MS);
+	/* the agent again, and the traced switch away from ours names ours
+	 * as prev: the agent had run 4 ms */
+	switch_to(&c, 100 * MS, 77, ZS_SELF, 76, ZS_OTHER);
+	c.old_ran_in = 4 * MS;
+	task_in(&c, 77, ZS_SELF, 0, 4 * MS);
+	c.next_pid_in = 0;
+	zs_switch(&c, 110 * MS, ZS_SELF, ZS_IDLE);
+	T_CHECK(c.missed == 3 && c.task_ns[ZS_OTHER] == 12 * MS + 4 * MS);
+	T_CHECK(c.task_ns[ZS_SELF] == 29 * MS + 6 * MS);
+	T_CHECK(c.cls == ZS_IDLE && c.cur_pid == 0);
+	/* a runtime longer than the span gives the old task the span */
+	task_in(&c, 5, ZS_OTHER, 0, 100 * MS);
+	zs_irq_enter(&c, 120 * MS, ZS_HI_DEVICE, ZS_OTHER);
+	T_CHECK(c.missed == 4 && c.task_ns[ZS_IDLE] == 56 * MS + 10 * MS);
+	r = reading(&c, 130 * MS);
+	T_CHECK(zs_total(&r) == 130 * MS);
 }
 
 /* Attached inside a softirq and a hardirq: their exits come first. A
@@ -386,6 +503,7 @@ static struct cpu_sample canned(void)
 	s.sched.softirq_pct = 6;
 	s.sched.idle_pct = 55;
 	s.sched.soaker_pct = 5;
+	s.sched.steal_pct = 0.5;
 	s.sched.vec_pct[3] = 5.5;
 	s.sched.vec_n[3] = 1234;
 	s.sched.vec_pct[9] = 0.5;
@@ -394,6 +512,7 @@ static struct cpu_sample canned(void)
 	s.sched.hi_pct[ZS_HI_TIMER] = 2;
 	s.sched.hi_n[ZS_HI_TIMER] = 1000;
 	s.sched.switches = 4321;
+	s.sched.missed = 12;
 	s.sched.npeers = 1;
 	return s;
 }
@@ -415,11 +534,13 @@ static void outputs(void)
 	T_NEAR(b.sched.self_softirq_pct, 5, 1e-9);
 	T_NEAR(b.sched.peer_pct, 10, 1e-9);
 	T_NEAR(b.sched.soaker_pct, 5, 1e-9);
+	T_NEAR(b.sched.steal_pct, 0.5, 1e-9);
 	T_NEAR(b.sched.vec_pct[3], 5.5, 1e-9);
 	T_CHECK(b.sched.vec_n[3] == 1234 && b.sched.vec_n[9] == 7);
 	T_CHECK(b.sched.traced == s.sched.traced);
 	T_CHECK(b.sched.hi_n[ZS_HI_TIMER] == 1000);
 	T_CHECK(b.sched.switches == 4321 && b.sched.npeers == 1);
+	T_CHECK(b.sched.missed == 12);
 	/* the kinds not traced are not in the document */
 	x = json_object_get(json_object_get(j, "sched"), "hardirq");
 	T_CHECK(json_object_size(x) == 2 && json_object_get(x, "local_timer"));
@@ -441,6 +562,15 @@ static void outputs(void)
 	json_object_set_new(json_object_get(json_object_get(x, "softirq"),
 					    "NET_RX"),
 			    "count", json_integer(1));
+	json_object_set_new(x, "missed", json_integer(-3));
+	T_CHECK(cpu_sample_from_json(j, &b, err, sizeof(err)) == -EINVAL);
+	json_object_set_new(x, "missed", json_integer(3));
+	/* steal: out of range refused; absent (an older peer) is none */
+	json_object_set_new(x, "steal_pct", json_real(-1));
+	T_CHECK(cpu_sample_from_json(j, &b, err, sizeof(err)) == -EINVAL);
+	json_object_del(x, "steal_pct");
+	T_CHECK(cpu_sample_from_json(j, &b, err, sizeof(err)) == 0);
+	T_NEAR(b.sched.steal_pct, 0, 1e-9);
 	json_object_del(x, "peer_pct");
 	T_CHECK(cpu_sample_from_json(j, &b, err, sizeof(err)) == -EINVAL);
 	json_decref(j);
@@ -452,6 +582,7 @@ static void outputs(void)
 	T_NEAR(metric(j, "cpu_local_pct"), 40, 1e-9);
 	T_NEAR(metric(j, "sched_local_self_pct"), 20, 1e-9);
 	T_NEAR(metric(j, "sched_local_peer_pct"), 10, 1e-9);
+	T_NEAR(metric(j, "sched_local_steal_pct"), 0.5, 1e-9);
 	T_NEAR(metric(j, "sched_local_softirq_net_rx_pct"), 5.5, 1e-9);
 	T_CHECK(has(j, "sched_local_softirq_rcu_pct"));
 	T_NEAR(metric(j, "sched_local_hardirq_local_timer_pct"), 2, 1e-9);
@@ -473,6 +604,7 @@ static void outputs(void)
 	T_CHECK(strstr(buf, "HI ") == NULL);
 	T_CHECK(strstr(buf, "local_timer 2.00% (1000)") != NULL);
 	T_CHECK(strstr(buf, "note: traced: sched_switch") != NULL);
+	T_CHECK(strstr(buf, "steal 0.5% (not busy)") != NULL);
 	free(buf);
 	res_free(d);
 }
@@ -604,7 +736,8 @@ static void live(void)
 	      s.sched.idle_softirq_pct + s.sched.hardirq_pct;
 	T_NEAR(sum, s.busy_pct, 1e-6);
 	T_NEAR(s.busy_pct + s.sched.idle_pct + s.sched.soaker_pct +
-		       s.sched.unknown_pct, 100, 1e-6);
+		       s.sched.unknown_pct + s.sched.steal_pct,
+	       100, 1e-6);
 	T_CHECK(strstr(s.note, "sched_switch") != NULL);
 	/* the x86 vectors only when asked */
 	T_CHECK(s.sched.traced == 1u << ZS_HI_DEVICE);
@@ -632,6 +765,8 @@ int main(void)
 	never_switches();
 	span_open_at_read();
 	soaker_current();
+	steal();
+	missed_switches();
 	exits_before_entries();
 	hardirq_in_own_update();
 	class_cache();
