@@ -21,22 +21,22 @@ struct primary {
 	const char *pat[PRIMARY_MAX]; /* NULL-terminated */
 };
 
-/* The rate, the CPU-normalised rate (*_per_cpu_s: MB, msgs, trans per
+/* The rate, the CPU-normalised rate (*_per_cpu_s_*: MB, msgs, trans per
  * CPU-second), the CPU per unit of work of the side's primary meter,
  * p99 for request/response, the copy share when profiled. cyclesoak's
  * documents describe the meters, not the kernel: context only. */
 static const struct primary primaries[] = {
 	{"ttcp-sf",
-	 {"throughput_MBps", "trans_per_s", "*_per_cpu_s", "sd_*_us_per_kb",
+	 {"throughput_MBps", "trans_per_s", "*_per_cpu_s_*", "sd_*_us_per_kb",
 	  "sd_*_us_per_tx", "lat_p99_us", "prof_*_copy_pct", NULL}},
 	{"zcc",
-	 {"throughput_MBps", "*_per_cpu_s", "sd_*_us_per_kb", "prof_*_copy_pct",
+	 {"throughput_MBps", "*_per_cpu_s_*", "sd_*_us_per_kb", "prof_*_copy_pct",
 	  NULL}},
-	{"zcs", {"throughput_MBps", "*_per_cpu_s", "sd_*_us_per_kb", NULL}},
-	{"chatbench", {"msgs_per_s", "*_per_cpu_s", NULL}},
+	{"zcs", {"throughput_MBps", "*_per_cpu_s_*", "sd_*_us_per_kb", NULL}},
+	{"chatbench", {"msgs_per_s", "*_per_cpu_s_*", NULL}},
 	{"nfsbench",
-	 {"throughput_MBps", "*_per_cpu_s", "sd_*_us_per_kb", NULL}},
-	{"p9bench", {"throughput_MBps", "*_per_cpu_s", "sd_*_us_per_kb", NULL}},
+	 {"throughput_MBps", "*_per_cpu_s_*", "sd_*_us_per_kb", NULL}},
+	{"p9bench", {"throughput_MBps", "*_per_cpu_s_*", "sd_*_us_per_kb", NULL}},
 	{"cyclesoak", {NULL}},
 };
 #define NPRIMARY (sizeof(primaries) / sizeof(primaries[0]))
@@ -81,6 +81,21 @@ int res_metric_primary(const char *tool, const char *metric)
 	return 0;
 }
 
+/* The word "remote" after the first made "local": on one box both ends'
+ * figures may be the box's, the same numbers (the samples decide). */
+static const char *local_of(const char *metric, char *buf, size_t len)
+{
+	const char *w = strchr(metric, '_');
+
+	for (; w; w = strchr(w + 1, '_'))
+		if (!strncmp(w, "_remote", 7) && (!w[7] || w[7] == '_')) {
+			snprintf(buf, len, "%.*s_local%s", (int)(w - metric),
+				 metric, w + 7);
+			return buf;
+		}
+	return NULL;
+}
+
 const char *res_metric_alias_of(const char *metric, char *buf, size_t len)
 {
 	const char *w = strchr(metric, '_'), *e;
@@ -91,7 +106,7 @@ const char *res_metric_alias_of(const char *metric, char *buf, size_t len)
 		w++;
 		e = strchr(w, '_');
 		if (!e)
-			return NULL;
+			break;
 		if ((size_t)(e - w) < sizeof(word)) {
 			snprintf(word, sizeof(word), "%.*s", (int)(e - w), w);
 			if (meter_index(word) >= 0) {
@@ -102,7 +117,7 @@ const char *res_metric_alias_of(const char *metric, char *buf, size_t len)
 		}
 		w = e;
 	}
-	return NULL;
+	return local_of(metric, buf, len);
 }
 
 const char *res_primary_words(const char *tool, char *buf, size_t len)

@@ -25,7 +25,9 @@
 int res_metric_primary(const char *tool, const char *metric);
 /* The name metric would have without the meter inside it into buf
  * ("cpu_box_pct" for "cpu_box_procstat_pct", "sd_local_us_per_kb" for
- * "sd_local_sched_us_per_kb"), or NULL when it has no meter's name. */
+ * "sd_local_sched_us_per_kb"), else the local side's name of a remote
+ * figure ("sd_local_us_per_kb" for "sd_remote_us_per_kb": on one box
+ * both may be the box's), or NULL when it has neither. */
 const char *res_metric_alias_of(const char *metric, char *buf, size_t len);
 /* The list of tool as one line for a note: "throughput_MBps, ...",
  * NULL for a tool without one. */

@@ -17,9 +17,10 @@ int main(void)
 	T_CHECK(!res_metric_primary("ttcp-sf", "sd_local_procstat_us_per_kb"));
 	T_CHECK(res_metric_primary("ttcp-sf", "lat_p99_us"));
 	T_CHECK(!res_metric_primary("ttcp-sf", "lat_p999_us"));
-	T_CHECK(res_metric_primary("ttcp-sf", "MB_per_cpu_s"));
-	T_CHECK(res_metric_primary("ttcp-sf", "trans_per_cpu_s"));
-	T_CHECK(!res_metric_primary("ttcp-sf", "metered_MB_per_cpu_s"));
+	T_CHECK(res_metric_primary("ttcp-sf", "MB_per_cpu_s_local"));
+	T_CHECK(res_metric_primary("ttcp-sf", "MB_per_cpu_s_remote"));
+	T_CHECK(res_metric_primary("ttcp-sf", "trans_per_cpu_s_local"));
+	T_CHECK(!res_metric_primary("ttcp-sf", "metered_MB_per_cpu_s_local"));
 	T_CHECK(res_metric_primary("ttcp-sf", "prof_local_copy_pct"));
 	T_CHECK(!res_metric_primary("ttcp-sf", "prof_local_self_copy_pct"));
 	T_CHECK(!res_metric_primary("ttcp-sf", "cpu_local_pct"));
@@ -27,7 +28,7 @@ int main(void)
 	T_CHECK(!res_metric_primary("ttcp-sf", "elapsed_s"));
 	/* chatbench: the rate and messages per CPU-second */
 	T_CHECK(res_metric_primary("chatbench", "msgs_per_s"));
-	T_CHECK(res_metric_primary("chatbench", "msgs_per_cpu_s"));
+	T_CHECK(res_metric_primary("chatbench", "msgs_per_cpu_s_box"));
 	T_CHECK(!res_metric_primary("chatbench", "cpu_box_pct"));
 	T_CHECK(!res_metric_primary("chatbench", "real_s"));
 	/* nfsbench: ops_per_s is throughput over a fixed size */
@@ -58,5 +59,15 @@ int main(void)
 	T_CHECK(res_metric_alias_of("cpu_server_pid_pct", b, sizeof(b)) ==
 		NULL);
 	T_CHECK(res_metric_alias_of("throughput_MBps", b, sizeof(b)) == NULL);
+	/* a remote figure: the local one's name (the samples decide) */
+	T_CHECK(!strcmp(res_metric_alias_of("sd_remote_us_per_kb", b, sizeof(b)),
+			"sd_local_us_per_kb"));
+	T_CHECK(!strcmp(res_metric_alias_of("MB_per_cpu_s_remote", b, sizeof(b)),
+			"MB_per_cpu_s_local"));
+	T_CHECK(!strcmp(res_metric_alias_of("cpu_remote_procstat_pct", b,
+					    sizeof(b)),
+			"cpu_remote_pct"));
+	T_CHECK(res_metric_alias_of("sd_remotely_us", b, sizeof(b)) == NULL);
+	T_CHECK(res_metric_alias_of("remote_x", b, sizeof(b)) == NULL);
 	return t_done();
 }
