@@ -53,6 +53,14 @@
 #   zcb_pinned CPUS CMD...
 #                 CMD on CPUS (taskset -c), or as it is when CPUS is
 #                 empty
+#   zcb_pin_pid CPU PID
+#                 every thread of running process PID on CPU (taskset
+#                 -a races a server's threads: one that ends between
+#                 its list and its call fails it); a thread that ended
+#                 meanwhile is no failure, and a second pass takes the
+#                 threads made meanwhile (a new thread inherits the
+#                 mask of the one that made it). 1 when PID cannot be
+#                 pinned
 #
 # `make install` writes the two relative paths below into the installed
 # copy (from this file's directory to $(bindir) and to $(pkgdatadir));
@@ -167,6 +175,19 @@ zcb_pinned() { # zcb_pinned CPUS CMD...
 	else
 		"$@"
 	fi
+}
+
+zcb_pin_pid() { # zcb_pin_pid CPU PID
+	local t pass
+	for pass in 1 2; do
+		taskset -c -p "$1" "$2" >/dev/null 2>&1 || return 1
+		for t in /proc/"$2"/task/*; do
+			t=${t##*/}
+			taskset -c -p "$1" "$t" >/dev/null 2>&1 ||
+				[ ! -d "/proc/$2/task/$t" ] || return 1
+		done
+	done
+	: "$pass"
 }
 
 zcb_tmp_exit() { # zcb_tmp_exit PROG STATUS

@@ -3,8 +3,8 @@
 # (issue 26): zcb_pin_plan's plan (the first and the last CPU this
 # process may run on, ZCB_PIN, one CPU: none), and the drivers' --pin:
 # zc-vs-copy (ttcp-sf --affinity), chat-regression (taskset), p9-sweep
-# (p9bench and the diod it starts), each side's document recording
-# where it ran (host.cpus_allowed, config.server_cpus_allowed).
+# (p9bench and the diod it starts; zcb_pin_pid), each side's document
+# recording where it ran (host.cpus_allowed, config.server_cpus_allowed).
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
 zcb_need_cmd jq jq
 zcb_need_cmd taskset util-linux
@@ -42,6 +42,23 @@ mapfile -t cpus < <(bash -c 'source "$1/zcb-paths.sh"; zcb_pin_plan; echo "$ZCB_
 a=${cpus[0]} b=${cpus[1]}
 [ "$a" != "$b" ] || zcb_fail "two CPUs, one plan: $a and $b"
 zcb_ok "zcb_pin_plan: the starting side on CPU $a, the waiting side on CPU $b"
+
+# zcb_pin_pid: a running process on one CPU; one that is gone: 1 (a
+# thread that ends while listed is no failure: taskset -a failed so on
+# diod's threads, "failed to get pid N's affinity: No such process")
+sleep 30 &
+sp=$!
+# shellcheck disable=SC2016 # the inner bash expands them
+bash -c 'source "$1/zcb-paths.sh" && zcb_pin_pid "$2" "$3"' _ "$S" "$b" "$sp" ||
+	zcb_fail "zcb_pin_pid $b $sp failed"
+got=$(taskset -c -p "$sp" | sed 's/.*: //')
+kill "$sp"
+wait "$sp" 2>/dev/null
+[ "$got" = "$b" ] || zcb_fail "zcb_pin_pid: sleep runs on $got, not $b"
+# shellcheck disable=SC2016 # the inner bash expands them
+bash -c 'source "$1/zcb-paths.sh" && zcb_pin_pid "$2" "$3"' _ "$S" "$b" "$sp" &&
+	zcb_fail "zcb_pin_pid: a process that is gone was pinned"
+zcb_ok "zcb_pin_pid: every thread of a running process; a gone one is an error"
 
 # zc-vs-copy: -t --affinity A, -r --affinity B; the transmitter's
 # document says its own CPU and, in the peer's facts, the receiver's
