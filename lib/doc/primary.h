@@ -11,9 +11,10 @@
  *
  * A figure under two names is one row: cpu_box_procstat_pct is
  * cpu_box_pct when procstat is the box's primary meter. An alias is a
- * metric whose name is another's with a meter's name inside
- * (res_metric_alias_of); whether the two are the same figure the
- * samples say (equal wherever a sample has both).
+ * metric whose name is another's with a meter's name inside, or a
+ * remote figure's with "local" (res_metric_alias_of); whether the two
+ * are the same figure the samples say (within 0.5% wherever a sample
+ * has both: report/compare/cmprow.c).
  */
 #ifndef ZCB_PRIMARY_H
 #define ZCB_PRIMARY_H
