@@ -70,7 +70,7 @@ static int sched_start(struct meter *m)
 static void note(const struct sched_priv *p, struct cpu_sample *out)
 {
 	const struct sched_summary *s = &out->sched;
-	char odd[160] = "";
+	char odd[128] = "";
 
 	if (s->odd)
 		snprintf(odd, sizeof(odd), "; %llu events out of order",

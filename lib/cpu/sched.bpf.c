@@ -215,17 +215,24 @@ static __always_inline int irq_exit(__u32 kind)
 	return 0;
 }
 
-SEC("tp_btf/irq_handler_entry")
-int BPF_PROG(on_irq_entry, int irq)
-{
-	return irq_enter(ZS_HI_DEVICE);
-}
+/*
+ * A pair of programs for a hardirq's entry and exit tracepoints
+ * (<tp>_entry, <tp>_exit), named on_<name>_entry and on_<name>_exit (the
+ * loader picks the x86 vectors' by those names).
+ */
+#define HARDIRQ_PROGS(tp, name, kind)                                        \
+	SEC("tp_btf/" #tp "_entry")                                          \
+	int BPF_PROG(on_##name##_entry, int arg)                             \
+	{                                                                    \
+		return irq_enter(kind);                                      \
+	}                                                                    \
+	SEC("tp_btf/" #tp "_exit")                                           \
+	int BPF_PROG(on_##name##_exit, int arg)                              \
+	{                                                                    \
+		return irq_exit(kind);                                       \
+	}
 
-SEC("tp_btf/irq_handler_exit")
-int BPF_PROG(on_irq_exit, int irq)
-{
-	return irq_exit(ZS_HI_DEVICE);
-}
+HARDIRQ_PROGS(irq_handler, irq, ZS_HI_DEVICE)
 
 SEC("tp_btf/softirq_entry")
 int BPF_PROG(on_sirq_entry, unsigned int vec)
@@ -266,38 +273,6 @@ int BPF_PROG(on_timer_exit, int vector)
 	return irq_exit(ZS_HI_TIMER);
 }
 
-SEC("tp_btf/reschedule_entry")
-int BPF_PROG(on_resched_entry, int vector)
-{
-	return irq_enter(ZS_HI_RESCHED);
-}
-
-SEC("tp_btf/reschedule_exit")
-int BPF_PROG(on_resched_exit, int vector)
-{
-	return irq_exit(ZS_HI_RESCHED);
-}
-
-SEC("tp_btf/call_function_entry")
-int BPF_PROG(on_callfn_entry, int vector)
-{
-	return irq_enter(ZS_HI_CALLFN);
-}
-
-SEC("tp_btf/call_function_exit")
-int BPF_PROG(on_callfn_exit, int vector)
-{
-	return irq_exit(ZS_HI_CALLFN);
-}
-
-SEC("tp_btf/call_function_single_entry")
-int BPF_PROG(on_callfn1_entry, int vector)
-{
-	return irq_enter(ZS_HI_CALLFN1);
-}
-
-SEC("tp_btf/call_function_single_exit")
-int BPF_PROG(on_callfn1_exit, int vector)
-{
-	return irq_exit(ZS_HI_CALLFN1);
-}
+HARDIRQ_PROGS(reschedule, resched, ZS_HI_RESCHED)
+HARDIRQ_PROGS(call_function, callfn, ZS_HI_CALLFN)
+HARDIRQ_PROGS(call_function_single, callfn1, ZS_HI_CALLFN1)
