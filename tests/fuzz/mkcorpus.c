@@ -123,7 +123,7 @@ static void add_frame(struct buf *b, json_t *j)
 /* One sample of each meter, as real ones look. */
 static int samples(struct cpu_sample *s)
 {
-	memset(s, 0, sizeof(*s) * 4);
+	memset(s, 0, sizeof(*s) * 5);
 	snprintf(s[0].meter, sizeof(s[0].meter), "soak");
 	s[0].ok = 1;
 	snprintf(s[0].scope, sizeof(s[0].scope), "box");
@@ -166,7 +166,23 @@ static int samples(struct cpu_sample *s)
 	s[3].ctr[0].per_sec = 9.8e8;
 	snprintf(s[3].ctr[1].name, sizeof(s[3].ctr[1].name), "cycles");
 	snprintf(s[3].ctr[1].why, sizeof(s[3].ctr[1].why), "no PMU");
-	return 4;
+	snprintf(s[4].meter, sizeof(s[4].meter), "sched");
+	s[4].ok = 1;
+	snprintf(s[4].scope, sizeof(s[4].scope), "box");
+	s[4].ncpu = 2;
+	s[4].busy_pct = 51.3;
+	s[4].elapsed_s = 2.5;
+	s[4].sched.self_pct = s[4].sched.self_task_pct = 49.9;
+	s[4].sched.other_pct = 1.3;
+	s[4].sched.idle_pct = 48.1;
+	s[4].sched.steal_pct = 0.6;
+	s[4].sched.vec_pct[3] = 0.4;
+	s[4].sched.vec_n[3] = 120;
+	s[4].sched.traced = 1u << ZS_HI_DEVICE;
+	s[4].sched.switches = 174;
+	s[4].sched.missed = 5;
+	snprintf(s[4].note, sizeof(s[4].note), "traced: sched_switch");
+	return 5;
 }
 
 static json_t *host(void)
@@ -229,7 +245,7 @@ static void gen_peerrep(void)
 		 "\"busy_pct\":150,\"elapsed_s\":-1}]}"),
 		"{\"cpu\":[1,2,3,4,5]}",
 		"{\"a\":1,\"a\":2}"};
-	struct cpu_sample s[4];
+	struct cpu_sample s[5];
 	struct buf b = {0}, f = {0};
 	int n = samples(s), m;
 	size_t i;
@@ -298,7 +314,7 @@ static void gen_peerrep(void)
 
 static void gen_ttcpctl(void)
 {
-	struct cpu_sample s[4];
+	struct cpu_sample s[5];
 	struct buf b = {0};
 	int n = samples(s);
 	json_t *j;
@@ -412,7 +428,7 @@ static void add_report_line(struct buf *b, const struct cpu_sample *s, int n,
 
 static void gen_soakproto(void)
 {
-	struct cpu_sample s[4];
+	struct cpu_sample s[5];
 	struct buf b = {0};
 	int n = samples(s), i;
 
