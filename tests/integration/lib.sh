@@ -14,14 +14,16 @@ fi
 ZCB_LIB_SH=1
 
 # A test started from a shell without job control (make check run in the
-# background: `scripts/test &`) inherits SIGINT and SIGQUIT ignored, and
-# a script cannot trap a signal ignored at its start: the Ctrl-C tests
-# would fail for the way they were started. Start over with them at their
-# default (bit 1 of SigIgn is SIGINT).
+# background: `scripts/test &`) inherits SIGINT and SIGQUIT ignored, one
+# started under nohup SIGHUP, and a script cannot trap a signal ignored
+# at its start (our tools keep an ignored SIGHUP ignored, as nohup asks):
+# the Ctrl-C and hangup tests would fail for the way they were started.
+# Start over with them at their default (bits 0 and 1 of SigIgn: SIGHUP,
+# SIGINT).
 if [ -z "${ZCB_SIG_RESET:-}" ] && [ -r /proc/$$/status ] &&
-	(($(printf '%d' "0x$(sed -n 's/^SigIgn:[[:space:]]*//p' /proc/$$/status)") & 2)); then
+	(($(printf '%d' "0x$(sed -n 's/^SigIgn:[[:space:]]*//p' /proc/$$/status)") & 3)); then
 	export ZCB_SIG_RESET=1
-	exec env --default-signal=INT,QUIT "$BASH" "$0" "$@"
+	exec env --default-signal=HUP,INT,QUIT "$BASH" "$0" "$@"
 fi
 
 : "${ZCB_SRCDIR:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
