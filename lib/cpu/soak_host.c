@@ -246,7 +246,7 @@ static int host_try_exit(struct host *h)
 
 static void host_cleanup(struct host *h)
 {
-	soak_set_stop(&h->set);
+	soak_set_stop(&h->set, h->cg.dir);
 	soak_cg_remove(&h->cg);
 	if (h->lfd >= 0) {
 		h->ever = 1;

@@ -106,8 +106,10 @@ int soak_set_start(struct soak_set *ss, struct soak_cg *cg, char *err,
  * odd or changing knows its soakers did not run throughout (soak_load).
  */
 void soak_set_park(struct soak_set *ss, int park);
-/* SIGKILL and reap every soaker. */
-void soak_set_stop(struct soak_set *ss);
+/* SIGKILL and reap every soaker, each first out of the idle regime
+ * (SCHED_OTHER, out of the cgroup cgdir, "" none) so it can die on a
+ * busy box. */
+void soak_set_stop(struct soak_set *ss, const char *cgdir);
 
 /*
  * When a pause of soak_pause is settled (CLOCK_MONOTONIC ns; 0: no wait):

@@ -108,13 +108,11 @@ soak_loop(struct shm_slot *slot, uint32_t *park, uint64_t *buf,
 
 static void __attribute__((noreturn))
 soaker_main(struct shm_slot *slot, uint32_t *park, int cpu, pid_t host,
-	    const char *cgprocs, const struct soak_kind *kind)
+	    const struct soak_kind *kind)
 {
-	struct sched_param sp = {0};
 	cpu_set_t set;
-	char name[16], pid[24];
+	char name[16];
 	uint64_t *buf;
-	int flags = 0, fd;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != host)
@@ -128,9 +126,10 @@ soaker_main(struct shm_slot *slot, uint32_t *park, int cpu, pid_t host,
 		__atomic_store_n(&slot->state, -errno, __ATOMIC_RELEASE);
 		_exit(1);
 	}
-	/* the buffer first, at our parent's priority: on a box kept busy by
-	 * normal tasks an idle-class soaker may wait long for its first
-	 * cycles, and it is ready (counting what it gets) once idle */
+	/* the buffer first, at our parent's priority, and ready before the
+	 * idle class: on a box kept busy by normal tasks an idle soaker (in
+	 * the cpu.idle cgroup, SCHED_IDLE) may wait seconds for its next
+	 * cycles, so the host moves it there (soak_set_start) */
 	buf = mmap(NULL, SOAK_BUF, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (buf == MAP_FAILED) {
@@ -138,20 +137,30 @@ soaker_main(struct shm_slot *slot, uint32_t *park, int cpu, pid_t host,
 		_exit(1);
 	}
 	memset(buf, 1, SOAK_BUF);
+	setpriority(PRIO_PROCESS, 0, 19);
+	__atomic_store_n(&slot->state, SLOT_RUNNING, __ATOMIC_RELEASE);
+	soak_loop(slot, park, buf, kind);
+}
+
+/* A ready soaker into the idle regime, by the host: the cpu.idle cgroup
+ * (cgprocs, when there is one) and SCHED_IDLE; what took. */
+static int make_idle(pid_t p, const char *cgprocs)
+{
+	struct sched_param sp = {0};
+	char pid[24];
+	int flags = 0, fd;
+
 	if (cgprocs[0]) {
 		fd = open(cgprocs, O_WRONLY | O_CLOEXEC);
-		snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+		snprintf(pid, sizeof(pid), "%d\n", (int)p);
 		if (fd >= 0 && write(fd, pid, strlen(pid)) > 0)
 			flags |= SLOT_CG;
 		if (fd >= 0)
 			close(fd);
 	}
-	setpriority(PRIO_PROCESS, 0, 19);
-	if (!sched_setscheduler(0, SCHED_IDLE, &sp))
+	if (!sched_setscheduler(p, SCHED_IDLE, &sp))
 		flags |= SLOT_IDLE;
-	slot->flags = flags;
-	__atomic_store_n(&slot->state, SLOT_RUNNING, __ATOMIC_RELEASE);
-	soak_loop(slot, park, buf, kind);
+	return flags;
 }
 
 /* The regime every client sees in the header: how many soakers of which
@@ -197,7 +206,7 @@ int soak_set_start(struct soak_set *ss, struct soak_cg *cg, char *err,
 		}
 		if (p == 0)
 			soaker_main(&ss->slot[i], &hdr->park, hdr->cpu_id[i],
-				    me, cg->procs, &ss->kind);
+				    me, &ss->kind);
 		ss->pid[ss->n++] = p;
 	}
 	do {
@@ -220,8 +229,10 @@ int soak_set_start(struct soak_set *ss, struct soak_cg *cg, char *err,
 			 ready, ss->n, SOAK_READY_MS / 1000);
 		return -ETIMEDOUT;
 	}
-	for (i = 0; i < ss->n; i++)
+	for (i = 0; i < ss->n; i++) {
+		ss->slot[i].flags = make_idle(ss->pid[i], cg->procs);
 		flags_all &= ss->slot[i].flags;
+	}
 	note(ss, cg, flags_all);
 	return 0;
 }
@@ -256,12 +267,39 @@ void soak_set_park(struct soak_set *ss, int park)
 	}
 }
 
-void soak_set_stop(struct soak_set *ss)
+/* A soaker out of the idle regime before it is killed: a task dies only
+ * when it next runs, and an idle one on a box busy with normal work may
+ * wait seconds for that (nice 19 stays: weight enough to exit). */
+static void make_normal(pid_t p, const char *cgdir)
+{
+	struct sched_param sp = {0};
+	char procs[600], pid[24];
+	const char *e = strrchr(cgdir, '/');
+	int fd;
+
+	sched_setscheduler(p, SCHED_OTHER, &sp);
+	if (!cgdir[0] || !e)
+		return;
+	snprintf(procs, sizeof(procs), "%.*s/cgroup.procs", (int)(e - cgdir),
+		 cgdir);
+	fd = open(procs, O_WRONLY | O_CLOEXEC);
+	snprintf(pid, sizeof(pid), "%d\n", (int)p);
+	if (fd >= 0) {
+		if (write(fd, pid, strlen(pid)) < 0) {
+			/* it stays in the idle cgroup: it dies later */
+		}
+		close(fd);
+	}
+}
+
+void soak_set_stop(struct soak_set *ss, const char *cgdir)
 {
 	int i;
 
-	for (i = 0; i < ss->n; i++)
+	for (i = 0; i < ss->n; i++) {
+		make_normal(ss->pid[i], cgdir);
 		kill(ss->pid[i], SIGKILL);
+	}
 	for (i = 0; i < ss->n; i++)
 		waitpid(ss->pid[i], NULL, 0);
 	ss->n = 0;

@@ -63,6 +63,14 @@ cs_no_leftovers() { # HOSTPID SOAKERPID...: none of them, nor its cgroup, remain
 	return 0
 }
 
+cs_dying() { # PID: it has SIGKILL pending (bit 8 of SigPnd or ShdPnd)
+	local m
+	for m in $(sed -n 's/^\(SigPnd\|ShdPnd\):[[:space:]]*//p' "/proc/$1/status" 2>/dev/null); do
+		(($(printf '%d' "0x$m") & 256)) && return 0
+	done
+	[ ! -e "/proc/$1" ]
+}
+
 cs_find_host() { # the soak host on our socket, waiting for it to appear
 	local p
 	for _ in $(seq 1 100); do

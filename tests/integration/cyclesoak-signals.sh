@@ -68,7 +68,9 @@ zcb_ok "client SIGKILLed: soak host and soakers gone"
 start_monitor
 kill -KILL "$HOST"
 for p in $SOAKERS; do
-	zcb_wait_gone "$p" 5 || zcb_fail "soaker $p outlived its soak host"
+	# an idle-class task dies when it next runs: on a box kept busy by
+	# normal work that can take long, so a SIGKILL pending is enough
+	zcb_wait_gone "$p" 5 || cs_dying "$p" || zcb_fail "soaker $p outlived its soak host"
 done
 zcb_wait_gone $MON 10 || zcb_fail "monitor did not notice the soak host died"
 grep -q "went away" "$T/mon.err" || zcb_fail "monitor did not say why: $(cat "$T/mon.err")"
