@@ -120,45 +120,37 @@ static void add_frame(struct buf *b, json_t *j)
 	json_decref(j);
 }
 
+/* A sample's head: its meter, scope and busy figure over 2.5 s of 2 CPUs. */
+static void sample(struct cpu_sample *s, const char *meter, const char *scope,
+		   double busy)
+{
+	snprintf(s->meter, sizeof(s->meter), "%s", meter);
+	s->ok = 1;
+	snprintf(s->scope, sizeof(s->scope), "%s", scope);
+	s->ncpu = 2;
+	s->busy_pct = busy;
+	s->elapsed_s = 2.5;
+}
+
 /* One sample of each meter, as real ones look. */
 static int samples(struct cpu_sample *s)
 {
 	memset(s, 0, sizeof(*s) * 5);
-	snprintf(s[0].meter, sizeof(s[0].meter), "soak");
-	s[0].ok = 1;
-	snprintf(s[0].scope, sizeof(s[0].scope), "box");
-	s[0].ncpu = 2;
-	s[0].busy_pct = 50.0;
-	s[0].elapsed_s = 2.5;
+	sample(&s[0], "soak", "box", 50.0);
 	s[0].have_percpu = 1;
 	s[0].percpu_busy[0] = 99.5;
 	s[0].percpu_busy[1] = 0.5;
 	snprintf(s[0].note, sizeof(s[0].note), "2 soakers, cgroup v1");
-	snprintf(s[1].meter, sizeof(s[1].meter), "procstat");
-	s[1].ok = 1;
-	snprintf(s[1].scope, sizeof(s[1].scope), "box");
-	s[1].ncpu = 2;
-	s[1].busy_pct = 49.9;
-	s[1].elapsed_s = 2.5;
+	sample(&s[1], "procstat", "box", 49.9);
 	s[1].user_pct = 40;
 	s[1].sys_pct = 8;
 	s[1].softirq_pct = 1.9;
 	s[1].idle_pct = 50.1;
-	snprintf(s[2].meter, sizeof(s[2].meter), "rusage");
-	s[2].ok = 1;
-	snprintf(s[2].scope, sizeof(s[2].scope), "process");
-	s[2].ncpu = 2;
-	s[2].busy_pct = 49.0;
-	s[2].elapsed_s = 2.5;
+	sample(&s[2], "rusage", "process", 49.0);
 	s[2].utime_s = 2.4;
 	s[2].stime_s = 0.05;
 	s[2].nvcsw = 12;
-	snprintf(s[3].meter, sizeof(s[3].meter), "perf");
-	s[3].ok = 1;
-	snprintf(s[3].scope, sizeof(s[3].scope), "process");
-	s[3].ncpu = 2;
-	s[3].busy_pct = 49.0;
-	s[3].elapsed_s = 2.5;
+	sample(&s[3], "perf", "process", 49.0);
 	s[3].ncounters = 2;
 	snprintf(s[3].ctr[0].name, sizeof(s[3].ctr[0].name), "task-clock");
 	s[3].ctr[0].ok = 1;
@@ -166,12 +158,7 @@ static int samples(struct cpu_sample *s)
 	s[3].ctr[0].per_sec = 9.8e8;
 	snprintf(s[3].ctr[1].name, sizeof(s[3].ctr[1].name), "cycles");
 	snprintf(s[3].ctr[1].why, sizeof(s[3].ctr[1].why), "no PMU");
-	snprintf(s[4].meter, sizeof(s[4].meter), "sched");
-	s[4].ok = 1;
-	snprintf(s[4].scope, sizeof(s[4].scope), "box");
-	s[4].ncpu = 2;
-	s[4].busy_pct = 51.3;
-	s[4].elapsed_s = 2.5;
+	sample(&s[4], "sched", "box", 51.3);
 	s[4].sched.self_pct = s[4].sched.self_task_pct = 49.9;
 	s[4].sched.other_pct = 1.3;
 	s[4].sched.idle_pct = 48.1;
