@@ -89,6 +89,33 @@ zcb_hogs_stop() {
 }
 
 zcb_skip() { echo "SKIP: $*"; exit 77; }
+
+# zcb_cpu_capped: print the CPU cap of this process's cgroup or one above
+# it ("100000/100000 us", v1 cfs quota/period, or v2 cpu.max) and return
+# 0, or return 1 when none caps it
+zcb_cpu_capped() {
+	local rel d q per
+	rel=$(sed -n 's/^[0-9]*:\([^:]*,\)\{0,1\}cpu\(,[^:]*\)\{0,1\}:\(.*\)$/\3/p' /proc/self/cgroup | head -1)
+	for d in /sys/fs/cgroup/cpu /sys/fs/cgroup/cpu,cpuacct; do
+		[ -n "$rel" ] && [ -r "$d/cpu.cfs_quota_us" ] || continue
+		d=$d$rel
+		while [ -n "$d" ] && [ "$d" != /sys/fs/cgroup ]; do
+			q=$(cat "$d/cpu.cfs_quota_us" 2>/dev/null) || break
+			per=$(cat "$d/cpu.cfs_period_us" 2>/dev/null)
+			[ "$q" != -1 ] && { echo "$q/$per us"; return 0; }
+			d=${d%/*}
+		done
+		return 1
+	done
+	rel=$(sed -n 's/^0::\(.*\)$/\1/p' /proc/self/cgroup)
+	d=/sys/fs/cgroup$rel
+	while [ -n "$rel" ] && [ "$d" != /sys/fs/cgroup ]; do
+		q=$(cat "$d/cpu.max" 2>/dev/null) || { d=${d%/*}; continue; }
+		[ "${q%% *}" != max ] && { echo "$q us"; return 0; }
+		d=${d%/*}
+	done
+	return 1
+}
 zcb_fail() { echo "FAIL: $*" >&2; exit 1; }
 zcb_ok() { echo "ok - $*"; }
 zcb_need_root() { [ "$(id -u)" = 0 ] || zcb_skip "needs root"; }
