@@ -65,9 +65,9 @@ cs_no_leftovers() { # HOSTPID SOAKERPID...: none of them, nor its cgroup, remain
 
 cs_dying() { # PID: it has SIGKILL pending (bit 8 of SigPnd or ShdPnd)
 	local m
-	for m in $(sed -n 's/^\(SigPnd\|ShdPnd\):[[:space:]]*//p' "/proc/$1/status" 2>/dev/null); do
+	while read -r m; do
 		(($(printf '%d' "0x$m") & 256)) && return 0
-	done
+	done < <(sed -n 's/^\(SigPnd\|ShdPnd\):[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
 	[ ! -e "/proc/$1" ]
 }
 

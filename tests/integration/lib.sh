@@ -97,7 +97,9 @@ zcb_cpu_capped() {
 	local rel d q per
 	rel=$(sed -n 's/^[0-9]*:\([^:]*,\)\{0,1\}cpu\(,[^:]*\)\{0,1\}:\(.*\)$/\3/p' /proc/self/cgroup | head -1)
 	for d in /sys/fs/cgroup/cpu /sys/fs/cgroup/cpu,cpuacct; do
-		[ -n "$rel" ] && [ -r "$d/cpu.cfs_quota_us" ] || continue
+		if [ -z "$rel" ] || [ ! -r "$d/cpu.cfs_quota_us" ]; then
+			continue
+		fi
 		d=$d$rel
 		while [ -n "$d" ] && [ "$d" != /sys/fs/cgroup ]; do
 			q=$(cat "$d/cpu.cfs_quota_us" 2>/dev/null) || break
