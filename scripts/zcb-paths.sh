@@ -178,8 +178,8 @@ zcb_pinned() { # zcb_pinned CPUS CMD...
 }
 
 zcb_pin_pid() { # zcb_pin_pid CPU PID
-	local t pass
-	for pass in 1 2; do
+	local t
+	for _ in 1 2; do
 		taskset -c -p "$1" "$2" >/dev/null 2>&1 || return 1
 		for t in /proc/"$2"/task/*; do
 			t=${t##*/}
@@ -187,7 +187,6 @@ zcb_pin_pid() { # zcb_pin_pid CPU PID
 				[ ! -d "/proc/$2/task/$t" ] || return 1
 		done
 	done
-	: "$pass"
 }
 
 zcb_tmp_exit() { # zcb_tmp_exit PROG STATUS

@@ -142,22 +142,29 @@ soaker_main(struct shm_slot *slot, uint32_t *park, int cpu, pid_t host,
 	soak_loop(slot, park, buf, kind);
 }
 
+/* Write pid p into a cgroup's procs file: 1 when it took. */
+static int write_pid(const char *procs, pid_t p)
+{
+	char pid[24];
+	int fd = open(procs, O_WRONLY | O_CLOEXEC), ok;
+
+	if (fd < 0)
+		return 0;
+	snprintf(pid, sizeof(pid), "%d\n", (int)p);
+	ok = write(fd, pid, strlen(pid)) > 0;
+	close(fd);
+	return ok;
+}
+
 /* A ready soaker into the idle regime, by the host: the cpu.idle cgroup
  * (cgprocs, when there is one) and SCHED_IDLE; what took. */
 static int make_idle(pid_t p, const char *cgprocs)
 {
 	struct sched_param sp = {0};
-	char pid[24];
-	int flags = 0, fd;
+	int flags = 0;
 
-	if (cgprocs[0]) {
-		fd = open(cgprocs, O_WRONLY | O_CLOEXEC);
-		snprintf(pid, sizeof(pid), "%d\n", (int)p);
-		if (fd >= 0 && write(fd, pid, strlen(pid)) > 0)
-			flags |= SLOT_CG;
-		if (fd >= 0)
-			close(fd);
-	}
+	if (cgprocs[0] && write_pid(cgprocs, p))
+		flags |= SLOT_CG;
 	if (!sched_setscheduler(p, SCHED_IDLE, &sp))
 		flags |= SLOT_IDLE;
 	return flags;
@@ -273,23 +280,15 @@ void soak_set_park(struct soak_set *ss, int park)
 static void make_normal(pid_t p, const char *cgdir)
 {
 	struct sched_param sp = {0};
-	char procs[600], pid[24];
+	char procs[600];
 	const char *e = strrchr(cgdir, '/');
-	int fd;
 
 	sched_setscheduler(p, SCHED_OTHER, &sp);
 	if (!cgdir[0] || !e)
 		return;
 	snprintf(procs, sizeof(procs), "%.*s/cgroup.procs", (int)(e - cgdir),
 		 cgdir);
-	fd = open(procs, O_WRONLY | O_CLOEXEC);
-	snprintf(pid, sizeof(pid), "%d\n", (int)p);
-	if (fd >= 0) {
-		if (write(fd, pid, strlen(pid)) < 0) {
-			/* it stays in the idle cgroup: it dies later */
-		}
-		close(fd);
-	}
+	write_pid(procs, p); /* else it dies in the idle cgroup, later */
 }
 
 void soak_set_stop(struct soak_set *ss, const char *cgdir)
