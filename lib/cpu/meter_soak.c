@@ -78,7 +78,7 @@ static int soak_stop(struct meter *m, struct cpu_sample *out)
 		char off[sizeof(out->note)], all[400]; /* off: soak_load's */
 
 		snprintf(off, sizeof(off), "%s", out->note);
-		snprintf(all, sizeof(all), "%.*s%s%.*s%s%.*s", 150, p->cl.note,
+		snprintf(all, sizeof(all), "%.*s%s%.*s%s%.*s", 190, p->cl.note,
 			 p->warn[0] ? "; " : "", 60, p->warn,
 			 off[0] ? "; " : "", 120, off);
 		snprintf(out->note, sizeof(out->note), "%.*s",

@@ -129,6 +129,48 @@ static void clean_stale(const char *parent)
 	close(fd);
 }
 
+int soak_cg_cap(const char *mnt, const char *rel, int v2, char *cap,
+		size_t len)
+{
+	static char d[1600], p[1700], q[64], per[64];
+	size_t top = strlen(mnt);
+	char *e;
+
+	cap[0] = 0;
+	snprintf(d, sizeof(d), "%s%s", mnt, rel);
+	while (strlen(d) > top) {
+		if (v2) {
+			snprintf(p, sizeof(p), "%s/cpu.max", d);
+			if (host_read_file("", p, q, sizeof(q)) > 0 &&
+			    strncmp(q, "max", 3)) {
+				q[strcspn(q, "\n")] = 0;
+				snprintf(cap, len, "%.400s: %s us",
+					 d + top, q);
+				return 1;
+			}
+		} else {
+			snprintf(p, sizeof(p), "%s/cpu.cfs_quota_us", d);
+			if (host_read_file("", p, q, sizeof(q)) > 0 &&
+			    strtol(q, NULL, 10) > 0) {
+				snprintf(p, sizeof(p), "%s/cpu.cfs_period_us",
+					 d);
+				if (host_read_file("", p, per, sizeof(per)) <= 0)
+					snprintf(per, sizeof(per), "?");
+				q[strcspn(q, "\n")] = 0;
+				per[strcspn(per, "\n")] = 0;
+				snprintf(cap, len, "%.400s: %s/%s us",
+					 d + top, q, per);
+				return 1;
+			}
+		}
+		e = strrchr(d, '/');
+		if (!e)
+			break;
+		*e = 0;
+	}
+	return 0;
+}
+
 static int try_parent(struct soak_cg *cg, const char *parent, int v2,
 		      pid_t owner)
 {
@@ -166,7 +208,7 @@ static int try_parent(struct soak_cg *cg, const char *parent, int v2,
 
 static int try_hierarchy(struct soak_cg *cg, int v2, pid_t owner)
 {
-	static char mnt[512], rel[1024], parent[1600], p[1700];
+	static char mnt[512], rel[1024], parent[1600], p[1700], cap[500];
 	long n;
 
 	if (find_mount(v2, mnt, sizeof(mnt)))
@@ -190,6 +232,30 @@ static int try_hierarchy(struct soak_cg *cg, int v2, pid_t owner)
 		}
 	}
 	own_path(v2, rel, sizeof(rel));
+	/*
+	 * Below a CPU cap (a cgroup of ours or above it with a quota) the
+	 * soakers would share the cap: on an idle box they would get only
+	 * the quota and the soak figure would read the rest as load. So
+	 * they go to the hierarchy's top, outside the cap, where they take
+	 * the box's idle time, which is what the figure is of.
+	 */
+	if (rel[0] && soak_cg_cap(mnt, rel, v2, cap, sizeof(cap))) {
+		if (!try_parent(cg, mnt, v2, owner)) {
+			n = (long)strlen(cg->note);
+			snprintf(cg->note + n, sizeof(cg->note) - (size_t)n,
+				 ", outside the CPU cap of %.80s", cap);
+			return 0;
+		}
+		snprintf(parent, sizeof(parent), "%s%s", mnt, rel);
+		if (try_parent(cg, parent, v2, owner))
+			return -ENOENT;
+		n = (long)strlen(cg->note);
+		snprintf(cg->note + n, sizeof(cg->note) - (size_t)n,
+			 ", INSIDE the CPU cap of %.60s: CPU figures are "
+			 "of the cap, not the box",
+			 cap);
+		return 0;
+	}
 	if (rel[0]) {
 		snprintf(parent, sizeof(parent), "%s%s", mnt, rel);
 		if (!try_parent(cg, parent, v2, owner))

@@ -82,6 +82,14 @@ struct soak_cg {
 void soak_cg_setup(struct soak_cg *cg, pid_t owner);
 /* rmdir it (its soakers must be reaped first). */
 void soak_cg_remove(struct soak_cg *cg);
+/*
+ * The CPU cap on cgroup rel (or one above it, below the top) of the
+ * hierarchy mounted at mnt: v1 cpu.cfs_quota_us > 0, v2 cpu.max not
+ * "max". 1 with cap = "<its path>: <quota>/<period> us" (v2: "<quota>
+ * <period> us"), or 0 with cap = "". Static buffers: not thread-safe.
+ */
+int soak_cg_cap(const char *mnt, const char *rel, int v2, char *cap,
+		size_t len);
 
 /* A host's soakers (soak_soakers.c). */
 struct soak_set {

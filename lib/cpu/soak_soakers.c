@@ -178,7 +178,7 @@ static void note(struct soak_set *ss, struct soak_cg *cg, int flags_all)
 
 	snprintf(
 		hdr->note, sizeof(hdr->note),
-		"%d %.16s soakers (host pid %d), %s, %.150s", ss->n,
+		"%d %.16s soakers (host pid %d), %s, %.160s", ss->n,
 		ss->kind.name, (int)getpid(),
 		flags_all & SLOT_IDLE ? "SCHED_IDLE nice 19"
 				      : "nice 19 (SCHED_IDLE refused)",

@@ -644,6 +644,58 @@ static void kinds(void)
 	unsetenv("ZCB_SOAK_SOCKET");
 }
 
+static void put_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	T_ASSERT(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A CPU cap is found on the cgroup or one above it, v1 and v2, and the
+ * top of the hierarchy (which has no quota of its own) ends the walk. */
+static void cap_found(void)
+{
+	char mnt[300], p[400], cap[500];
+
+	snprintf(mnt, sizeof(mnt), "%s/cgv1", dir);
+	snprintf(p, sizeof(p), "%s/a/b", mnt);
+	T_ASSERT(mkdir(mnt, 0755) == 0);
+	snprintf(p, sizeof(p), "%s/a", mnt);
+	T_ASSERT(mkdir(p, 0755) == 0);
+	snprintf(p, sizeof(p), "%s/a/b", mnt);
+	T_ASSERT(mkdir(p, 0755) == 0);
+	snprintf(p, sizeof(p), "%s/a/b/cpu.cfs_quota_us", mnt);
+	put_file(p, "-1\n");
+	snprintf(p, sizeof(p), "%s/a/cpu.cfs_quota_us", mnt);
+	put_file(p, "-1\n");
+	T_CHECK(soak_cg_cap(mnt, "/a/b", 0, cap, sizeof(cap)) == 0);
+	T_STREQ(cap, "");
+	put_file(p, "100000\n");
+	snprintf(p, sizeof(p), "%s/a/cpu.cfs_period_us", mnt);
+	put_file(p, "100000\n");
+	T_CHECK(soak_cg_cap(mnt, "/a/b", 0, cap, sizeof(cap)) == 1);
+	T_STREQ(cap, "/a: 100000/100000 us");
+	T_CHECK(soak_cg_cap(mnt, "/a", 0, cap, sizeof(cap)) == 1);
+	T_CHECK(soak_cg_cap(mnt, "", 0, cap, sizeof(cap)) == 0);
+
+	snprintf(mnt, sizeof(mnt), "%s/cgv2", dir);
+	T_ASSERT(mkdir(mnt, 0755) == 0);
+	snprintf(p, sizeof(p), "%s/x", mnt);
+	T_ASSERT(mkdir(p, 0755) == 0);
+	snprintf(p, sizeof(p), "%s/x/cpu.max", mnt);
+	put_file(p, "max 100000\n");
+	T_CHECK(soak_cg_cap(mnt, "/x", 1, cap, sizeof(cap)) == 0);
+	put_file(p, "50000 100000\n");
+	T_CHECK(soak_cg_cap(mnt, "/x", 1, cap, sizeof(cap)) == 1);
+	T_STREQ(cap, "/x: 50000 100000 us");
+	/* the hierarchy's own files are never read as a cap */
+	snprintf(p, sizeof(p), "%s/cpu.max", mnt);
+	put_file(p, "50000 100000\n");
+	T_CHECK(soak_cg_cap(mnt, "", 1, cap, sizeof(cap)) == 0);
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -660,6 +712,7 @@ int main(void)
 	out_of_fds();
 	kinds();
 	strangers();
+	cap_found();
 	{
 		char cmd[300];
 
