@@ -2,7 +2,7 @@
  * common.c: what cyclesoak's modes share: their meter options, the
  * result document, the calibration's soaker and warning, and the child
  * processes they run loads and commands in (pinned, held at a pipe until
- * the meters run, reaped with their CPU time).
+ * the meters run, reaped with their CPU time, their figure taken).
  */
 #include "config.h"
 #include "cyclesoak.h"
@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
@@ -91,6 +92,24 @@ double cs_wait_all(pid_t *p, int n)
 		       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 	}
 	return cpu;
+}
+
+void cs_give_figure(int fd, double v)
+{
+	if (write(fd, &v, sizeof(v)) < 0)
+		_exit(1);
+	_exit(0);
+}
+
+double cs_take_figure(int fd, pid_t *p, int n)
+{
+	double v;
+
+	if (read(fd, &v, sizeof(v)) != sizeof(v))
+		v = NAN;
+	close(fd);
+	cs_wait_all(p, n);
+	return v;
 }
 
 pid_t cs_fork_held(int die_sig, int *go, int *back)

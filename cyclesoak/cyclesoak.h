@@ -72,6 +72,11 @@ void cs_warn_calibration(const struct cfg *c, struct res_doc *d,
 void cs_pin(int cpu);
 /* Wait for n children (a signal stops them); their CPU seconds. */
 double cs_wait_all(pid_t *p, int n);
+/* In a child: write its figure v to fd and _exit (1 when it cannot). */
+void cs_give_figure(int fd, double v) __attribute__((noreturn));
+/* The figure a child wrote to fd (NAN when none came), fd closed and
+ * the n children p waited for. */
+double cs_take_figure(int fd, pid_t *p, int n);
 /*
  * Fork a child held until the parent writes a byte to *go, so meters
  * can open on it first. It dies with die_sig when we die. Returns 0 in

@@ -62,17 +62,10 @@ double st_cpu_task(int cpu, uint64_t loops)
 		t = clock_now();
 		for (i = 0; i < loops; i++)
 			x = x * 2862933555777941757ull + 3037000493ull;
-		t = clock_now() - t;
-		if (write(fd[1], &t, sizeof(t)) < 0)
-			_exit(1);
-		_exit(0);
+		cs_give_figure(fd[1], clock_now() - t);
 	}
 	close(fd[1]);
-	if (read(fd[0], &t, sizeof(t)) != sizeof(t))
-		t = NAN;
-	close(fd[0]);
-	cs_wait_all(&p, 1);
-	return t;
+	return cs_take_figure(fd[0], &p, 1);
 }
 
 double st_stream(int a, int b, double seconds)
@@ -80,7 +73,6 @@ double st_stream(int a, int b, double seconds)
 	static char buf[STREAM_CHUNK];
 	char err[256];
 	int lfd, port, fd[2];
-	double res[2] = {NAN, NAN};
 	pid_t p[2], me = getpid();
 
 	lfd = sock_listen("127.0.0.1", 0, SOCK_STREAM, 4, &port, err,
@@ -99,10 +91,7 @@ double st_stream(int a, int b, double seconds)
 		t0 = clock_now();
 		while (c >= 0 && (n = read(c, buf, sizeof(buf))) > 0)
 			bytes += (double)n;
-		res[0] = bytes / 1e6 / (clock_now() - t0);
-		if (write(fd[1], res, sizeof(res[0])) < 0)
-			_exit(1);
-		_exit(0);
+		cs_give_figure(fd[1], bytes / 1e6 / (clock_now() - t0));
 	}
 	p[1] = fork();
 	if (p[1] == 0) { /* sender */
@@ -121,18 +110,13 @@ double st_stream(int a, int b, double seconds)
 	}
 	close(lfd);
 	close(fd[1]);
-	if (read(fd[0], res, sizeof(res[0])) != sizeof(res[0]))
-		res[0] = NAN;
-	close(fd[0]);
-	cs_wait_all(p, 2);
-	return res[0];
+	return cs_take_figure(fd[0], p, 2);
 }
 
 double st_pingpong(int a, int b, double seconds)
 {
 	char err[256], c1 = 'x';
 	int lfd, port, fd[2], one = 1;
-	double res = NAN;
 	pid_t p[2];
 
 	lfd = sock_listen("127.0.0.1", 0, SOCK_STREAM, 4, &port, err,
@@ -166,18 +150,11 @@ double st_pingpong(int a, int b, double seconds)
 		while (c >= 0 && clock_now() - t0 < seconds &&
 		       write(c, &c1, 1) == 1 && read(c, &c1, 1) == 1)
 			n++;
-		n /= clock_now() - t0;
-		if (write(fd[1], &n, sizeof(n)) < 0)
-			_exit(1);
-		_exit(0);
+		cs_give_figure(fd[1], n / (clock_now() - t0));
 	}
 	close(lfd);
 	close(fd[1]);
-	if (read(fd[0], &res, sizeof(res)) != sizeof(res))
-		res = NAN;
-	close(fd[0]);
-	cs_wait_all(p, 2);
-	return res;
+	return cs_take_figure(fd[0], p, 2);
 }
 
 struct perturb {

@@ -119,7 +119,6 @@ static pid_t load_leader(struct selftest *s, double duty, int all, int *go,
 {
 	pid_t kids[SOAK_MAX_CPUS], p = cs_fork_held(SIGKILL, go, res);
 	int nk = 0, i;
-	double used;
 
 	if (p)
 		return p;
@@ -130,10 +129,7 @@ static pid_t load_leader(struct selftest *s, double duty, int all, int *go,
 		kids[nk++] = duty_child(s->cpu[0], duty, s->c->load_s);
 	if (!nk)
 		clock_sleep(s->c->load_s);
-	used = cs_wait_all(kids, nk);
-	if (write(*res, &used, sizeof(used)) < 0)
-		_exit(1);
-	_exit(0);
+	cs_give_figure(*res, cs_wait_all(kids, nk));
 }
 
 json_t *st_meter_sample(struct selftest *s, const char *load,
@@ -167,10 +163,7 @@ int st_measure_held(struct selftest *s, struct meter_opts *mo, pid_t leader,
 	if (write(go, "g", 1) != 1)
 		die_errno("start the load");
 	close(go);
-	if (read(res, v, sizeof(*v)) != sizeof(*v))
-		*v = NAN;
-	close(res);
-	cs_wait_all(&leader, 1);
+	*v = cs_take_figure(res, &leader, 1);
 	n = meterset_stop(&set, smp);
 	meterset_close(&set);
 	return sig_stop ? -1 : n;

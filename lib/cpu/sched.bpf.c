@@ -197,21 +197,18 @@ int BPF_PROG(on_newtask, struct task_struct *child, unsigned long flags)
 	return 0;
 }
 
-static __always_inline int irq_enter(__u32 kind)
+/* An interrupt's entry or exit in a CPU's accounting: zs_irq_enter,
+ * zs_irq_exit, zs_sirq_enter or zs_sirq_exit (what: a kind, a vector). */
+typedef void (*irq_event)(struct zs_cpu *c, __u64 now, __u32 what,
+			  __u32 cur);
+
+/* Event ev of what on this CPU, at the current task's class; 0. */
+static __always_inline int cpu_event(irq_event ev, __u32 what)
 {
 	struct zs_cpu *c = cur_cpu();
 
 	if (c)
-		zs_irq_enter(c, bpf_ktime_get_ns(), kind, cur_class(c));
-	return 0;
-}
-
-static __always_inline int irq_exit(__u32 kind)
-{
-	struct zs_cpu *c = cur_cpu();
-
-	if (c)
-		zs_irq_exit(c, bpf_ktime_get_ns(), kind, cur_class(c));
+		ev(c, bpf_ktime_get_ns(), what, cur_class(c));
 	return 0;
 }
 
@@ -224,12 +221,12 @@ static __always_inline int irq_exit(__u32 kind)
 	SEC("tp_btf/" #tp "_entry")                                          \
 	int BPF_PROG(on_##name##_entry, int arg)                             \
 	{                                                                    \
-		return irq_enter(kind);                                      \
+		return cpu_event(zs_irq_enter, kind);                        \
 	}                                                                    \
 	SEC("tp_btf/" #tp "_exit")                                           \
 	int BPF_PROG(on_##name##_exit, int arg)                              \
 	{                                                                    \
-		return irq_exit(kind);                                       \
+		return cpu_event(zs_irq_exit, kind);                         \
 	}
 
 HARDIRQ_PROGS(irq_handler, irq, ZS_HI_DEVICE)
@@ -237,21 +234,13 @@ HARDIRQ_PROGS(irq_handler, irq, ZS_HI_DEVICE)
 SEC("tp_btf/softirq_entry")
 int BPF_PROG(on_sirq_entry, unsigned int vec)
 {
-	struct zs_cpu *c = cur_cpu();
-
-	if (c)
-		zs_sirq_enter(c, bpf_ktime_get_ns(), vec, cur_class(c));
-	return 0;
+	return cpu_event(zs_sirq_enter, vec);
 }
 
 SEC("tp_btf/softirq_exit")
 int BPF_PROG(on_sirq_exit, unsigned int vec)
 {
-	struct zs_cpu *c = cur_cpu();
-
-	if (c)
-		zs_sirq_exit(c, bpf_ktime_get_ns(), vec, cur_class(c));
-	return 0;
+	return cpu_event(zs_sirq_exit, vec);
 }
 
 /* x86 irq_vectors: the local timer and the IPIs */
@@ -270,7 +259,7 @@ int BPF_PROG(on_timer_entry, int vector)
 SEC("tp_btf/local_timer_exit")
 int BPF_PROG(on_timer_exit, int vector)
 {
-	return irq_exit(ZS_HI_TIMER);
+	return cpu_event(zs_irq_exit, ZS_HI_TIMER);
 }
 
 HARDIRQ_PROGS(reschedule, resched, ZS_HI_RESCHED)

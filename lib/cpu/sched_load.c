@@ -140,10 +140,13 @@ static int pick_vectors(struct sched_probe *p, unsigned want, char *err,
 	return 0;
 }
 
-/* -EPERM is BPF not permitted; -EACCES too, but for root it is the
+/* libbpf's answer r to a load or an attach: 0, or err says why not.
+ * -EPERM is BPF not permitted; -EACCES too, but for root it is the
  * verifier's no. */
 static int load_error(int r, char *err, size_t len)
 {
+	if (!r)
+		return 0;
 	if (r == -EPERM || (r == -EACCES && geteuid() != 0)) {
 		snprintf(err, len,
 			 "BPF not permitted (needs root, or CAP_BPF and CAP_PERFMON)%s%.150s",
@@ -271,25 +274,18 @@ int sched_probe_open(struct sched_probe **pp, const struct sched_probe_cfg *c,
 	if (!r)
 		r = bpf_map__set_max_entries(p->skel->maps.cpus,
 					     (__u32)p->ncpu);
-	if (r)
-		goto fail;
-	r = sched_bpf__load(p->skel);
-	if (r) {
-		r = load_error(r, err, len);
-		goto fail;
-	}
-	r = map_cpus(p, err, len);
+	if (!r)
+		r = load_error(sched_bpf__load(p->skel), err, len);
+	if (!r)
+		r = map_cpus(p, err, len);
 	if (!r)
 		r = track(p, c->self ? c->self : getpid(), ZS_SELF, err, len);
 	for (i = 0; !r && i < c->npeers; i++)
 		r = track(p, c->peers[i], ZS_PEER, err, len);
+	if (!r)
+		r = load_error(sched_bpf__attach(p->skel), err, len);
 	if (r)
 		goto fail;
-	r = sched_bpf__attach(p->skel);
-	if (r) {
-		r = load_error(r, err, len);
-		goto fail;
-	}
 	visit_cpus(p);
 	*pp = p;
 	return 0;

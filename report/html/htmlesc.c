@@ -10,30 +10,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The entity that stands for c, NULL when c stands for itself. */
+static const char *entity_of(char c)
+{
+	static const struct {
+		char c;
+		const char *entity;
+	} ents[] = {
+		{'&', "&amp;"},	 {'<', "&lt;"},	  {'>', "&gt;"},
+		{'"', "&quot;"}, {'\'', "&#39;"},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(ents) / sizeof(ents[0]); i++)
+		if (ents[i].c == c)
+			return ents[i].entity;
+	return NULL;
+}
+
 void html_text(FILE *f, const char *s)
 {
 	char *e = esc_dup(s), *p;
+	const char *ent;
 
-	for (p = e; *p; p++)
-		switch (*p) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
+	for (p = e; *p; p++) {
+		ent = entity_of(*p);
+		if (ent)
+			fputs(ent, f);
+		else
 			fputc(*p, f);
-		}
+	}
 	free(e);
 }
 
