@@ -288,6 +288,7 @@ static void open_series(struct client *k)
 		.reruns = k->c->cli.reruns,
 		.steal_max = k->c->cli.steal_max,
 		.outside_max = k->c->cli.outside_max,
+		.probe_ms = k->c->cli.probe_ms,
 		.stop = &sig_stop,
 	};
 	char err[256];

@@ -400,6 +400,7 @@ static void run_series(struct runs *rs)
 		.reruns = c->cli.reruns,
 		.steal_max = c->cli.steal_max,
 		.outside_max = c->cli.outside_max,
+		.probe_ms = c->cli.probe_ms,
 	};
 	struct series ser;
 	char err[1024];

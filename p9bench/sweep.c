@@ -394,6 +394,7 @@ int sweep_run(struct bench *b, struct res_doc *doc)
 			.reruns = cfg->cli.reruns,
 			.steal_max = cfg->cli.steal_max,
 			.outside_max = cfg->cli.outside_max,
+			.probe_ms = cfg->cli.probe_ms,
 		};
 
 		if (series_open(&ser, &sc, err, sizeof(err)))

@@ -87,6 +87,9 @@ static const struct ropt ropts[] = {
 	{C, 0, "history", NULL, RO_SET, F(history), 0, 0, 0,
 	 "the paths are the baseline's nights (3 or more,\n"
 	 "oldest first), then NEW: judged against their spread"},
+	{C, 0, "no-probe", NULL, RO_SET, F(no_probe), 0, 0, 0,
+	 "--history: judge the figures as measured, not\n"
+	 "adjusted for the samples' box probe (--probe)"},
 	{C, 'p', "paired", NULL, RO_SET, F(paired), 0, 0, 0,
 	 "runs interleaved: pair samples by order"},
 	{C, 's', "split", "P=A,B", RO_STR, F(split), 0, 0, 0,

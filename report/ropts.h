@@ -54,6 +54,8 @@ struct ropts {
 	long min_n;	  /* --min-n */
 	int paired;	  /* --paired */
 	int history;	  /* --history: the paths are nights, then NEW */
+	int no_probe;	  /* --no-probe: history rows not adjusted for the
+			   * samples' box probe (compare/cmpprobe.h) */
 	char *split;	  /* --split PARAM=A,B */
 	int cfmt;	  /* --format: enum cmp_fmt (compare/cmp.h) */
 	int judge;	  /* --judge: enum cmp_judge (compare/cmp.h) */

@@ -464,6 +464,7 @@ static void open_series(struct xmit *t)
 		.reruns = o->reruns,
 		.steal_max = o->steal_max,
 		.outside_max = o->outside_max,
+		.probe_ms = o->probe_ms,
 		.stop = &sig_stop,
 	};
 	char err[256];

@@ -271,6 +271,7 @@ static void open_series(struct runs *rs)
 		.reruns = cfg.com.reruns,
 		.steal_max = cfg.com.steal_max,
 		.outside_max = cfg.com.outside_max,
+		.probe_ms = cfg.com.probe_ms,
 		.stop = &sig_stop,
 	};
 	char err[256];

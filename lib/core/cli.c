@@ -29,6 +29,7 @@ enum {
 	O_OMIT,
 	O_RERUNS,
 	O_DISTURBANCE,
+	O_PROBE,
 };
 
 /* Every common option: which flag brings it, its short letter (0 =
@@ -75,6 +76,12 @@ static const struct {
 		   "a sample is disturbed when the box's steal time\n"
 		   "passes S% of it or processes outside the run take\n"
 		   "more than O% (default 2,5)") },
+	{ CLI_RERUNS, 0,
+	  CLI_TAKE(O_PROBE, "probe", "[=MS]",
+		   "before each sample, time a fixed loop on each of\n"
+		   "its CPUs for MS (default 100; $ZCB_PROBE=MS): the\n"
+		   "box's speed, kept in the sample (compare --history\n"
+		   "adjusts for it)") },
 	{ CLI_SOCKBUF, 'i',
 	  CLI_TAKE('i', NULL, "SIZE", "TCP receive buffer (SO_RCVBUF)") },
 	{ CLI_SOCKBUF, 'o',
@@ -297,6 +304,13 @@ static void rerun_defaults(const struct cli_tool *t, struct cli_common *c)
 		c->steal_max = 2;
 		c->outside_max = 5;
 	}
+	e = getenv("ZCB_PROBE");
+	if (!c->probe_set && e && *e) {
+		if (units_parse_long(e, 0, CLI_PROBE_MS_MAX, &v))
+			die_usage("ZCB_PROBE=%s: not a probe length in ms (0 to %d)",
+				  e, CLI_PROBE_MS_MAX);
+		c->probe_ms = (double)v;
+	}
 }
 
 /* A common option; 0 when opt is not one. */
@@ -364,6 +378,12 @@ static int take_common(const struct cli_tool *t, struct cli_common *c,
 		cli_disturbance("--disturbance", arg, &c->steal_max,
 				&c->outside_max);
 		c->disturbance_set = 1;
+		return 1;
+	case O_PROBE:
+		c->probe_ms = arg ? (double)cli_long("--probe", arg, 1,
+						     CLI_PROBE_MS_MAX)
+				  : CLI_PROBE_MS_DEFAULT;
+		c->probe_set = 1;
 		return 1;
 	case 'o': /* the socket's, or the document's */
 		if (has(t, CLI_SOCKBUF))

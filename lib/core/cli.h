@@ -78,11 +78,16 @@ struct cli_common {
 				 * past S% steal of the box */
 	double outside_max;	/* or past O% of the box taken by processes
 				 * outside the run (lib/cpu/quiet.h) */
-	int reruns_set, disturbance_set; /* given (cli_parse's) */
+	double probe_ms;	/* --probe[=MS] (or $ZCB_PROBE=MS): the box's
+				 * speed before each sample (lib/run/probe.h);
+				 * 0 = none */
+	int reruns_set, disturbance_set, probe_set; /* given (cli_parse's) */
 };
 
 #define CLI_RERUNS_DEFAULT 1	/* --reruns unless given or $ZCB_RERUNS */
 #define CLI_OMIT_MAX 3600	/* --omit at most, seconds */
+#define CLI_PROBE_MS_DEFAULT 100 /* --probe without a value (lib/run/probe.h) */
+#define CLI_PROBE_MS_MAX 10000	/* --probe at most, ms */
 
 /* Which common options a tool has (struct cli_tool.common). */
 enum {
@@ -101,7 +106,7 @@ enum {
 				  * --interval only) */
 	CLI_OMIT = 1 << 8,	 /* --omit T (a tool that measures a rate) */
 	CLI_RERUNS = 1 << 9,	 /* --reruns N and --disturbance S[,O]:
-				  * disturbed samples made again */
+				  * disturbed samples made again; --probe */
 	/* a benchmark client's: CPU, repeats, its document, intervals */
 	CLI_BENCH = CLI_CPU | CLI_REPEAT | CLI_RESULT | CLI_RESULT_O |
 		    CLI_INTERVAL,

@@ -25,6 +25,11 @@ int series_open(struct series *s, const struct series_cfg *c, char *err,
 			 c->ncells, c->repeat, c->reruns);
 		return -1;
 	}
+	if (c->probe_ms < 0 || c->probe_ms > PROBE_MS_MAX) {
+		snprintf(err, len, "series: a probe of %g ms (0 to %d)",
+			 c->probe_ms, PROBE_MS_MAX);
+		return -1;
+	}
 	s->cfg = *c;
 	if (!s->cfg.paired)
 		s->cfg.paired_by = NULL;
@@ -154,6 +159,11 @@ static int one_result(struct series *s, const struct series_ops *ops,
 			r.paired_by = s->cfg.paired_by;
 			r.next_metered = next_kind(
 				s, half, more_planned(s, ops, ctx, rep, k));
+			/* before the soakers wake: the probe times the box,
+			 * not the meter */
+			if (s->cfg.probe_ms > 0 &&
+			    probe_run(s->cfg.probe_ms, &s->probe, err, len))
+				return -1;
 			if (ops->prepare && ops->prepare(ctx, &r, err, len))
 				return -1;
 			rate = NAN;
@@ -224,6 +234,8 @@ void series_quiet_doc(const struct series *s, const struct series_run *r,
 		      json_t *sample)
 {
 	json_object_set_new(sample, "quiet", quiet_json(q));
+	if (s->cfg.probe_ms > 0 && s->probe.ncpu > 0)
+		json_object_set_new(sample, "probe", probe_json(&s->probe));
 	if (outcome == SERIES_DISTURBED)
 		json_object_set_new(sample, "disturbed",
 				    quiet_disturbed_json(q, s->cfg.steal_max,

@@ -16,7 +16,9 @@
  *   - a disturbed run (the tool saw steal time or a stranger's CPU in its
  *     window) is kept in the document, marked, and made again, up to
  *     series_cfg.reruns times per cell;
- *   - a signal stops the series between two runs.
+ *   - a signal stops the series between two runs;
+ *   - with cfg.probe_ms, the box's speed just before each run
+ *     (probe.h), kept in its sample.
  *
  * A tool's main: parse the options, pick its workload's ops, series_run,
  * write the document; its printers read the figures back from here.
@@ -25,6 +27,8 @@
  */
 #ifndef ZCB_SERIES_H
 #define ZCB_SERIES_H
+
+#include "probe.h"
 
 #include <jansson.h>
 #include <signal.h>
@@ -50,6 +54,9 @@ struct series_cfg {
 	double steal_max;	/* a run is disturbed past this steal (% of
 				 * the box; series_quiet) */
 	double outside_max;	/* or past this CPU outside the run */
+	double probe_ms;	/* > 0: before each run, the box's speed
+				 * (probe.h) for this long, into its sample
+				 * (series_quiet_doc); 0: none */
 	volatile sig_atomic_t *stop; /* set: stop before the next run */
 };
 
@@ -118,6 +125,7 @@ struct series {
 	int seq;		/* runs made */
 	int stopped;		/* a signal or a failure ended it early */
 	int failed;		/* a run or a hook failed */
+	struct probe_result probe; /* cfg.probe_ms: the last run's */
 };
 
 /* 0, or -1 with err (a bad setting). */
@@ -148,7 +156,8 @@ int series_quiet(const struct series *s, const struct series_run *r,
 		 const struct quiet_sample *q, char *why, size_t len);
 /* The run's "quiet" into its result sample and, disturbed (outcome),
  * its "disturbed" mark: with "rerun": true when it is made again (so it
- * stands for no result: lib/doc/paired.h RUN_DISTURBED). */
+ * stands for no result: lib/doc/paired.h RUN_DISTURBED); with
+ * cfg.probe_ms, the probe taken before it ("probe": probe_json). */
 void series_quiet_doc(const struct series *s, const struct series_run *r,
 		      const struct quiet_sample *q, int outcome,
 		      json_t *sample);

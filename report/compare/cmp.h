@@ -77,6 +77,8 @@ struct crow {
 			   * its arguments); note names it */
 	int hist;	  /* --history: judged against the nights (night) */
 	struct cmp_night night; /* with hist: the nights' figures */
+	double probe_b;	  /* with hist: the slope its figures were adjusted
+			   * for the box probe by (cmpprobe.h), NAN: not */
 	int merged;	  /* a latency percentile: v is that of each side's
 			   * merged histograms (cmpmerge.c), the tests
 			   * are on the runs' own */

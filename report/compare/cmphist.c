@@ -10,6 +10,7 @@
  */
 #include "config.h"
 #include "judge.h"
+#include "cmpprobe.h"
 
 #include <errno.h>
 #include <math.h>
@@ -138,14 +139,42 @@ static void history_figures(const struct cmp_cfg *c, struct crow *r, double x)
 					    c->o.threshold / 100);
 }
 
+/* The figures adjusted for the box probe (cmpprobe.h) into g, when every
+ * sample has one and --no-probe is not given (r->probe_b the slope; the
+ * adjusted values, to free, returned), else f's own (NULL). A
+ * percentile's figure is its merged histograms': not adjusted. */
+static double *probe_figures(const struct cmp_cfg *c, struct crow *r,
+			  const struct kfig f[2], struct kfig g[2])
+{
+	double *a = malloc((f[0].n + f[1].n + 1) * sizeof(*a));
+
+	if (!a)
+		abort();
+	g[0] = f[0];
+	g[1] = f[1];
+	r->probe_b = NAN;
+	if (c->o.no_probe || !isnan(cmp_metric_percentile(r->metric)) ||
+	    cmp_probe_adjust(f[0].x, f[0].probe, f[0].n, f[1].x, f[1].probe,
+			     f[1].n, a, a + f[0].n, &r->probe_b)) {
+		free(a);
+		return NULL;
+	}
+	g[0].x = a;
+	g[1].x = a + f[0].n;
+	return a;
+}
+
 void cmp_history_row(const struct cmp_cfg *c, const struct ckey *k,
-		     struct crow *r, int rate, const struct kfig f[2])
+		     struct crow *r, int rate, const struct kfig f0[2])
 {
 	double *m = calloc(c->nnights + 1, sizeof(*m) * 2), *w, x, se;
+	struct kfig f[2];
+	double *own;
 	int nk, e;
 
 	if (!m)
 		abort();
+	own = probe_figures(c, r, f0, f);
 	w = m + c->nnights + 1;
 	nk = cmp_nights_figures(c, k, r->metric, rate, &f[0], m, w, NULL);
 	if (nk < 0 || new_fig(k, r->metric, rate, &f[1], &x, &se))
@@ -171,12 +200,13 @@ void cmp_history_row(const struct cmp_cfg *c, const struct ckey *k,
 	} else {
 		history_figures(c, r, x);
 	}
+	free(own);
 	free(m);
 }
 
 const char *cmp_history_words(const struct cmp_cfg *c)
 {
-	static char b[640];
+	static char b[960];
 
 	snprintf(b, sizeof(b),
 		 "history: each row against the baseline's %d nights (those "
@@ -186,7 +216,14 @@ const char *cmp_history_words(const struct cmp_cfg *c)
 		 "error; p one-sided, of a t on logs against the prediction "
 		 "of a new night (the spread between nights beyond their "
 		 "samples' noise, the new night's error, the mean's), df = "
-		 "k - 1 or fewer; then Benjamini-Hochberg",
-		 c->o.npaths - 1);
+		 "k - 1 or fewer; then Benjamini-Hochberg%s",
+		 c->o.npaths - 1,
+		 c->o.no_probe
+			 ? ""
+			 : "; where every sample carries a box probe "
+			   "(--probe), its figures first adjusted for it: "
+			   "x (P/p)^b, b the slope of log x on log p over "
+			   "the baseline's samples, P their probes' "
+			   "geometric mean");
 	return b;
 }

@@ -73,6 +73,9 @@ static json_t *cell_json(const struct cmp_cfg *c, const char *label,
 				  num(expm1(r->night.between) * 100), "se_pct",
 				  num(expm1(r->night.se) * 100), "t",
 				  num(r->t.stat), "df", num(r->t.df)));
+	if (r->hist && isfinite(r->probe_b))
+		json_object_set_new(json_object_get(o, "history"),
+				    "probe_slope", json_real(r->probe_b));
 	return o;
 }
 

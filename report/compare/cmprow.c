@@ -194,6 +194,11 @@ static void key_figures(const struct cmp_cfg *c, const struct cmp_state *st,
 		{
 			json_t *mo = json_object_get(s, "metrics");
 			unsigned run = res_sample_run(s);
+			json_t *pj = json_object_get(
+				json_object_get(s, "probe"), "Mops");
+			double probe = json_is_number(pj)
+					       ? json_number_value(pj)
+					       : NAN;
 
 			if (run == RUN_DISTURBED) /* made again: no result */
 				continue;
@@ -213,6 +218,10 @@ static void key_figures(const struct cmp_cfg *c, const struct cmp_state *st,
 						sizeof(*f[m].night));
 					f[m].night[f[m].n] = night;
 				}
+				f[m].probe = res_grow(f[m].probe, &f[m].pcap,
+						     f[m].n,
+						     sizeof(*f[m].probe));
+				f[m].probe[f[m].n] = probe;
 				f[m].x[f[m].n++] = json_number_value(v);
 			}
 		}
@@ -352,6 +361,8 @@ void cmp_key_rows(const struct cmp_cfg *c, const struct res_pool *s,
 		free(two[0].x);
 		free(two[1].x);
 		free(two[0].night);
+		free(two[0].probe);
+		free(two[1].probe);
 	}
 	free(f);
 }

@@ -139,6 +139,7 @@ static void trend_series(struct trend *t, const struct ckey *k,
 	t->points += np > 0 ? (size_t)np : 0;
 	free(f.x);
 	free(f.night);
+	free(f.probe);
 	free(z);
 	free(which);
 }

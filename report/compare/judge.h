@@ -32,6 +32,8 @@ struct kfig {
 	size_t n, cap;
 	int *night; /* --history, the base side: each value's night */
 	size_t ncap;
+	double *probe; /* each value's sample's box probe (Mops; NAN: none) */
+	size_t pcap;
 	unsigned runs;	     /* RUN_* of the samples carrying it */
 	int pub;	     /* a case's summary may be published figures */
 	size_t same, differ; /* samples where its alias target (st->alias)

@@ -344,6 +344,44 @@ static void test_quiet(void)
 	series_close(&s);
 }
 
+/* cfg.probe_ms: a probe before each run, into the sample's document;
+ * none without it; a bad length refused */
+static void test_probe(void)
+{
+	struct series_cfg c = { .ncells = 1, .repeat = 1, .probe_ms = 300000 };
+	struct series_run r = { 0 };
+	struct quiet_sample q = { .ok = 1, .from = "procstat" };
+	struct series s;
+	struct fake f;
+	char err[128] = "";
+	json_t *j = json_object(), *p;
+
+	T_CHECK(series_open(&s, &c, err, sizeof(err)) == -1);
+	T_CHECK(strstr(err, "a probe of 300000 ms") != NULL);
+	fake_init(&f, &s, 100);
+	start(&s, &f, 1, 2, 0, 0, 0);
+	series_quiet_doc(&s, &r, &q, SERIES_OK, j);
+	T_CHECK(!json_object_get(j, "probe"));
+	T_CHECK(series_run(&s, &ops, &f, err, sizeof(err)) == 0);
+	T_CHECK(s.probe.ncpu == 0);
+	series_close(&s);
+
+	fake_init(&f, &s, 100);
+	c.probe_ms = 3;
+	c.repeat = 2;
+	c.stop = &f.stop;
+	T_ASSERT(!series_open(&s, &c, err, sizeof(err)));
+	T_CHECK(series_run(&s, &ops, &f, err, sizeof(err)) == 0);
+	T_CHECK(f.n == 2);
+	T_CHECK(s.probe.ncpu >= 1 && s.probe.ms >= 3 && s.probe.mops > 0);
+	series_quiet_doc(&s, &r, &q, SERIES_OK, j);
+	p = json_object_get(j, "probe");
+	T_CHECK(json_number_value(json_object_get(p, "Mops")) > 0);
+	T_CHECK(json_number_value(json_object_get(p, "ms")) >= 3);
+	json_decref(j);
+	series_close(&s);
+}
+
 static void test_stop_and_fail(void)
 {
 	struct series s;
@@ -412,6 +450,7 @@ int main(void)
 	test_sweep();
 	test_disturbed();
 	test_quiet();
+	test_probe();
 	test_stop_and_fail();
 	test_pair_now();
 	printf("test_series: %d checks, %d failed\n", t_checks, t_failures);

@@ -7,6 +7,8 @@
 # sample i carries every metric's i-th value (a shorter list: none).
 # A metric's unit and direction follow its name as the tools name them
 # (rates *_per_s, *_MBps, *_per_cpu_s: higher; the rest lower).
+# A case's optional probe: [p0, p1, ...] gives sample i a box probe of
+# p_i Mops (lib/run/probe.h; compare --history adjusts for it).
 # MK_HIST=P99_US: each sample also carries a latency_hist (lib/doc/SCHEMA.md)
 # of 100 transactions: 98 at 10 us, then P99_US[i] and 10 x that (us).
 mkvals() {
@@ -24,7 +26,9 @@ mkvals() {
 			   [($v * 10) - (($v * 10) % (pow(2; (($v * 10) | log2 | floor) - 7))), 1]]};
 	def sample($c; $i): {metrics: ($c.metrics | with_entries(
 		select(.value | length > $i) | .value = .value[$i]))} +
-		(if $hist == null then {} else {latency_hist: hist($hist[$i])} end);
+		(if $hist == null then {} else {latency_hist: hist($hist[$i])} end) +
+		(if ($c.probe // []) | length > $i
+		 then {probe: {Mops: $c.probe[$i], ms: 100, ncpu: 2}} else {} end);
 	[$cases[].metrics | keys[]] | unique as $names |
 	{schema: "zcbench-result/1", tool: $tool, tool_version: "test",
 	 run_id: "0123456789abcdef", label: $lbl,
