@@ -262,6 +262,16 @@ static int get_str(json_t *j, const char *k, char *buf, size_t len,
 	return 0;
 }
 
+/* The box a hello or a report names: its hostname and boot_id. */
+static int get_box(json_t *j, char *hostname, char *boot_id, char *err,
+		   size_t len)
+{
+	if (get_str(j, "hostname", hostname, CTL_HOSTNAME_LEN, 1, err, len) ||
+	    get_str(j, "boot_id", boot_id, CTL_BOOT_ID_LEN, 1, err, len))
+		return -EINVAL;
+	return 0;
+}
+
 /* A method field (read by get_str, so escaped): one of lib/xfer's
  * table, of either direction (-R swaps them). */
 static int check_method(const char *k, const char *m, char *err,
@@ -546,10 +556,7 @@ int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len)
 	    check_method("method", h->method, err, len) ||
 	    get_str(j, "source", h->source, sizeof(h->source), 1, err, len) ||
 	    get_str(j, "proto", h->proto, sizeof(h->proto), 1, err, len) ||
-	    get_str(j, "hostname", h->hostname, sizeof(h->hostname), 1, err,
-		    len) ||
-	    get_str(j, "boot_id", h->boot_id, sizeof(h->boot_id), 1, err,
-		    len) ||
+	    get_box(j, h->hostname, h->boot_id, err, len) ||
 	    get_u64(j, "buflen", &h->buflen, 1, err, len) ||
 	    get_u64(j, "bytes", &h->bytes, 1, err, len) ||
 	    get_u64(j, "dgrams", &h->dgrams, 0, err, len) ||
@@ -677,10 +684,7 @@ int ctl_report_parse(json_t *j, struct ctl_report *r, char *err, size_t len)
 	if (get_str(j, "recv_method", r->recv_method,
 		    sizeof(r->recv_method), 1, err, len) ||
 	    check_method("recv_method", r->recv_method, err, len) ||
-	    get_str(j, "hostname", r->hostname, sizeof(r->hostname), 1, err,
-		    len) ||
-	    get_str(j, "boot_id", r->boot_id, sizeof(r->boot_id), 1, err,
-		    len) ||
+	    get_box(j, r->hostname, r->boot_id, err, len) ||
 	    get_u64(j, "bytes", &r->bytes, 1, err, len) ||
 	    get_u64(j, "calls", &r->calls, 1, err, len) ||
 	    get_u64(j, "bad_bytes", &r->bad_bytes, 1, err, len) ||
