@@ -515,6 +515,20 @@ static int get_tri(json_t *j, const char *k, int *out, char *err,
 	return 0;
 }
 
+/* "more", the boolean a hello and a next frame must carry: another
+ * sample follows. */
+static int get_more(json_t *j, int *more, char *err, size_t elen)
+{
+	json_t *v = json_object_get(j, "more");
+
+	if (!json_is_boolean(v)) {
+		snprintf(err, elen, "field \"more\" missing or not a boolean");
+		return -EINVAL;
+	}
+	*more = json_is_true(v);
+	return 0;
+}
+
 /* The hello's --rate: its target and who paced it, both or neither. */
 static int get_hello_rate(json_t *j, struct ctl_hello *h, char *err,
 			  size_t len)
@@ -540,7 +554,6 @@ int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len)
 {
 	char type[32];
 	uint64_t v;
-	json_t *m;
 
 	memset(h, 0, sizeof(*h));
 	if (!json_is_object(j) ||
@@ -568,13 +581,8 @@ int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len)
 		return -EINVAL;
 	}
 	h->sample = (int)v;
-	m = json_object_get(j, "more");
-	if (!json_is_boolean(m)) {
-		snprintf(err, len, "field \"more\" missing or not a boolean");
-		return -EINVAL;
-	}
-	h->more = json_is_true(m);
-	if (get_tri(j, "soak", &h->soak, err, len) ||
+	if (get_more(j, &h->more, err, len) ||
+	    get_tri(j, "soak", &h->soak, err, len) ||
 	    get_tri(j, "soak_next", &h->soak_next, err, len) ||
 	    get_u64(j, "rr", &v, 0, err, len) ||
 	    get_u64(j, "transactions", &h->trans, 0, err, len) ||
@@ -759,7 +767,6 @@ json_t *ctl_next_build(const struct ctl_next *n)
 int ctl_next_parse(json_t *j, struct ctl_next *n, char *err, size_t len)
 {
 	char type[32];
-	json_t *v;
 
 	memset(n, 0, sizeof(*n));
 	n->outside_pct = NAN;
@@ -770,13 +777,8 @@ int ctl_next_parse(json_t *j, struct ctl_next *n, char *err, size_t len)
 			snprintf(err, len, "not a ttcp-sf next frame");
 		return -EINVAL;
 	}
-	v = json_object_get(j, "more");
-	if (!json_is_boolean(v)) {
-		snprintf(err, len, "field \"more\" missing or not a boolean");
-		return -EINVAL;
-	}
-	n->more = json_is_true(v);
-	if (get_tri(j, "soak_next", &n->soak_next, err, len) ||
+	if (get_more(j, &n->more, err, len) ||
+	    get_tri(j, "soak_next", &n->soak_next, err, len) ||
 	    get_tri(j, "rerun", &n->rerun, err, len))
 		return -EINVAL;
 	n->rerun = n->rerun == 1;

@@ -133,6 +133,17 @@ static void hellos(void)
 				 sizeof(why)));
 	T_STREQ(why, "flow 2: 7 here, 8 there");
 	ctl_hello_free(&back);
+	/* a hello must say whether another sample follows, and name its box */
+	json_object_set_new(j, "more", json_integer(1));
+	T_CHECK(ctl_hello_parse(j, &back, err, sizeof(err)) == -EINVAL);
+	T_STREQ(err, "field \"more\" missing or not a boolean");
+	ctl_hello_free(&back);
+	json_object_set_new(j, "more", json_true());
+	json_object_del(j, "boot_id");
+	T_CHECK(ctl_hello_parse(j, &back, err, sizeof(err)) == -EINVAL);
+	T_STREQ(err, "field \"boot_id\" missing or not a short string");
+	ctl_hello_free(&back);
+	json_object_set_new(j, "boot_id", json_string("b"));
 	/* a peer's method is one of lib/xfer's, escaped when named */
 	json_object_set_new(j, "method", json_string("w\x1b[31m"));
 	T_CHECK(ctl_hello_parse(j, &back, err, sizeof(err)) == -EINVAL);
@@ -201,7 +212,7 @@ static void nexts(void)
 	T_CHECK(isnan(back.outside_pct));
 	json_object_del(j, "more");
 	T_CHECK(ctl_next_parse(j, &back, err, sizeof(err)) == -EINVAL);
-	T_CHECK(strstr(err, "more") != NULL);
+	T_STREQ(err, "field \"more\" missing or not a boolean");
 	json_decref(j);
 	n = (struct ctl_next){.more = 0, .soak_next = -1};
 	j = ctl_next_build(&n);
