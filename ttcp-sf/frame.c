@@ -515,6 +515,26 @@ static int get_tri(json_t *j, const char *k, int *out, char *err,
 	return 0;
 }
 
+/* A frame of the type want: else -EINVAL, err saying not_obj when it is
+ * no object, what was wrong with its "type" field, or else not_it. */
+static int get_type(json_t *j, const char *want, const char *not_it,
+		    const char *not_obj, char *err, size_t len)
+{
+	char type[32];
+
+	if (!json_is_object(j)) {
+		snprintf(err, len, "%s", not_obj);
+		return -EINVAL;
+	}
+	if (get_str(j, "type", type, sizeof(type), 1, err, len) ||
+	    strcmp(type, want)) {
+		if (!err[0])
+			snprintf(err, len, "%s", not_it);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* "more", the boolean a hello and a next frame must carry: another
  * sample follows. */
 static int get_more(json_t *j, int *more, char *err, size_t elen)
@@ -552,20 +572,12 @@ static int get_hello_rate(json_t *j, struct ctl_hello *h, char *err,
 
 int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len)
 {
-	char type[32];
 	uint64_t v;
 
 	memset(h, 0, sizeof(*h));
-	if (!json_is_object(j) ||
-	    get_str(j, "type", type, sizeof(type), 1, err, len) ||
-	    strcmp(type, CTL_HELLO)) {
-		if (json_is_object(j) && !err[0])
-			snprintf(err, len, "not a ttcp-sf hello");
-		else if (!json_is_object(j))
-			snprintf(err, len, "hello is not an object");
-		return -EINVAL;
-	}
-	if (get_str(j, "method", h->method, sizeof(h->method), 1, err, len) ||
+	if (get_type(j, CTL_HELLO, "not a ttcp-sf hello",
+		     "hello is not an object", err, len) ||
+	    get_str(j, "method", h->method, sizeof(h->method), 1, err, len) ||
 	    check_method("method", h->method, err, len) ||
 	    get_str(j, "source", h->source, sizeof(h->source), 1, err, len) ||
 	    get_str(j, "proto", h->proto, sizeof(h->proto), 1, err, len) ||
@@ -675,21 +687,15 @@ json_t *ctl_report_build(const struct ctl_report *r,
 
 int ctl_report_parse(json_t *j, struct ctl_report *r, char *err, size_t len)
 {
-	char type[32];
 	json_t *v;
 	int n;
 
 	memset(r, 0, sizeof(*r));
 	r->lost = -1;
 	r->zc_copied_pct = NAN;
-	if (!json_is_object(j) ||
-	    get_str(j, "type", type, sizeof(type), 1, err, len) ||
-	    strcmp(type, CTL_REPORT)) {
-		if (!err[0] || !json_is_object(j))
-			snprintf(err, len, "not a ttcp-sf report");
-		return -EINVAL;
-	}
-	if (get_str(j, "recv_method", r->recv_method,
+	if (get_type(j, CTL_REPORT, "not a ttcp-sf report",
+		     "not a ttcp-sf report", err, len) ||
+	    get_str(j, "recv_method", r->recv_method,
 		    sizeof(r->recv_method), 1, err, len) ||
 	    check_method("recv_method", r->recv_method, err, len) ||
 	    get_box(j, r->hostname, r->boot_id, err, len) ||
@@ -766,18 +772,11 @@ json_t *ctl_next_build(const struct ctl_next *n)
 
 int ctl_next_parse(json_t *j, struct ctl_next *n, char *err, size_t len)
 {
-	char type[32];
-
 	memset(n, 0, sizeof(*n));
 	n->outside_pct = NAN;
-	if (!json_is_object(j) ||
-	    get_str(j, "type", type, sizeof(type), 1, err, len) ||
-	    strcmp(type, CTL_NEXT)) {
-		if (!err[0] || !json_is_object(j))
-			snprintf(err, len, "not a ttcp-sf next frame");
-		return -EINVAL;
-	}
-	if (get_more(j, &n->more, err, len) ||
+	if (get_type(j, CTL_NEXT, "not a ttcp-sf next frame",
+		     "not a ttcp-sf next frame", err, len) ||
+	    get_more(j, &n->more, err, len) ||
 	    get_tri(j, "soak_next", &n->soak_next, err, len) ||
 	    get_tri(j, "rerun", &n->rerun, err, len))
 		return -EINVAL;
