@@ -81,18 +81,20 @@ nfscases() { # CPU_METRIC then lines "RSIZE WSIZE MBYTE_PER_SEC CPU"
 }
 NOTE_C="NFS/UDP client results: reading a 100 meg file, fully cached on the server, across 100baseT; CPU of the client (cyclesoak); rsize 8199 as printed in the mail"
 NOTE_S="NFS/UDP server results: the same read, CPU of the server (cyclesoak); rsize 8199 as printed in the mail"
-doc 001a-nfs-client-zc.json nfsbench "2.4.1-pre10+zc" "2001-01-28T16:05:16Z" "$S001" "$NOTE_C" "$H001" '[]' \
-	"$(jq -n "$M_TPUT + $M_CPUL")" "$(nfscases cpu_local_pct "1024 1024 2.4 10.3" \
-	"2048 2048 3.7 11.4" "4096 4096 10.1 29.0" "8199 8192 11.9 28.2" "16384 16384 11.9 28.2")"
-doc 001b-nfs-client-vanilla.json nfsbench "2.4.1-pre10" "2001-01-28T16:05:16Z" "$S001" "$NOTE_C" "$H001" '[]' \
-	"$(jq -n "$M_TPUT + $M_CPUL")" "$(nfscases cpu_local_pct "1024 1024 2.4 9.7" \
-	"2048 2048 3.7 11.8" "4096 4096 10.7 33.6" "8199 8192 11.9 29.5" "16384 16384 11.9 29.2")"
-doc 001c-nfs-server-zc.json nfsbench "2.4.1-pre10+zc" "2001-01-28T16:05:16Z" "$S001" "$NOTE_S" "$H001" '[]' \
-	"$(jq -n "$M_TPUT + $M_CPUR")" "$(nfscases cpu_remote_pct "1024 1024 2.6 19.1" \
-	"2048 2048 3.9 18.8" "4096 4096 10.0 34.5" "8199 8192 11.8 28.9" "16384 16384 11.8 29.0")"
-doc 001d-nfs-server-vanilla.json nfsbench "2.4.1-pre10" "2001-01-28T16:05:16Z" "$S001" "$NOTE_S" "$H001" '[]' \
-	"$(jq -n "$M_TPUT + $M_CPUR")" "$(nfscases cpu_remote_pct "1024 1024 2.6 18.5" \
-	"2048 2048 3.9 18.6" "4096 4096 10.9 33.8" "8199 8192 11.8 29.0" "16384 16384 11.8 29.0")"
+# nfs001 FILE LABEL NOTE CPU_METRIC ITS_DEFINITION LINE...: one of the
+# mail's four NFS tables (nfscases' lines), client or server, patched or not
+nfs001() {
+	doc "$1" nfsbench "$2" "2001-01-28T16:05:16Z" "$S001" "$3" "$H001" '[]' \
+		"$(jq -n "$M_TPUT + $5")" "$(nfscases "$4" "${@:6}")"
+}
+nfs001 001a-nfs-client-zc.json "2.4.1-pre10+zc" "$NOTE_C" cpu_local_pct "$M_CPUL" "1024 1024 2.4 10.3" \
+	"2048 2048 3.7 11.4" "4096 4096 10.1 29.0" "8199 8192 11.9 28.2" "16384 16384 11.9 28.2"
+nfs001 001b-nfs-client-vanilla.json "2.4.1-pre10" "$NOTE_C" cpu_local_pct "$M_CPUL" "1024 1024 2.4 9.7" \
+	"2048 2048 3.7 11.8" "4096 4096 10.7 33.6" "8199 8192 11.9 29.5" "16384 16384 11.9 29.2"
+nfs001 001c-nfs-server-zc.json "2.4.1-pre10+zc" "$NOTE_S" cpu_remote_pct "$M_CPUR" "1024 1024 2.6 19.1" \
+	"2048 2048 3.9 18.8" "4096 4096 10.0 34.5" "8199 8192 11.8 28.9" "16384 16384 11.8 29.0"
+nfs001 001d-nfs-server-vanilla.json "2.4.1-pre10" "$NOTE_S" cpu_remote_pct "$M_CPUR" "1024 1024 2.6 18.5" \
+	"2048 2048 3.9 18.6" "4096 4096 10.9 33.8" "8199 8192 11.8 29.0" "16384 16384 11.8 29.0"
 ttcpcases() { # SEND_CPU RECV_CPU: the measured box sending, then receiving
 	jq -n --argjson s "$1" --argjson r "$2" '[
 	 {params: {method: "sendfile", size: 32768, proto: "tcp", role: "transmit"},
