@@ -343,11 +343,7 @@ void sample_to_doc(struct res_doc *d, json_t *kase, const struct sample *s,
 	res_sample_set(j, "user_s", s->user_s);
 	res_sample_set(j, "time_cpu_pct", s->cpu_pct);
 	res_sample_set(j, "exchange_s", s->run.exchange_s);
-	if (s->run.omitted_s > 0)
-		json_object_set_new(j, "omitted",
-				    json_pack("{s:f, s:I}", "s", s->run.omitted_s,
-					      "messages",
-					      (json_int_t)s->run.omitted));
+	res_sample_omitted(j, s->run.omitted_s, "messages", s->run.omitted);
 	cpuwin_add_side(d, j, &s->cpu, CPUWIN_LOCAL, 0);
 	meter_put_per_cpu(d, j, "box", s->cpu.local, s->cpu.nlocal, "msgs",
 			  "msg/CPU-s", (double)(s->run.received - s->run.omitted),

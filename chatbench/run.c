@@ -145,24 +145,13 @@ static void summary(FILE *f, const struct cfg *c, const struct series *ser,
 static void check_server(FILE *out, struct res_doc *doc, struct measure *m,
 			 const struct sample *s, long i, int *told)
 {
+	static const struct meter_old_server w = {"chatbench", "chatbench",
+						  "chatbench server"};
+
 	if (!s->paired || !s->cpu.npeer || measure_server_pairs(m))
 		return;
-	if (!(*told)++) {
-		fprintf(out,
-			"chatbench: the server is a chatbench from before paired runs: it cannot park its soakers, its side runs unpaired\n");
-		res_warn(
-			doc,
-			"the server is a chatbench from before paired runs: its side runs unpaired");
-	}
-	if (!s->metered && meter_soak_ran(s->cpu.peer, s->cpu.npeer)) {
-		fprintf(out,
-			"chatbench: the server's soakers ran during unmetered run %ld: that rate is perturbed\n",
-			i);
-		res_warn(
-			doc,
-			"the server's soakers ran during unmetered run %ld: that rate is perturbed (a chatbench server of this version parks them)",
-			i);
-	}
+	meter_old_server(out, doc, &w, s->metered, s->cpu.peer, s->cpu.npeer, i,
+			 told);
 }
 
 /* One client side's runs and what they share. */

@@ -103,7 +103,7 @@ void nb_record(const struct cfg *c, struct res_doc *d,
 	       const struct nb_sample *s, const struct series *ser,
 	       const struct series_run *r, int outcome)
 {
-	json_t *params, *kase, *sample;
+	json_t *params, *kase, *sample, *o;
 	double mbps = s->elapsed_s > 0 ? s->bytes / s->elapsed_s / 1e6 : 0;
 	long rsize = c->mode_libnfs ? (long)s->reqsize : c->rsize;
 	long wsize = c->mode_libnfs ? (long)s->reqsize : c->wsize;
@@ -139,11 +139,10 @@ void nb_record(const struct cfg *c, struct res_doc *d,
 	cpuwin_add(d, sample, &s->cpu, (double)s->bytes);
 	if (s->intervals)
 		json_object_set(sample, "intervals", s->intervals);
-	if (s->omit_s > 0)
-		json_object_set_new(sample, "omitted",
-				    json_pack("{s:f, s:I, s:I}", "s", s->omit_s,
-					      "bytes", (json_int_t)s->omit_bytes,
-					      "ops", (json_int_t)s->omit_ops));
+	o = res_sample_omitted(sample, s->omit_s, "bytes", s->omit_bytes);
+	if (o)
+		json_object_set_new(o, "ops",
+				    json_integer((json_int_t)s->omit_ops));
 	series_quiet_doc(ser, r, &s->cpu.quiet, outcome, sample);
 	if (s->cpu.paired)
 		res_sample_pair(d, sample, s->pair, s->cpu.metered);

@@ -132,7 +132,7 @@ static void record(struct bench *b, struct res_doc *doc, int op, int si,
 	const struct sample *s = &b->s;
 	uint64_t ops = ops_for(cfg, size);
 	double mbps = s->elapsed > 0 ? s->bytes / s->elapsed / 1e6 : 0;
-	json_t *kase, *js;
+	json_t *kase, *js, *o;
 
 	kase = res_case(
 		doc,
@@ -160,13 +160,13 @@ static void record(struct bench *b, struct res_doc *doc, int op, int si,
 		json_object_set_new(js, "same_box", json_true());
 	if (s->intervals)
 		json_object_set(js, "intervals", s->intervals);
-	if (s->omit_s > 0)
-		json_object_set_new(js, "omitted",
-				    json_pack("{s:f, s:I, s:I, s:I}", "s",
-					      s->omit_s, "bytes",
-					      (json_int_t)s->omit_bytes, "ops",
-					      (json_int_t)s->omit_ops, "msgs",
-					      (json_int_t)s->omit_msgs));
+	o = res_sample_omitted(js, s->omit_s, "bytes", s->omit_bytes);
+	if (o) {
+		json_object_set_new(o, "ops",
+				    json_integer((json_int_t)s->omit_ops));
+		json_object_set_new(o, "msgs",
+				    json_integer((json_int_t)s->omit_msgs));
+	}
 	series_quiet_doc(j->ser, j->r, &s->cpu.quiet, j->outcome, js);
 	if (s->cpu.paired)
 		res_sample_pair(doc, js, pair, s->cpu.metered);

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "clock.h"
 #include "log.h"
+#include "thread.h"
 #include "ttcp.h"
 
 #include <errno.h>
@@ -121,11 +122,7 @@ void bound_stop(struct bound *b)
 {
 	if (!b)
 		return;
-	pthread_mutex_lock(&b->mu);
-	b->done = 1;
-	pthread_cond_signal(&b->cv);
-	pthread_mutex_unlock(&b->mu);
-	pthread_join(b->th, NULL);
+	thread_end(b->th, &b->mu, &b->cv, &b->done);
 	pthread_mutex_destroy(&b->mu);
 	pthread_cond_destroy(&b->cv);
 	free(b);

@@ -262,6 +262,16 @@ static int get_str(json_t *j, const char *k, char *buf, size_t len,
 	return 0;
 }
 
+/* The box a hello or a report names: its hostname and boot_id. */
+static int get_box(json_t *j, char *hostname, char *boot_id, char *err,
+		   size_t len)
+{
+	if (get_str(j, "hostname", hostname, CTL_HOSTNAME_LEN, 1, err, len) ||
+	    get_str(j, "boot_id", boot_id, CTL_BOOT_ID_LEN, 1, err, len))
+		return -EINVAL;
+	return 0;
+}
+
 /* A method field (read by get_str, so escaped): one of lib/xfer's
  * table, of either direction (-R swaps them). */
 static int check_method(const char *k, const char *m, char *err,
@@ -505,6 +515,40 @@ static int get_tri(json_t *j, const char *k, int *out, char *err,
 	return 0;
 }
 
+/* A frame of the type want: else -EINVAL, err saying not_obj when it is
+ * no object, what was wrong with its "type" field, or else not_it. */
+static int get_type(json_t *j, const char *want, const char *not_it,
+		    const char *not_obj, char *err, size_t len)
+{
+	char type[32];
+
+	if (!json_is_object(j)) {
+		snprintf(err, len, "%s", not_obj);
+		return -EINVAL;
+	}
+	if (get_str(j, "type", type, sizeof(type), 1, err, len) ||
+	    strcmp(type, want)) {
+		if (!err[0])
+			snprintf(err, len, "%s", not_it);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* "more", the boolean a hello and a next frame must carry: another
+ * sample follows. */
+static int get_more(json_t *j, int *more, char *err, size_t elen)
+{
+	json_t *v = json_object_get(j, "more");
+
+	if (!json_is_boolean(v)) {
+		snprintf(err, elen, "field \"more\" missing or not a boolean");
+		return -EINVAL;
+	}
+	*more = json_is_true(v);
+	return 0;
+}
+
 /* The hello's --rate: its target and who paced it, both or neither. */
 static int get_hello_rate(json_t *j, struct ctl_hello *h, char *err,
 			  size_t len)
@@ -528,28 +572,16 @@ static int get_hello_rate(json_t *j, struct ctl_hello *h, char *err,
 
 int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len)
 {
-	char type[32];
 	uint64_t v;
-	json_t *m;
 
 	memset(h, 0, sizeof(*h));
-	if (!json_is_object(j) ||
-	    get_str(j, "type", type, sizeof(type), 1, err, len) ||
-	    strcmp(type, CTL_HELLO)) {
-		if (json_is_object(j) && !err[0])
-			snprintf(err, len, "not a ttcp-sf hello");
-		else if (!json_is_object(j))
-			snprintf(err, len, "hello is not an object");
-		return -EINVAL;
-	}
-	if (get_str(j, "method", h->method, sizeof(h->method), 1, err, len) ||
+	if (get_type(j, CTL_HELLO, "not a ttcp-sf hello",
+		     "hello is not an object", err, len) ||
+	    get_str(j, "method", h->method, sizeof(h->method), 1, err, len) ||
 	    check_method("method", h->method, err, len) ||
 	    get_str(j, "source", h->source, sizeof(h->source), 1, err, len) ||
 	    get_str(j, "proto", h->proto, sizeof(h->proto), 1, err, len) ||
-	    get_str(j, "hostname", h->hostname, sizeof(h->hostname), 1, err,
-		    len) ||
-	    get_str(j, "boot_id", h->boot_id, sizeof(h->boot_id), 1, err,
-		    len) ||
+	    get_box(j, h->hostname, h->boot_id, err, len) ||
 	    get_u64(j, "buflen", &h->buflen, 1, err, len) ||
 	    get_u64(j, "bytes", &h->bytes, 1, err, len) ||
 	    get_u64(j, "dgrams", &h->dgrams, 0, err, len) ||
@@ -561,13 +593,8 @@ int ctl_hello_parse(json_t *j, struct ctl_hello *h, char *err, size_t len)
 		return -EINVAL;
 	}
 	h->sample = (int)v;
-	m = json_object_get(j, "more");
-	if (!json_is_boolean(m)) {
-		snprintf(err, len, "field \"more\" missing or not a boolean");
-		return -EINVAL;
-	}
-	h->more = json_is_true(m);
-	if (get_tri(j, "soak", &h->soak, err, len) ||
+	if (get_more(j, &h->more, err, len) ||
+	    get_tri(j, "soak", &h->soak, err, len) ||
 	    get_tri(j, "soak_next", &h->soak_next, err, len) ||
 	    get_u64(j, "rr", &v, 0, err, len) ||
 	    get_u64(j, "transactions", &h->trans, 0, err, len) ||
@@ -660,27 +687,18 @@ json_t *ctl_report_build(const struct ctl_report *r,
 
 int ctl_report_parse(json_t *j, struct ctl_report *r, char *err, size_t len)
 {
-	char type[32];
 	json_t *v;
 	int n;
 
 	memset(r, 0, sizeof(*r));
 	r->lost = -1;
 	r->zc_copied_pct = NAN;
-	if (!json_is_object(j) ||
-	    get_str(j, "type", type, sizeof(type), 1, err, len) ||
-	    strcmp(type, CTL_REPORT)) {
-		if (!err[0] || !json_is_object(j))
-			snprintf(err, len, "not a ttcp-sf report");
-		return -EINVAL;
-	}
-	if (get_str(j, "recv_method", r->recv_method,
+	if (get_type(j, CTL_REPORT, "not a ttcp-sf report",
+		     "not a ttcp-sf report", err, len) ||
+	    get_str(j, "recv_method", r->recv_method,
 		    sizeof(r->recv_method), 1, err, len) ||
 	    check_method("recv_method", r->recv_method, err, len) ||
-	    get_str(j, "hostname", r->hostname, sizeof(r->hostname), 1, err,
-		    len) ||
-	    get_str(j, "boot_id", r->boot_id, sizeof(r->boot_id), 1, err,
-		    len) ||
+	    get_box(j, r->hostname, r->boot_id, err, len) ||
 	    get_u64(j, "bytes", &r->bytes, 1, err, len) ||
 	    get_u64(j, "calls", &r->calls, 1, err, len) ||
 	    get_u64(j, "bad_bytes", &r->bad_bytes, 1, err, len) ||
@@ -754,25 +772,12 @@ json_t *ctl_next_build(const struct ctl_next *n)
 
 int ctl_next_parse(json_t *j, struct ctl_next *n, char *err, size_t len)
 {
-	char type[32];
-	json_t *v;
-
 	memset(n, 0, sizeof(*n));
 	n->outside_pct = NAN;
-	if (!json_is_object(j) ||
-	    get_str(j, "type", type, sizeof(type), 1, err, len) ||
-	    strcmp(type, CTL_NEXT)) {
-		if (!err[0] || !json_is_object(j))
-			snprintf(err, len, "not a ttcp-sf next frame");
-		return -EINVAL;
-	}
-	v = json_object_get(j, "more");
-	if (!json_is_boolean(v)) {
-		snprintf(err, len, "field \"more\" missing or not a boolean");
-		return -EINVAL;
-	}
-	n->more = json_is_true(v);
-	if (get_tri(j, "soak_next", &n->soak_next, err, len) ||
+	if (get_type(j, CTL_NEXT, "not a ttcp-sf next frame",
+		     "not a ttcp-sf next frame", err, len) ||
+	    get_more(j, &n->more, err, len) ||
+	    get_tri(j, "soak_next", &n->soak_next, err, len) ||
 	    get_tri(j, "rerun", &n->rerun, err, len))
 		return -EINVAL;
 	n->rerun = n->rerun == 1;

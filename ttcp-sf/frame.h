@@ -92,13 +92,16 @@ const char *rr_name(int kind);
  * The end-of-run exchange (a second TCP connection to the receiver's port
  * after the data, so a plain ttcp peer never sees a byte of it): the
  * transmitter's hello, the receiver's report, each one lib/wire/peerrep frame.
+ * Each names its box by hostname and boot_id (same_box compares them).
  */
+#define CTL_HOSTNAME_LEN 256
+#define CTL_BOOT_ID_LEN	 40
 struct ctl_hello {
 	char method[32];	/* send method */
 	char source[8];		/* "file" / "hot" */
 	char proto[4];		/* "tcp" / "udp" */
-	char hostname[256];
-	char boot_id[40];	/* /proc/sys/kernel/random/boot_id */
+	char hostname[CTL_HOSTNAME_LEN];
+	char boot_id[CTL_BOOT_ID_LEN]; /* /proc/sys/kernel/random/boot_id */
 	uint64_t buflen;
 	uint64_t bytes;		/* bytes sent in this sample */
 	uint64_t dgrams;	/* UDP datagrams sent */
@@ -135,8 +138,8 @@ struct ctl_report {
 	int ncpu;
 	struct cpu_sample cpu[METER_MAX];
 	char recv_method[32];
-	char hostname[256];
-	char boot_id[40];
+	char hostname[CTL_HOSTNAME_LEN];
+	char boot_id[CTL_BOOT_ID_LEN];
 	uint64_t bytes, calls, bad_bytes;
 	int verified;		/* the receiver checked the pattern */
 	double elapsed_s;

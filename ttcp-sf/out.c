@@ -207,10 +207,7 @@ json_t *out_sample(struct res_doc *d, const struct cfg *c,
 	json_object_set_new(j, "calls", json_integer((json_int_t)s->calls));
 	json_object_set_new(j, "elapsed_s", json_real(s->elapsed_s));
 	json_object_set_new(j, "same_box", json_boolean(same_box));
-	if (s->omit_s > 0)
-		json_object_set_new(j, "omitted",
-				    json_pack("{s:f, s:I}", "s", s->omit_s, "bytes",
-					      (json_int_t)s->omit_bytes));
+	res_sample_omitted(j, s->omit_s, "bytes", s->omit_bytes);
 	if (s->counters)
 		json_object_set(j, "counters", s->counters);
 	if (isfinite(s->zc_copied_pct)) {
@@ -245,11 +242,7 @@ json_t *out_sample(struct res_doc *d, const struct cfg *c,
 				      rep->verified, "elapsed_s",
 				      rep->elapsed_s);
 
-		if (rep->omit_s > 0)
-			json_object_set_new(
-				r, "omitted",
-				json_pack("{s:f, s:I}", "s", rep->omit_s, "bytes",
-					  (json_int_t)rep->omit_bytes));
+		res_sample_omitted(r, rep->omit_s, "bytes", rep->omit_bytes);
 		json_object_set_new(j, "remote", r);
 	}
 	return j;

@@ -56,6 +56,10 @@ static inline struct rr_part *rr_of(const struct sample *s)
  * histogram (lat). */
 struct rr_part *rr_add(struct sample *s, int kind, uint32_t req,
 		       uint32_t resp, int lat);
+/* A sample's figures once its transactions are done, either side: its
+ * bytes, a call per transaction, no MSG_ZEROCOPY figure and no loss of
+ * the stream kind (-1), and with udp its datagrams' keys. */
+void rr_sample_end(struct sample *s, uint64_t bytes, int udp);
 
 /* rr_rcv.c: one sample of the receiver (the rr mode's rcv); -1 when
  * stopped by a signal. rr_xmit.c's transmitter dies on a fault, naming

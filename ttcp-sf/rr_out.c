@@ -62,6 +62,16 @@ struct rr_part *rr_add(struct sample *s, int kind, uint32_t req,
 	return p;
 }
 
+void rr_sample_end(struct sample *s, uint64_t bytes, int udp)
+{
+	s->bytes = bytes;
+	s->calls = rr_of(s)->trans;
+	s->zc_copied_pct = NAN;
+	s->lost = -1;
+	if (udp)
+		sample_add(s, &udp_part); /* its datagrams' keys */
+}
+
 void rr_out_header(const struct cfg *c)
 {
 	char n[48];

@@ -21,7 +21,6 @@
 #include "sock.h"
 
 #include <errno.h>
-#include <math.h>
 #include <netdb.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -357,12 +356,7 @@ int rr_rcv_sample(struct rcv *r, const struct rcv_open *o, struct sample *s)
 	x.p->kind = x.su.kind;
 	x.p->req = x.su.req;
 	x.p->resp = x.su.resp;
-	s->bytes = x.p->trans * x.su.req;
-	s->calls = x.p->trans;
-	s->zc_copied_pct = NAN;
-	s->lost = -1;
-	if (o->udp)
-		sample_add(s, &udp_part); /* its datagrams' keys */
+	rr_sample_end(s, x.p->trans * x.su.req, o->udp);
 	free(x.req);
 	free(x.resp);
 	return ret;

@@ -22,7 +22,6 @@
 #include "sock.h"
 
 #include <errno.h>
-#include <math.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -430,12 +429,7 @@ static void rr_xmit(struct xmit *t, struct sample *s)
 	s->elapsed_s = (double)(clock_ns() - t0) / 1e9;
 	ival_watch(ttcp_iv, NULL);
 	cpuwin_stop(&t->w, &s->cpu, NULL, 0);
-	s->bytes = (x.p->trans + x.p->lost) * c->rr_req;
-	s->calls = x.p->trans;
-	s->zc_copied_pct = NAN;
-	s->lost = -1;
-	if (c->udp)
-		sample_add(s, &udp_part); /* its datagrams' keys */
+	rr_sample_end(s, (x.p->trans + x.p->lost) * c->rr_req, c->udp);
 	free(x.req);
 	free(x.resp);
 }

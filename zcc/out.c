@@ -160,10 +160,7 @@ json_t *out_sample(struct res_doc *doc, const struct cfg *cfg,
 		json_object_set_new(s, "server_window_s",
 				    json_real(r->rem.window_s));
 	}
-	if (r->omit_s > 0)
-		json_object_set_new(s, "omitted",
-				    json_pack("{s:f, s:I}", "s", r->omit_s, "bytes",
-					      (json_int_t)r->omit_payload));
+	res_sample_omitted(s, r->omit_s, "bytes", r->omit_payload);
 	if (r->counters)
 		json_object_set(s, "counters", r->counters);
 	if (cfg->rate > 0) {
@@ -218,22 +215,10 @@ void out_server_pairing(struct res_doc *doc, const struct cfg *cfg, int k,
 			const struct run_result *r,
 			const struct cpuwin_sample *cs, int *told)
 {
+	static const struct meter_old_server w = {"zcc", "zcs", "zcs"};
+
 	if (!cs->paired || !cfg->remote || r->rem.run_granted)
 		return;
-	if (!(*told)++) {
-		fprintf(zcc_out,
-			"zcc: the server is a zcs from before paired runs: it cannot park its soakers, its side runs unpaired\n");
-		res_warn(
-			doc,
-			"the server is a zcs from before paired runs: its side runs unpaired");
-	}
-	if (!cs->metered && meter_soak_ran(r->rem.cpu, r->rem.n)) {
-		fprintf(zcc_out,
-			"zcc: the server's soakers ran during unmetered run %d: that rate is perturbed\n",
-			k + 1);
-		res_warn(
-			doc,
-			"the server's soakers ran during unmetered run %d: that rate is perturbed (a zcs of this version parks them)",
-			k + 1);
-	}
+	meter_old_server(zcc_out, doc, &w, cs->metered, r->rem.cpu, r->rem.n,
+			 k + 1, told);
 }

@@ -10,6 +10,7 @@
 #include "pace.h"
 
 #include "ctr.h"
+#include "thread.h"
 
 #include <errno.h>
 #include <math.h>
@@ -196,11 +197,7 @@ void pace_keep_stop(struct pace_keep *k)
 
 	if (!k->running)
 		return;
-	pthread_mutex_lock(&t->lock);
-	k->stop = 1;
-	pthread_cond_signal(&t->cond);
-	pthread_mutex_unlock(&t->lock);
-	pthread_join(t->th, NULL);
+	thread_end(t->th, &t->lock, &t->cond, &k->stop);
 	pthread_mutex_destroy(&t->lock);
 	pthread_cond_destroy(&t->cond);
 	free(t);

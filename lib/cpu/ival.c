@@ -9,6 +9,7 @@
 #include "ival.h"
 #include "meter.h"
 #include "result.h"
+#include "thread.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -203,11 +204,7 @@ static void halt(struct ival *iv)
 {
 	if (!iv->running)
 		return;
-	pthread_mutex_lock(&iv->lock);
-	iv->stop = 1;
-	pthread_cond_signal(&iv->cond);
-	pthread_mutex_unlock(&iv->lock);
-	pthread_join(iv->th, NULL);
+	thread_end(iv->th, &iv->lock, &iv->cond, &iv->stop);
 	iv->running = 0;
 }
 

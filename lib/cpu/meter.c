@@ -355,6 +355,31 @@ int meter_soak_ran(const struct cpu_sample *s, int n)
 	return 0;
 }
 
+void meter_old_server(FILE *out, struct res_doc *doc,
+		      const struct meter_old_server *w, int metered,
+		      const struct cpu_sample *peer, int npeer, long run,
+		      int *told)
+{
+	if (!(*told)++) {
+		fprintf(out,
+			"%s: the server is a %s from before paired runs: it cannot park its soakers, its side runs unpaired\n",
+			w->tool, w->server);
+		res_warn(
+			doc,
+			"the server is a %s from before paired runs: its side runs unpaired",
+			w->server);
+	}
+	if (!metered && meter_soak_ran(peer, npeer)) {
+		fprintf(out,
+			"%s: the server's soakers ran during unmetered run %ld: that rate is perturbed\n",
+			w->tool, run);
+		res_warn(
+			doc,
+			"the server's soakers ran during unmetered run %ld: that rate is perturbed (a %s of this version parks them)",
+			run, w->parker);
+	}
+}
+
 int meter_perturbed(double ratio)
 {
 	return isfinite(ratio) &&

@@ -274,6 +274,22 @@ int meterset_metered(struct meterset *s, int metered, char *err,
 		     size_t len);
 /* 1 when a soak sample among s ran (the run was slowed by soakers). */
 int meter_soak_ran(const struct cpu_sample *s, int n);
+/*
+ * Paired runs with a server from before them (chatbench's, zcc's zcs):
+ * it cannot park its soakers, so its side runs unpaired (said once, by
+ * *told), and an unmetered run (metered 0, number run) in which its
+ * soakers ran (its samples peer, npeer) is slowed by them. Each is said
+ * on out as "TOOL: ..." and kept as a warning of doc, in the words of w.
+ */
+struct meter_old_server {
+	const char *tool;   /* this program, "zcc" */
+	const char *server; /* "the server is a zcs from before..." */
+	const char *parker; /* "(a zcs of this version parks them)" */
+};
+void meter_old_server(FILE *out, struct res_doc *doc,
+		      const struct meter_old_server *w, int metered,
+		      const struct cpu_sample *peer, int npeer, long run,
+		      int *told);
 /* A ratio outside [0.95, 1.05]: every table marks the case. */
 #define METER_PERTURB_LO 0.95
 #define METER_PERTURB_HI 1.05

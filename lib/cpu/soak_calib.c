@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,30 +201,40 @@ int soak_calib_save(const char *path, const struct soak_calib *c, char *err,
 	return 0;
 }
 
+/* A calibration of another box: what differs into warn, with what to do
+ * about it; 1. */
+static int stale(char *warn, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int stale(char *warn, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	vsnprintf(warn, len, fmt, ap);
+	va_end(ap);
+	n = strlen(warn);
+	snprintf(warn + n, len - n, " (cyclesoak --calibrate)");
+	return 1;
+}
+
 int soak_calib_check(const struct soak_calib *c, const struct hostinfo *h,
 		     char *warn, size_t len)
 {
-	if (strcmp(c->kernel_release, h->kernel_release)) {
-		snprintf(
+	if (strcmp(c->kernel_release, h->kernel_release))
+		return stale(warn, len,
+			     "calibration made on kernel %s, running %s",
+			     c->kernel_release, h->kernel_release);
+	if (c->online_cpus != h->online_cpus)
+		return stale(warn, len,
+			     "calibration made with %d online CPUs, now %d",
+			     c->online_cpus, h->online_cpus);
+	if (strcmp(c->cpu_model, h->cpu_model))
+		return stale(
 			warn, len,
-			"calibration made on kernel %s, running %s (cyclesoak --calibrate)",
-			c->kernel_release, h->kernel_release);
-		return 1;
-	}
-	if (c->online_cpus != h->online_cpus) {
-		snprintf(
-			warn, len,
-			"calibration made with %d online CPUs, now %d (cyclesoak --calibrate)",
-			c->online_cpus, h->online_cpus);
-		return 1;
-	}
-	if (strcmp(c->cpu_model, h->cpu_model)) {
-		snprintf(
-			warn, len,
-			"calibration made on CPU \"%s\", running on \"%s\" (cyclesoak --calibrate)",
+			"calibration made on CPU \"%s\", running on \"%s\"",
 			c->cpu_model, h->cpu_model);
-		return 1;
-	}
 	return 0;
 }
 

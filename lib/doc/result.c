@@ -155,6 +155,18 @@ void res_sample_set(json_t *sample, const char *name, double v)
 	json_object_set_new(m, name, isfinite(v) ? json_real(v) : json_null());
 }
 
+json_t *res_sample_omitted(json_t *sample, double s, const char *what,
+			   uint64_t n)
+{
+	json_t *o;
+
+	if (!(s > 0))
+		return NULL;
+	o = json_pack("{s:f, s:I}", "s", s, what, (json_int_t)n);
+	json_object_set_new(sample, "omitted", o);
+	return o;
+}
+
 static void add_warning(struct res_doc *d, const char *fmt, va_list ap)
 {
 	char buf[1024];

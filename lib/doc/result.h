@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define RES_SCHEMA "zcbench-result/1"
 
@@ -55,6 +56,14 @@ void res_sample_pair(struct res_doc *d, json_t *sample, int pair,
 		     int metered);
 /* Shortcut: set metrics[name] = v in a sample, creating "metrics". */
 void res_sample_set(json_t *sample, const char *name, double v);
+/*
+ * --omit: with s > 0 (where the sample's window opened), set the
+ * sample's "omitted" to {"s": s, what: n}, n what moved before it
+ * ("bytes", chatbench's "messages"), and return it (borrowed) for the
+ * tool's other counts (SCHEMA.md); else NULL and no "omitted".
+ */
+json_t *res_sample_omitted(json_t *sample, double s, const char *what,
+			   uint64_t n);
 
 void res_warn(struct res_doc *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -40,25 +40,25 @@ doc() {
 	' >"$1"
 }
 
-# numrows LINE...: each line of figures ("1 0.0224 0.0198") as a JSON
-# array of numbers, for the *cases functions below to make cases of
-numrows() {
-	printf '%s\n' "$@" | jq -c -R 'split(" ") | map(tonumber)'
+# rowcases NAME VALUE FILTER LINE...: each line of figures ("1 0.0224
+# 0.0198") as $r, a JSON array of numbers, made cases by the jq FILTER
+# with $NAME set to VALUE; the cases of all the lines, in their order
+rowcases() {
+	local name=$1 value=$2 filter=$3
+	shift 3
+	printf '%s\n' "$@" | jq -c -R 'split(" ") | map(tonumber)' |
+		jq -s --arg "$name" "$value" "[.[] as \$r | $filter]"
 }
 
 # ---- seed 000: 9P2000.L read/write by IO size (JV, 2011-02-09) ----
 S000='seed 000: Venkateswararao Jujjuri (JV), "Re: [V9fs-developer] [RFC] [PATCH 6/7] [net/9p] Read and Write side zerocopy changes for 9P2000.L protocol", 2011-02-09, Message-ID <4D5309A9.3070508@linux.vnet.ibm.com>'
 H000='{"hostname":"","kernel_release":"","cpu_model":"HS21 blade, two-socket quad-core Xeon (as the mail says)","online_cpus":8,"mem_bytes":4294967296,"cmdline":"","sysctls":{}}'
-p9cases() { # OP then lines "IOSIZE NOZC_MBps ZC_MBps"
-	local op=$1
-	shift
-	numrows "$@" | jq -s --arg op "$op" '[.[] as $r |
-		({params: {op: $op, iosize: $r[0], total_bytes: ($r[0] * 1048576),
-			path: "copy", mode: "mounted"},
-		  m: {throughput_MBps: $r[1]}},
-		 {params: {op: $op, iosize: $r[0], total_bytes: ($r[0] * 1048576),
-			path: "direct", mode: "mounted"},
-		  m: {throughput_MBps: $r[2]}})]'
+p9cases() { # OP then lines "IOSIZE NOZC_MBps ZC_MBps": a case per path
+	# shellcheck disable=SC2016 # $r and $op: jq's, not the shell's
+	rowcases op "$1" '["copy", "direct"] | to_entries[] |
+		{params: {op: $op, iosize: $r[0], total_bytes: ($r[0] * 1048576),
+			path: .value, mode: "mounted"},
+		 m: {throughput_MBps: $r[.key + 1]}}' "${@:2}"
 }
 W=$(p9cases write "1 0.0224 0.0198" "32 0.711 0.633" "64 1.4 1.3" \
 	"128 2.8 2.6" "256 5.6 5.1" "512 10.4 10.2" "1024 19.7 20.4" \
@@ -74,27 +74,27 @@ doc 000a-p9-iosize.json p9bench "9p-zc-rfc" "2011-02-09T21:39:53Z" "$S000" \
 S001='seed 001: Andrew Morton, "Re: sendfile+zerocopy: fairly sexy (nothing to do with ECN)", linux-kernel 2001-01-29, Message-ID <3A74433C.239D1317@uow.edu.au>'
 H001='{"hostname":"","kernel_release":"","cpu_model":"(not given; 100baseT)","online_cpus":1,"mem_bytes":0,"cmdline":"","sysctls":{}}'
 nfscases() { # CPU_METRIC then lines "RSIZE WSIZE MBYTE_PER_SEC CPU"
-	local cpu=$1
-	shift
-	numrows "$@" | jq -s --arg cpu "$cpu" '[.[] as $r |
-		{params: {op: "read", rsize: $r[0], wsize: $r[1], proto: "udp",
-			mode: "mounted"},
-		 m: {throughput_MBps: $r[2], ($cpu): $r[3]}}]'
+	# shellcheck disable=SC2016 # $r and $cpu: jq's, not the shell's
+	rowcases cpu "$1" '{params: {op: "read", rsize: $r[0], wsize: $r[1],
+			proto: "udp", mode: "mounted"},
+		 m: {throughput_MBps: $r[2], ($cpu): $r[3]}}' "${@:2}"
 }
 NOTE_C="NFS/UDP client results: reading a 100 meg file, fully cached on the server, across 100baseT; CPU of the client (cyclesoak); rsize 8199 as printed in the mail"
 NOTE_S="NFS/UDP server results: the same read, CPU of the server (cyclesoak); rsize 8199 as printed in the mail"
-doc 001a-nfs-client-zc.json nfsbench "2.4.1-pre10+zc" "2001-01-28T16:05:16Z" "$S001" "$NOTE_C" "$H001" '[]' \
-	"$(jq -n "$M_TPUT + $M_CPUL")" "$(nfscases cpu_local_pct "1024 1024 2.4 10.3" \
-	"2048 2048 3.7 11.4" "4096 4096 10.1 29.0" "8199 8192 11.9 28.2" "16384 16384 11.9 28.2")"
-doc 001b-nfs-client-vanilla.json nfsbench "2.4.1-pre10" "2001-01-28T16:05:16Z" "$S001" "$NOTE_C" "$H001" '[]' \
-	"$(jq -n "$M_TPUT + $M_CPUL")" "$(nfscases cpu_local_pct "1024 1024 2.4 9.7" \
-	"2048 2048 3.7 11.8" "4096 4096 10.7 33.6" "8199 8192 11.9 29.5" "16384 16384 11.9 29.2")"
-doc 001c-nfs-server-zc.json nfsbench "2.4.1-pre10+zc" "2001-01-28T16:05:16Z" "$S001" "$NOTE_S" "$H001" '[]' \
-	"$(jq -n "$M_TPUT + $M_CPUR")" "$(nfscases cpu_remote_pct "1024 1024 2.6 19.1" \
-	"2048 2048 3.9 18.8" "4096 4096 10.0 34.5" "8199 8192 11.8 28.9" "16384 16384 11.8 29.0")"
-doc 001d-nfs-server-vanilla.json nfsbench "2.4.1-pre10" "2001-01-28T16:05:16Z" "$S001" "$NOTE_S" "$H001" '[]' \
-	"$(jq -n "$M_TPUT + $M_CPUR")" "$(nfscases cpu_remote_pct "1024 1024 2.6 18.5" \
-	"2048 2048 3.9 18.6" "4096 4096 10.9 33.8" "8199 8192 11.8 29.0" "16384 16384 11.8 29.0")"
+# nfs001 FILE LABEL NOTE CPU_METRIC ITS_DEFINITION LINE...: one of the
+# mail's four NFS tables (nfscases' lines), client or server, patched or not
+nfs001() {
+	doc "$1" nfsbench "$2" "2001-01-28T16:05:16Z" "$S001" "$3" "$H001" '[]' \
+		"$(jq -n "$M_TPUT + $5")" "$(nfscases "$4" "${@:6}")"
+}
+nfs001 001a-nfs-client-zc.json "2.4.1-pre10+zc" "$NOTE_C" cpu_local_pct "$M_CPUL" "1024 1024 2.4 10.3" \
+	"2048 2048 3.7 11.4" "4096 4096 10.1 29.0" "8199 8192 11.9 28.2" "16384 16384 11.9 28.2"
+nfs001 001b-nfs-client-vanilla.json "2.4.1-pre10" "$NOTE_C" cpu_local_pct "$M_CPUL" "1024 1024 2.4 9.7" \
+	"2048 2048 3.7 11.8" "4096 4096 10.7 33.6" "8199 8192 11.9 29.5" "16384 16384 11.9 29.2"
+nfs001 001c-nfs-server-zc.json "2.4.1-pre10+zc" "$NOTE_S" cpu_remote_pct "$M_CPUR" "1024 1024 2.6 19.1" \
+	"2048 2048 3.9 18.8" "4096 4096 10.0 34.5" "8199 8192 11.8 28.9" "16384 16384 11.8 29.0"
+nfs001 001d-nfs-server-vanilla.json "2.4.1-pre10" "$NOTE_S" cpu_remote_pct "$M_CPUR" "1024 1024 2.6 18.5" \
+	"2048 2048 3.9 18.6" "4096 4096 10.9 33.8" "8199 8192 11.8 29.0" "16384 16384 11.8 29.0"
 ttcpcases() { # SEND_CPU RECV_CPU: the measured box sending, then receiving
 	jq -n --argjson s "$1" --argjson r "$2" '[
 	 {params: {method: "sendfile", size: 32768, proto: "tcp", role: "transmit"},

@@ -203,6 +203,38 @@ static void properties(void)
 	T_CHECK(meter_soak_ran(s, 3) && !meter_soak_ran(s, 2));
 }
 
+/* A server from before paired runs: said once, and each unmetered run
+ * its soakers slowed, on out and in the document, in the tool's words. */
+static void old_server(void)
+{
+	static const struct meter_old_server w = {"zcc", "zcs", "zcs"};
+	struct res_doc *d = res_new("t", 0, NULL);
+	struct cpu_sample s[2] = {fake("procstat", 1, 10), fake("soak", 1, 40)};
+	char buf[1024] = "";
+	json_t *warn;
+	FILE *out;
+	int told = 0;
+
+	T_ASSERT(d);
+	out = fmemopen(buf, sizeof(buf), "w");
+	T_ASSERT(out);
+	meter_old_server(out, d, &w, 1, s, 2, 1, &told); /* metered */
+	meter_old_server(out, d, &w, 0, s, 1, 2, &told); /* no soak ran */
+	meter_old_server(out, d, &w, 0, s, 2, 3, &told); /* soak ran */
+	fclose(out);
+	T_CHECK(told == 3);
+	T_STREQ(buf,
+		"zcc: the server is a zcs from before paired runs: it cannot park its soakers, its side runs unpaired\n"
+		"zcc: the server's soakers ran during unmetered run 3: that rate is perturbed\n");
+	warn = json_object_get(res_json(d), "warnings");
+	T_ASSERT(json_array_size(warn) == 2);
+	T_STREQ(json_string_value(json_array_get(warn, 0)),
+		"the server is a zcs from before paired runs: its side runs unpaired");
+	T_STREQ(json_string_value(json_array_get(warn, 1)),
+		"the server's soakers ran during unmetered run 3: that rate is perturbed (a zcs of this version parks them)");
+	res_free(d);
+}
+
 int main(void)
 {
 	struct meter_opts o = { 0 };
@@ -217,6 +249,7 @@ int main(void)
 	int n;
 
 	pass_names();
+	old_server();
 	per_cpu();
 	properties();
 	/* unknown names are named in the error */

@@ -274,6 +274,24 @@ static void disturbed(void)
 	res_free(d);
 }
 
+/* --omit's mark: only past 0 s, its two keys in order, more added after. */
+static void omitted(void)
+{
+	json_t *s = json_object(), *o;
+	char *txt;
+
+	T_CHECK(res_sample_omitted(s, 0, "bytes", 5) == NULL);
+	T_CHECK(res_sample_omitted(s, NAN, "bytes", 5) == NULL);
+	T_CHECK(json_object_get(s, "omitted") == NULL);
+	o = res_sample_omitted(s, 2.5, "bytes", 1048576);
+	T_ASSERT(o && json_object_get(s, "omitted") == o);
+	json_object_set_new(o, "ops", json_integer(16));
+	txt = json_dumps(s, JSON_COMPACT);
+	T_STREQ(txt, "{\"omitted\":{\"s\":2.5,\"bytes\":1048576,\"ops\":16}}");
+	free(txt);
+	json_decref(s);
+}
+
 int main(void)
 {
 	char *argv[] = { "tool", "-x", NULL };
@@ -284,6 +302,7 @@ int main(void)
 
 	paired();
 	disturbed();
+	omitted();
 	int i;
 
 	T_ASSERT(mkdtemp(dir));

@@ -133,6 +133,17 @@ static void hellos(void)
 				 sizeof(why)));
 	T_STREQ(why, "flow 2: 7 here, 8 there");
 	ctl_hello_free(&back);
+	/* a hello must say whether another sample follows, and name its box */
+	json_object_set_new(j, "more", json_integer(1));
+	T_CHECK(ctl_hello_parse(j, &back, err, sizeof(err)) == -EINVAL);
+	T_STREQ(err, "field \"more\" missing or not a boolean");
+	ctl_hello_free(&back);
+	json_object_set_new(j, "more", json_true());
+	json_object_del(j, "boot_id");
+	T_CHECK(ctl_hello_parse(j, &back, err, sizeof(err)) == -EINVAL);
+	T_STREQ(err, "field \"boot_id\" missing or not a short string");
+	ctl_hello_free(&back);
+	json_object_set_new(j, "boot_id", json_string("b"));
 	/* a peer's method is one of lib/xfer's, escaped when named */
 	json_object_set_new(j, "method", json_string("w\x1b[31m"));
 	T_CHECK(ctl_hello_parse(j, &back, err, sizeof(err)) == -EINVAL);
@@ -201,7 +212,7 @@ static void nexts(void)
 	T_CHECK(isnan(back.outside_pct));
 	json_object_del(j, "more");
 	T_CHECK(ctl_next_parse(j, &back, err, sizeof(err)) == -EINVAL);
-	T_CHECK(strstr(err, "more") != NULL);
+	T_STREQ(err, "field \"more\" missing or not a boolean");
 	json_decref(j);
 	n = (struct ctl_next){.more = 0, .soak_next = -1};
 	j = ctl_next_build(&n);
@@ -278,6 +289,49 @@ static void reports(void)
 	}
 }
 
+/* A frame that is no object, of another type, or with a bad "type":
+ * each parser says which, in its own words. */
+static void types(void)
+{
+	struct ctl_hello h;
+	struct ctl_report r;
+	struct ctl_next n;
+	json_t *a = json_array(), *o = json_pack("{s:s}", "type", "other"),
+	       *bad = json_pack("{s:i}", "type", 7);
+	char err[256];
+
+	err[0] = 0;
+	T_CHECK(ctl_hello_parse(a, &h, err, sizeof(err)) == -EINVAL);
+	T_STREQ(err, "hello is not an object");
+	err[0] = 0;
+	T_CHECK(ctl_hello_parse(o, &h, err, sizeof(err)) == -EINVAL);
+	T_STREQ(err, "not a ttcp-sf hello");
+	err[0] = 0;
+	T_CHECK(ctl_report_parse(a, &r, err, sizeof(err)) == -EINVAL);
+	T_STREQ(err, "not a ttcp-sf report");
+	ctl_report_free(&r);
+	err[0] = 0;
+	T_CHECK(ctl_report_parse(o, &r, err, sizeof(err)) == -EINVAL);
+	T_STREQ(err, "not a ttcp-sf report");
+	ctl_report_free(&r);
+	err[0] = 0;
+	T_CHECK(ctl_next_parse(a, &n, err, sizeof(err)) == -EINVAL);
+	T_STREQ(err, "not a ttcp-sf next frame");
+	err[0] = 0;
+	T_CHECK(ctl_next_parse(o, &n, err, sizeof(err)) == -EINVAL);
+	T_STREQ(err, "not a ttcp-sf next frame");
+	/* a "type" that is no string: the field's fault, said as such */
+	err[0] = 0;
+	T_CHECK(ctl_hello_parse(bad, &h, err, sizeof(err)) == -EINVAL);
+	T_STREQ(err, "field \"type\" missing or not a short string");
+	err[0] = 0;
+	T_CHECK(ctl_next_parse(bad, &n, err, sizeof(err)) == -EINVAL);
+	T_STREQ(err, "field \"type\" missing or not a short string");
+	json_decref(a);
+	json_decref(o);
+	json_decref(bad);
+}
+
 int main(void)
 {
 	dir_setups();
@@ -285,5 +339,6 @@ int main(void)
 	hellos();
 	nexts();
 	reports();
+	types();
 	return t_done();
 }
