@@ -63,7 +63,7 @@ rc=0
 { [ $rc = 2 ] && grep -q 'veth: "fast" is not a tc rate' "$T/bad"; } || zcb_fail "--veth fast: exit $rc: $(cat "$T/bad")"
 rc=0
 "$NP" --power --cap-by steal >"$T/bad" 2>&1 || rc=$?
-{ [ $rc = 2 ] && grep -q 'cap-by: "steal" is neither cpu nor box' "$T/bad"; } || zcb_fail "--cap-by steal: exit $rc: $(cat "$T/bad")"
+{ [ $rc = 2 ] && grep -q 'cap-by: "steal" is none of cpu, box, kernel' "$T/bad"; } || zcb_fail "--cap-by steal: exit $rc: $(cat "$T/bad")"
 zcb_ok "bad options named, exit 2"
 
 # SIGINT while a capped night runs (--cap-by cpu: a capped busy loop on
