@@ -192,7 +192,8 @@ make -s -C "$ZCB_BUILDDIR" distdir distdir="$T/src/zcbench" >"$T/distdir.log" 2>
 (cd "$T/src/zcbench" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES \
 	-u TESTS -u TEST_LOGS ZCB_IN_PACKAGE_BUILD=1 DEB_BUILD_OPTIONS=parallel=2 \
 	timeout 900 nice -n 10 dpkg-buildpackage -us -uc) >"$T/build.log" 2>&1 ||
-	zcb_fail "dpkg-buildpackage -us -uc: $(tail -20 "$T/build.log")"
+	zcb_fail "dpkg-buildpackage -us -uc: $(grep -E '^(FAIL|ERROR): |check failed' "$T/build.log" | head -10)
+$(tail -20 "$T/build.log")"
 debs=("$T/src"/zcbench_*_*.deb)
 deb=${debs[0]}
 [ -f "$deb" ] || zcb_fail "no .deb: $(ls "$T/src")"

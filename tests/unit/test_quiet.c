@@ -48,6 +48,12 @@ static void figures(void)
 	T_CHECK(strstr(why, "outside the run took 15.0%") != NULL);
 	T_CHECK(quiet_disturbed(&s, 5, 20, why, sizeof(why)) == 0);
 	T_STREQ(why, "");
+	/* the processes' own ticks past /proc/stat's 1000: all of the box,
+	 * not more */
+	quiet_figures(&a, &b, 250, 1200, 5, &s);
+	T_NEAR(s.others_pct, 100, 1e-9);
+	T_NEAR(s.outside_pct, 100, 1e-9);
+	quiet_figures(&a, &b, 250, 150, 5, &s);
 	/* a server of the run took 10% of the box (5 s x 2 CPUs = 10
 	 * CPU-s, 1 of them): the run's, not outside */
 	quiet_add_run_s(&s, 1);
@@ -120,6 +126,10 @@ static void live(void)
 	T_CHECK(s.self_pct > 0);
 	T_CHECK(s.steal_pct >= 0 && s.steal_pct <= 100);
 	T_CHECK(s.outside_pct >= 0 && s.outside_pct <= 100);
+	if (!(s.outside_pct >= 0 && s.outside_pct <= 100))
+		fprintf(stderr, "outside %g%% (from %s; others %g%%, self %g%%, "
+			"steal %g%%, %g s)\n", s.outside_pct, s.from,
+			s.others_pct, s.self_pct, s.steal_pct, s.elapsed_s);
 	quiet_close(&q);
 	/* no /proc/stat there: nothing known */
 	quiet_start(&q, "/nonexistent");
