@@ -2,6 +2,8 @@
 #include "config.h"
 #include "probe.h"
 
+#include "clock.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -9,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define PROBE_WORDS (1u << 20) /* 8 MiB of uint64_t a thread */
 #define PROBE_BATCH 4096       /* steps between two looks at the clock */
@@ -32,14 +33,6 @@ struct probe_thread {
 	uint64_t sink;		/* keeps the work from being optimised out */
 	int err;		/* errno of a failure */
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void *probe_main(void *arg)
 {
@@ -69,14 +62,14 @@ static void *probe_main(void *arg)
 		free(w);
 		return NULL;
 	}
-	t0 = now_s();
+	t0 = clock_now();
 	do {
 		for (i = 0; i < PROBE_BATCH; i++) {
 			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
 			w[(x >> 20) & (PROBE_WORDS - 1)] += x;
 		}
 		p->steps += PROBE_BATCH;
-		t = now_s();
+		t = clock_now();
 	} while ((t - t0) * 1e3 < p->ms);
 	p->took = t - t0;
 	p->sink = x ^ w[x & (PROBE_WORDS - 1)];
