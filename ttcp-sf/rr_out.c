@@ -141,8 +141,7 @@ static double per_tx(struct res_doc *d, json_t *j, const char *side,
 
 	if (prim < 0 || !trans)
 		return NAN;
-	v = cs[prim].busy_pct / 100.0 * cs[prim].ncpu * cs[prim].elapsed_s *
-	    1e6 / (double)trans;
+	v = meter_cpu_s(&cs[prim]) * 1e6 / (double)trans; /* NAN: unseen */
 	snprintf(name, sizeof(name), "%ssd_%s_us_per_tx",
 		 metered && !meter_is_primary(&cs[prim]) ? "metered_" : "",
 		 side);
@@ -154,29 +153,44 @@ static double per_tx(struct res_doc *d, json_t *j, const char *side,
 	return v;
 }
 
+/* A figure or "not measured" (its meter's line above says why). */
+static const char *us_or_not(char *buf, size_t len, double v)
+{
+	if (isfinite(v))
+		snprintf(buf, len, "%.2f us", v);
+	else
+		snprintf(buf, len, "not measured");
+	return buf;
+}
+
 static void put_cpu(struct res_doc *d, json_t *j, const char *side,
 		    const struct sample *s, const struct ctl_report *rep,
 		    int same_box)
 {
 	double l, r = NAN;
+	char a[32], b[32];
 
 	l = per_tx(d, j, "local", s->cpu.local, s->cpu.nlocal, rr_of(s)->trans,
 		   s->metered);
 	if (rep)
 		r = per_tx(d, j, "remote", rep->cpu, rep->ncpu, rep->trans,
 			   s->metered);
-	if (same_box && isfinite(l))
+	if (same_box && (isfinite(l) || !isfinite(r)))
 		fprintf(ttcp_out,
-			"ttcp-%s: cpu per transaction: box %.2f us (both ends on this box)\n",
-			side, l);
+			"ttcp-%s: cpu per transaction: box %s (both ends on this box)\n",
+			side, us_or_not(a, sizeof(a), l));
+	else if (same_box)
+		fprintf(ttcp_out,
+			"ttcp-%s: cpu per transaction: box %s (both ends on this box; the peer's window)\n",
+			side, us_or_not(a, sizeof(a), r));
 	else if (rep)
 		fprintf(ttcp_out,
-			"ttcp-%s: cpu per transaction: local %.2f us, remote %.2f us\n",
-			side, l, r);
-	else if (isfinite(l))
-		fprintf(ttcp_out,
-			"ttcp-%s: cpu per transaction: local %.2f us\n", side,
-			l);
+			"ttcp-%s: cpu per transaction: local %s, remote %s\n",
+			side, us_or_not(a, sizeof(a), l),
+			us_or_not(b, sizeof(b), r));
+	else
+		fprintf(ttcp_out, "ttcp-%s: cpu per transaction: local %s\n",
+			side, us_or_not(a, sizeof(a), l));
 }
 
 static void rr_doc(struct res_doc *d, const struct cfg *c, json_t *j,

@@ -46,6 +46,8 @@ json_t *cpu_sample_to_json(const struct cpu_sample *s)
 		json_object_set_new(j, "steal_pct", num(s->steal_pct));
 		json_object_set_new(j, "iowait_pct", num(s->iowait_pct));
 		json_object_set_new(j, "idle_pct", num(s->idle_pct));
+		json_object_set_new(j, "resolution_pct",
+				    num(s->resolution_pct));
 	}
 	if (s->utime_s > 0 || s->stime_s > 0 ||
 	    (meter_flags_of(s->meter) & METER_PROCESS)) {
@@ -111,12 +113,12 @@ int cpu_sample_from_json(json_t *j, struct cpu_sample *s, char *err,
 	}
 	name = json_string_value(json_object_get(j, "meter"));
 	if (!meter_find(name)) {
-		char shown[64];
+		char shown[64], names[160];
 
 		snprintf(err, len,
-			 "CPU report names an unknown meter \"%s\" (soak, "
-			 "procstat, rusage, perf, profile)",
-			 esc_text(shown, sizeof(shown), name));
+			 "CPU report names an unknown meter \"%s\" (%s)",
+			 esc_text(shown, sizeof(shown), name),
+			 meter_names(names, sizeof(names), ", "));
 		return -EINVAL;
 	}
 	snprintf(s->meter, sizeof(s->meter), "%s", name);
@@ -144,6 +146,9 @@ int cpu_sample_from_json(json_t *j, struct cpu_sample *s, char *err,
 	s->steal_pct = getnum(j, "steal_pct");
 	s->iowait_pct = getnum(j, "iowait_pct");
 	s->idle_pct = getnum(j, "idle_pct");
+	s->resolution_pct = getnum(j, "resolution_pct");
+	if (!(s->resolution_pct >= 0 && s->resolution_pct <= 100))
+		s->resolution_pct = 0; /* absent (an older peer) or wrong */
 	s->utime_s = getnum(j, "utime_s");
 	o = meter_find(s->meter);
 	if (s->ok && o && o->from_json &&

@@ -428,19 +428,28 @@ int meter_run_metered(int paired, int i)
 	return paired && i % 2 == 0;
 }
 
+double meter_cpu_s(const struct cpu_sample *s)
+{
+	if (!s->ok || (s->resolution_pct > 0 &&
+		       s->busy_pct < s->resolution_pct / 2))
+		return NAN;
+	return s->busy_pct / 100.0 * s->ncpu * s->elapsed_s;
+}
+
 double meter_service_demand(const struct cpu_sample *s, double bytes)
 {
-	if (!s->ok || bytes <= 0)
+	double cpu_s = meter_cpu_s(s);
+
+	if (!isfinite(cpu_s) || bytes <= 0)
 		return NAN;
-	return s->busy_pct / 100.0 * s->ncpu * s->elapsed_s * 1e6 /
-	       (bytes / 1024.0);
+	return cpu_s * 1e6 / (bytes / 1024.0);
 }
 
 double meter_per_cpu_s(const struct cpu_sample *s, double work)
 {
-	double cpu_s = s->busy_pct / 100.0 * s->ncpu * s->elapsed_s;
+	double cpu_s = meter_cpu_s(s);
 
-	if (!s->ok || !(cpu_s > 0) || work <= 0)
+	if (!(cpu_s > 0) || work <= 0)
 		return NAN;
 	return work / cpu_s;
 }

@@ -51,6 +51,9 @@ struct cpu_sample {
 	double busy_pct;	/* box load, percent of all CPUs; for a
 				 * process meter: its CPU time over
 				 * elapsed * ncpu */
+	double resolution_pct;	/* one step of busy_pct in this window
+				 * (procstat: one 1/USER_HZ tick over the
+				 * window's ticks); 0 = finer than printed */
 	int have_percpu;
 	double percpu_busy[METER_MAX_CPUS]; /* percent of each CPU */
 	/* procstat breakdown, percent of the box */
@@ -318,7 +321,16 @@ int meter_runs(int paired, int repeat);
  * kind only at the end of the one before, and starts metered. */
 int meter_run_metered(int paired, int i);
 
-/* Service demand, netperf's: CPU microseconds per KB (1024 bytes) moved. */
+/*
+ * CPU-seconds of the window (busy% / 100 x CPUs x window), the base of
+ * every figure per unit of work; NAN when the meter is unusable or its
+ * figure is below its resolution (busy under half of resolution_pct: a
+ * procstat window in which not one busy tick landed), so no tool states
+ * "0.00 us per transaction" for work it could not see.
+ */
+double meter_cpu_s(const struct cpu_sample *s);
+/* Service demand, netperf's: CPU microseconds per KB (1024 bytes) moved;
+ * NAN as meter_cpu_s. */
 double meter_service_demand(const struct cpu_sample *s, double bytes);
 /* The CPU-normalised rate: work (MB, messages, transactions) per
  * CPU-second of the window, work / (busy% / 100 x CPUs x window); NAN

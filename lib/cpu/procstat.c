@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int parse_fields(const char *p, uint64_t *f)
 {
@@ -87,10 +88,13 @@ void procstat_delta(const struct procstat_snap *a,
 		    const struct procstat_snap *b, struct cpu_sample *out)
 {
 	double tot = (double)(sum(b->total) - sum(a->total));
-	int j;
+	int j, empty = tot <= 0;
 
-	if (tot <= 0)
+	if (empty)
 		tot = 1;
+	/* one tick's share of this window; 0 for a window without a tick
+	 * (which procstat_below_resolution refuses) */
+	out->resolution_pct = empty ? 0 : 100 / tot;
 	out->user_pct = 100 * d(a->total, b->total, PS_USER) / tot;
 	out->nice_pct = 100 * d(a->total, b->total, PS_NICE) / tot;
 	out->sys_pct = 100 * d(a->total, b->total, PS_SYSTEM) / tot;
@@ -100,7 +104,7 @@ void procstat_delta(const struct procstat_snap *a,
 	out->iowait_pct = 100 * d(a->total, b->total, PS_IOWAIT) / tot;
 	out->idle_pct = 100 * d(a->total, b->total, PS_IDLE) / tot;
 	/* busy: everything but idle and iowait (steal is lost to us too) */
-	out->busy_pct = 100.0 - out->idle_pct - out->iowait_pct;
+	out->busy_pct = empty ? 0 : 100.0 - out->idle_pct - out->iowait_pct;
 	if (out->busy_pct < 0)
 		out->busy_pct = 0;
 	out->ncpu = b->ncpu;
@@ -139,6 +143,37 @@ void procstat_exclude_nice(const struct procstat_snap *a,
 	}
 	snprintf(out->note, sizeof(out->note),
 		 "nice time not counted as load: zcbench soakers (nice 19) ran");
+}
+
+/* What a window's figures can tell apart (see procstat.h). */
+int procstat_resolution(struct cpu_sample *out)
+{
+	double ticks = out->resolution_pct > 0 ? 100 / out->resolution_pct : 0;
+	double busy = ticks * out->busy_pct / 100;
+	size_t k = strlen(out->note);
+
+	if (ticks < 1) {
+		out->ok = 0;
+		snprintf(out->why, sizeof(out->why),
+			 "below its resolution: not one tick in a %.3f s "
+			 "window (/proc/stat counts 1/%ld s ticks); run "
+			 "longer (--duration)",
+			 out->elapsed_s, sysconf(_SC_CLK_TCK));
+		return 1;
+	}
+	if (busy < 0.5 && k + 2 < sizeof(out->note))
+		snprintf(out->note + k, sizeof(out->note) - k,
+			 "%sbelow its resolution: not one busy tick of %.0f in "
+			 "this window (under %.1f%% of the box); no figure "
+			 "per unit of work; run longer (--duration)",
+			 k ? "; " : "", ticks, out->resolution_pct);
+	else if (busy < 9.5 && k + 2 < sizeof(out->note))
+		snprintf(out->note + k, sizeof(out->note) - k,
+			 "%scoarse: %.0f busy tick%s of %.0f in this window, "
+			 "each %.1f%% of the box; run longer (--duration)",
+			 k ? "; " : "", busy, busy < 1.5 ? "" : "s", ticks,
+			 out->resolution_pct);
+	return 0;
 }
 
 /* The meter. */
@@ -191,6 +226,7 @@ static int ps_stop(struct meter *m, struct cpu_sample *out)
 		procstat_exclude_nice(&p->a, &b, out);
 	snprintf(out->scope, sizeof(out->scope), "box");
 	out->ok = 1;
+	procstat_resolution(out);
 	return 0;
 }
 

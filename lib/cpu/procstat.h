@@ -31,4 +31,15 @@ void procstat_exclude_nice(const struct procstat_snap *a,
 			   const struct procstat_snap *b,
 			   struct cpu_sample *out);
 
+/*
+ * /proc/stat counts 1/USER_HZ ticks, so a 50 ms window on 2 CPUs has 10
+ * of them, and one tick is 10% of the box. resolution_pct (filled by
+ * procstat_delta) is that step. A window without a single tick is marked
+ * unavailable, naming why (returns 1). One without a busy tick is kept
+ * ("under X% of the box") with a note, and meter_cpu_s then makes no
+ * figure per unit of work from it; one with fewer than 10 busy ticks is
+ * noted as coarse.
+ */
+int procstat_resolution(struct cpu_sample *out);
+
 #endif

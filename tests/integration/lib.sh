@@ -202,3 +202,21 @@ zcb_expect_fail() {
 
 # zcb_json FILE FILTER: a jq filter on a JSON document, raw output.
 zcb_json() { jq -r "$2" "$1"; }
+
+# jq definitions for a sample whose run may have been too short for a
+# tick-counting meter (procstat): such a meter says "below its resolution"
+# instead of naming a figure, and a test of names must take either.
+#   named(SIDE; METER; NAME): the metric is there; or METER on SIDE said
+#                             the window was below its resolution, and
+#                             the metric is not there
+#   seen_n(SIDE; METER):      of an array of samples, how many METER saw
+ZCB_JQ_CPU=$(
+	cat <<'EOF'
+def unseen($side; $meter): any(.cpu[$side][]?; .meter == $meter and (.ok | not) and
+	((.why // "") | startswith("below its resolution")));
+def named($side; $meter; $name): if unseen($side; $meter) then (.metrics | has($name) | not)
+	else (.metrics | has($name)) end;
+def seen_n($side; $meter): map(select(unseen($side; $meter) | not)) | length;
+EOF
+)
+export ZCB_JQ_CPU

@@ -135,7 +135,7 @@ if CS=$(zcb_bin cyclesoak 2>/dev/null); then
 		sleep 0.05
 	done
 	[ -n "$csport" ] || zcb_fail "cyclesoak --serve did not say its port: $(cat "$T/cs.out")"
-	"$P9" -s "$addr" -a "$export" --ops 200 --sizes 4096 --cpu=procstat \
+	"$P9" -s "$addr" -a "$export" --duration 0.3 --sizes 4096 --cpu=procstat \
 		--remote-cpu "127.0.0.1:$csport" --server-pid "$pid" -o "$T/r6.json" \
 		>"$T/out6" 2>"$T/err6" || zcb_fail "CPU run failed: $(cat "$T/err6")"
 	bad=$(jq -r '.cases[] | .samples[0] | select((.metrics.cpu_local_pct >= 0 | not) or

@@ -21,7 +21,7 @@ zcb_track "$pid"
 zcb_on_exit "$(printf '%q stop %q %q' "$PEER" "$pid" "$export")"
 
 # 1. local soak, 2 repeats: 2 pairs per cell
-"$P9" -v -s "$addr" -a "$export" --ops 200 --sizes 512,4096 --op read \
+"$P9" -v -s "$addr" -a "$export" --duration 0.3 --sizes 512,4096 --op read \
 	--cpu=soak --server-pid "$pid" --repeat 2 -o "$T/p.json" \
 	>"$T/p.out" 2>"$T/p.err" || zcb_fail "paired sweep failed: $(cat "$T/p.err")"
 j=$T/p.json
@@ -88,7 +88,7 @@ done < <(jq -r '.cases[] | [.params.iosize, .params.path,
 zcb_ok "tables and -v lines carry the document's perturbation; * only where outside 0.95-1.05"
 
 # 2. unpaired (procstat): no pairs, nothing renamed, no marks
-"$P9" -s "$addr" -a "$export" --ops 100 --sizes 4096 --op read --cpu=procstat \
+"$P9" -s "$addr" -a "$export" --duration 0.3 --sizes 4096 --op read --cpu=procstat \
 	--repeat 2 -o "$T/q.json" >"$T/q.out" 2>&1 || zcb_fail "procstat sweep: $(cat "$T/q.out")"
 jq -e 'all(.cases[]; (.samples | length) == 2 and (has("perturbation") | not) and
 	.summary.cpu_local_pct.n == 2 and .summary.throughput_MBps.n == 2 and
@@ -109,7 +109,7 @@ for _ in $(seq 1 100); do
 	sleep 0.05
 done
 [ -n "$port" ] || zcb_fail "cyclesoak --serve with soak did not start: $(cat "$T/serve.out" "$T/serve.err")"
-"$P9" -s "$addr" -a "$export" --ops 200 --sizes 4096 --op read --path copy \
+"$P9" -s "$addr" -a "$export" --duration 0.3 --sizes 4096 --op read --path copy \
 	--remote-cpu "127.0.0.1:$port" --repeat 2 -o "$T/r.json" >"$T/r.out" 2>"$T/r.err" ||
 	zcb_fail "--remote-cpu paired sweep: $(cat "$T/r.err")"
 jq -e '.cases[0] | [.samples[] | [.soak, .pair]] == [[true,0],[false,0],[true,1],[false,1]] and

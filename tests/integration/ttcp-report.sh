@@ -9,7 +9,7 @@ source "$ZCB_SRCDIR/tests/integration/ttcp-common.sh"
 T=$ZCB_TEST_TMP
 
 tt_recv "$T/r" -c --cpu=procstat,rusage -o "$T/r.json"
-"$TTCP" -t -c --cpu=procstat,rusage -p "$TT_PORT" -m sendfile -l 32768 -n 300 --repeat 3 \
+"$TTCP" -t -c --cpu=procstat,rusage -p "$TT_PORT" -m sendfile -l 32768 --duration 0.3s --repeat 3 \
 	-o "$T/t.json" 127.0.0.1 >"$T/t.txt" 2>&1 || { cat "$T/t.txt"; zcb_fail "transmitter failed"; }
 tt_wait_recv
 [ "$TT_RRC" = 0 ] || { cat "$T/r.txt"; zcb_fail "receiver exit $TT_RRC"; }

@@ -51,17 +51,49 @@ awk -v a="$1" -v b="$2" -v c="$3" -v d="$4" -v e="$5" -v f="$6" \
 [ "$(zcb_json "$T/tcp-r.json" '.cases[0].samples[0].bytes')" = 3000 ] || zcb_fail "receiver request bytes"
 grep -q "^ttcp-t: latency us: mean .* p50 .* p99 .* p99.9 .* max " "$T/tcp-t.txt" || zcb_fail "latency line"
 
-# larger sizes, 4 in flight, CPU per transaction on both ends
-rr burst 2000 -c --cpu=procstat -- --rr --rr-size 100,3000 --burst 4 -c --cpu=procstat
+# larger sizes, 4 in flight: exact counts (a count-based run, so it
+# claims nothing about CPU: on a fast box it is over within a tick)
+rr burst 2000 -- --rr --rr-size 100,3000 --burst 4
 j=$T/burst-t.json
 [ "$(zcb_json "$T/burst-r.json" '.cases[0].samples[0].bytes')" = 200000 ] || zcb_fail "burst: request bytes"
 [ "$(zcb_json "$j" '.cases[0].params.burst')" = 4 ] || zcb_fail "burst in params"
+
+# CPU per transaction on both ends, from a run that lasts by time: 1 s
+# is 200 of /proc/stat's ticks on 2 CPUs, whatever the box's speed
+tt_recv "$T/bcpu-r" --rr -c --cpu=procstat -o "$T/bcpu-r.json"
+timeout 60 "$TTCP" -t -p "$TT_PORT" --duration 1s --rr --rr-size 100,3000 --burst 4 -c --cpu=procstat \
+	-o "$T/bcpu-t.json" 127.0.0.1 >"$T/bcpu-t.txt" 2>&1 ||
+	{ cat "$T/bcpu-t.txt" "$T/bcpu-r.txt"; zcb_fail "burst cpu: transmitter failed"; }
+tt_wait_recv
+[ "$TT_RRC" = 0 ] || { cat "$T/bcpu-r.txt"; zcb_fail "burst cpu: receiver exit $TT_RRC"; }
+j=$T/bcpu-t.json
 for k in sd_local_us_per_tx sd_remote_us_per_tx; do
-	[ "$(zcb_json "$j" ".cases[0].samples[0].metrics.$k > 0")" = true ] || zcb_fail "$k missing"
+	[ "$(zcb_json "$j" ".cases[0].samples[0].metrics.$k > 0")" = true ] ||
+		{ cat "$T/bcpu-t.txt"; zcb_fail "$k missing: $(jq -c '.cases[0].samples[0].cpu' "$j")"; }
 done
-[ "$(zcb_json "$T/burst-r.json" '.cases[0].samples[0].metrics.sd_local_us_per_tx > 0')" = true ] ||
-	zcb_fail "receiver's CPU per transaction"
-grep -q "^ttcp-t: cpu per transaction: box .* us" "$T/burst-t.txt" || zcb_fail "CPU per transaction line"
+[ "$(zcb_json "$T/bcpu-r.json" '.cases[0].samples[0].metrics.sd_local_us_per_tx > 0')" = true ] ||
+	{ cat "$T/bcpu-r.txt"; zcb_fail "receiver's CPU per transaction"; }
+grep -q "^ttcp-t: cpu per transaction: box [0-9.]* us" "$T/bcpu-t.txt" || zcb_fail "CPU per transaction line"
+
+# a window too short for /proc/stat's ticks is said to be, never "0.00
+# us": 100 transactions last a few ms here, so most land no busy tick
+for i in 1 2 3; do
+	tt_recv "$T/short$i-r" --rr -c --cpu=procstat -o "$T/short$i-r.json"
+	timeout 60 "$TTCP" -t -p "$TT_PORT" -n 100 --rr -c --cpu=procstat -o "$T/short$i-t.json" 127.0.0.1 \
+		>"$T/short$i-t.txt" 2>&1 || { cat "$T/short$i-t.txt"; zcb_fail "short cpu: transmitter failed"; }
+	tt_wait_recv
+	for f in "$T/short$i-t.txt" "$T/short$i-r.txt"; do
+		! grep -q "cpu per transaction: .*[^0-9.]0\.00 us" "$f" ||
+			{ cat "$f"; zcb_fail "a zero CPU figure from a window without ticks"; }
+		if grep -q "cpu per transaction: box not measured" "$f"; then
+			grep -Eq "procstat unavailable: below its resolution: not one tick in a|note: below its resolution: not one busy tick of" "$f" ||
+				{ cat "$f"; zcb_fail "not measured, and not said why"; }
+		fi
+	done
+	# the document names the meter's step in this window
+	jq -e '.cases[0].samples[0].cpu.local[0].resolution_pct >= 0' "$T/short$i-t.json" >/dev/null ||
+		zcb_fail "resolution_pct missing: $(jq -c '.cases[0].samples[0].cpu' "$T/short$i-t.json")"
+done
 
 # TCP_CRR: a connection per transaction
 rr crr 300 -- --crr

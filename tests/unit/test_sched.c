@@ -635,6 +635,7 @@ static void not_permitted(void)
 		if (!ok)
 			fprintf(stderr, "why: %s\n", set.why[0]);
 		meterset_start(&set);
+		usleep(50000); /* ticks for procstat (none: not a figure) */
 		n = meterset_stop(&set, s);
 		ok = ok && n == 2 && !s[0].ok && s[0].why[0] && s[1].ok;
 		meterset_close(&set);
