@@ -141,6 +141,7 @@ void out_cpu(const char *side, const struct cfg *c, const struct sample *s,
 	const struct cpu_sample *r = NULL;
 	int trans = sample_trans_part(s) != NULL;
 	double bytes = trans ? 0 : (double)s->bytes; /* --rr: per tx */
+	char lsd[32], rsd[32];
 	int i;
 
 	if (!c->com.cpu)
@@ -174,22 +175,21 @@ void out_cpu(const char *side, const struct cfg *c, const struct sample *s,
 	}
 	if (trans)
 		return; /* rr_out.c: CPU per transaction */
+	meter_sd_text(lsd, sizeof(lsd), meter_service_demand(l, bytes));
 	if (same_box)
-		fprintf(ttcp_out, "ttcp-%s: cpu box %.1f%%, sd %.3f us/KB (%s; both ends on this box)\n",
-			side, l->busy_pct, meter_service_demand(l, bytes),
-			l->meter);
+		fprintf(ttcp_out, "ttcp-%s: cpu box %.1f%%, sd %s us/KB (%s; both ends on this box)\n",
+			side, l->busy_pct, lsd, l->meter);
 	else if (r)
-		fprintf(ttcp_out, "ttcp-%s: cpu local %.1f%% remote %.1f%%, sd local %.3f remote %.3f us/KB (%s/%s)\n",
-			side, l->busy_pct, r->busy_pct,
-			meter_service_demand(l, bytes),
-			meter_service_demand(
-				r, (double)(rep->bytes - rep->omit_bytes)),
-			l->meter,
-			r->meter);
+		fprintf(ttcp_out, "ttcp-%s: cpu local %.1f%% remote %.1f%%, sd local %s remote %s us/KB (%s/%s)\n",
+			side, l->busy_pct, r->busy_pct, lsd,
+			meter_sd_text(rsd, sizeof(rsd),
+				      meter_service_demand(
+					      r, (double)(rep->bytes -
+							  rep->omit_bytes))),
+			l->meter, r->meter);
 	else
-		fprintf(ttcp_out, "ttcp-%s: cpu local %.1f%%, sd local %.3f us/KB (%s); remote: %s\n",
-			side, l->busy_pct, meter_service_demand(l, bytes),
-			l->meter, why_none);
+		fprintf(ttcp_out, "ttcp-%s: cpu local %.1f%%, sd local %s us/KB (%s); remote: %s\n",
+			side, l->busy_pct, lsd, l->meter, why_none);
 }
 
 json_t *out_sample(struct res_doc *d, const struct cfg *c,

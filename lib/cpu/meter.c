@@ -523,6 +523,15 @@ void meter_put_per_cpu(struct res_doc *d, json_t *sample, const char *side,
 	res_sample_set(sample, name, meter_per_cpu_s(&s[prim], work));
 }
 
+const char *meter_sd_text(char *buf, size_t len, double sd)
+{
+	if (isfinite(sd))
+		snprintf(buf, len, "%.3f", sd);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
 void meter_put_metric(struct res_doc *d, json_t *sample, const char *unit,
 		      int metered, const char *name, double v)
 {
@@ -533,6 +542,7 @@ void meter_print(FILE *f, const char *side, const struct cpu_sample *s,
 		 int n, double bytes)
 {
 	const struct meter_ops *o;
+	char sdb[32];
 	int i, k;
 
 	for (i = 0; i < n; i++) {
@@ -550,8 +560,10 @@ void meter_print(FILE *f, const char *side, const struct cpu_sample *s,
 			s[i].meter, s[i].busy_pct, s[i].ncpu,
 			s[i].ncpu == 1 ? "" : "s");
 		if (bytes > 0)
-			fprintf(f, "  sd %.3f us/KB",
-				meter_service_demand(&s[i], bytes));
+			fprintf(f, "  sd %s us/KB",
+				meter_sd_text(sdb, sizeof(sdb),
+					      meter_service_demand(&s[i],
+								   bytes)));
 		if (o && o->print)
 			o->print(f, side, &s[i]);
 		fputc('\n', f);

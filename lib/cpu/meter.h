@@ -404,6 +404,10 @@ void meter_put_metric(struct res_doc *d, json_t *sample, const char *unit,
 void meter_add_raw(json_t *sample, const char *side,
 		   const struct cpu_sample *s, int n);
 
+/* A service demand as printed: "%.3f", or "-" when there is none (the
+ * meter's line or note says why). buf has at least 16 bytes. */
+const char *meter_sd_text(char *buf, size_t len, double sd);
+
 /*
  * Print a CPU block, one line per meter:
  *   "  cpu local  soak      12.3%  (sd 1.234 us/KB)  ..."

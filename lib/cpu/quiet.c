@@ -65,6 +65,7 @@ void quiet_figures(const struct procstat_snap *a,
 		s->others_pct = s->outside_pct = NAN;
 		return;
 	}
+	s->tick_pct = 100 / tot;
 	s->steal_pct = 100 * delta(a->total, b->total, PS_STEAL) / tot;
 	s->task_pct = 100 *
 		      (delta(a->total, b->total, PS_USER) +
@@ -169,15 +170,25 @@ void quiet_use_sched(struct quiet_sample *s, const struct cpu_sample *c)
 	outside(s);
 }
 
+/* Seen in at least two of the window's ticks (a sched figure is exact). */
+static int two_ticks(const struct quiet_sample *s, double pct, int ticked)
+{
+	return !ticked || !(s->tick_pct > 0) || pct >= 1.5 * s->tick_pct;
+}
+
 int quiet_disturbed(const struct quiet_sample *s, double steal_max,
 		    double outside_max, char *why, size_t len)
 {
-	if (s->ok && s->steal_pct > steal_max) {
+	int ticked = !s->from || strcmp(s->from, "sched");
+
+	if (s->ok && s->steal_pct > steal_max &&
+	    two_ticks(s, s->steal_pct, 1)) {
 		snprintf(why, len, "steal %.1f%% of the box > %g%%",
 			 s->steal_pct, steal_max);
 		return 1;
 	}
-	if (s->ok && isfinite(s->outside_pct) && s->outside_pct > outside_max) {
+	if (s->ok && isfinite(s->outside_pct) && s->outside_pct > outside_max &&
+	    two_ticks(s, s->outside_pct, ticked)) {
 		snprintf(why, len,
 			 "processes outside the run took %.1f%% of the box > %g%% (%s)",
 			 s->outside_pct, outside_max, s->from);
@@ -203,6 +214,8 @@ json_t *quiet_json(const struct quiet_sample *s)
 	json_object_set_new(j, "task_pct", num_or_null(s->ok ? s->task_pct : NAN));
 	json_object_set_new(j, "run_pct",
 			    num_or_null(s->self_pct + s->run_pct));
+	if (s->ok && s->tick_pct > 0)
+		json_object_set_new(j, "resolution_pct", json_real(s->tick_pct));
 	return j;
 }
 

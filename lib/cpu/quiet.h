@@ -53,6 +53,9 @@ struct quiet_sample {
 				 * without it */
 	double outside_pct;	/* what the run did not take: NAN unknown */
 	const char *from;	/* "sched" or "procstat": outside's source */
+	double tick_pct;	/* one /proc/stat tick of the window, % of
+				 * the box: a figure of one tick (a daemon's
+				 * wakeup caught by the tick) never disturbs */
 };
 
 /* A window of this box. */
@@ -91,7 +94,8 @@ double quiet_process_cpu_s(void);
 /* The sched meter ran: outside from its other share. */
 void quiet_use_sched(struct quiet_sample *s, const struct cpu_sample *sched);
 /* 1 when the sample is past the limits (why: "steal 3.1% > 2%"), else
- * 0; an unknown figure never disturbs. */
+ * 0; an unknown figure never disturbs, nor does a tick-counted one under
+ * two ticks (in a window of 20 ticks one tick is 5% of the box). */
 int quiet_disturbed(const struct quiet_sample *s, double steal_max,
 		    double outside_max, char *why, size_t len);
 /* The sample's "quiet" object: steal_pct, outside_pct (null: unknown),

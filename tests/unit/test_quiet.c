@@ -65,6 +65,22 @@ static void figures(void)
 	quiet_figures(&a, &b, -1, -1, 5, &s);
 	T_CHECK(isnan(s.outside_pct));
 	T_CHECK(quiet_disturbed(&s, 5, 0, why, sizeof(why)) == 0);
+	/* a short window of 10 ticks: one other process's tick is 10% of
+	 * the box, past 5%, yet one tick is a daemon's wakeup caught, not a
+	 * disturbance; two of them are */
+	line(&a, 0, 0, 0, 0, 0);
+	line(&b, 4, 0, 0, 6, 0);
+	quiet_figures(&a, &b, 3, 1, 0.05, &s);
+	T_NEAR(s.tick_pct, 10, 1e-9);
+	T_NEAR(s.outside_pct, 10, 1e-9);
+	T_CHECK(quiet_disturbed(&s, 2, 5, why, sizeof(why)) == 0);
+	quiet_figures(&a, &b, 2, 2, 0.05, &s);
+	T_CHECK(quiet_disturbed(&s, 2, 5, why, sizeof(why)) == 1);
+	/* the sched meter's share is exact: no tick rule */
+	quiet_figures(&a, &b, 3, 1, 0.05, &s);
+	quiet_use_sched(&s, &(struct cpu_sample){.ok = 1, .sched = {.other_pct = 8}});
+	T_STREQ(s.from, "sched");
+	T_CHECK(quiet_disturbed(&s, 2, 5, why, sizeof(why)) == 1);
 	/* no time between the readings: nothing known */
 	quiet_figures(&a, &a, 0, 0, 0, &s);
 	T_CHECK(!s.ok && quiet_disturbed(&s, 0, 0, why, sizeof(why)) == 0);
