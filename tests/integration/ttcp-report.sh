@@ -34,7 +34,7 @@ res=$(zcb_json "$j" '.cases[0].params | [.method, .recv_method, .size, .proto, .
 
 # a plain-ttcp receiver: no report, the transmitter says so, still ok
 tt_recv "$T/p" --no-report
-"$TTCP" -t -c --cpu=procstat -p "$TT_PORT" -n 100 --report-timeout 3s -o "$T/p.json" 127.0.0.1 >"$T/pt.txt" 2>&1 ||
+"$TTCP" -t -c --cpu=procstat -p "$TT_PORT" --duration 0.3s --report-timeout 3s -o "$T/p.json" 127.0.0.1 >"$T/pt.txt" 2>&1 ||
 	{ cat "$T/pt.txt"; zcb_fail "transmitter against plain receiver"; }
 tt_wait_recv
 grep -q "no report: the receiver .*plain ttcp" "$T/pt.txt" || zcb_fail "no-report not said"
