@@ -93,7 +93,7 @@ void procstat_delta(const struct procstat_snap *a,
 	if (empty)
 		tot = 1;
 	/* one tick's share of this window; 0 for a window without a tick
-	 * (which procstat_below_resolution refuses) */
+	 * (which procstat_resolution marks unavailable) */
 	out->resolution_pct = empty ? 0 : 100 / tot;
 	out->user_pct = 100 * d(a->total, b->total, PS_USER) / tot;
 	out->nice_pct = 100 * d(a->total, b->total, PS_NICE) / tot;
