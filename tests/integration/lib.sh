@@ -63,12 +63,89 @@ zcb_cleanup() {
 		kill -KILL "$pid" 2>/dev/null || true
 	done
 	rm -rf "$ZCB_TEST_TMP"
+	# leave the box (below) after every process the test started is gone
+	if [ "${ZCB_BOX_IN:-}" = $$ ]; then
+		[ "$(cat "$ZCB_BOX_DIR/alone.d/pid" 2>/dev/null)" != $$ ] || rm -rf "$ZCB_BOX_DIR/alone.d"
+		rm -f "$ZCB_BOX_DIR/run.$$"
+	fi
 }
 trap zcb_cleanup EXIT
 trap 'exit 130' INT TERM
 
 zcb_on_exit() { ZCB_CLEANUPS+=("$1"); } # run a command at exit
 zcb_track() { ZCB_PIDS+=("$1"); }	 # stop this PID at exit
+
+# The box. make -j runs tests beside each other; a test that measures the
+# whole box (an idle box, one busy CPU) would read its neighbours and
+# skip, or worse. Every test registers in ZCB_BOX_DIR (a file named by its
+# PID; a process the test starts that sources this again is part of it:
+# ZCB_BOX_IN), and `zcb_alone` takes the box: it marks it taken (a
+# directory made atomically, holding its PID), so tests that start later
+# wait at registration, then waits for the tests already running to end.
+# Each wait has a deadline; a mark or registration whose PID is gone
+# (a test killed by -9) is cleared. Registration comes before the look at
+# the mark, so a test either sees the mark or is seen by zcb_alone.
+ZCB_BOX_DIR="${TMPDIR:-/tmp}/zcbench-tests.box"
+zcb_box_clear() { # remove registrations and a mark whose PID is gone
+	local f pid
+	for f in "$ZCB_BOX_DIR"/run.*; do
+		[ -e "$f" ] || continue
+		pid=${f##*/run.}
+		kill -0 "$pid" 2>/dev/null || rm -f "$f"
+	done
+	pid=$(cat "$ZCB_BOX_DIR/alone.d/pid" 2>/dev/null) || return 0
+	[ -z "$pid" ] || kill -0 "$pid" 2>/dev/null || rm -rf "$ZCB_BOX_DIR/alone.d"
+}
+zcb_box_taken() { # the mark is held by a live test other than this one
+	local pid
+	pid=$(cat "$ZCB_BOX_DIR/alone.d/pid" 2>/dev/null) || return 1
+	[ -n "$pid" ] && [ "$pid" != "$ZCB_BOX_IN" ] && kill -0 "$pid" 2>/dev/null
+}
+zcb_box_enter() {
+	local deadline=$((SECONDS + ${ZCB_BOX_WAIT:-900}))
+	mkdir -p "$ZCB_BOX_DIR" 2>/dev/null || return 0
+	export ZCB_BOX_IN=$$
+	while :; do
+		: >"$ZCB_BOX_DIR/run.$$"
+		zcb_box_taken || return 0
+		rm -f "$ZCB_BOX_DIR/run.$$"
+		if [ $SECONDS -ge $deadline ]; then
+			echo "note: the box was still taken by test $(cat "$ZCB_BOX_DIR/alone.d/pid" 2>/dev/null) after ${ZCB_BOX_WAIT:-900} s; running beside it" >&2
+			: >"$ZCB_BOX_DIR/run.$$"
+			return 0
+		fi
+		sleep 0.2
+		zcb_box_clear
+	done
+}
+# zcb_alone [TIMEOUT_S]: this test has the box to itself from here to its
+# end (no other test of this suite runs), or skips saying what kept it.
+# Call it before any other lock (cs_lock): a test waiting for that lock
+# is registered, so holding it while waiting here would wait on itself.
+zcb_alone() {
+	local deadline=$((SECONDS + ${1:-600})) f others
+	[ "${ZCB_BOX_IN:-}" = $$ ] || zcb_fail "zcb_alone: this test did not register (lib.sh)"
+	until mkdir "$ZCB_BOX_DIR/alone.d" 2>/dev/null; do
+		[ $SECONDS -lt $deadline ] ||
+			zcb_skip "test $(cat "$ZCB_BOX_DIR/alone.d/pid" 2>/dev/null) had the box to itself for ${1:-600} s"
+		sleep 0.2
+		zcb_box_clear
+	done
+	echo $$ >"$ZCB_BOX_DIR/alone.d/pid"
+	while :; do
+		zcb_box_clear
+		others=""
+		for f in "$ZCB_BOX_DIR"/run.*; do
+			[ -e "$f" ] && [ "$f" != "$ZCB_BOX_DIR/run.$$" ] && others+=" ${f##*/run.}"
+		done
+		[ -n "$others" ] || break
+		[ $SECONDS -lt $deadline ] ||
+			zcb_skip "tests$others still ran beside it after ${1:-600} s: it needs the box to itself"
+		sleep 0.2
+	done
+	echo "the box to itself: no other test of this run beside it"
+}
+[ -n "${ZCB_BOX_IN:-}" ] || zcb_box_enter
 
 # zcb_hogs N: N busy loops at nice 0 (processes outside any run: a box
 # that is not quiet), stopped at exit or by zcb_hogs_stop.
