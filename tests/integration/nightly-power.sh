@@ -47,9 +47,17 @@ grep -Eq "^ +[01]/[01] +[01]/[01] +$chg +$chg +ttcp-sf method=write .*\| through
 grep -Eq "^ +[01]/[01] +[01]/[01] +$chg +$chg +chatbench .*\| msgs_per_s$" "$T/out" ||
 	zcb_fail "no chatbench rate row in the table: $(cat "$T/out")"
 for v in nightly before primary history 'history, no rank test'; do
-	grep -Eq "^$v: +finds a 10% loss in [01] of 1 trials; false alarms: [01] of 1 A nights$" "$T/out" ||
+	grep -Eq "^$v: +finds a 10% loss in [01] of 1 trials \\(in every tool: [01]\\); false alarms: [01] of 1 A nights$" "$T/out" ||
 		zcb_fail "no summary line for $v: $(tail -8 "$T/out")"
 done
+# the nightly's line counts the capped night found when it flagged any
+# row, and "in every tool" never more often
+nflag=$(sed -n 's/^night r1.2-c90: exit [01], \([0-9]*\) of.*/\1/p' "$T/out")
+found=$(sed -n 's/^nightly: *finds a 10% loss in \([01]\) of 1 trials (in every tool: \([01]\)).*/\1 \2/p' "$T/out")
+want=0
+[ "${nflag:-0}" -eq 0 ] || want=1
+{ [ "${found% *}" = "$want" ] && [ "${found#* }" -le "$want" ]; } ||
+	zcb_fail "the capped night flagged ${nflag:-?} rows, the line says found/every tool \"$found\": $(tail -8 "$T/out")"
 [ "$(cgs)" = "$before" ] || zcb_fail "a cgroup was left: $(cgs)"
 zcb_ok "nightly --power --tiny: 4 nights through the nightly, the table and a line per judging; no cgroup left"
 
