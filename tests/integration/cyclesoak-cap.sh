@@ -10,7 +10,7 @@ source "$ZCB_SRCDIR/tests/integration/lib.sh"
 source "$ZCB_SRCDIR/tests/integration/cyclesoak-lib.sh"
 zcb_need_root
 zcb_need_cmd jq jq
-zcb_alone
+zcb_alone 600
 cs_lock
 cap=$(zcb_cpu_capped) && zcb_skip "already in a cgroup capped at $cap: this test makes its own cap"
 T=$ZCB_TEST_TMP

@@ -5,7 +5,7 @@
 # accuracy (bench/cyclesoak-accuracy measures that).
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
 source "$ZCB_SRCDIR/tests/integration/cyclesoak-lib.sh"
-zcb_alone
+zcb_alone 600
 cs_lock
 # the soakers leave a CPU cap (cyclesoak-cap.sh), but the busy loop
 # below needs a whole CPU: under a cap of less than one it cannot have it

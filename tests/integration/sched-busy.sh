@@ -18,7 +18,7 @@ CS=$(zcb_bin cyclesoak) || exit 1
 T=$ZCB_TEST_TMP
 NCPU=$(nproc)
 [ "$NCPU" -ge 2 ] || zcb_skip "needs 2 CPUs (one busy, one not)"
-zcb_alone # CPU 0 must be the loop's: no other test of the suite beside it
+zcb_alone 600 # CPU 0 must be the loop's: no other test of the suite beside it
 want=$(awk -v n="$NCPU" 'BEGIN { printf "%.2f", 100 / n }')
 
 # one run: busy self other hardirq cpu0 truth
