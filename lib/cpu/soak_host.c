@@ -128,16 +128,26 @@ static int host_fds(struct host *h)
 	return 0;
 }
 
+/* The .alive lock, held until we exit. A client asking whether a host
+ * lives (soak_host_alive) holds it shared for an instant: a host that
+ * met one would run without it, and every procstat window would then
+ * read the soakers' nice time as load. So try again for a while; only a
+ * lock held longer (another host) is given up on. */
 static int take_alive_lock(void)
 {
 	char p[300];
-	int fd;
+	int fd, i;
 
 	soak_side_path(p, sizeof(p), "alive");
 	fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB)) {
-		close(fd);
+	if (fd < 0)
 		return -1;
+	for (i = 0; flock(fd, LOCK_EX | LOCK_NB); i++) {
+		if (errno != EWOULDBLOCK || i == 250) {
+			close(fd);
+			return -1;
+		}
+		usleep(2000);
 	}
 	return fd;
 }

@@ -117,6 +117,11 @@ soaker_main(struct shm_slot *slot, uint32_t *park, int cpu, pid_t host,
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != host)
 		_exit(1);
+	/* the host's descriptors are not ours: a soaker that outlives a
+	 * SIGKILLed host (SCHED_IDLE, it dies only when it next runs) would
+	 * keep its listening socket taking connects nobody accepts, and its
+	 * .alive lock saying it lives */
+	close_range(3, ~0u, 0);
 	signal(SIGTERM, SIG_DFL);
 	snprintf(name, sizeof(name), "zcb-soak/%d", cpu);
 	prctl(PR_SET_NAME, name);
