@@ -135,6 +135,25 @@ static int descends(const struct node *v, size_t n, size_t i, pid_t top)
 	return p == top;
 }
 
+/*
+ * pid's own stat into *s (NULL: only that pid is there) and, with tree,
+ * every process into *v (free() it; NULL when the scan failed, errno
+ * saying why, or without tree): 0, or -errno when pid cannot be read.
+ */
+static int read_tree(const char *root, pid_t pid, int tree,
+		     struct pidcpu_stat *s, struct node **v, size_t *n)
+{
+	struct pidcpu_stat own;
+	int r = read_stat(root, pid, s ? s : &own);
+
+	*v = NULL;
+	*n = 0;
+	if (r || !tree)
+		return r;
+	*v = scan(root, n);
+	return 0;
+}
+
 int pidcpu_ticks(const char *root, pid_t pid, int tree, uint64_t *ticks,
 		 uint64_t *uticks, int *nproc)
 {
@@ -143,15 +162,12 @@ int pidcpu_ticks(const char *root, pid_t pid, int tree, uint64_t *ticks,
 	size_t n, i;
 	int r;
 
-	r = read_stat(root, pid, &s);
+	r = read_tree(root, pid, tree, &s, &v, &n);
 	if (r)
 		return r;
 	*ticks = all(&s);
 	*uticks = s.utime + s.cutime;
 	*nproc = 1;
-	if (!tree)
-		return 0;
-	v = scan(root, &n);
 	for (i = 0; v && i < n; i++)
 		if (v[i].pid != pid && descends(v, n, i, pid)) {
 			*ticks += v[i].ticks;
@@ -165,15 +181,12 @@ int pidcpu_ticks(const char *root, pid_t pid, int tree, uint64_t *ticks,
 int pidcpu_split(const char *root, pid_t pid, uint64_t *tree,
 		 uint64_t *others)
 {
-	struct pidcpu_stat s;
 	struct node *v;
 	size_t n, i;
-	int r;
+	int r = read_tree(root, pid, 1, NULL, &v, &n);
 
-	r = read_stat(root, pid, &s);
 	if (r)
 		return r;
-	v = scan(root, &n);
 	if (!v)
 		return -errno ? -errno : -ENOMEM;
 	*tree = *others = 0;
