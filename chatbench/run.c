@@ -269,19 +269,13 @@ static void open_series(struct client *k)
 {
 	struct series_cfg sc = {
 		.ncells = 1,
-		.repeat = (int)k->c->cli.repeat,
-		.conf_level = k->c->cli.conf_level,
-		.conf_width = k->c->cli.conf_width,
 		.paired = k->paired,
 		.paired_by = k->paired ? measure_paired_by(k->m) : NULL,
-		.reruns = k->c->cli.reruns,
-		.steal_max = k->c->cli.steal_max,
-		.outside_max = k->c->cli.outside_max,
-		.probe_ms = k->c->cli.probe_ms,
 		.stop = &sig_stop,
 	};
 	char err[256];
 
+	series_cfg_cli(&sc, &k->c->cli);
 	if (series_open(&k->ser, &sc, err, sizeof(err)))
 		die("%s", err);
 }

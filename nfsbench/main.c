@@ -394,17 +394,13 @@ static void run_series(struct runs *rs)
 	const struct cfg *c = rs->c;
 	struct series_cfg sc = {
 		.ncells = c->nsizes * c->nclients,
-		.repeat = c->cli.repeat,
 		.paired = cpuwin_paired(rs->w),
 		.paired_by = cpuwin_paired_by(rs->w),
-		.reruns = c->cli.reruns,
-		.steal_max = c->cli.steal_max,
-		.outside_max = c->cli.outside_max,
-		.probe_ms = c->cli.probe_ms,
 	};
 	struct series ser;
 	char err[1024];
 
+	series_cfg_cli(&sc, &c->cli);
 	if (series_open(&ser, &sc, err, sizeof(err)))
 		die("%s", err);
 	rs->ser = &ser;

@@ -388,15 +388,11 @@ int sweep_run(struct bench *b, struct res_doc *doc)
 	if (sw->n) {
 		struct series_cfg sc = {
 			.ncells = sw->n,
-			.repeat = cfg->repeat,
 			.paired = b->paired,
 			.paired_by = b->paired_by,
-			.reruns = cfg->cli.reruns,
-			.steal_max = cfg->cli.steal_max,
-			.outside_max = cfg->cli.outside_max,
-			.probe_ms = cfg->cli.probe_ms,
 		};
 
+		series_cfg_cli(&sc, &cfg->cli);
 		if (series_open(&ser, &sc, err, sizeof(err)))
 			die("%s", err);
 		sw->ser = &ser;

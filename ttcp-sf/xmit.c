@@ -452,23 +452,16 @@ static void summary(struct xmit *t)
  * a meter here perturbs; the receiver keeps at most TTCP_MAX_SAMPLES. */
 static void open_series(struct xmit *t)
 {
-	const struct cli_common *o = &t->c->com;
 	int paired = cpuwin_paired(&t->w), max = TTCP_MAX_SAMPLES;
 	struct series_cfg sc = {
 		.ncells = 1,
-		.repeat = o->repeat,
-		.conf_level = o->conf_level,
-		.conf_width = o->conf_width,
 		.paired = paired,
 		.paired_by = t->paired_by,
-		.reruns = o->reruns,
-		.steal_max = o->steal_max,
-		.outside_max = o->outside_max,
-		.probe_ms = o->probe_ms,
 		.stop = &sig_stop,
 	};
 	char err[256];
 
+	series_cfg_cli(&sc, &t->c->com);
 	if (paired)
 		max /= 2;
 	if (sc.repeat > max)

@@ -265,17 +265,13 @@ static void open_series(struct runs *rs)
 {
 	struct series_cfg sc = {
 		.ncells = 1,
-		.repeat = cfg.com.repeat,
 		.paired = cpuwin_paired(&rs->w),
 		.paired_by = cpuwin_paired_by(&rs->w),
-		.reruns = cfg.com.reruns,
-		.steal_max = cfg.com.steal_max,
-		.outside_max = cfg.com.outside_max,
-		.probe_ms = cfg.com.probe_ms,
 		.stop = &sig_stop,
 	};
 	char err[256];
 
+	series_cfg_cli(&sc, &cfg.com);
 	if (series_open(&rs->ser, &sc, err, sizeof(err)))
 		die("%s", err);
 }

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include "series.h"
+#include "cli.h"
 #include "meter.h"
 #include "quiet.h"
 #include "stats.h"
@@ -13,6 +14,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+void series_cfg_cli(struct series_cfg *c, const struct cli_common *o)
+{
+	c->repeat = o->repeat;
+	c->conf_level = o->conf_level;
+	c->conf_width = o->conf_width;
+	c->reruns = o->reruns;
+	c->steal_max = o->steal_max;
+	c->outside_max = o->outside_max;
+	c->probe_ms = o->probe_ms;
+}
 
 int series_open(struct series *s, const struct series_cfg *c, char *err,
 		size_t len)

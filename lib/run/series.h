@@ -34,6 +34,7 @@
 #include <signal.h>
 #include <stddef.h>
 
+struct cli_common;
 struct quiet_sample;
 struct stats_ratio;
 
@@ -128,6 +129,10 @@ struct series {
 	struct probe_result probe; /* cfg.probe_ms: the last run's */
 };
 
+/* The settings the common options give (--repeat, --confidence, --reruns,
+ * --disturbance, --probe: lib/core/cli.h) into c; the cells, the pairs
+ * and the stop are the tool's to set. */
+void series_cfg_cli(struct series_cfg *c, const struct cli_common *o);
 /* 0, or -1 with err (a bad setting). */
 int series_open(struct series *s, const struct series_cfg *c, char *err,
 		size_t len);
