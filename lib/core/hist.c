@@ -72,15 +72,23 @@ void hist_free(struct hist *h)
 	h->b = NULL;
 }
 
+/* n more values (their buckets the caller's), summing to sum, from min
+ * to max. */
+static void tally(struct hist *h, uint64_t n, long double sum, uint64_t min,
+		  uint64_t max)
+{
+	h->count += n;
+	h->sum += sum;
+	if (min < h->min)
+		h->min = min;
+	if (max > h->max)
+		h->max = max;
+}
+
 void hist_add(struct hist *h, uint64_t v)
 {
 	h->b[hist_index(v)]++;
-	h->count++;
-	h->sum += (long double)v;
-	if (v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
+	tally(h, 1, (long double)v, v, v);
 }
 
 void hist_merge(struct hist *dst, const struct hist *src)
@@ -91,12 +99,7 @@ void hist_merge(struct hist *dst, const struct hist *src)
 		return;
 	for (i = 0; i < HIST_BUCKETS; i++)
 		dst->b[i] += src->b[i];
-	dst->count += src->count;
-	dst->sum += src->sum;
-	if (src->min < dst->min)
-		dst->min = src->min;
-	if (src->max > dst->max)
-		dst->max = src->max;
+	tally(dst, src->count, src->sum, src->min, src->max);
 }
 
 double hist_mean(const struct hist *h)
@@ -232,13 +235,7 @@ int hist_from_json(struct hist *h, json_t *j, char *err, size_t len)
 	if (add_buckets(NULL, json_object_get(j, "buckets"), count, err, len))
 		return -EINVAL; /* h untouched on a bad document */
 	add_buckets(h, json_object_get(j, "buckets"), count, err, len);
-	if (!count)
-		return 0;
-	h->count += count;
-	h->sum += (long double)json_number_value(sum);
-	if (min < h->min)
-		h->min = min;
-	if (max > h->max)
-		h->max = max;
+	if (count)
+		tally(h, count, (long double)json_number_value(sum), min, max);
 	return 0;
 }
