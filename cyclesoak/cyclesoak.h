@@ -127,6 +127,13 @@ int st_measure_held(struct selftest *s, struct meter_opts *mo, pid_t leader,
  * cpu_box_<meter>_pct; the caller adds its own and files it. */
 json_t *st_meter_sample(struct selftest *s, const char *load,
 			const struct cpu_sample *m, json_t **kase);
+struct stats_ratio;
+/* A paired ratio in a sample: name (the geometric mean), name_min and
+ * name_max (the range of the pairs' ratios). */
+void st_put_ratio(json_t *x, const char *name, const struct stats_ratio *r);
+/* Declare the three metrics st_put_ratio writes, better one way. */
+void st_ratio_metric(struct res_doc *d, const char *name,
+		     enum res_better better);
 
 /* The loads (perturb.c), each in children of the caller: a fixed CPU
  * task on cpu (its seconds), a loopback TCP stream from cpu a to b for

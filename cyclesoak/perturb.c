@@ -313,12 +313,8 @@ static void one_perturb(struct selftest *s, const struct series *ser,
 		   pt->higher);
 	res_metric(s->d, no_name, pt->unit, pt->higher ? RES_HIGHER : RES_LOWER,
 		   pt->higher);
-	res_sample_set(x, "ratio", r.ratio);
-	res_sample_set(x, "ratio_min", r.min);
-	res_sample_set(x, "ratio_max", r.max);
-	res_sample_set(x, "bias", b.ratio);
-	res_sample_set(x, "bias_min", b.min);
-	res_sample_set(x, "bias_max", b.max);
+	st_put_ratio(x, "ratio", &r);
+	st_put_ratio(x, "bias", &b);
 	res_sample_set(x, wo_name, load_median(pt, wo, reps));
 	res_sample_set(x, wi_name, load_median(pt, wi, nm));
 	res_sample_set(x, no_name, load_median(pt, p->none[cell], reps));
@@ -399,11 +395,7 @@ void selftest_perturbation(struct selftest *s)
 	}
 	soak_leave(&cl);
 	if (s->d) {
-		res_metric(s->d, "ratio", "x", RES_HIGHER, 0);
-		res_metric(s->d, "ratio_min", "x", RES_HIGHER, 0);
-		res_metric(s->d, "ratio_max", "x", RES_HIGHER, 0);
-		res_metric(s->d, "bias", "x", RES_LOWER, 0);
-		res_metric(s->d, "bias_min", "x", RES_LOWER, 0);
-		res_metric(s->d, "bias_max", "x", RES_LOWER, 0);
+		st_ratio_metric(s->d, "ratio", RES_HIGHER);
+		st_ratio_metric(s->d, "bias", RES_LOWER);
 	}
 }

@@ -176,9 +176,7 @@ static double one_cost(struct cost *c, const struct series *ser, int cell)
 	kase = res_case(c->s->d, json_pack("{s:s, s:s}", "load", l->load,
 					   "meter", "sched"));
 	x = json_object();
-	res_sample_set(x, "ratio", r.ratio);
-	res_sample_set(x, "ratio_min", r.min);
-	res_sample_set(x, "ratio_max", r.max);
+	st_put_ratio(x, "ratio", &r);
 	res_sample_set(x, "unloaded_rate", mo);
 	res_sample_set(x, "loaded_rate", mi);
 	res_sample_set(x, "events_per_unit", ev);

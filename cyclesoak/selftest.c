@@ -13,6 +13,7 @@
 #include "log.h"
 #include "sig.h"
 #include "soak.h"
+#include "stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -145,6 +146,34 @@ json_t *st_meter_sample(struct selftest *s, const char *load,
 	res_sample_set(x, "cpu_box_pct", m->busy_pct);
 	res_sample_set(x, name, m->busy_pct);
 	return x;
+}
+
+/* A paired ratio's three names: the geometric mean, the smallest and the
+ * largest of the pairs' ratios. */
+static const char *const ratio_sfx[] = {"", "_min", "_max"};
+
+void st_put_ratio(json_t *x, const char *name, const struct stats_ratio *r)
+{
+	const double v[] = {r->ratio, r->min, r->max};
+	char n[64];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(n, sizeof(n), "%s%s", name, ratio_sfx[i]);
+		res_sample_set(x, n, v[i]);
+	}
+}
+
+void st_ratio_metric(struct res_doc *d, const char *name,
+		     enum res_better better)
+{
+	char n[64];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(n, sizeof(n), "%s%s", name, ratio_sfx[i]);
+		res_metric(d, n, "x", better, 0);
+	}
 }
 
 int st_measure_held(struct selftest *s, struct meter_opts *mo, pid_t leader,
