@@ -37,37 +37,33 @@ int chat_thread(void *(*fn)(void *), void *arg, int detached, int big,
 	return 0;
 }
 
-long chat_recv_full(int fd, void *buf, size_t len)
+/* len bytes received (out: sent) whole, or fewer at EOF; -errno. */
+static long chat_full(int fd, char *buf, size_t len, int out)
 {
-	size_t got = 0;
+	size_t done = 0;
 	ssize_t n;
 
-	while (got < len) {
-		n = chat_recv(fd, (char *)buf + got, len - got, 0);
+	while (done < len) {
+		n = out ? chat_send(fd, buf + done, len - done, MSG_NOSIGNAL)
+			: chat_recv(fd, buf + done, len - done, 0);
 		if (n > 0)
-			got += (size_t)n;
-		else if (n == 0)
+			done += (size_t)n;
+		else if (n == 0 && !out)
 			break;
-		else if (errno != EINTR)
+		else if (n < 0 && errno != EINTR)
 			return -errno;
 	}
-	return (long)got;
+	return (long)done;
+}
+
+long chat_recv_full(int fd, void *buf, size_t len)
+{
+	return chat_full(fd, buf, len, 0);
 }
 
 long chat_send_full(int fd, const void *buf, size_t len)
 {
-	size_t put = 0;
-	ssize_t n;
-
-	while (put < len) {
-		n = chat_send(fd, (const char *)buf + put, len - put,
-			      MSG_NOSIGNAL);
-		if (n > 0)
-			put += (size_t)n;
-		else if (n < 0 && errno != EINTR)
-			return -errno;
-	}
-	return (long)put;
+	return chat_full(fd, (char *)buf, len, 1);
 }
 
 void *chat_zalloc(size_t len)
