@@ -34,41 +34,36 @@ uint32_t rr_stamp_get(const unsigned char *b, size_t size)
 	return v;
 }
 
-ssize_t rr_read_full(int fd, void *buf, size_t len)
-{
-	size_t got = 0;
-	ssize_t n;
-
-	while (got < len) {
-		n = read(fd, (char *)buf + got, len - got);
-		if (n == 0)
-			break;
-		if (n > 0) {
-			got += (size_t)n;
-			continue;
-		}
-		if (errno == EINTR && !sig_stop)
-			continue;
-		return errno == EAGAIN ? -ETIMEDOUT : -errno;
-	}
-	return (ssize_t)got;
-}
-
-ssize_t rr_write_full(int fd, const void *buf, size_t len)
+/* len bytes read (out: sent) whole, or fewer at EOF; -errno, -ETIMEDOUT
+ * when the socket's timeout passed, -EIO when a send moved nothing; a
+ * signal that stops the run ends it. */
+static ssize_t rr_full(int fd, char *buf, size_t len, int out)
 {
 	size_t done = 0;
 	ssize_t n;
 
 	while (done < len) {
-		n = send(fd, (const char *)buf + done, len - done,
-			 MSG_NOSIGNAL);
+		n = out ? send(fd, buf + done, len - done, MSG_NOSIGNAL)
+			: read(fd, buf + done, len - done);
 		if (n > 0) {
 			done += (size_t)n;
 			continue;
 		}
+		if (n == 0 && !out)
+			break;
 		if (n < 0 && errno == EINTR && !sig_stop)
 			continue;
 		return n == 0 ? -EIO : errno == EAGAIN ? -ETIMEDOUT : -errno;
 	}
 	return (ssize_t)done;
+}
+
+ssize_t rr_read_full(int fd, void *buf, size_t len)
+{
+	return rr_full(fd, buf, len, 0);
+}
+
+ssize_t rr_write_full(int fd, const void *buf, size_t len)
+{
+	return rr_full(fd, (char *)buf, len, 1);
 }
