@@ -172,6 +172,7 @@ static void fill(struct sample *s, const struct run *u, struct xfer *main,
 	if (bidir) {
 		p->rev_bytes = (uint64_t)(main_is_rx ? u->sent : u->got);
 		p->rev_elapsed_s = (main_is_rx ? u->tx_end : u->rx_end) - u->t0;
+		rate_other_way(s, p->rev_bytes, p->rev_elapsed_s);
 	}
 }
 
@@ -288,9 +289,9 @@ static int dir_rcv(struct rcv *r, const struct rcv_open *o, struct sample *s)
 	rate_keep_stop(&pk);
 	cpuwin_stop(&r->w, &s->cpu, NULL, 0);
 	tcp_done(s, 0);
-	fill(s, &u, st->bidir ? u.rx : u.tx, st->bidir, st->bidir);
-	if (st->rate > 0)
+	if (st->rate > 0) /* before fill, which gives it the other way */
 		rate_add(s, st->rate, PACED_KERNEL);
+	fill(s, &u, st->bidir ? u.rx : u.tx, st->bidir, st->bidir);
 	xfer_close(u.tx);
 	if (u.rx)
 		xfer_close(u.rx);

@@ -4,7 +4,6 @@
  * the lines, the params, the document and the hello.
  */
 #include "config.h"
-#include "dir.h"
 #include "log.h"
 #include "rate.h"
 #include "resrate.h"
@@ -69,12 +68,22 @@ static double bps(uint64_t n, double secs)
 	return secs > 0 ? (double)n / secs : 0;
 }
 
+void rate_other_way(struct sample *s, uint64_t bytes, double secs)
+{
+	struct rate_part *p = rate_of(s);
+
+	if (!p)
+		return;
+	p->has_rev = 1;
+	p->rev_bps = bps(bytes, secs);
+}
+
 /* The rate the other way of --bidir went (NAN without one). */
 static double rev_achieved(const struct sample *s)
 {
-	const struct dir_part *d = dir_part_of(s);
+	const struct rate_part *p = rate_of(s);
 
-	return d && d->dir == 2 ? bps(d->rev_bytes, d->rev_elapsed_s) : NAN;
+	return p->has_rev ? p->rev_bps : NAN;
 }
 
 /* One direction's "achieved 124.9 MB/s (-0.1%)", and the miss. */

@@ -23,6 +23,8 @@
 struct rate_part {
 	double target;	/* the sample's bytes/s (all its flows) */
 	int paced_by;	/* enum rate_pacer (frame.h) */
+	int has_rev;	/* --bidir: the other way's rate is known */
+	double rev_bps;	/* and its achieved bytes/s */
 };
 static inline struct rate_part *rate_of(const struct sample *s)
 {
@@ -30,6 +32,9 @@ static inline struct rate_part *rate_of(const struct sample *s)
 }
 /* The part of a sample sent at target bytes/s, paced by paced_by. */
 struct rate_part *rate_add(struct sample *s, double target, int paced_by);
+/* --bidir: the other way moved bytes in secs; a sample without a rate
+ * part (unpaced) keeps nothing. */
+void rate_other_way(struct sample *s, uint64_t bytes, double secs);
 
 /* The sample's target from a rate R: R itself, or with per_flow each
  * of the flows' (N times R). */

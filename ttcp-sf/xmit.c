@@ -255,11 +255,11 @@ static void run_sample(struct xmit *t, int idx, struct sample *s)
 	const struct cfg *c = t->c;
 
 	ttcp_ival_start(c, "t", idx, c->rr != 0);
-	t->mode->xmit(t, s);
-	if (c->rate > 0)
+	if (c->rate > 0) /* before the run: --bidir gives it the other way */
 		rate_add(s, rate_sample_target(c->rate, c->rate_per_flow,
 					       c->flows),
 			 c->udp ? PACED_APP : PACED_KERNEL);
+	t->mode->xmit(t, s);
 	s->intervals = ttcp_ival_stop(sample_count(s));
 }
 

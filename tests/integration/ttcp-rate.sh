@@ -120,7 +120,17 @@ grep -q "^ttcp-r: rate: .*MISSED" "$T/miss-r.txt" || { cat "$T/miss-r.txt"; zcb_
 zcb_json "$T/miss-t.json" '.warnings[]' | grep -q "missed its target rate" || zcb_fail "miss: no warning"
 zcb_ok "a target beyond the box: missed, said and recorded"
 
-# the tables: the rate in the title, a miss marked and footnoted
+# --bidir: both ends say and record the other way's rate too (what it
+# achieved is the box's business: only that it is there)
+tt_two bidir -- -l 32768 --duration 1s --bidir --rate 200M
+for side in t r; do
+	grep -q "^ttcp-$side: rate: other way achieved [0-9.]* MB/s" "$T/bidir-$side.txt" ||
+		{ cat "$T/bidir-$side.txt"; zcb_fail "--bidir: $side has no line for the other way"; }
+	[ "$(zcb_json "$T/bidir-$side.json" '.cases[0].samples[0].rate.rev_achieved_MBps > 0')" = true ] ||
+		zcb_fail "--bidir: $side recorded no rate for the other way"
+done
+zcb_ok "--bidir: the other way's rate said and recorded at both ends"
+
 "$ZR" table --layout zc-vs-copy "$T/miss-t.json" >"$T/miss-table.txt" || zcb_fail "zcbreport on the miss"
 grep -q "^Copy against zero-copy: ttcp-sf at 10Tbit/s$" "$T/miss-table.txt" || { cat "$T/miss-table.txt"; zcb_fail "miss: the title has no rate"; }
 grep -qE "^[^ ]+ +write +[-0-9.%]+ +- +[0-9.]+\*\$" "$T/miss-table.txt" || { cat "$T/miss-table.txt"; zcb_fail "miss: MB/s not marked"; }
