@@ -37,8 +37,11 @@ static const struct rcmd cmds[] = {
 	 "baseline of the others), seed tables, plots, hosts.\n",
 	 cmd_html},
 	{"plan", "[options] BASE", "runs needed to find a 5% change", RC_PLAN,
-	 "usage: zcbreport plan [options] BASE\n",
-	 "The runs each case of BASE needs to find the change.\n", cmd_plan},
+	 "usage: zcbreport plan [options] BASE\n"
+	 "       zcbreport plan [options] --history NIGHT NIGHT NIGHT...\n",
+	 "The runs each case of BASE needs to find the change; with\n"
+	 "--history, what the nightly finds against its nights and what\n"
+	 "it would need.\n", cmd_plan},
 	{"trend", "[options] NIGHT...", "where each metric shifted", RC_TREND,
 	 "usage: zcbreport trend [options] NIGHT...\n",
 	 "The nights oldest first; change points by E-divisive means.\n",

@@ -87,6 +87,10 @@ static const struct ropt ropts[] = {
 	{C, 0, "history", NULL, RO_SET, F(history), 0, 0, 0,
 	 "the paths are the baseline's nights (3 or more,\n"
 	 "oldest first), then NEW: judged against their spread"},
+	{N, 0, "history", NULL, RO_SET, F(history), 0, 0, 0,
+	 "the paths are the nightly's nights (3 or more, oldest\n"
+	 "first): what its verdict finds against them, and the\n"
+	 "runs a night and nights of history the change needs"},
 	{C, 0, "no-probe", NULL, RO_SET, F(no_probe), 0, 0, 0,
 	 "--history: judge the figures as measured, not\n"
 	 "adjusted for the samples' box probe (--probe)"},

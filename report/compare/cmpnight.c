@@ -131,3 +131,16 @@ double cmp_night_detectable(const struct cmp_night *n, double alpha,
 		l = log1p(floor) + tp * n->sd;
 	return stats_gsl_error() ? NAN : expm1(l);
 }
+
+double cmp_night_plan(double between2, double run_var, double r, size_t h,
+		      double alpha, double power, double floor)
+{
+	struct cmp_night n = {.k = h, .df = (double)h - 1};
+	double v = between2 + run_var / r;
+
+	if (h < CMP_MIN_NIGHTS || !(r >= 1) || !(between2 >= 0) ||
+	    !(run_var >= 0) || !isfinite(v))
+		return NAN;
+	n.sd = sqrt(v * (1 + 1 / (double)h));
+	return cmp_night_detectable(&n, alpha, power, floor);
+}

@@ -72,4 +72,18 @@ int cmp_night_test(const double *m, const double *w, size_t k, double x,
 double cmp_night_detectable(const struct cmp_night *n, double alpha,
 			    double power, double floor);
 
+/*
+ * What a nightly of r runs a night, judged against h nights of history,
+ * finds (zcbreport plan --history), from the noise its nights showed:
+ * between2, the variance of a night's log figure beyond what its runs
+ * explain, and run_var, one run's variance on logs. A night's figure
+ * then varies by v = between2 + run_var / r, and the test above sees
+ * sd = sqrt(v (1 + 1/h)) (the new night's v, the mean's v / h) on
+ * h - 1 degrees of freedom: the smallest change found, as
+ * cmp_night_detectable gives it. NAN for h < CMP_MIN_NIGHTS, r < 1 or a
+ * variance that is negative or not finite.
+ */
+double cmp_night_plan(double between2, double run_var, double r, size_t h,
+		      double alpha, double power, double floor);
+
 #endif

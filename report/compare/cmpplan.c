@@ -8,7 +8,7 @@
  * baseline's rounds of the suite), the rounds that make, up to --cap.
  */
 #include "config.h"
-#include "cmp.h"
+#include "judge.h"
 #include "esc.h"
 #include "log.h"
 
@@ -150,6 +150,10 @@ int cmd_plan(const struct rcmd *self, int argc, char **argv)
 	char em[256];
 
 	ropt_parse(self, argc, argv, &c.o);
+	if (c.o.history) {
+		tbl_free(t);
+		return cmp_plan_history(&c);
+	}
 	if (c.o.npaths < 1)
 		die_usage("plan: give the baseline (files or directories)");
 	f.where = c.o.where;

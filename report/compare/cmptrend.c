@@ -13,7 +13,7 @@
 #include "config.h"
 #include "edivisive.h"
 #include "esc.h"
-#include "judge.h"
+#include "cmpnights.h"
 #include "log.h"
 #include "primary.h"
 
@@ -28,8 +28,7 @@
 
 struct trend {
 	struct cmp_cfg c;      /* with the nights */
-	struct res_pool *set;  /* [n] a night each */
-	struct cmp_state st;   /* the keys */
+	struct cmp_nights ns;  /* the nights and their keys */
 	size_t series, points; /* series searched, change points found */
 	size_t few;	       /* series too short */
 };
@@ -46,29 +45,9 @@ static const char *night_name(const struct trend *t, size_t i, char *b,
 	for (s = e; s > p && s[-1] != '/'; s--)
 		;
 	snprintf(raw, sizeof(raw), "%s@%.*s",
-		 t->set[i].ndocs ? t->set[i].docs[0].label : "?", (int)(e - s),
+		 t->ns.set[i].ndocs ? t->ns.set[i].docs[0].label : "?", (int)(e - s),
 		 s);
 	return esc_text(b, l, raw);
-}
-
-/* A key's values of metric, each with its night (the base side). */
-static void key_values(const struct trend *t, const struct ckey *k,
-		       const char *metric, struct kfig *f)
-{
-	size_t i, j, n0;
-	int night;
-
-	for (i = 0; i < k->n[0]; i++) {
-		night = cmp_night_of(&t->c, k->c[0][i]);
-		n0 = f->n;
-		res_case_values(k->c[0][i]->kase, metric, &f->x, &f->n,
-				&f->cap);
-		for (j = n0; j < f->n; j++) {
-			f->night = res_grow(f->night, &f->ncap, j,
-					    sizeof(*f->night));
-			f->night[j] = night;
-		}
-	}
 }
 
 /* The geometric mean of z[a, b), as a figure. */
@@ -91,7 +70,7 @@ static void print_point(const struct trend *t, const struct ckey *k,
 	size_t a = i ? cp[i - 1].at : 0, b = cp[i].at;
 	size_t e = i + 1 < np ? cp[i + 1].at : n;
 	double before = level(z, a, b), after = level(z, b, e);
-	int better = res_pool_better(&t->set[t->c.nnights - 1], metric);
+	int better = res_pool_better(&t->ns.set[t->c.nnights - 1], metric);
 	char ek[1024], em[256], en[600], eu[128], vb[32], va[32];
 
 	fmt_auto(vb, sizeof(vb), before);
@@ -102,7 +81,7 @@ static void print_point(const struct trend *t, const struct ckey *k,
 	       esc_text(em, sizeof(em), metric), which[b] + 1,
 	       night_name(t, (size_t)which[b], en, sizeof(en)), vb, va,
 	       esc_text(eu, sizeof(eu),
-			res_pool_unit(&t->set[t->c.nnights - 1], metric)),
+			res_pool_unit(&t->ns.set[t->c.nnights - 1], metric)),
 	       (after / before - 1) * 100,
 	       !better				  ? ""
 	       : (after < before) == (better > 0) ? ", worse"
@@ -114,7 +93,7 @@ static void print_point(const struct trend *t, const struct ckey *k,
 static void trend_series(struct trend *t, const struct ckey *k,
 			 const char *metric)
 {
-	const struct res_pool *s = &t->set[t->c.nnights - 1];
+	const struct res_pool *s = &t->ns.set[t->c.nnights - 1];
 	struct ediv_cfg ec = {TREND_SIDE, t->c.o.alpha, TREND_PERMS, 0};
 	struct ediv_point cp[TREND_MAXCP];
 	double *z = calloc(2 * t->c.nnights + 1, sizeof(*z));
@@ -123,7 +102,7 @@ static void trend_series(struct trend *t, const struct ckey *k,
 
 	if (!z || !which)
 		abort();
-	key_values(t, k, metric, &f);
+	cmp_key_night_values(&t->c, k, metric, &f);
 	n = cmp_nights_figures(&t->c, k, metric, res_pool_is_rate(s, metric),
 			       &f, z, z + t->c.nnights, which);
 	np = n >= 2 * TREND_SIDE
@@ -150,43 +129,15 @@ static void trend_keys(struct trend *t)
 {
 	size_t k, m;
 
-	for (k = 0; k < t->st.nkeys; k++) {
-		const struct ckey *key = &t->st.keys[k];
+	for (k = 0; k < t->ns.st.nkeys; k++) {
+		const struct ckey *key = &t->ns.st.keys[k];
 
-		for (m = 0; m < t->st.nmetrics; m++)
+		for (m = 0; m < t->ns.st.nmetrics; m++)
 			if (t->c.o.nmetrics || t->c.o.judge != CJ_PRIMARY ||
 			    res_metric_primary(key->c[0][0]->doc->tool,
-					       t->st.metrics[m]))
-				trend_series(t, key, t->st.metrics[m]);
+					       t->ns.st.metrics[m]))
+				trend_series(t, key, t->ns.st.metrics[m]);
 	}
-}
-
-/* Load every night, its cases into one selection; 0, or 2 (said). */
-static int trend_load(struct trend *t, struct res_sel *all)
-{
-	struct res_filter f = {.where = t->c.o.where, .nwhere = t->c.o.nwhere};
-	struct res_sel one;
-	size_t i, j, bad = 0;
-
-	t->set = calloc((size_t)t->c.o.npaths, sizeof(*t->set));
-	if (!t->set)
-		abort();
-	for (i = 0; i < (size_t)t->c.o.npaths; i++) {
-		load_inputs(&t->set[i], t->c.o.paths + i, 1);
-		bad += t->set[i].nbad;
-		res_sel_build(&t->set[i], &f, &one);
-		for (j = 0; j < one.n; j++) {
-			all->v = res_grow(all->v, &all->cap, all->n,
-					  sizeof(*all->v));
-			all->v[all->n++] = one.v[j];
-		}
-		res_sel_free(&one);
-	}
-	t->c.nights = t->set;
-	t->c.nnights = (size_t)t->c.o.npaths;
-	if (!all->n)
-		log_err("trend: no usable cases in the nights given");
-	return !all->n || bad ? 2 : 0;
 }
 
 int cmd_trend(const struct rcmd *self, int argc, char **argv)
@@ -196,18 +147,14 @@ int cmd_trend(const struct rcmd *self, int argc, char **argv)
 				      .max_cov = 25,
 				      .min_n = 3,
 				      .judge = CJ_PRIMARY}}};
-	struct res_sel sel[2] = {{0}, {0}};
 	int r;
-	size_t i;
 
 	ropt_parse(self, argc, argv, &t.c.o);
 	if (t.c.o.npaths < 1)
 		die_usage("trend: give the nights, oldest first (files or "
 			  "directories)");
-	r = trend_load(&t, &sel[0]);
-	if (sel[0].n) {
-		cmp_judge_rows(&t.c, &t.set[t.c.nnights - 1],
-			       &t.set[t.c.nnights - 1], sel, &t.st);
+	r = cmp_nights_open(&t.c, "trend", &t.ns);
+	if (t.ns.keyed) {
 		trend_keys(&t);
 		printf("zcbreport trend: %zu change point%s in %zu series "
 		       "over %zu nights (E-divisive means, %d permutations, "
@@ -220,11 +167,7 @@ int cmd_trend(const struct rcmd *self, int argc, char **argv)
 			       ? "each tool's primary metrics"
 			       : "every metric",
 		       t.few, 2 * TREND_SIDE);
-		cmp_state_free(&t.st);
 	}
-	res_sel_free(&sel[0]);
-	for (i = 0; i < t.c.nnights; i++)
-		res_pool_free(&t.set[i]);
-	free(t.set);
+	cmp_nights_close(&t.c, &t.ns);
 	return r;
 }

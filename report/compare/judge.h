@@ -121,4 +121,9 @@ double cmp_merged_percentile(const struct ckey *k, int side,
 double cmp_cases_percentile(struct res_pcase *const *cs, size_t n,
 			    const char *metric);
 
+/* zcbreport plan --history: c->o.paths are the nightly's nights; what
+ * its verdict finds against them and what it would need (cmpplanh.c).
+ * Exit code: 0, 2 on bad input. */
+int cmp_plan_history(struct cmp_cfg *c);
+
 #endif

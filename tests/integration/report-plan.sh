@@ -7,7 +7,10 @@
 # --rounds (the baseline's rounds of the suite) it says how many
 # rounds, up to --cap. And
 # compare prints what its "no regression" means: "no change > x%", x
-# the smallest change the row could have flagged.
+# the smallest change the row could have flagged. plan --history, from
+# nights, gives one run's noise and the drift between nights (checked
+# against the same numbers computed here), and the runs a night that
+# find the change, or "never" when the drift forbids it.
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
 source "$ZCB_SRCDIR/tests/data/report/mkdoc.sh"
 zcb_need_cmd jq
@@ -57,3 +60,52 @@ zcb_ok "compare: 'no change > 2.6%' on a quiet row (above the 2% threshold by 1.
 rc=0; "$Z" plan "$d/none" >/dev/null 2>&1 || rc=$?
 [ $rc = 2 ] || zcb_fail "no baseline: exit $rc"
 zcb_ok "plan without a baseline: exit 2"
+
+# plan --history: nights of chatbench (10 runs each, +-3% within a night)
+# whose figures drift 1% (quiet) or 6% (drifting) between nights. The
+# row's one-run noise and drift are computed here too, from the same
+# numbers; the quiet case finds 5% with some runs a night against these
+# 6 nights, the drifting one needs none: no history finds it
+source "$ZCB_SRCDIR/tests/data/report/mkvals.sh"
+runs='[0.97,1.03,0.985,1.015,1.0,0.975,1.025,0.99,1.01,1.0]'
+for n in 1 2 3 4 5 6; do
+	mkdir -p "$d/h/n$n"
+	q=$(awk -v n="$n" 'BEGIN { printf "%.4f", 1 + 0.01 * (n % 2 ? 1 : -1) }')
+	w=$(awk -v n="$n" 'BEGIN { split("1.06 0.94 1.05 0.93 1.07 0.95", o, " "); print o[n] }')
+	mkvals "$d/h/n$n/c.json" chatbench 6.18 "$(jq -cn --argjson r "$runs" --argjson q "$q" --argjson w "$w" \
+		'[{params: {rooms: 10, model: "quiet"}, metrics: {msgs_per_s: [$r[] * 700000 * $q]}},
+		  {params: {rooms: 10, model: "drifting"}, metrics: {msgs_per_s: [$r[] * 700000 * $w]}}]')"
+done
+rc=0; "$Z" plan --history "$d"/h/n{1,2,3,4,5,6} >"$d/out" 2>"$d/err" || rc=$?
+cat "$d/out"
+[ $rc = 0 ] || zcb_fail "plan --history: exit $rc: $(cat "$d/err")"
+# the figures by hand: each night's log mean and variance, then the
+# pooled run variance and the nights' variance beyond it
+want() { # want MODEL: "one-run% drift%" as the row should print them
+	jq -r --arg m "$1" -s '[.[] | .cases[] | select(.params.model == $m) |
+		[.samples[].metrics.msgs_per_s | log]] |
+		map({m: (add / length), v: ((. as $x | add / length) as $a |
+			(map((. - $a) * (. - $a)) | add) / (length - 1)), n: length}) |
+		(map(.v) | add / length) as $rv |
+		(map(.v / .n) | add / length) as $w |
+		(map(.m) | add / length) as $mm |
+		((map((.m - $mm) * (.m - $mm)) | add) / (length - 1)) as $s2 |
+		"\(($rv | sqrt) * 100) \(([$s2 - $w, 0] | max | sqrt) * 100)"' "$d"/h/n*/c.json |
+		awk '{ printf "%.1f%% %.1f%%", $1, $2 }'
+}
+for model in quiet drifting; do
+	w=$(want "$model")
+	grep -Eq "^chatbench rooms=10 model=$model +msgs_per_s +6 +10 +${w% *} +${w#* } " "$d/out" ||
+		zcb_fail "plan --history: the $model row is not '6 nights, 10 runs, $w'"
+done
+grep -Eq '^chatbench rooms=10 model=quiet .* [0-9]+ runs a night with these 6 nights$' "$d/out" ||
+	zcb_fail "plan --history: the quiet case has no runs a night"
+grep -Eq '^chatbench rooms=10 model=drifting .* never: with 60 nights and any runs the drift between nights \([0-9.]+%\) allows no less than [0-9.]+%$' "$d/out" ||
+	zcb_fail "plan --history: the drifting case is not 'never'"
+grep -q '^zcbreport plan --history: 2 rows over 6 nights; 1 row where no plan finds the change$' "$d/out" ||
+	zcb_fail "plan --history: closing line"
+zcb_ok "plan --history: one run's noise and the drift between nights as computed by hand; runs a night for the quiet case, never for the drifting one"
+
+rc=0; "$Z" plan --history "$d/h/n1" "$d/h/n2" >/dev/null 2>"$d/err" || rc=$?
+{ [ $rc = 2 ] && grep -q 'give 3 nights or more' "$d/err"; } || zcb_fail "plan --history with 2 nights: exit $rc: $(cat "$d/err")"
+zcb_ok "plan --history with 2 nights: refused, saying why"

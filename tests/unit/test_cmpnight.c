@@ -118,10 +118,70 @@ static void within_noise(void)
 	T_CHECK(flags > 20000 * 0.03);
 }
 
+/* One night of r runs: each run's log value mu + drift + noise, the
+ * night's figure (the mean of the logs) and its variance of the mean. */
+static void one_night(double mu, double between, double run, int r,
+		      double *m, double *w)
+{
+	double x[64], d = between * t_gauss();
+	int j;
+
+	for (j = 0; j < r; j++)
+		x[j] = mu + d + run * t_gauss();
+	*m = stats_mean(x, (size_t)r);
+	*w = stats_stddev(x, (size_t)r) * stats_stddev(x, (size_t)r) / r;
+}
+
+/* The plan by hand, then held against the test it plans for: nights
+ * that drift (2% between them) with noisy runs (8% each), 16 runs a
+ * night and 5 nights of history: the plan says which change is found 9
+ * times in 10, and a new night that slow is flagged by cmp_night_test
+ * about that often (drawn 4000 times), half of a change that size much
+ * less often. */
+static void plan(void)
+{
+	const double B = 0.02, R = 0.08;
+	double m[5], w[5], x, e, d;
+	struct cmp_result r;
+	struct cmp_night n;
+	int t, i, hit = 0, half = 0;
+
+	/* sd = sqrt((0.0004 + 0.0064 / 16) x 1.2), (t(.95, 4) + t(.9, 4)) sd */
+	d = cmp_night_plan(B * B, R * R, 16, 5, 0.05, 0.9, 0.02);
+	T_NEAR(d, expm1((2.131847 + 1.533206) * sqrt(0.0008 * 1.2)), 1e-5);
+	T_CHECK(isnan(cmp_night_plan(B * B, R * R, 16, 2, 0.05, 0.9, 0)));
+	T_CHECK(isnan(cmp_night_plan(-1, R * R, 16, 5, 0.05, 0.9, 0)));
+	T_CHECK(isnan(cmp_night_plan(B * B, R * R, 0, 5, 0.05, 0.9, 0)));
+	/* more runs a night buy less and less: the drift stays */
+	T_CHECK(cmp_night_plan(B * B, R * R, 64, 5, 0.05, 0.9, 0) < d);
+	T_CHECK(cmp_night_plan(B * B, R * R, 1e9, 5, 0.05, 0.9, 0) >
+		expm1((2.131847 + 1.533206) * B * sqrt(1.2)) - 1e-9);
+	/* a floor above the noise decides */
+	T_NEAR(cmp_night_plan(0, 0, 1, 5, 0.05, 0.9, 0.02), 0.02, 1e-12);
+	for (t = 0; t < 4000; t++) {
+		for (i = 0; i < 5; i++)
+			one_night(0, B, R, 16, &m[i], &w[i]);
+		one_night(log1p(-d / (1 + d)), B, R, 16, &x, &e);
+		T_ASSERT(!cmp_night_test(m, w, 5, x, sqrt(e), 16, 0.95, &r,
+					 &n));
+		hit += r.p < 0.05;
+		one_night(log1p(-d / (1 + d) / 2), B, R, 16, &x, &e);
+		T_ASSERT(!cmp_night_test(m, w, 5, x, sqrt(e), 16, 0.95, &r,
+					 &n));
+		half += r.p < 0.05;
+	}
+	/* 90%: the sample variance of 5 nights makes it a little less or
+	 * more; 4000 draws give about +-0.5% */
+	T_CHECK(hit > 4000 * 0.85 && hit < 4000 * 0.95);
+	T_CHECK(half < 4000 * 0.6);
+	printf("# plan: the planned change flagged in %d of 4000, half of it in %d\n", hit, half);
+}
+
 int main(void)
 {
 	by_hand();
 	inside_outside();
 	within_noise();
+	plan();
 	return t_done();
 }
