@@ -27,7 +27,7 @@ rc=0
 [ $rc = 0 ] || zcb_fail "nightly --power --tiny: exit $rc: $(tail -5 "$T/err")"
 for n in h1 h2 r1.1-a r1.2-c90; do
 	d=$(cat "$T/n/$n.dir" 2>/dev/null)
-	if [ -z "$d" ] || [ ! -d "$d/r1/ttcp-sf" ] || [ ! -f "$d/r1/chatbench/power.json" ]; then
+	if [ -z "$d" ] || [ ! -d "$d/r1/ttcp-sf" ] || [ ! -f "$d/r1/chatbench/power.json" ] || [ ! -f "$d/r1/chatbench/power-2.json" ]; then
 		zcb_fail "night $n: documents missing: $(find "$T/n" -maxdepth 1 -name "$n*")"
 	fi
 done
