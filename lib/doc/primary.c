@@ -96,7 +96,75 @@ static const char *local_of(const char *metric, char *buf, size_t len)
 	return NULL;
 }
 
+/* The service demand of a side and its CPU-normalised rate are one
+ * figure: sd_S_us_per_kb = 1024 / MB_per_cpu_s_S (CPU-us per KiB against
+ * 10^6 bytes per CPU-second: lib/cpu/meter.c), sd_S_us_per_tx = 10^6 /
+ * trans_per_cpu_s_S; metered_ either way. */
+static const struct recip {
+	const char *tail, *to; /* sd_S<tail> is <to>S's reciprocal */
+	double k;	       /* their product */
+} recips[] = {
+	{"_us_per_kb", "MB_per_cpu_s_", 1024},
+	{"_us_per_tx", "trans_per_cpu_s_", 1e6},
+};
+
+/* The recips row metric is the service demand of, its side into *side
+ * and the length of that side's word into *n; NULL when none. */
+static const struct recip *recip_of(const char *metric, const char **side,
+				    size_t *n)
+{
+	const char *m = metric, *e;
+	size_t i;
+
+	if (!strncmp(m, "metered_", 8))
+		m += 8;
+	if (strncmp(m, "sd_", 3))
+		return NULL;
+	m += 3;
+	for (e = m; isalnum((unsigned char)*e); e++)
+		;
+	for (i = 0; e > m && i < sizeof(recips) / sizeof(recips[0]); i++) {
+		if (!strcmp(e, recips[i].tail)) {
+			*side = m;
+			*n = (size_t)(e - m);
+			return &recips[i];
+		}
+	}
+	return NULL;
+}
+
+double res_metric_alias_k(const char *metric)
+{
+	const struct recip *r;
+	const char *side;
+	size_t n;
+	char b[256];
+
+	if (res_metric_meter_cut(metric, b, sizeof(b)))
+		return 0; /* the meter's copy: the same number */
+	r = recip_of(metric, &side, &n);
+	return r ? r->k : 0;
+}
+
 const char *res_metric_alias_of(const char *metric, char *buf, size_t len)
+{
+	const struct recip *r;
+	const char *side;
+	size_t n;
+
+	if (res_metric_meter_cut(metric, buf, len))
+		return buf;
+	r = recip_of(metric, &side, &n);
+	if (r) {
+		snprintf(buf, len, "%s%s%.*s",
+			 strncmp(metric, "metered_", 8) ? "" : "metered_", r->to,
+			 (int)n, side);
+		return buf;
+	}
+	return local_of(metric, buf, len);
+}
+
+const char *res_metric_meter_cut(const char *metric, char *buf, size_t len)
 {
 	const char *w = strchr(metric, '_'), *e;
 	char word[32];
@@ -117,7 +185,7 @@ const char *res_metric_alias_of(const char *metric, char *buf, size_t len)
 		}
 		w = e;
 	}
-	return local_of(metric, buf, len);
+	return NULL;
 }
 
 const char *res_primary_words(const char *tool, char *buf, size_t len)

@@ -16,7 +16,10 @@
  *               its JSON document (cmpjson.c); the table's rows
  *               (cmprows.c), the perturbation block (cmppert.c), what
  *               changed with a flagged row (cmpexplain.c)
- *   cmpplan.c   zcbreport plan: the runs a change needs (cmpstats.c)
+ *   cmpplan.c   zcbreport plan: the runs a change needs (cmpstats.c);
+ *               cmpplanh.c its --history: what the nightly finds
+ *               against its nights (cmpnight.h's cmp_night_plan)
+ *   cmpnights.h nights given a path each, for trend and plan --history
  */
 #ifndef ZCB_CMP_H
 #define ZCB_CMP_H
@@ -106,6 +109,8 @@ struct cmp_state {
 	const char *metrics[256]; /* compared, in order */
 	int alias[256];		  /* --judge primary: the index of the metric
 				   * each may be an alias of, else -1 */
+	double alias_k[256];	  /* and how: 0 the same number, else the
+				   * product of the two (reciprocals) */
 	size_t nmetrics;
 };
 

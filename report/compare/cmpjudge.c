@@ -152,8 +152,9 @@ static void key_perturbation(struct ckey *k)
 }
 
 /* With --judge primary, the metric each compared one may be an alias of
- * (its name without a meter's: cpu_box_procstat_pct, cpu_box_pct); the
- * samples decide (cmprow.c). */
+ * (its name without a meter's: cpu_box_procstat_pct, cpu_box_pct; a
+ * service demand's CPU-normalised rate; a remote figure's local one:
+ * res_metric_alias_of) and how; the samples decide (cmprow.c). */
 static void metric_aliases(const struct cmp_cfg *c, struct cmp_state *st)
 {
 	char b[256];
@@ -168,6 +169,7 @@ static void metric_aliases(const struct cmp_cfg *c, struct cmp_state *st)
 		for (j = 0; a && j < st->nmetrics; j++)
 			if (!strcmp(st->metrics[j], a))
 				st->alias[i] = (int)j;
+		st->alias_k[i] = a ? res_metric_alias_k(st->metrics[i]) : 0;
 	}
 }
 

@@ -148,7 +148,8 @@ static void judge_row(const struct cmp_cfg *c, struct crow *r, int rate,
  * the same within CMP_ALIAS_TOL of the larger (a meter's copy is the
  * same number; one box's two ends read the box over windows a handshake
  * apart: 0.07-0.24% apart here, where two hosts' ends differ by their
- * work). */
+ * work), or for reciprocals (a service demand and its CPU-normalised
+ * rate) their product within CMP_ALIAS_TOL of alias_k. */
 #define CMP_ALIAS_TOL 0.005
 static void alias_check(const struct cmp_state *st, json_t *mo, size_t m,
 			struct kfig *f)
@@ -163,6 +164,10 @@ static void alias_check(const struct cmp_state *st, json_t *mo, size_t m,
 		return;
 	x = json_number_value(a);
 	y = json_number_value(b);
+	if (st->alias_k[m] > 0) {
+		x *= y;
+		y = st->alias_k[m];
+	}
 	if (fabs(x - y) <= CMP_ALIAS_TOL * fmax(fabs(x), fabs(y)))
 		f->same++;
 	else

@@ -9,10 +9,11 @@
 # 2. --judge all is the default, byte for byte;
 # 3. --mann-whitney off: a row Welch finds (p 0.02) and the rank test
 #    does not (an outlier, p 0.06) is flagged; require (the default) not;
-# 4. one box: the remote figure with the local one's samples (to 0.5%:
-#    two readings of one box) is one row (sd_remote_us_per_kb,
-#    MB_per_cpu_s_remote), on two hosts its own;
-#    the CPU-normalised rate (MB_per_cpu_s_local) is judged.
+# 4. a side's service demand is its CPU-normalised rate upside down
+#    (sd_local_us_per_kb = 1024 / MB_per_cpu_s_local): one row, the rate
+#    judged; where the samples say otherwise, both are; one box: the
+#    remote figure with the local one's samples (to 0.5%: two readings
+#    of one box) is one row, on two hosts its own.
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
 source "$ZCB_SRCDIR/tests/data/report/mkvals.sh"
 zcb_need_cmd jq
@@ -89,22 +90,30 @@ rc=0
 zcb_ok "--mann-whitney off flags on Welch's q alone; require needs the rank test too"
 
 # 4. the same figure for both ends of one box: one row; two hosts: two
-onebox() { # onebox FILE LABEL SDREMOTE: a ttcp-sf case, SD and per-CPU rate
-	mkvals "$1" ttcp-sf "$2" "$(jq -nc --argjson r "$3" '[{params: {method: "write"},
+onebox() { # onebox FILE LABEL MBREMOTE [SDLOCAL]: a ttcp-sf case, per-CPU rates and SDs
+	mkvals "$1" ttcp-sf "$2" "$(jq -nc --argjson r "$3" --argjson sdl "${4:-null}" '
+		[200, 202, 198, 200] as $l | [{params: {method: "write"},
 		metrics: {throughput_MBps: [100, 101, 99, 100],
-			  sd_local_us_per_kb: [0.5, 0.51, 0.49, 0.5], sd_remote_us_per_kb: $r,
-			  MB_per_cpu_s_local: [200, 202, 198, 200],
-			  MB_per_cpu_s_remote: [200.3, 202.1, 197.7, 200.2]}}]')"
+			  MB_per_cpu_s_local: $l, MB_per_cpu_s_remote: $r,
+			  sd_local_us_per_kb: ($sdl // [$l[] | 1024 / .]),
+			  sd_remote_us_per_kb: [$r[] | 1024 / .]}}]')"
 }
-onebox "$d/f.json" 6.18 '[0.5, 0.51, 0.49, 0.5]'
-onebox "$d/g.json" 6.19 '[0.5, 0.51, 0.49, 0.5]'
+onebox "$d/f.json" 6.18 '[200.3, 202.1, 197.7, 200.2]'
+onebox "$d/g.json" 6.19 '[200.3, 202.1, 197.7, 200.2]'
 "$Z" compare --judge primary -f json "$d/f.json" "$d/g.json" >"$d/box.json" 2>/dev/null
-jq -e '.alias_rows == 2 and .tests == 3 and
-	([.rows[].metric] | sort) == ["MB_per_cpu_s_local", "sd_local_us_per_kb", "throughput_MBps"]' \
+jq -e '.alias_rows == 3 and .tests == 2 and
+	([.rows[].metric] | sort) == ["MB_per_cpu_s_local", "throughput_MBps"]' \
 	"$d/box.json" >/dev/null || zcb_fail "one box: $(jq -c '[del(.rows), [.rows[].metric]]' "$d/box.json")"
-onebox "$d/h.json" 6.18 '[0.7, 0.71, 0.69, 0.7]'
-onebox "$d/i.json" 6.19 '[0.7, 0.71, 0.69, 0.7]'
+onebox "$d/h.json" 6.18 '[140, 141, 139, 140]'
+onebox "$d/i.json" 6.19 '[140, 141, 139, 140]'
 "$Z" compare --judge primary -f json "$d/h.json" "$d/i.json" >"$d/two.json" 2>/dev/null
-jq -e '.alias_rows == 1 and .tests == 4 and any(.rows[]; .metric == "sd_remote_us_per_kb")' \
+jq -e '.alias_rows == 2 and .tests == 3 and
+	([.rows[].metric] | sort) == ["MB_per_cpu_s_local", "MB_per_cpu_s_remote", "throughput_MBps"]' \
 	"$d/two.json" >/dev/null || zcb_fail "two hosts: $(jq -c '[del(.rows), [.rows[].metric]]' "$d/two.json")"
-zcb_ok "a remote figure with the local one's samples is one row; the CPU-normalised rate is judged"
+# a service demand the samples do not make the rate's reciprocal: judged
+onebox "$d/j.json" 6.18 '[140, 141, 139, 140]' '[0.5, 0.51, 0.49, 0.5]'
+onebox "$d/k.json" 6.19 '[140, 141, 139, 140]' '[0.5, 0.51, 0.49, 0.5]'
+"$Z" compare --judge primary -f json "$d/j.json" "$d/k.json" >"$d/nr.json" 2>/dev/null
+jq -e '.alias_rows == 1 and any(.rows[]; .metric == "sd_local_us_per_kb")' \
+	"$d/nr.json" >/dev/null || zcb_fail "not reciprocal: $(jq -c '[del(.rows), [.rows[].metric]]' "$d/nr.json")"
+zcb_ok "a service demand is its CPU-normalised rate's row; a remote figure with the local one's samples is one row; the rate is judged"

@@ -59,9 +59,22 @@ int main(void)
 	T_CHECK(res_metric_alias_of("cpu_server_pid_pct", b, sizeof(b)) ==
 		NULL);
 	T_CHECK(res_metric_alias_of("throughput_MBps", b, sizeof(b)) == NULL);
-	/* a remote figure: the local one's name (the samples decide) */
+	/* a service demand: its side's CPU-normalised rate, upside down */
 	T_CHECK(!strcmp(res_metric_alias_of("sd_remote_us_per_kb", b, sizeof(b)),
-			"sd_local_us_per_kb"));
+			"MB_per_cpu_s_remote"));
+	T_NEAR(res_metric_alias_k("sd_remote_us_per_kb"), 1024, 0);
+	T_CHECK(!strcmp(res_metric_alias_of("sd_local_us_per_tx", b, sizeof(b)),
+			"trans_per_cpu_s_local"));
+	T_NEAR(res_metric_alias_k("sd_local_us_per_tx"), 1e6, 0);
+	T_CHECK(!strcmp(res_metric_alias_of("metered_sd_box_us_per_kb", b,
+					    sizeof(b)),
+			"metered_MB_per_cpu_s_box"));
+	T_NEAR(res_metric_alias_k("sd_local_sched_us_per_kb"), 0, 0);
+	T_NEAR(res_metric_alias_k("cpu_box_procstat_pct"), 0, 0);
+	T_CHECK(res_metric_alias_of("sd__us_per_kb", b, sizeof(b)) == NULL);
+	T_CHECK(res_metric_alias_of("sd_local_us_per_kbx", b, sizeof(b)) ==
+		NULL);
+	/* a remote figure: the local one's name (the samples decide) */
 	T_CHECK(!strcmp(res_metric_alias_of("MB_per_cpu_s_remote", b, sizeof(b)),
 			"MB_per_cpu_s_local"));
 	T_CHECK(!strcmp(res_metric_alias_of("cpu_remote_procstat_pct", b,
