@@ -2,18 +2,19 @@
  * cmpplanh.c: zcbreport plan --history NIGHT...: what the nightly's
  * verdict can find on this box, from the nights it made, and what it
  * would take to find --change with --power. For each case and each of
- * its tool's primary metrics, the nights' figures (as compare --history
- * makes them: a night's hmean or mean on logs, with its runs' variance
- * of the mean) give one run's noise (the runs' variance on logs, pooled
- * over the nights) and the drift between nights beyond it (the nights'
- * variance less the mean variance their runs explain). A nightly of r
- * runs a night judged against h nights then finds the change
- * cmp_night_plan gives (cmpnight.h). A row says what it finds now (the
- * nights' median runs, the nights given as its history), then the runs
- * a night that find --change with that history, or, when the drift
- * alone forbids it, the nights of history and runs a night that would
- * (up to PLANH_MAX_NIGHTS), or that none would. With --rounds R (each
- * night's rounds of the suite), runs become rounds.
+ * its tool's primary metrics (but one that is another's under a second
+ * name, as compare --judge primary folds it: cmp_key_alias), the nights'
+ * figures (as compare --history makes them: a night's hmean or mean on
+ * logs, with its runs' variance of the mean) give one run's noise (the
+ * runs' variance on logs, pooled over the nights) and the drift between
+ * nights beyond it (the nights' variance less the mean variance their
+ * runs explain). A nightly of r runs a night judged against h nights
+ * then finds the change cmp_night_plan gives (cmpnight.h). A row says
+ * what it finds now (the nights' median runs, the nights given as its
+ * history), then the runs a night that find --change with that history,
+ * or, when the drift alone forbids it, the nights of history and runs a
+ * night that would (up to PLANH_MAX_NIGHTS), or that none would. With
+ * --rounds R (each night's rounds of the suite), runs become rounds.
  */
 #include "config.h"
 #include "cmpnights.h"
@@ -171,7 +172,8 @@ static void plan_key(const struct cmp_cfg *c, const struct cmp_nights *nt,
 	for (m = 0; m < nt->st.nmetrics; m++) {
 		const char *metric = nt->st.metrics[m];
 
-		if (!res_metric_primary(k->c[0][0]->doc->tool, metric))
+		if (!res_metric_primary(k->c[0][0]->doc->tool, metric) ||
+		    cmp_key_alias(&nt->st, k, m))
 			continue;
 		memset(&ns, 0, sizeof(ns));
 		if (row_noise(c, k, metric, res_pool_is_rate(s, metric), &ns))
@@ -202,6 +204,7 @@ int cmp_plan_history(struct cmp_cfg *c)
 		die_usage("plan --history: give %d nights or more, oldest "
 			  "first (files or directories)",
 			  CMP_MIN_NIGHTS);
+	c->o.judge = CJ_PRIMARY; /* a figure under two names is one row */
 	r = cmp_nights_open(c, "plan --history", &nt);
 	if (!nt.keyed) {
 		cmp_nights_close(c, &nt);

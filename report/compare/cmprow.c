@@ -174,6 +174,19 @@ static void alias_check(const struct cmp_state *st, json_t *mo, size_t m,
 		f->differ++;
 }
 
+int cmp_key_alias(const struct cmp_state *st, const struct ckey *k, size_t m)
+{
+	struct kfig f = {0};
+	size_t i, j;
+	json_t *s;
+
+	for (i = 0; i < k->n[0]; i++)
+		json_array_foreach(json_object_get(k->c[0][i]->kase, "samples"),
+				   j, s)
+			alias_check(st, json_object_get(s, "metrics"), m, &f);
+	return f.same && !f.differ;
+}
+
 /*
  * A key's figures of every compared metric (st->metrics) on one side,
  * in one pass over each case: its sample values (res_case_values), the

@@ -124,7 +124,8 @@ static void trend_series(struct trend *t, const struct ckey *k,
 }
 
 /* Every key's metrics that are searched: --metric's, else each tool's
- * primary ones (--judge all: every one). */
+ * primary ones but those that are another's under a second name
+ * (cmp_key_alias; --judge all: every one). */
 static void trend_keys(struct trend *t)
 {
 	size_t k, m;
@@ -134,8 +135,9 @@ static void trend_keys(struct trend *t)
 
 		for (m = 0; m < t->ns.st.nmetrics; m++)
 			if (t->c.o.nmetrics || t->c.o.judge != CJ_PRIMARY ||
-			    res_metric_primary(key->c[0][0]->doc->tool,
-					       t->ns.st.metrics[m]))
+			    (res_metric_primary(key->c[0][0]->doc->tool,
+						t->ns.st.metrics[m]) &&
+			     !cmp_key_alias(&t->ns.st, key, m)))
 				trend_series(t, key, t->ns.st.metrics[m]);
 	}
 }

@@ -26,6 +26,12 @@ void cmp_state_free(struct cmp_state *st);
 void cmp_key_rows(const struct cmp_cfg *c, const struct res_pool *s,
 		  struct cmp_state *st, size_t ki);
 
+/* Whether metric m of key k is, in every sample of its base side that
+ * has both, the metric it may be an alias of (st->alias, set by
+ * --judge primary): the figure compare folds into that one's row. The
+ * nights' readers (plan --history, trend) skip it as compare does. */
+int cmp_key_alias(const struct cmp_state *st, const struct ckey *k, size_t m);
+
 /* What the rows of a key read of one side's cases, per metric. */
 struct kfig {
 	double *x; /* the samples' values, case by case */

@@ -106,6 +106,32 @@ grep -q '^zcbreport plan --history: 2 rows over 6 nights; 1 row where no plan fi
 	zcb_fail "plan --history: closing line"
 zcb_ok "plan --history: one run's noise and the drift between nights as computed by hand; runs a night for the quiet case, never for the drifting one"
 
+# a figure under two names is one row, as compare --judge primary makes
+# it: ttcp-sf's service demand is its CPU-normalised rate upside down
+# (sd_local_us_per_kb = 1024 / MB_per_cpu_s_local) and the remote side
+# of one box reads the same numbers; a case whose service demand the
+# samples do not make the reciprocal keeps its own row
+for n in 1 2 3 4 5 6; do
+	mkdir -p "$d/a/n$n"
+	mkvals "$d/a/n$n/t.json" ttcp-sf 6.18 "$(jq -cn --argjson r "$runs" --argjson n "$n" '
+		($r | map(. * 900 * (1 + 0.01 * $n))) as $l |
+		[{params: {method: "write", twin: "yes"},
+		  metrics: {throughput_MBps: [$r[] * 2000], MB_per_cpu_s_local: $l,
+			    MB_per_cpu_s_remote: $l, sd_local_us_per_kb: [$l[] | 1024 / .]}},
+		 {params: {method: "write", twin: "no"},
+		  metrics: {throughput_MBps: [$r[] * 2000], MB_per_cpu_s_local: $l,
+			    sd_local_us_per_kb: [$l[] | 1100 / .]}}]')"
+done
+rc=0; "$Z" plan --history "$d"/a/n{1,2,3,4,5,6} >"$d/out" 2>"$d/err" || rc=$?
+cat "$d/out"
+[ $rc = 0 ] || zcb_fail "plan --history, aliases: exit $rc: $(cat "$d/err")"
+rows() { grep -E "^ttcp-sf (method=write twin=$1|twin=$1 method=write) " "$d/out" | awk '{ print $4 }' | sort | tr '\n' ' '; }
+[ "$(rows yes)" = "MB_per_cpu_s_local throughput_MBps " ] ||
+	zcb_fail "plan --history: the twin case's rows are '$(rows yes)', not the rate and the CPU-normalised rate"
+[ "$(rows no)" = "MB_per_cpu_s_local sd_local_us_per_kb throughput_MBps " ] ||
+	zcb_fail "plan --history: the case whose service demand is not the reciprocal has rows '$(rows no)'"
+zcb_ok "plan --history: a figure under two names (a service demand, the other end's copy) is one row; a service demand the samples do not make the reciprocal stays its own"
+
 rc=0; "$Z" plan --history "$d/h/n1" "$d/h/n2" >/dev/null 2>"$d/err" || rc=$?
 { [ $rc = 2 ] && grep -q 'give 3 nights or more' "$d/err"; } || zcb_fail "plan --history with 2 nights: exit $rc: $(cat "$d/err")"
 zcb_ok "plan --history with 2 nights: refused, saying why"

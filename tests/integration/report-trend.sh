@@ -48,6 +48,27 @@ grep -q '^ttcp-sf method=write  elapsed_s: shifted at night 7 ' "$d/all" || zcb_
 	zcb_fail "--metric elapsed_s: $(cat "$d/m")"
 zcb_ok "context metrics are searched with --judge all or --metric only"
 
+# 2b. a figure under two names is one series, as compare --judge primary
+# makes it one row: the service demand is the CPU-normalised rate upside
+# down (1024 / MB_per_cpu_s_local), and both shift at night 7
+alias=()
+for i in $(seq 1 15); do
+	n=$(printf '%s/a/202612%02dT030000Z' "$d" "$i")
+	mkdir -p "$n"
+	mkvals "$n/ttcp.json" ttcp-sf 6.18 "$(jq -nc --argjson f "${noise[$((i - 1))]}" --argjson i "$i" '
+		(if $i >= 7 then 900 else 1000 end * $f) as $c |
+		[{params: {method: "write"}, metrics: {throughput_MBps: [2000, 2020, 1980],
+			MB_per_cpu_s_local: [$c, $c * 1.01, $c * 0.99],
+			sd_local_us_per_kb: [1024 / $c, 1024 / ($c * 1.01), 1024 / ($c * 0.99)]}}]')"
+	alias+=("$n")
+done
+"$Z" trend "${alias[@]}" >"$d/alias" 2>&1 || zcb_fail "trend, aliases: $(cat "$d/alias")"
+{ grep -q '^ttcp-sf method=write  MB_per_cpu_s_local: shifted at night 7 ' "$d/alias" &&
+	! grep -q 'sd_local_us_per_kb' "$d/alias" &&
+	grep -q '^zcbreport trend: 1 change point in 2 series over 15 nights ' "$d/alias"; } ||
+	zcb_fail "trend, a figure under two names: $(cat "$d/alias")"
+zcb_ok "a figure under two names (a service demand and its CPU-normalised rate) is one series"
+
 # 3. too few nights
 "$Z" trend "${nights[@]:0:5}" >"$d/few" 2>&1
 grep -q 'zcbreport trend: 0 change points in 0 series over 5 nights .*; 2 series with fewer than 6 nights not searched$' "$d/few" ||
