@@ -63,7 +63,7 @@ for i in $(seq 1 15); do
 	alias+=("$n")
 done
 "$Z" trend "${alias[@]}" >"$d/alias" 2>&1 || zcb_fail "trend, aliases: $(cat "$d/alias")"
-{ grep -q '^ttcp-sf method=write  MB_per_cpu_s_local: shifted at night 7 ' "$d/alias" &&
+{ grep -Eq '^ttcp-sf method=write  MB_per_cpu_s_local: shifted at night 7 .*\(-[0-9.]+%, worse\), p ' "$d/alias" &&
 	! grep -q 'sd_local_us_per_kb' "$d/alias" &&
 	grep -q '^zcbreport trend: 1 change point in 2 series over 15 nights ' "$d/alias"; } ||
 	zcb_fail "trend, a figure under two names: $(cat "$d/alias")"

@@ -6,7 +6,8 @@
 #   {params: {...}, metrics: {metric: [v0, v1, ...], ...}}
 # sample i carries every metric's i-th value (a shorter list: none).
 # A metric's unit and direction follow its name as the tools name them
-# (rates *_per_s, *_MBps, *_per_cpu_s: higher; the rest lower).
+# (rates *_per_s, *_MBps, *_per_cpu_s and a side's *_per_cpu_s_SIDE:
+# higher; the rest lower).
 # A case's optional probe: [p0, p1, ...] gives sample i a box probe of
 # p_i Mops (lib/run/probe.h; compare --history adjusts for it).
 # MK_HIST=P99_US: each sample also carries a latency_hist (lib/doc/SCHEMA.md)
@@ -15,7 +16,7 @@ mkvals() {
 	local file=$1 tool=$2 label=$3 cases=$4
 	jq -n --arg tool "$tool" --arg lbl "$label" --argjson cases "$cases" \
 		--argjson hist "${MK_HIST:-null}" '
-	def is_rate($m): $m | test("_per_s$|_MBps$|_per_cpu_s$");
+	def is_rate($m): $m | test("_per_s$|_MBps$|_per_cpu_s(_[a-z]+)?$");
 	def unit($m): if $m | test("_MBps$") then "MB/s"
 		elif $m | test("_pct$") then "%" elif $m | test("_us$") then "us"
 		elif $m | test("_per_s$") then "1/s" else "1" end;
