@@ -4,11 +4,14 @@
 # an A night and a night inside a cgroup capped at 90% of the box, each
 # a run of scripts/nightly judged against the A nights before it. The
 # nights run the real tools (ttcp-sf, chatbench); what is checked is the
-# harness, not the power (that takes an hour: README): a line per night,
-# the table of judged rows with k/n per kind of night, a summary line
-# for the nightly's verdict and each variant, the cgroup gone, and a
-# signal in the middle of a night capped by busy loops (--cap-by cpu)
-# ending it (exit 130) with its cgroups removed and nothing left running.
+# harness, not the power (that takes an hour: README): the nights of a
+# group taking turns round by round (--spread 2: each night's two rounds
+# with the other night's between them), a line per night, the table of
+# judged rows with k/n per kind of night, a summary line for the
+# nightly's verdict and each variant, the cgroup gone; --spread 1 runs
+# the nights one after another; and a signal in the middle of a night
+# capped by busy loops (--cap-by cpu) ending it (exit 130) with its
+# cgroups removed and nothing left running.
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
 zcb_need_cmd jq
 T=$ZCB_TEST_TMP
@@ -27,7 +30,7 @@ rc=0
 [ $rc = 0 ] || zcb_fail "nightly --power --tiny: exit $rc: $(tail -5 "$T/err")"
 for n in h1 h2 r1.1-a r1.2-c90; do
 	d=$(cat "$T/n/$n.dir" 2>/dev/null)
-	if [ -z "$d" ] || [ ! -d "$d/r1/ttcp-sf" ] || [ ! -f "$d/r1/chatbench/power.json" ] || [ ! -f "$d/r1/chatbench/power-2.json" ]; then
+	if [ -z "$d" ] || [ ! -d "$d/r1/ttcp-sf" ] || [ ! -d "$d/r2/ttcp-sf" ] || [ ! -f "$d/r1/chatbench/power.json" ] || [ ! -f "$d/r2/chatbench/power.json" ]; then
 		zcb_fail "night $n: documents missing: $(find "$T/n" -maxdepth 1 -name "$n*")"
 	fi
 done
@@ -35,6 +38,15 @@ done
 	zcb_fail "not 3 A nights: $(ls "$T/n/nights/A")"
 [ "$(find "$T/n/nights/B" -mindepth 1 -maxdepth 1 -type d -name '2*' | wc -l)" = 1 ] ||
 	zcb_fail "not 1 B night: $(ls "$T/n/nights/B")"
+# the turns: the history's two nights, then the round's two, alternate
+# from the start (a group starts when each of its nights has asked)
+# (the order of the first turns is fixed: the group's order; each
+# night's second round comes after them)
+t=$(tr '\n' ' ' <"$T/n/turns")
+[[ "$t" == "h1 h2 "*" h1 "* ]] || zcb_fail "the history's nights did not take turns: $t"
+r=${t#*h1 h2 }
+r=${r#"${r%%r1.*}"}
+[[ "$r" == "r1.1-a r1.2-c90 "*" r1.1-a "* ]] || zcb_fail "the round's nights did not take turns: $t"
 grep -q "judged against: its newest night" "$T/n/r1.2-c90.log" ||
 	zcb_fail "the capped night was not judged by the nightly: $(cat "$T/n/r1.2-c90.log")"
 grep -Eq '^night r1.1-a: exit [01], [0-9]+ of [0-9]+ judged rows flagged, [0-9]+ confirmation round' "$T/out" ||
@@ -59,7 +71,19 @@ want=0
 { [ "${found% *}" = "$want" ] && [ "${found#* }" -le "$want" ]; } ||
 	zcb_fail "the capped night flagged ${nflag:-?} rows, the line says found/every tool \"$found\": $(tail -8 "$T/out")"
 [ "$(cgs)" = "$before" ] || zcb_fail "a cgroup was left: $(cgs)"
-zcb_ok "nightly --power --tiny: 4 nights through the nightly, the table and a line per judging; no cgroup left"
+zcb_ok "nightly --power --tiny: 4 nights through the nightly taking turns, the table and a line per judging; no cgroup left"
+
+# --spread 1: one night after another, each its one round
+rc=0
+"$NP" --power --tiny --spread 1 --caps 90 --cap-by box --build "$ZCB_BUILDDIR" --results "$T/s" --keep >"$T/out1" 2>"$T/err1" || rc=$?
+[ $rc = 0 ] || zcb_fail "nightly --power --tiny --spread 1: exit $rc: $(tail -5 "$T/err1")"
+t=$(uniq <"$T/s/turns" | tr '\n' ' ')
+[ "$t" = "h1 h2 r1.1-a r1.2-c90 " ] || zcb_fail "--spread 1: the nights' turns interleave: $t"
+d=$(cat "$T/s/r1.2-c90.dir")
+{ [ -f "$d/r1/chatbench/power-2.json" ] && [ -d "$d/r1/ttcp-sf" ]; } || zcb_fail "--spread 1: the capped night's round lacks documents"
+grep -Eq '^nightly: +finds a 10% loss in [01] of 1 trials' "$T/out1" || zcb_fail "--spread 1: no summary: $(tail -5 "$T/out1")"
+[ "$(cgs)" = "$before" ] || zcb_fail "--spread 1: a cgroup was left: $(cgs)"
+zcb_ok "--spread 1: the nights one after another, each one round"
 
 # bad input: named
 rc=0
