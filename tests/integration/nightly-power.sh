@@ -43,10 +43,10 @@ done
 # (the order of the first turns is fixed: the group's order; each
 # night's second round comes after them)
 t=$(tr '\n' ' ' <"$T/n/turns")
-[[ "$t" == "h1 h2 "*" h1 "* ]] || zcb_fail "the history's nights did not take turns: $t"
+[[ "$t" == "h1 h2 "*"h1 "* ]] || zcb_fail "the history's nights did not take turns: $t"
 r=${t#*h1 h2 }
 r=${r#"${r%%r1.*}"}
-[[ "$r" == "r1.1-a r1.2-c90 "*" r1.1-a "* ]] || zcb_fail "the round's nights did not take turns: $t"
+[[ "$r" == "r1.1-a r1.2-c90 "*"r1.1-a "* ]] || zcb_fail "the round's nights did not take turns: $t"
 grep -q "judged against: its newest night" "$T/n/r1.2-c90.log" ||
 	zcb_fail "the capped night was not judged by the nightly: $(cat "$T/n/r1.2-c90.log")"
 grep -Eq '^night r1.1-a: exit [01], [0-9]+ of [0-9]+ judged rows flagged, [0-9]+ confirmation round' "$T/out" ||
