@@ -21,15 +21,7 @@ zcb_need_cmd jq
 zcb_need_cmd flock
 d=$ZCB_TEST_TMP
 mkdir -p "$d/parts"
-cat >"$d/parts/10-fake.sh" <<'EOS'
-# 10-fake: 5 samples of a ttcp-sf-like rate, seeded by night and round
-source "$ZCB_SRCDIR/tests/data/report/mkdoc.sh"
-r=$(basename "$ZCB_OUT")
-r=${r#r}
-mkdir -p "$ZCB_OUT/ttcp-sf"
-mkdoc "$ZCB_OUT/ttcp-sf/fake.json" "$ZCB_LABEL" "$FAKE_MEAN" "$FAKE_SD" 5 "$((FAKE_NIGHT * 100 + r))"
-[ -z "${FAKE_SLEEP:-}" ] || sleep "$FAKE_SLEEP"
-EOS
+cp "$ZCB_SRCDIR/tests/data/nightly/10-fake.sh" "$d/parts/"
 nightly() { "$ZCB_SRCDIR/scripts/nightly" --build "$ZCB_BUILDDIR" --parts "$d/parts" \
 	--repeat 2 --no-report --nights 1 "$@"; }
 latest() { echo "$1/$(readlink "$1/latest")"; }
