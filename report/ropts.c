@@ -68,6 +68,11 @@ static const struct ropt ropts[] = {
 	 "smallest change flagged (default 2)"},
 	{C | H | N, 'a', "alpha", "A", RO_DOUBLE, F(alpha), 0, 1e-9, 0.5,
 	 "significance after Benjamini-Hochberg (default 0.05)"},
+	{C, 0, "looks", "K", RO_LONG, F(looks), 0, 1, 20,
+	 "one of K planned looks at a growing night (the\n"
+	 "nightly's confirmation rounds): each at Pocock's\n"
+	 "level, so that the K flag a row wrongly at most\n"
+	 "--alpha of the time (default 1: alpha itself)"},
 	{R, 'a', "alpha", "A", RO_DOUBLE, F(alpha), 0, 1e-9, 0.5,
 	 "a change point's permutation p below this (default\n"
 	 "0.01)"},

@@ -49,7 +49,9 @@ struct ropts {
 	enum tbl_fmt fmt; /* --format */
 	/* compare */
 	double threshold; /* --threshold, percent */
-	double alpha;	  /* --alpha */
+	double alpha;	  /* --alpha (with --looks: a look's level) */
+	double alpha_all; /* --alpha as given: all --looks together */
+	long looks;	  /* --looks K: one of K planned looks (Pocock) */
 	double max_cov;	  /* --max-cov, percent */
 	long min_n;	  /* --min-n */
 	int paired;	  /* --paired */

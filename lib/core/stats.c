@@ -7,6 +7,7 @@
 #include <gsl/gsl_errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,128 @@ double stats_t_quantile(double level, double df)
 	if (df < 1)
 		return NAN;
 	return gsl_cdf_tdist_Pinv(1.0 - (1.0 - level) / 2.0, df);
+}
+
+/*
+ * The chance that a standard random walk's looks S_j / sqrt(j), j = 1..k,
+ * all stay below c: the density of S_j on the paths that have not
+ * crossed, carried from look to look by convolution with the normal
+ * increment. One grid of step POC_H from -POC_LO * sqrt(k) serves every
+ * look (the kernel is then one table); each look's density lives on the
+ * grid points below its boundary c * sqrt(j) and on the boundary itself,
+ * integrated by trapezoids (the last one partial).
+ */
+#define POC_H  0.02
+#define POC_LO 9.0
+#define POC_W  450 /* the kernel's half width in steps: 9 sd */
+struct poc {
+	double lo;     /* the grid's first point */
+	double *f;     /* the density at the grid points below the boundary */
+	size_t n;      /* how many */
+	double fb, xb; /* at the boundary */
+};
+
+static double poc_phi(double d)
+{
+	return exp(-d * d / 2) / sqrt(2 * M_PI);
+}
+
+/* the next look's density at x: the last look's, convolved; ker: the
+ * normal density at multiples of POC_H; x the grid's point i, or (i
+ * SIZE_MAX) any point */
+static double poc_next(const struct poc *p, double x, size_t i,
+		       const double *ker)
+{
+	double xl = p->lo + (double)(p->n - 1) * POC_H, w = p->xb - xl, v = 0;
+
+	size_t u0 = i != SIZE_MAX && i > POC_W ? i - POC_W : 0;
+
+	for (size_t u = u0; u + 1 < p->n; u++) {
+		double k;
+
+		if (i != SIZE_MAX) {
+			size_t d = u > i ? u - i : i - u;
+
+			if (d > POC_W)
+				break;
+			k = ker[d];
+		} else {
+			k = poc_phi(x - (p->lo + (double)u * POC_H));
+		}
+		v += (u == 0 ? 0.5 : 1.0) * POC_H * p->f[u] * k;
+	}
+	/* the last grid point ends one full and one partial trapezoid */
+	v += (POC_H + w) / 2 * p->f[p->n - 1] * poc_phi(x - xl);
+	return v + w / 2 * p->fb * poc_phi(x - p->xb);
+}
+
+static double pocock_stay(double c, int k)
+{
+	struct poc p = {.lo = -POC_LO * sqrt((double)k)};
+	size_t nmax = (size_t)((c * sqrt((double)k) - p.lo) / POC_H) + 2;
+	double *g = calloc(nmax, sizeof(*g)), ker[POC_W + 1], mass = NAN;
+
+	p.f = calloc(nmax, sizeof(*p.f));
+	if (!p.f || !g)
+		goto out;
+	for (int d = 0; d <= POC_W; d++)
+		ker[d] = poc_phi(d * POC_H);
+	for (int j = 1; j <= k; j++) {
+		double hi = c * sqrt((double)j), fb;
+		size_t m = (size_t)floor((hi - p.lo) / POC_H) + 1;
+
+		if (p.lo + (double)(m - 1) * POC_H >= hi)
+			m--; /* the boundary is a point of its own */
+		for (size_t i = 0; i < m; i++)
+			g[i] = j == 1 ? poc_phi(p.lo + (double)i * POC_H)
+				      : poc_next(&p, p.lo + (double)i * POC_H,
+						 i, ker);
+		fb = j == 1 ? poc_phi(hi) : poc_next(&p, hi, SIZE_MAX, ker);
+		memcpy(p.f, g, m * sizeof(*g));
+		p.n = m;
+		p.fb = fb;
+		p.xb = hi;
+	}
+	mass = 0;
+	for (size_t i = 0; i < p.n; i++)
+		mass += (i == 0 || i == p.n - 1 ? 0.5 : 1.0) * POC_H * p.f[i];
+	mass += (p.xb - (p.lo + (double)(p.n - 1) * POC_H)) / 2 *
+		(p.f[p.n - 1] + p.fb);
+out:
+	free(p.f);
+	free(g);
+	return mass;
+}
+
+double stats_pocock_z(double alpha, int k)
+{
+	double lo, hi;
+
+	if (!(alpha > 0 && alpha < 0.5) || k < 1 || k > STATS_POCOCK_MAX)
+		return NAN;
+	lo = gsl_cdf_ugaussian_Qinv(alpha);
+	if (k == 1)
+		return lo;
+	/* the boundary lies between one look's and Bonferroni's */
+	hi = gsl_cdf_ugaussian_Qinv(alpha / k);
+	for (int i = 0; i < 40 && hi - lo > 1e-5; i++) {
+		double mid = (lo + hi) / 2, stay = pocock_stay(mid, k);
+
+		if (isnan(stay))
+			return NAN;
+		if (1 - stay > alpha)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+double stats_pocock_level(double alpha, int k)
+{
+	double z = stats_pocock_z(alpha, k);
+
+	return isnan(z) ? NAN : gsl_cdf_ugaussian_Q(z);
 }
 
 double stats_ci_halfwidth(const double *x, size_t n, double level)

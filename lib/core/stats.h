@@ -50,6 +50,22 @@ int stats_confidence_reached(const double *x, size_t n, double level,
 			     double width_pct);
 
 /*
+ * Pocock's constant boundary for a test repeated at K planned looks at
+ * growing data (a group-sequential design, equal increments between the
+ * looks): the one-sided level each look is tested at so that the K looks
+ * together reject a true null with probability alpha. K = 1 is alpha
+ * itself; K = 3 at 0.05 is 0.0232 (c 1.992). Computed by numerical
+ * integration of the random walk of the looks' statistics that has not
+ * yet crossed (Armitage, McPherson and Rowe 1969) and a bisection on the
+ * boundary; K is 1..STATS_POCOCK_MAX (NAN outside it or alpha not in
+ * (0, 0.5)).
+ */
+#define STATS_POCOCK_MAX 20
+double stats_pocock_level(double alpha, int k);
+/* the boundary itself: the z each look must pass (the level's quantile) */
+double stats_pocock_z(double alpha, int k);
+
+/*
  * GSL's errors. GSL's own handler prints "Default GSL error handler
  * invoked." and aborts the program, for an argument it refuses (a
  * distribution's degrees of freedom that are NAN or infinite). The

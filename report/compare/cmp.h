@@ -45,7 +45,7 @@ struct cmp_cfg {
  * than 3 samples a side not judged. For struct ropts' initialiser.
  */
 #define CMP_DEFAULT_OPTS                                                       \
-	.threshold = 2, .alpha = 0.05, .max_cov = 25, .min_n = 3
+	.threshold = 2, .alpha = 0.05, .max_cov = 25, .min_n = 3, .looks = 1
 
 /* One case key: its cases on each side. */
 struct ckey {

@@ -141,12 +141,15 @@ void cmp_json_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 		flagged += m->st[i].flagged;
 		failed += m->st[i].failed;
 	}
-	doc = json_pack("{s:s, s:o, s:o, s:f, s:f, s:I, s:I, s:I, s:I, s:o}",
+	doc = json_pack("{s:s, s:o, s:o, s:f, s:f, s:I, s:f, s:I, s:I, s:I, "
+			"s:I, s:o}",
 			"schema", "zcbreport-compare/1", "base", jstr(m->base),
-			"kernels", labels, "alpha", c->o.alpha, "threshold_pct",
-			c->o.threshold, "tests", (json_int_t)judged, "flagged",
-			(json_int_t)flagged, "failed_rows", (json_int_t)failed,
-			"refused_inputs", (json_int_t)nbad, "rows", rows);
+			"kernels", labels, "alpha", c->o.alpha, "alpha_all",
+			c->o.alpha_all, "looks", (json_int_t)c->o.looks,
+			"threshold_pct", c->o.threshold, "tests",
+			(json_int_t)judged, "flagged", (json_int_t)flagged,
+			"failed_rows", (json_int_t)failed, "refused_inputs",
+			(json_int_t)nbad, "rows", rows);
 	if (!doc)
 		abort();
 	judge_json(c, m, doc);

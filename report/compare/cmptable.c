@@ -191,6 +191,8 @@ void cmp_table_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 	judge_note(c, m, fmt);
 	if (c->o.history)
 		tbl_note(stdout, fmt, cmp_history_words(c));
+	if (cmp_looks_words(c))
+		tbl_note(stdout, fmt, cmp_looks_words(c));
 	for (k = 0; k < m->nk; k++) {
 		snprintf(line, sizeof(line),
 			 "%s: %zu rows, %zu judged, %zu regression%s; cases "

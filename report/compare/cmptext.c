@@ -238,6 +238,8 @@ void cmp_text_print(const struct cmp_cfg *c, const struct cmp_multi *m,
 		printf("%s\n", jw);
 	if (c->o.history)
 		printf("%s\n", cmp_history_words(c));
+	if (cmp_looks_words(c))
+		printf("%s\n", cmp_looks_words(c));
 	printf("zcbreport compare: %s -> %s: %zu rows, %zu judged, %zu "
 	       "regression%s flagged (alpha %g after Benjamini-Hochberg, "
 	       "threshold %g%%)%s%s\n",

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 #include "judge.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -129,4 +130,26 @@ const char *cmp_judge_words(const struct cmp_cfg *c, size_t context,
 			 "flag needs Welch's q alone",
 			 b[0] ? "; " : "");
 	return b[0] ? b : NULL;
+}
+
+const char *cmp_looks_words(const struct cmp_cfg *c)
+{
+	static char b[400];
+	int k = (int)c->o.looks;
+
+	if (k <= 1)
+		return NULL;
+	snprintf(b, sizeof(b),
+		 "looks: this judging is one of %d planned looks at the "
+		 "night as its rounds grow (the nightly's confirmation); "
+		 "alpha %g over all of them is spent as Pocock's constant "
+		 "boundary: each look at alpha %.4g (%s z %.3f), where %d "
+		 "looks at %g each would flag a true null up to %d times as "
+		 "often",
+		 k, c->o.alpha_all, c->o.alpha,
+		 c->o.history ? "one-sided" : "two-sided",
+		 c->o.history ? stats_pocock_z(c->o.alpha_all, k)
+			      : stats_pocock_z(c->o.alpha_all / 2, k),
+		 k, c->o.alpha_all, k);
+	return b;
 }

@@ -13,6 +13,7 @@
 #include "cmpin.h"
 #include "cmpprint.h"
 #include "log.h"
+#include "stats.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,22 @@ static void compare_checks(struct cmp_cfg *c)
 {
 	char *split = c->o.split, *eq, *comma;
 
+	/* --looks K: each look at Pocock's level for K looks at --alpha;
+	 * --history's p is one-sided, Welch's and Mann-Whitney's two-sided
+	 * (alpha / 2 a side) */
+	c->o.alpha_all = c->o.alpha;
+	if (c->o.looks > 1) {
+		int k = (int)c->o.looks;
+
+		c->o.alpha = c->o.history
+				     ? stats_pocock_level(c->o.alpha_all, k)
+				     : 2 * stats_pocock_level(c->o.alpha_all / 2,
+							      k);
+		if (!(c->o.alpha > 0))
+			die_usage("--looks %ld: no Pocock level for --alpha "
+				  "%g",
+				  c->o.looks, c->o.alpha_all);
+	}
 	if (c->o.history) {
 		if (split || c->o.paired)
 			die_usage("compare --history: not with --%s",

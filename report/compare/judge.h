@@ -64,6 +64,10 @@ int cmp_nights_figures(const struct cmp_cfg *c, const struct ckey *k,
 void cmp_history_row(const struct cmp_cfg *c, const struct ckey *k,
 		     struct crow *r, int rate, const struct kfig f[2]);
 
+/* --looks K > 1: the line that says how --alpha was spent over the
+ * looks (a static buffer; cmpverd.c), else NULL. */
+const char *cmp_looks_words(const struct cmp_cfg *c);
+
 /* --history: the line under the tables that says how the rows were
  * judged (a static buffer; cmphist.c). */
 const char *cmp_history_words(const struct cmp_cfg *c);

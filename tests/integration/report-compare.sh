@@ -68,6 +68,26 @@ grep -q 'signed-rank' "$d/out" || zcb_fail "paired test not named"
 grep -Eq '^Hmean +ttcp-sf size=65536 .*\*' "$d/out" || zcb_fail "paired row not flagged"
 zcb_ok "paired split compare flags sendfile 20% slower, exit 1"
 
+# --looks K: each look at Pocock's level (two-sided here: 2 x 0.01102
+# for 3 looks at 0.05); a 0.9% change with q 0.037 is flagged at one
+# look, not at one of three
+mkdir -p "$d/lk"
+mkdoc "$d/lk/b.json" 6.1.0 1000 10 10 1
+MK_KERNEL=6.2.0 mkdoc "$d/lk/n.json" 6.2.0 984 10 10 5
+rc=0; "$Z" compare --threshold 0.5 "$d/lk/b.json" "$d/lk/n.json" >"$d/out" 2>&1 || rc=$?
+[ $rc = 1 ] || zcb_fail "--looks 1: exit $rc, want 1: $(cat "$d/out")"
+! grep -q '^looks:' "$d/out" || zcb_fail "--looks 1 said looks"
+rc=0; "$Z" compare --threshold 0.5 --looks 3 "$d/lk/b.json" "$d/lk/n.json" >"$d/out" 2>&1 || rc=$?
+[ $rc = 0 ] || zcb_fail "--looks 3: exit $rc, want 0: $(cat "$d/out")"
+grep -q '^looks: this judging is one of 3 planned looks .* each look at alpha 0.02205 (two-sided z 2.290)' "$d/out" ||
+	zcb_fail "--looks 3: the level not said: $(cat "$d/out")"
+"$Z" compare -f json --looks 3 "$d/lk/b.json" "$d/lk/n.json" 2>/dev/null |
+	jq -e '.looks == 3 and .alpha_all == 0.05 and (.alpha * 1e5 | round) == 2205' >/dev/null ||
+	zcb_fail "--looks 3: the JSON does not carry looks, alpha_all, alpha"
+rc=0; "$Z" compare --looks 21 "$d/lk/b.json" "$d/lk/n.json" >/dev/null 2>"$d/err" || rc=$?
+{ [ $rc = 2 ] && grep -q -- --looks "$d/err"; } || zcb_fail "--looks 21: exit $rc: $(cat "$d/err")"
+zcb_ok "--looks 3: a change flagged at one look is not at Pocock's level for three; said in text and JSON"
+
 # usage errors: exit 2
 rc=0; "$Z" compare "$d/base" >/dev/null 2>&1 || rc=$?
 [ $rc = 2 ] || zcb_fail "one argument: exit $rc"

@@ -79,5 +79,54 @@ int main(void)
 		stats_ratio_paired(num + 2, den, 1, &r);
 		T_CHECK(r.n == 0 && isnan(r.ratio));
 	}
+	/* Pocock's boundary: Jennison and Turnbull, Group Sequential
+	 * Methods (2000), table 2.1 (two-sided 0.05, whose upper half is
+	 * one-sided 0.025 to the table's digits): K 2 2.178, 3 2.289,
+	 * 4 2.361, 5 2.413, 10 2.555, 20 2.672; two-sided 0.10 (one-sided
+	 * 0.05): 2 1.875, 3 1.992, 5 2.122 */
+	{
+		const int k[] = { 2, 3, 4, 5, 10, 20 };
+		const double z025[] = { 2.178, 2.289, 2.361, 2.413, 2.555, 2.672 };
+		unsigned long long rs = 88172645463325252ULL;
+		long cross = 0, n = 200000;
+
+		for (int i = 0; i < 6; i++)
+			T_NEAR(stats_pocock_z(0.025, k[i]), z025[i], 0.0015);
+		T_NEAR(stats_pocock_z(0.05, 2), 1.875, 0.0015);
+		T_NEAR(stats_pocock_z(0.05, 3), 1.992, 0.0015);
+		T_NEAR(stats_pocock_z(0.05, 5), 2.122, 0.0015);
+		T_NEAR(stats_pocock_level(0.05, 1), 0.05, 1e-12);
+		T_NEAR(stats_pocock_level(0.05, 3), 0.0232, 0.0002);
+		T_CHECK(isnan(stats_pocock_level(0.05, 0)));
+		T_CHECK(isnan(stats_pocock_level(0.05, STATS_POCOCK_MAX + 1)));
+		T_CHECK(isnan(stats_pocock_level(0.5, 3)));
+		T_CHECK(isnan(stats_pocock_level(0, 3)));
+		/* what it promises, by simulation: 3 looks at growing sums
+		 * of normal draws, each at the level, cross 5% of the time
+		 * (200000 walks: sd 0.05%) where each at 0.05 crosses more */
+		double z = stats_pocock_z(0.05, 3);
+		long naive = 0;
+
+		for (long w = 0; w < n; w++) {
+			double sum = 0;
+			int hit = 0, hitn = 0;
+
+			for (int j = 1; j <= 3; j++) {
+				double u1, u2;
+
+				rs ^= rs << 13, rs ^= rs >> 7, rs ^= rs << 17;
+				u1 = ((double)(rs >> 11) + 1) / 9007199254740993.0;
+				rs ^= rs << 13, rs ^= rs >> 7, rs ^= rs << 17;
+				u2 = (double)(rs >> 11) / 9007199254740992.0;
+				sum += sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+				hit |= sum / sqrt(j) >= z;
+				hitn |= sum / sqrt(j) >= 1.6448536;
+			}
+			cross += hit;
+			naive += hitn;
+		}
+		T_NEAR((double)cross / (double)n, 0.05, 0.002);
+		T_CHECK((double)naive / (double)n > 0.09);
+	}
 	return t_done();
 }
