@@ -29,4 +29,9 @@ void cmp_nights_close(struct cmp_cfg *c, struct cmp_nights *ns);
 void cmp_key_night_values(const struct cmp_cfg *c, const struct ckey *k,
 			  const char *metric, struct kfig *f);
 
+/* plan --history's table of the drift by the time between runs
+ * (cmplag.c): each primary row's runs paired and binned by the time
+ * apart, printed when any row fills two bins of them. */
+void cmp_plan_lags(const struct cmp_nights *nt);
+
 #endif

@@ -237,6 +237,7 @@ int cmp_plan_history(struct cmp_cfg *c)
 		       never == 1 ? "" : "s");
 	printf("\n");
 	tbl_free(t);
+	cmp_plan_lags(&nt);
 	cmp_nights_close(c, &nt);
 	if (!rows)
 		log_err("plan --history: no primary metric with %d nights and "

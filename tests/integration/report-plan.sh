@@ -125,12 +125,47 @@ done
 rc=0; "$Z" plan --history "$d"/a/n{1,2,3,4,5,6} >"$d/out" 2>"$d/err" || rc=$?
 cat "$d/out"
 [ $rc = 0 ] || zcb_fail "plan --history, aliases: exit $rc: $(cat "$d/err")"
-rows() { grep -E "^ttcp-sf (method=write twin=$1|twin=$1 method=write) " "$d/out" | awk '{ print $4 }' | sort | tr '\n' ' '; }
+rows() { sed '/^$/q' "$d/out" | grep -E "^ttcp-sf (method=write twin=$1|twin=$1 method=write) " | awk '{ print $4 }' | sort | tr '\n' ' '; }
 [ "$(rows yes)" = "MB_per_cpu_s_local throughput_MBps " ] ||
 	zcb_fail "plan --history: the twin case's rows are '$(rows yes)', not the rate and the CPU-normalised rate"
 [ "$(rows no)" = "MB_per_cpu_s_local sd_local_us_per_kb throughput_MBps " ] ||
 	zcb_fail "plan --history: the case whose service demand is not the reciprocal has rows '$(rows no)'"
 zcb_ok "plan --history: a figure under two names (a service demand, the other end's copy) is one row; a service demand the samples do not make the reciprocal stays its own"
+
+# the drift by the time between runs: 6 nights 1000 s apart, two runs
+# each 5 s apart (their documents' mid-points), a chatbench figure that
+# wanders between nights and differs a little within one; each bin's
+# sd and the wander computed here from the same documents
+for n in 1 2 3 4 5 6; do
+	mkdir -p "$d/l/n$n"
+	for k in 0 1; do
+		t0=$(((n - 1) * 1000 + 5 * k))
+		v=$(awk -v n="$n" -v k="$k" 'BEGIN { split("1.00 1.06 0.95 1.03 0.97 1.08", w, " ")
+			printf "%.2f", 600000 * w[n] * (k ? 1.01 : 0.99) }')
+		MK_STARTED=$(date -u -d "@$((1767225600 + t0))" +%FT%TZ) \
+			MK_FINISHED=$(date -u -d "@$((1767225600 + t0))" +%FT%TZ) \
+			mkvals "$d/l/n$n/c$k.json" chatbench 6.18 "[{\"params\": {\"rooms\": 10}, \"metrics\": {\"msgs_per_s\": [$v, $v]}}]"
+	done
+done
+rc=0; "$Z" plan --history "$d"/l/n{1,2,3,4,5,6} >"$d/out" 2>"$d/err" || rc=$?
+cat "$d/out"
+[ $rc = 0 ] || zcb_fail "plan --history, lags: exit $rc: $(cat "$d/err")"
+jq -r '"\(.started | fromdate) \(.cases[0].samples[0].metrics.msgs_per_s | log)"' "$d"/l/n*/c*.json >"$d/ty"
+want=$(awk '{ t[NR] = $1; y[NR] = $2 } END {
+	split("0 10 40 160 640 2560", e, " ")
+	for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++) {
+		l = t[j] - t[i]; if (l < 0) l = -l
+		b = 6; while (b > 1 && l < e[b]) b--
+		s[b] += (y[j] - y[i]) ^ 2 / 2; c[b]++
+	}
+	for (b = 1; b <= 6; b++) printf "%s ", (c[b] >= 3 ? sprintf("%.1f%% (%d)", 100 * sqrt(s[b] / c[b]), c[b]) : "-")
+	fs = s[4] + s[5] + s[6]; fc = c[4] + c[5] + c[6]
+	printf "%.1f%%", 100 * sqrt((fs / fc) - (s[1] / c[1]))
+}' "$d/ty")
+got=$(grep -E '^chatbench rooms=10 +msgs_per_s +12 ' "$d/out" | sed 's/^chatbench rooms=10 *msgs_per_s *12 *//; s/  */ /g; s/ (/ (/g')
+[ "$(echo "$want" | tr -s ' ')" = "$got" ] || zcb_fail "plan --history, lags: the row is '$got', by hand '$want'"
+grep -q '^the drift by the time between runs:' "$d/out" || zcb_fail "plan --history, lags: no heading"
+zcb_ok "plan --history: the drift by the time between runs, each bin and the wander as computed by hand"
 
 rc=0; "$Z" plan --history "$d/h/n1" "$d/h/n2" >/dev/null 2>"$d/err" || rc=$?
 { [ $rc = 2 ] && grep -q 'give 3 nights or more' "$d/err"; } || zcb_fail "plan --history with 2 nights: exit $rc: $(cat "$d/err")"

@@ -10,12 +10,15 @@
 # higher; the rest lower).
 # A case's optional probe: [p0, p1, ...] gives sample i a box probe of
 # p_i Mops (lib/run/probe.h; compare --history adjusts for it).
+# MK_STARTED, MK_FINISHED: the document's times (default 2026-01-01
+# 00:00:00 and 00:01:00 UTC).
 # MK_HIST=P99_US: each sample also carries a latency_hist (lib/doc/SCHEMA.md)
 # of 100 transactions: 98 at 10 us, then P99_US[i] and 10 x that (us).
 mkvals() {
 	local file=$1 tool=$2 label=$3 cases=$4
 	jq -n --arg tool "$tool" --arg lbl "$label" --argjson cases "$cases" \
-		--argjson hist "${MK_HIST:-null}" '
+		--argjson hist "${MK_HIST:-null}" --arg started "${MK_STARTED:-2026-01-01T00:00:00Z}" \
+		--arg finished "${MK_FINISHED:-2026-01-01T00:01:00Z}" '
 	def is_rate($m): $m | test("_per_s$|_MBps$|_per_cpu_s(_[a-z]+)?$");
 	def unit($m): if $m | test("_MBps$") then "MB/s"
 		elif $m | test("_pct$") then "%" elif $m | test("_us$") then "us"
@@ -33,7 +36,7 @@ mkvals() {
 	[$cases[].metrics | keys[]] | unique as $names |
 	{schema: "zcbench-result/1", tool: $tool, tool_version: "test",
 	 run_id: "0123456789abcdef", label: $lbl,
-	 started: "2026-01-01T00:00:00Z", finished: "2026-01-01T00:01:00Z",
+	 started: $started, finished: $finished,
 	 command: [$tool], status: "ok", error: null, warnings: [],
 	 host: {hostname: "h", kernel_release: $lbl, cpu_model: "Test CPU",
 		online_cpus: 2, cmdline: "ro quiet", sysctls: {}},
