@@ -18,7 +18,9 @@
 #    it (a lower bound on the time, never an upper one);
 # 4. three baseline nights: judged against their spread (compare
 #    --history), said in the summary;
-# 5. --judge and --mann-whitney reach compare; bad values are named.
+# 5. --judge and --mann-whitney reach compare; bad values are named;
+# 6. --spread-over 4s: the second of 2 rounds starts 2 s or more after
+#    the first (a lower bound), and says so; not with --gate.
 source "$ZCB_SRCDIR/tests/integration/lib.sh"
 zcb_need_cmd jq
 zcb_need_cmd flock
@@ -125,6 +127,22 @@ bad --mann-whitney maybe '--mann-whitney: "maybe" is not require or off'
 bad --budget soon '--budget: "soon" is not a time'
 bad --suspect 2 '--suspect: "2" is not a p between 0 and 1'
 bad --history 0 '--history: "0" is not a positive integer'
+bad --spread-over soon '--spread-over: "soon" is not a time'
 bad --looks 0 '--looks: "0" is not a number of judgings from 1 to 20'
 bad --looks 21 '--looks: "21" is not a number of judgings from 1 to 20'
 zcb_ok "--judge and --mann-whitney reach compare; bad values named (exit 2)"
+
+# 6. --spread-over: the rounds spread, round 2 no sooner than 2 s after 1
+FAKE_MEAN=1000 FAKE_SD=10 FAKE_NIGHT=30 nightly --results "$d/r4" --label k1 --budget 0 \
+	--spread-over 4s >"$d/o8" 2>&1 || zcb_fail "--spread-over 4s: $(cat "$d/o8")"
+grep -q '^nightly: round 2 of 2 in [0-9]* s (--spread-over 4s)$' "$d/o8" || zcb_fail "--spread-over: not said: $(cat "$d/o8")"
+t1=$(sed -n 's/^=== \[1\/2\] fake \([0-9:]*\)$/\1/p' "$d/o8")
+t2=$(sed -n 's/^=== \[2\/2\] fake \([0-9:]*\)$/\1/p' "$d/o8")
+gap=$((($(date -u -d "$t2" +%s) - $(date -u -d "$t1" +%s) + 86400) % 86400))
+[ "$gap" -ge 2 ] || zcb_fail "--spread-over 4s: round 2 began $gap s after round 1 ($t1, $t2)"
+mkdir -p "$d/g" && mkfifo "$d/g/req" "$d/g/turn" "$d/g/done"
+rc=0
+nightly --results "$d/r4" --label k2 --spread-over 1m --gate "$d/g" >"$d/bad" 2>&1 || rc=$?
+{ [ $rc = 2 ] && grep -qF -- '--spread-over: not with --gate' "$d/bad"; } || zcb_fail "--spread-over with --gate: exit $rc: $(cat "$d/bad")"
+zcb_ok "--spread-over: round 2 of 2 no sooner than half the time after round 1, said; not with --gate"
+

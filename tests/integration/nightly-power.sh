@@ -85,6 +85,26 @@ grep -Eq '^nightly: +finds a 10% loss in [01] of 1 trials' "$T/out1" || zcb_fail
 [ "$(cgs)" = "$before" ] || zcb_fail "--spread 1: a cgroup was left: $(cgs)"
 zcb_ok "--spread 1: the nights one after another, each one round"
 
+# --group 2: two rounds' nights take turns together, each judged
+# against the history before the group (the first rounds' A night is
+# not the second round's history)
+rc=0
+"$NP" --power --tiny --rounds 2 --group 2 --caps 90 --cap-by box --build "$ZCB_BUILDDIR" --results "$T/g" --keep >"$T/outg" 2>"$T/errg" || rc=$?
+[ $rc = 0 ] || zcb_fail "nightly --power --tiny --group 2: exit $rc: $(tail -5 "$T/errg")"
+t=$(tr '\n' ' ' <"$T/g/turns")
+r=${t#"${t%%r1.*}"}
+[[ "$r" == "r1.1-a r1.2-c90 r2.1-a r2.2-c90 "*"r1.1-a "* ]] || zcb_fail "--group 2: the two rounds' nights did not take turns together: $t"
+for n in r1.1-a r1.2-c90 r2.1-a r2.2-c90; do
+	grep -q "judged against: its newest night" "$T/g/$n.log" || zcb_fail "--group 2: $n not judged: $(tail -3 "$T/g/$n.log")"
+	grep -q "^nightly: label .*, budget 360 s, " "$T/g/$n.log" ||
+		zcb_fail "--group 2: $n's budget is not 4 nights' 90 s: $(head -3 "$T/g/$n.log")"
+done
+h=$(sed -n 's/^zcbench nightly .*, baseline \(.*\)$/\1/p' "$(cat "$T/g/r2.1-a.dir")/summary.txt")
+[ "$h" = "$(cat "$T/g/h2.dir")" ] || zcb_fail "--group 2: the second round's A night was judged against $h, not the history's newest $(cat "$T/g/h2.dir")"
+grep -q 'the nights of 2 rounds taking turns' "$T/outg" || zcb_fail "--group 2: not said: $(tail -2 "$T/outg")"
+[ "$(cgs)" = "$before" ] || zcb_fail "--group 2: a cgroup was left: $(cgs)"
+zcb_ok "--group 2: two rounds' nights take turns together, judged against the history before them"
+
 # bad input: named
 rc=0
 "$NP" --power --caps 120 >"$T/bad" 2>&1 || rc=$?
@@ -96,6 +116,9 @@ rc=0
 rc=0
 "$NP" --power --cap-by steal >"$T/bad" 2>&1 || rc=$?
 { [ $rc = 2 ] && grep -q 'cap-by: "steal" is none of cpu, box, kernel' "$T/bad"; } || zcb_fail "--cap-by steal: exit $rc: $(cat "$T/bad")"
+rc=0
+"$NP" --power --spread 1 --group 2 >"$T/bad" 2>&1 || rc=$?
+{ [ $rc = 2 ] && grep -q 'group 2: not with --spread 1' "$T/bad"; } || zcb_fail "--spread 1 --group 2: exit $rc: $(cat "$T/bad")"
 zcb_ok "bad options named, exit 2"
 
 # SIGINT while a capped night runs (--cap-by cpu: a capped busy loop on

@@ -95,6 +95,34 @@ wait_exit "$npid" 15
 interrupted hup 129
 zcb_ok "SIGHUP: the same (exit 129)"
 
+# SIGTERM while the night idles between rounds (--spread-over): the
+# pause's sleep stopped, the first round kept as .interrupted
+export FAKE_SLEEP=0
+rm -f "$FAKE_PIDS"
+"$ZCB_SRCDIR/scripts/nightly" --build "$ZCB_BUILDDIR" --parts "$d/parts" --results "$d/res" \
+	--repeat 2 --spread-over 600s --label pause >"$d/out-pause" 2>&1 &
+npid=$!
+zcb_track "$npid"
+end=$((SECONDS + 60))
+until grep -q '^nightly: round 2 of 2 in [0-9]* s (--spread-over 600s)$' "$d/out-pause"; do
+	[ $SECONDS -lt $end ] && kill -0 "$npid" 2>/dev/null || zcb_fail "no pause before round 2: $(cat "$d/out-pause")"
+	sleep 0.1
+done
+sl=""
+until [ -n "$sl" ]; do
+	for t in $(pgrep -P "$npid" -x timeout); do sl=$(pgrep -P "$t" -x sleep); done
+	[ $SECONDS -lt $end ] || zcb_fail "the pause runs no sleep: $(cat "$d/out-pause")"
+	sleep 0.1
+done
+zcb_track "$sl"
+read -r part child <"$FAKE_PIDS"
+kill -TERM "$npid"
+wait_exit "$npid" 15
+interrupted pause 143
+zcb_wait_gone "$sl" 5 || zcb_fail "pause: the pause's sleep $sl still runs"
+grep -q 'SIGTERM during spreading' "$d/out-pause" || zcb_fail "pause: not said where: $(cat "$d/out-pause")"
+zcb_ok "SIGTERM during --spread-over's pause: stopped at once, round 1 kept as .interrupted (exit 143)"
+
 # under nohup: SIGHUP changes nothing, the run completes and is latest
 export FAKE_SLEEP=2
 start_nightly nohup nohup
