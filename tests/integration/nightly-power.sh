@@ -49,7 +49,7 @@ r=${r#"${r%%r1.*}"}
 [[ "$r" == "r1.1-a r1.2-c90 "*"r1.1-a "* ]] || zcb_fail "the round's nights did not take turns: $t"
 grep -q "judged against: its newest night" "$T/n/r1.2-c90.log" ||
 	zcb_fail "the capped night was not judged by the nightly: $(cat "$T/n/r1.2-c90.log")"
-grep -Eq '^night r1.1-a: exit [01], [0-9]+ of [0-9]+ judged rows flagged, [0-9]+ confirmation round' "$T/out" ||
+grep -Eq '^night r1.1-a: exit [01], [0-9]+ of [0-9]+ judged rows flagged, [0-9]+ confirmation round\(s\), [1-3] look\(s\)' "$T/out" ||
 	zcb_fail "no line for the A night: $(cat "$T/out")"
 grep -Eq '^night r1.2-c90: exit [01], [0-9]+ of [0-9]+ judged rows flagged' "$T/out" ||
 	zcb_fail "no line for the capped night: $(cat "$T/out")"
