@@ -87,9 +87,12 @@ zcb_ok "--spread 1: the nights one after another, each one round"
 
 # --group 2: two rounds' nights take turns together, each judged
 # against the history before the group (the first rounds' A night is
-# not the second round's history)
+# not the second round's history); 3 nights of history, so the
+# variants judge against their spread: every night's every variant
+# against those 3 nights (a variant once rewrote the group's history
+# list for the ones after it), as compare judges them by hand
 rc=0
-"$NP" --power --tiny --rounds 2 --group 2 --caps 90 --cap-by box --build "$ZCB_BUILDDIR" --results "$T/g" --keep >"$T/outg" 2>"$T/errg" || rc=$?
+"$NP" --power --tiny --rounds 2 --group 2 --history 3 --caps 90 --cap-by box --build "$ZCB_BUILDDIR" --results "$T/g" --keep >"$T/outg" 2>"$T/errg" || rc=$?
 [ $rc = 0 ] || zcb_fail "nightly --power --tiny --group 2: exit $rc: $(tail -5 "$T/errg")"
 t=$(tr '\n' ' ' <"$T/g/turns")
 r=${t#"${t%%r1.*}"}
@@ -100,7 +103,18 @@ for n in r1.1-a r1.2-c90 r2.1-a r2.2-c90; do
 		zcb_fail "--group 2: $n's budget is not 4 nights' 90 s: $(head -3 "$T/g/$n.log")"
 done
 h=$(sed -n 's/^zcbench nightly .*, baseline \(.*\)$/\1/p' "$(cat "$T/g/r2.1-a.dir")/summary.txt")
-[ "$h" = "$(cat "$T/g/h2.dir")" ] || zcb_fail "--group 2: the second round's A night was judged against $h, not the history's newest $(cat "$T/g/h2.dir")"
+[ "$h" = "$(cat "$T/g/h3.dir")" ] || zcb_fail "--group 2: the second round's A night was judged against $h, not the history's newest $(cat "$T/g/h3.dir")"
+Z=$(zcb_bin zcbreport) || zcb_fail "zcbreport not built"
+pvals() { jq -c '[.rows[] | select(.kernels[0].p != null) | [.case, .metric, .kernels[0].p, .kernels[0].verdict]] | sort' "$@"; }
+for n in r1.1-a r1.2-c90 r2.1-a r2.2-c90; do
+	for v in 2 3 4; do
+		o=(--judge primary)
+		[ $v != 3 ] || o+=(--mann-whitney off)
+		[ $v != 4 ] || o+=(--no-probe)
+		want=$("$Z" compare -f json "${o[@]}" --history "$T/g/h1.first" "$T/g/h2.first" "$T/g/h3.first" "$T/g/$n.first" 2>/dev/null | pvals)
+		[ "$(pvals "$T/g/$n.v$v.json")" = "$want" ] || zcb_fail "--group 2: night $n, variant $v not judged against h1 h2 h3: $(pvals "$T/g/$n.v$v.json") against $want"
+	done
+done
 grep -q 'the nights of 2 rounds taking turns' "$T/outg" || zcb_fail "--group 2: not said: $(tail -2 "$T/outg")"
 [ "$(cgs)" = "$before" ] || zcb_fail "--group 2: a cgroup was left: $(cgs)"
 zcb_ok "--group 2: two rounds' nights take turns together, judged against the history before them"
