@@ -105,7 +105,7 @@ npid=$!
 zcb_track "$npid"
 end=$((SECONDS + 60))
 until grep -q '^nightly: round 2 of 2 in [0-9]* s (--spread-over 600s)$' "$d/out-pause"; do
-	[ $SECONDS -lt $end ] && kill -0 "$npid" 2>/dev/null || zcb_fail "no pause before round 2: $(cat "$d/out-pause")"
+	{ [ $SECONDS -lt $end ] && kill -0 "$npid" 2>/dev/null; } || zcb_fail "no pause before round 2: $(cat "$d/out-pause")"
 	sleep 0.1
 done
 sl=""
