@@ -98,7 +98,7 @@ t=$(tr '\n' ' ' <"$T/g/turns")
 r=${t#"${t%%r1.*}"}
 [[ "$r" == "r1.1-a r1.2-c90 r2.1-a r2.2-c90 "*"r1.1-a "* ]] || zcb_fail "--group 2: the two rounds' nights did not take turns together: $t"
 for n in r1.1-a r1.2-c90 r2.1-a r2.2-c90; do
-	grep -q "judged against: its newest night" "$T/g/$n.log" || zcb_fail "--group 2: $n not judged: $(tail -3 "$T/g/$n.log")"
+	grep -q "judged against: 3 nights of A (their spread" "$T/g/$n.log" || zcb_fail "--group 2: $n not judged against the 3 nights: $(tail -3 "$T/g/$n.log")"
 	grep -q "^nightly: label .*, budget 360 s, " "$T/g/$n.log" ||
 		zcb_fail "--group 2: $n's budget is not 4 nights' 90 s: $(head -3 "$T/g/$n.log")"
 done
