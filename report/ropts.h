@@ -52,6 +52,7 @@ struct ropts {
 	double alpha;	  /* --alpha (with --looks: a look's level) */
 	double alpha_all; /* --alpha as given: all --looks together */
 	long looks;	  /* --looks K: one of K planned looks (Pocock) */
+	double looks_z;	  /* with looks > 1: the boundary, a look's z */
 	double max_cov;	  /* --max-cov, percent */
 	long min_n;	  /* --min-n */
 	int paired;	  /* --paired */

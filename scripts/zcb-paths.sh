@@ -90,6 +90,15 @@ else
 	fi
 fi
 
+zcb_secs() { # zcb_secs T: a time (S, Ns, Nm or Nh) in seconds, or nothing (status 1)
+	local v=$1 mul=1
+	case "$v" in
+	*h) v=${v%h} mul=3600 ;;
+	*m) v=${v%m} mul=60 ;;
+	*s) v=${v%s} ;;
+	esac
+	[[ "$v" =~ ^[0-9]{1,7}$ ]] && echo $((10#$v * mul))
+}
 zcb_tool() { # zcb_tool NAME [BUILDDIR]
 	local name=$1 dir=${2:-} sub=$1 c
 	[ "$name" = zcbreport ] && sub=report

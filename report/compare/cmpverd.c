@@ -9,7 +9,6 @@
  */
 #include "config.h"
 #include "judge.h"
-#include "stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -147,9 +146,7 @@ const char *cmp_looks_words(const struct cmp_cfg *c)
 		 "looks at %g each would flag a true null up to %d times as "
 		 "often",
 		 k, c->o.alpha_all, c->o.alpha,
-		 c->o.history ? "one-sided" : "two-sided",
-		 c->o.history ? stats_pocock_z(c->o.alpha_all, k)
-			      : stats_pocock_z(c->o.alpha_all / 2, k),
-		 k, c->o.alpha_all, k);
+		 c->o.history ? "one-sided" : "two-sided", c->o.looks_z, k,
+		 c->o.alpha_all, k);
 	return b;
 }

@@ -15,6 +15,8 @@
 #include "log.h"
 #include "stats.h"
 
+#include <gsl/gsl_cdf.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,10 +33,10 @@ static void compare_checks(struct cmp_cfg *c)
 	if (c->o.looks > 1) {
 		int k = (int)c->o.looks;
 
-		c->o.alpha = c->o.history
-				     ? stats_pocock_level(c->o.alpha_all, k)
-				     : 2 * stats_pocock_level(c->o.alpha_all / 2,
-							      k);
+		c->o.looks_z = stats_pocock_z(
+			c->o.history ? c->o.alpha_all : c->o.alpha_all / 2, k);
+		c->o.alpha = gsl_cdf_ugaussian_Q(c->o.looks_z) *
+			     (c->o.history ? 1 : 2);
 		if (!(c->o.alpha > 0))
 			die_usage("--looks %ld: no Pocock level for --alpha "
 				  "%g",
